@@ -1,0 +1,66 @@
+/** Small helpers the benchmarks share: timing, peak RSS, generated-data folder, tables. */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where benchmarks write their generated files (ignored by git). */
+export function dataDir(): string {
+  const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', '.data');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export interface Measured<T> {
+  value: T;
+  ms: number;
+  /** Peak RSS of this process (bytes) seen while the work ran, sampled every 5 ms. */
+  peakRss: number;
+}
+
+/** Runs `fn` once, timing it and sampling this process's RSS. */
+export async function measure<T>(fn: () => Promise<T> | T): Promise<Measured<T>> {
+  (globalThis as { gc?: () => void }).gc?.();
+  let peakRss = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 5);
+  const start = performance.now();
+  try {
+    const value = await fn();
+    const ms = performance.now() - start;
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    return { value, ms, peakRss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Best of `n` runs (least noisy on a shared machine). */
+export async function best<T>(n: number, fn: () => Promise<T> | T): Promise<Measured<T>> {
+  let result: Measured<T> | undefined;
+  for (let i = 0; i < n; i++) {
+    const m = await measure(fn);
+    if (!result || m.ms < result.ms)
+      result = { ...m, peakRss: Math.max(m.peakRss, result?.peakRss ?? 0) };
+  }
+  return result!;
+}
+
+export const MiB = 1024 * 1024;
+
+export function fmtBytes(n: number): string {
+  if (n >= 1024 * MiB) return `${(n / 1024 / MiB).toFixed(2)} GiB`;
+  if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+/** Prints a Markdown table. */
+export function table(headers: string[], rows: Array<Array<string | number>>): void {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of cells.slice(1)) console.log(line(r));
+}

@@ -1,0 +1,128 @@
+import { parseArgs } from 'node:util';
+import { InspectError } from '../inspect/index.js';
+import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
+import type { Io } from './io.js';
+
+/** A command: its arguments after the command name → an exit code. */
+export type Command = (args: string[], io: Io) => Promise<number>;
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+/** Commands are loaded when called, so `lint` never loads wasm or the HTTP client. */
+const COMMANDS: Record<string, CommandEntry> = {
+  lint: {
+    summary: 'validate config files (YAML or JSON)',
+    load: async () => (await import('./commands/lint.js')).lint,
+  },
+  schema: {
+    summary: 'print the JSON Schema of a config document or kind',
+    load: async () => (await import('./commands/schema.js')).schema,
+  },
+  inspect: {
+    summary: 'print what a data file holds (the inspection profile)',
+    load: async () => (await import('./commands/inspect.js')).inspect,
+  },
+  infer: {
+    summary: 'infer a draft config from a data file',
+    load: async () => (await import('./commands/infer.js')).infer,
+  },
+  check: {
+    summary: 'check a config against the data file it will import',
+    load: async () => (await import('./commands/check.js')).check,
+  },
+  fmt: {
+    summary: 'rewrite configs in canonical form',
+    load: async () => (await import('./commands/fmt.js')).fmt,
+  },
+  submit: {
+    summary: 'create an import and upload its file',
+    load: async () => (await import('./commands/submit.js')).submit,
+  },
+  status: {
+    summary: 'show (or wait for) a data import',
+    load: async () => (await import('./commands/status.js')).status,
+  },
+  serve: {
+    summary: 'run a local emulator of the platform',
+    load: async () => (await import('./commands/serve.js')).serve,
+  },
+};
+
+export const VERSION = '0.1.0';
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(
+    ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`,
+  );
+  return [
+    'Usage: importkit <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `importkit <command> --help` for a command’s options.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The command line as a plain function: arguments in, exit code out (0 ok, 1 invalid or
+ * failed, 2 usage). Never throws: every error becomes a message on stderr.
+ */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout).write(usage());
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    io.stderr.write(`importkit: unknown command '${name}'\n\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  try {
+    const command = await entry.load();
+    return await command(rest, io);
+  } catch (err) {
+    return reportError(err, name, io);
+  }
+}
+
+function reportError(err: unknown, name: string, io: Io): number {
+  if (err instanceof UsageError || isParseArgsError(err)) {
+    io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
+    io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
+    return EXIT_USAGE;
+  }
+  if (err instanceof InspectError) {
+    const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';
+    io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
+    return EXIT_INVALID;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr.write(`importkit ${name}: ${message}\n`);
+  if (io.env.IMPORTKIT_DEBUG && err instanceof Error && err.stack)
+    io.stderr.write(`${err.stack}\n`);
+  return EXIT_INVALID;
+}
+
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+/** parseArgs with the project's defaults: strict, positionals allowed. */
+export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
+  args: string[],
+  options: T,
+) {
+  return parseArgs({ args, options, strict: true, allowPositionals: true });
+}

@@ -1,0 +1,75 @@
+/** Infer: a file → a draft config with the evidence for each choice. The public entry of this stage. */
+import { detectFormat, InspectError, openForInspection } from '../inspect/index.js';
+import type { Issue } from '../model/issue.js';
+import { validateConfig } from '../validate/index.js';
+import type { Draft, InferOptions } from './types.js';
+
+export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
+
+/** What a format's inferer returns before the shared validation of the draft. */
+export type RawDraft = Draft;
+
+/**
+ * Inspects a local file and infers a draft config for it. The draft is validated by the
+ * same validator `importkit lint` uses; its issues are part of the result.
+ * Throws InspectError when the file cannot be read or is not a format importkit inspects.
+ */
+export async function inferConfig(path: string, options: InferOptions = {}): Promise<Draft> {
+  const source = await openForInspection(path);
+  let raw: RawDraft;
+  try {
+    const detection = await detectFormat(source);
+    switch (detection.format) {
+      case 'csv': {
+        const { inferCsv } = await import('./csv.js');
+        raw = await inferCsv(path, options);
+        break;
+      }
+      case 'parquet': {
+        const { inferParquet } = await import('./parquet.js');
+        raw = await inferParquet(path, options);
+        break;
+      }
+      case 'hdf5': {
+        const { inferHdf5 } = await import('./hdf5.js');
+        raw = await inferHdf5(path, options);
+        break;
+      }
+      case 'tdms':
+      case 'ulog':
+      case 'ch10':
+        throw new InspectError({
+          code: 'format_not_supported',
+          severity: 'error',
+          path: '',
+          message: `${path}: a ${detection.format.toUpperCase()} file; importkit cannot infer its config yet`,
+          hint: 'Write the config by hand or with a builder; `importkit lint` checks it.',
+          source: { file: path },
+        });
+      default:
+        throw new InspectError({
+          code: 'unknown_format',
+          severity: 'error',
+          path: '',
+          message: `${path}: not a CSV, Parquet or HDF5 file`,
+          hint: 'Check that this is the data file you meant.',
+          source: { file: path },
+        });
+    }
+  } finally {
+    await source.close();
+  }
+  return finishDraft(raw);
+}
+
+/** Validates a draft's document and appends the validation issues to what inference reported. */
+export function finishDraft(raw: RawDraft): Draft {
+  const result = validateConfig(raw.document);
+  const seen = new Set(raw.issues.map(issueKey));
+  const extra: Issue[] = result.issues.filter((i) => !seen.has(issueKey(i)));
+  return { ...raw, issues: [...raw.issues, ...extra] };
+}
+
+function issueKey(i: Issue): string {
+  return `${i.code} ${i.path}`;
+}

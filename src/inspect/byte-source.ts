@@ -1,0 +1,112 @@
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+
+/**
+ * Positioned reads over a file: every inspector reads through one of these, so "reads
+ * only the footer" is a number a test can assert (`bytesRead`).
+ */
+export interface ByteSource {
+  /** A name to report in messages (the file's path). */
+  readonly name: string;
+  /** Size in bytes of what `read` addresses. */
+  readonly size: number;
+  /** Reads up to `length` bytes at `offset`; shorter only at the end of the source. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  /** Bytes handed out by `read` so far. */
+  readonly bytesRead: number;
+  /** Number of `read` calls so far. */
+  readonly reads: number;
+  close(): Promise<void>;
+}
+
+/** Opens a file for positioned reads. Nothing is read until `read` is called. */
+export async function openFileSource(path: string): Promise<ByteSource> {
+  const handle = await open(path, 'r');
+  const { size } = await handle.stat();
+  let bytesRead = 0;
+  let reads = 0;
+  let closed = false;
+  return {
+    name: path,
+    size,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    async read(offset, length) {
+      if (closed) throw new Error(`${basename(path)}: read after close`);
+      const start = Math.max(0, Math.min(offset, size));
+      const n = Math.max(0, Math.min(length, size - start));
+      const buf = new Uint8Array(n);
+      let got = 0;
+      while (got < n) {
+        const { bytesRead: r } = await handle.read(buf, got, n - got, start + got);
+        if (r === 0) break;
+        got += r;
+      }
+      bytesRead += got;
+      reads += 1;
+      return got === n ? buf : buf.subarray(0, got);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+    },
+  };
+}
+
+/** A source over bytes in memory (tests, uploads already buffered, DetectConfig payloads). */
+export function memorySource(bytes: Uint8Array, name = '<memory>'): ByteSource {
+  let bytesRead = 0;
+  let reads = 0;
+  return {
+    name,
+    size: bytes.byteLength,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    async read(offset, length) {
+      const start = Math.max(0, Math.min(offset, bytes.byteLength));
+      const out = bytes.subarray(start, Math.min(bytes.byteLength, start + Math.max(0, length)));
+      bytesRead += out.byteLength;
+      reads += 1;
+      return out;
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Wraps a source and counts what goes through it, separately from the inner source's own
+ * counter (a test wraps the source an inspector is given).
+ */
+export function countingSource(inner: ByteSource): ByteSource & { log: Array<[number, number]> } {
+  let bytesRead = 0;
+  let reads = 0;
+  const log: Array<[number, number]> = [];
+  return {
+    name: inner.name,
+    size: inner.size,
+    log,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    async read(offset, length) {
+      const out = await inner.read(offset, length);
+      bytesRead += out.byteLength;
+      reads += 1;
+      log.push([offset, out.byteLength]);
+      return out;
+    },
+    close: () => inner.close(),
+  };
+}

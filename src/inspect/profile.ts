@@ -1,0 +1,46 @@
+import type { Issue } from '../model/issue.js';
+import type { FileFormat } from './detect.js';
+
+/**
+ * What one column, dataset or member of a file is: neutral facts, no config knowledge.
+ * Tabular inspectors fill `name`/`path`/`column`; HDF5 fills `path`.
+ */
+export interface FieldProfile {
+  name?: string;
+  path?: string;
+  /** 1-based column number (text formats). */
+  column?: number;
+  physicalType: string;
+  logicalType?: string;
+  units?: string;
+  description?: string;
+  nullCount?: number;
+  stats?: { min?: string | number; max?: string | number };
+  /** A few values as text, for people and for inference. */
+  samples: string[];
+}
+
+/** What every inspector reports. Each format extends it with its own details. */
+export interface BaseProfile {
+  format: FileFormat;
+  file: { path: string; size: number };
+  /** Bytes read from the file to build this profile. */
+  bytesRead: number;
+  rowCount?: number;
+  fields: FieldProfile[];
+  /** What the inspector noticed (warnings, info) without failing. */
+  issues: Issue[];
+}
+
+/**
+ * An inspection that cannot go on (not the format it claims, truncated, unreadable):
+ * carries one Issue so the CLI prints a clear line, never a stack trace.
+ */
+export class InspectError extends Error {
+  readonly issue: Issue;
+  constructor(issue: Issue, options?: { cause?: unknown }) {
+    super(issue.message, options);
+    this.name = 'InspectError';
+    this.issue = issue;
+  }
+}

@@ -1,0 +1,46 @@
+import type { CodeDoc } from './_types.js';
+import { checkCodes } from './check.js';
+import { cliCodes } from './cli.js';
+import { clientCodes } from './client.js';
+import { csvCodes } from './csv.js';
+import { hdf5Codes } from './hdf5.js';
+import { inferCodes } from './infer.js';
+import { inspectCodes } from './inspect.js';
+import { parquetCodes } from './parquet.js';
+import { validateCodes } from './validate.js';
+
+export type { CodeDoc } from './_types.js';
+
+/**
+ * Every issue code importkit reports, by area, with its documentation. One registry:
+ * docs/issue-codes.md is generated from it and a test fails when they drift.
+ */
+export const CODE_AREAS = {
+  validate: validateCodes,
+  inspect: inspectCodes,
+  infer: inferCodes,
+  csv: csvCodes,
+  parquet: parquetCodes,
+  hdf5: hdf5Codes,
+  check: checkCodes,
+  client: clientCodes,
+  cli: cliCodes,
+} as const;
+
+export const CODES = {
+  ...validateCodes,
+  ...inspectCodes,
+  ...inferCodes,
+  ...csvCodes,
+  ...parquetCodes,
+  ...hdf5Codes,
+  ...checkCodes,
+  ...clientCodes,
+  ...cliCodes,
+} as const satisfies Record<string, CodeDoc>;
+
+export type IssueCode = keyof typeof CODES;
+
+export function isIssueCode(code: string): code is IssueCode {
+  return Object.hasOwn(CODES, code);
+}

@@ -1,0 +1,60 @@
+import type { IssueCode } from './codes/index.js';
+
+/** How bad an issue is. `error` makes a result not ok; `info` is only shown on request. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A place in a data file that an issue is about (used by inspection and checks). */
+export interface IssueSource {
+  file: string;
+  row?: number;
+  line?: number;
+  column?: number | string;
+  dataset?: string;
+  offset?: number;
+}
+
+/**
+ * One finding about a config document or a data file. Errors are data: every stage
+ * (validate, inspect, infer, check, CLI) reports through this one shape.
+ */
+export interface Issue {
+  code: IssueCode;
+  severity: Severity;
+  /** JSON pointer into the document ('' is the whole document). */
+  path: string;
+  message: string;
+  hint?: string;
+  /** 1-based position in the YAML/JSON source, when the input was text. */
+  line?: number;
+  column?: number;
+  /** The file the issue was found in (config file for validation, data file for checks). */
+  file?: string;
+  source?: IssueSource;
+}
+
+export type Result<T> =
+  | { ok: true; value: T; issues: Issue[] }
+  | { ok: false; value?: T; issues: Issue[] };
+
+export function hasErrors(issues: readonly Issue[]): boolean {
+  return issues.some((i) => i.severity === 'error');
+}
+
+/** Escapes one JSON pointer token (RFC 6901). */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Builds a JSON pointer from tokens: pointer('csvConfig', 'dataColumns', '2') → '/csvConfig/dataColumns/2'. */
+export function pointer(...tokens: ReadonlyArray<string | number>): string {
+  return tokens.map((t) => `/${escapePointerToken(t)}`).join('');
+}
+
+/** Splits a JSON pointer into its unescaped tokens. */
+export function parsePointer(ptr: string): string[] {
+  if (ptr === '') return [];
+  return ptr
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
