@@ -27,7 +27,9 @@ export async function openForInspection(path: string): Promise<ByteSource> {
         code: notFound ? 'file_not_found' : 'file_unreadable',
         severity: 'error',
         path: '',
-        message: notFound ? `${path}: no such file` : `${path}: cannot read (${e.code ?? e.message})`,
+        message: notFound
+          ? `${path}: no such file`
+          : `${path}: cannot read (${e.code ?? e.message})`,
         source: { file: path },
       },
       { cause: err },
@@ -39,7 +41,10 @@ export async function openForInspection(path: string): Promise<ByteSource> {
  * Inspects any file importkit knows: detects the format by content first, then loads only
  * the inspector it needs (wasm modules load only for their own formats).
  */
-export async function inspectFile(path: string, options: InspectOptions = {}): Promise<BaseProfile> {
+export async function inspectFile(
+  path: string,
+  options: InspectOptions = {},
+): Promise<BaseProfile> {
   const source = await openForInspection(path);
   let format: string;
   try {
