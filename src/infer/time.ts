@@ -1,0 +1,164 @@
+import type { TimeFormat } from '../model/enums.js';
+import type { Confidence } from './types.js';
+
+/**
+ * Time-format facts shared by every inferer (CSV, Parquet, HDF5): which unix unit a
+ * magnitude means, which relative unit a name or a units string says, and where a start
+ * time can come from. Pure functions: no files, no config.
+ */
+
+export interface TimeGuess {
+  format: TimeFormat;
+  reason: string;
+  confidence: Confidence;
+}
+
+export interface PlausibleRange {
+  /** First plausible year (inclusive). Default 1990. */
+  minYear?: number;
+  /** Last plausible year (inclusive). Default 2100. */
+  maxYear?: number;
+}
+
+const UNIX_UNITS = [
+  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS', perSecond: 1n, name: 'seconds' },
+  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS', perSecond: 1_000n, name: 'milliseconds' },
+  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS', perSecond: 1_000_000n, name: 'microseconds' },
+  {
+    format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    perSecond: 1_000_000_000n,
+    name: 'nanoseconds',
+  },
+] as const;
+
+function yearStartSeconds(year: number): number {
+  return Date.UTC(year, 0, 1) / 1000;
+}
+
+/** Whole seconds of a value given as a decimal string, number or bigint, floored. */
+function toBigSeconds(value: string | number | bigint, perSecond: bigint): bigint | undefined {
+  if (typeof value === 'bigint') return value / perSecond;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    return BigInt(Math.floor(value / Number(perSecond)));
+  }
+  const m = /^\s*([+-]?\d+)(?:\.\d*)?(?:[eE][+-]?\d+)?\s*$/.exec(value);
+  if (!m) return undefined;
+  if (/[eE]/.test(value)) return toBigSeconds(Number(value), perSecond);
+  return BigInt(m[1]!) / perSecond;
+}
+
+/**
+ * The unix unit whose reading of every value lands in the plausible date range
+ * (1990-2100 by default). Values are exact decimal strings, numbers or bigints: integers
+ * beyond 2^53 are judged exactly. Undefined when no unit fits all values.
+ */
+export function unixUnitFromMagnitude(
+  values: ReadonlyArray<string | number | bigint>,
+  range: PlausibleRange = {},
+): TimeGuess | undefined {
+  const minYear = range.minYear ?? 1990;
+  const maxYear = range.maxYear ?? 2100;
+  const lo = BigInt(yearStartSeconds(minYear));
+  const hi = BigInt(yearStartSeconds(maxYear + 1));
+  if (values.length === 0) return undefined;
+  for (const unit of UNIX_UNITS) {
+    const fits = values.every((v) => {
+      const s = toBigSeconds(v, unit.perSecond);
+      return s !== undefined && s >= lo && s < hi;
+    });
+    if (fits) {
+      return {
+        format: unit.format,
+        reason: `values read as unix ${unit.name} fall between ${minYear} and ${maxYear}`,
+        confidence: 'high',
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Which unix unit would put the values in range, for a message about the wrong unit. */
+export function unixUnitThatFits(
+  values: ReadonlyArray<string | number | bigint>,
+  range: PlausibleRange = {},
+): TimeFormat | undefined {
+  return unixUnitFromMagnitude(values, range)?.format;
+}
+
+const RELATIVE_BY_UNIT: ReadonlyArray<[RegExp, TimeFormat, string]> = [
+  [/^(ns|nsec|nanos?|nanoseconds?)$/i, 'TIME_FORMAT_RELATIVE_NANOSECONDS', 'nanoseconds'],
+  [/^(us|µs|μs|usec|micros?|microseconds?)$/i, 'TIME_FORMAT_RELATIVE_MICROSECONDS', 'microseconds'],
+  [/^(ms|msec|millis?|milliseconds?)$/i, 'TIME_FORMAT_RELATIVE_MILLISECONDS', 'milliseconds'],
+  [/^(s|sec|secs|seconds?)$/i, 'TIME_FORMAT_RELATIVE_SECONDS', 'seconds'],
+  [/^(min|mins|minutes?)$/i, 'TIME_FORMAT_RELATIVE_MINUTES', 'minutes'],
+  [/^(h|hr|hrs|hours?)$/i, 'TIME_FORMAT_RELATIVE_HOURS', 'hours'],
+];
+
+/** The relative format a bare unit string names (`ms`, `seconds`, `µs`), if any. */
+export function relativeFormatFromUnit(unit: string): TimeFormat | undefined {
+  const u = unit.trim();
+  for (const [re, format] of RELATIVE_BY_UNIT) if (re.test(u)) return format;
+  return undefined;
+}
+
+/** The unix format of the same unit as a relative one (RELATIVE_MILLISECONDS → ABSOLUTE_UNIX_MILLISECONDS). */
+export function unixFormatOfUnit(format: TimeFormat): TimeFormat | undefined {
+  const m = /^TIME_FORMAT_RELATIVE_(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS)$/.exec(format);
+  return m ? (`TIME_FORMAT_ABSOLUTE_UNIX_${m[1]}` as TimeFormat) : undefined;
+}
+
+/**
+ * The unit written in a column or dataset name: a suffix (`time_s`, `elapsed_ms`,
+ * `t_us`), brackets or parentheses (`time [us]`, `t (min)`). Undefined when none.
+ */
+export function unitFromName(name: string): { format: TimeFormat; unit: string } | undefined {
+  const bracket = /[[(]\s*([^\])]+?)\s*[\])]\s*$/.exec(name);
+  const suffix = /[_\-. ]([A-Za-zµμ]+)$/.exec(name);
+  for (const candidate of [bracket?.[1], suffix?.[1]]) {
+    if (!candidate) continue;
+    const format = relativeFormatFromUnit(candidate);
+    if (format) return { format, unit: candidate };
+  }
+  return undefined;
+}
+
+/** Names that usually mean time. Scored: an exact name beats a word inside a name. */
+export function timeNameScore(name: string): number {
+  const n = name.trim().toLowerCase();
+  const base = n
+    .replace(/\s*[[(].*[\])]\s*$/, '')
+    .replace(/[_\-. ]?(ns|us|µs|ms|s|sec|min|h)$/, '');
+  const exact = ['time', 'timestamp', 'timestamps', 'ts', 't', 'datetime', 'date_time', 'epoch'];
+  if (exact.includes(n) || exact.includes(base)) return 1;
+  if (/(^|[_\-. ])(time|timestamp|datetime|elapsed|epoch|utc)([_\-. ]|$)/.test(n)) return 0.8;
+  if (/time|stamp|elapsed|epoch/.test(n)) return 0.5;
+  return 0;
+}
+
+/**
+ * A start time for relative formats written in a file name: `run_2024-10-07T17-00-09Z.csv`,
+ * `log-20241007-170009.csv`, `2024-10-07.csv`. Returned as RFC 3339 UTC; undefined when none.
+ */
+export function startTimeFromFileName(fileName: string): string | undefined {
+  const base = fileName.replace(/^.*[\\/]/, '');
+  const m =
+    /(\d{4})-?(\d{2})-?(\d{2})(?:[T_ -]?(\d{2})[-:]?(\d{2})[-:]?(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?/.exec(
+      base,
+    );
+  if (!m) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac, zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (year < 1970 || year > 2100 || month < 1 || month > 12 || day < 1 || day > 31)
+    return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return undefined;
+  const z =
+    !zone || zone === 'Z'
+      ? 'Z'
+      : zone.includes(':')
+        ? zone
+        : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return `${y}-${mo}-${d}T${h}:${mi}:${s}${frac ? `.${frac}` : ''}${z}`;
+}
