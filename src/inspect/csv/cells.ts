@@ -1,0 +1,314 @@
+/**
+ * What one CSV cell is (a number, a boolean, a date ...), judged from its text alone, and
+ * the running facts of a column built from its cells. Integers are judged exactly: digit
+ * strings are compared as strings or BigInts, never rounded through floats.
+ */
+
+export type CellKind =
+  | 'empty'
+  | 'bool'
+  | 'int'
+  | 'double'
+  | 'rfc3339'
+  | 'datetime'
+  | 'date_dmy'
+  | 'date_mdy'
+  | 'date_ambiguous'
+  | 'string';
+
+/** Channel types a CSV column can have, in the platform's short names. */
+export type CsvColumnType =
+  | 'BOOL'
+  | 'INT_32'
+  | 'INT_64'
+  | 'UINT_64'
+  | 'DOUBLE'
+  | 'STRING'
+  | 'EMPTY';
+
+/** What the text of a time-like column holds. */
+export type TimeTextKind = 'rfc3339' | 'datetime' | 'date_dmy' | 'date_mdy' | 'date_ambiguous';
+
+const INT_RE = /^[+-]?\d+$/;
+const DOUBLE_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const LEADING_ZERO_RE = /^[+-]?0\d/;
+const SPECIAL_DOUBLE = new Set([
+  'nan',
+  'inf',
+  '+inf',
+  '-inf',
+  'infinity',
+  '+infinity',
+  '-infinity',
+]);
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const SLASH_DATE_RE =
+  /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
+
+export const INT32_MIN = -2_147_483_648n;
+export const INT32_MAX = 2_147_483_647n;
+export const INT64_MIN = -9_223_372_036_854_775_808n;
+export const INT64_MAX = 9_223_372_036_854_775_807n;
+export const UINT64_MAX = 18_446_744_073_709_551_615n;
+
+/** The kind of one cell's text (trimmed). `007` is a string: a code, not a number. */
+export function classifyCell(raw: string): CellKind {
+  const s =
+    raw.length > 0 && (raw.charCodeAt(0) <= 32 || raw.charCodeAt(raw.length - 1) <= 32)
+      ? raw.trim()
+      : raw;
+  if (s.length === 0) return 'empty';
+  const c = s.charCodeAt(0);
+  // digits, sign, dot
+  if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
+    if (INT_RE.test(s)) return LEADING_ZERO_RE.test(s) ? 'string' : 'int';
+    if (DOUBLE_RE.test(s))
+      return LEADING_ZERO_RE.test(s) && !/^[+-]?0\./.test(s) ? 'string' : 'double';
+    if (c >= 48 && c <= 57) {
+      const iso = ISO_RE.exec(s);
+      if (iso) return validIso(iso) ? (iso[7] ? 'rfc3339' : 'datetime') : 'string';
+      const sl = SLASH_DATE_RE.exec(s);
+      if (sl) return slashKind(sl);
+    }
+    if (SPECIAL_DOUBLE.has(s.toLowerCase())) return 'double';
+    return 'string';
+  }
+  const lower = s.length <= 9 ? s.toLowerCase() : '';
+  if (lower === 'true' || lower === 'false') return 'bool';
+  if (SPECIAL_DOUBLE.has(lower)) return 'double';
+  return 'string';
+}
+
+function validIso(m: RegExpExecArray): boolean {
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const sec = m[6] === undefined ? 0 : Number(m[6]);
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && sec <= 60;
+}
+
+function slashKind(m: RegExpExecArray): CellKind {
+  const a = Number(m[1]);
+  const b = Number(m[3]);
+  if (a < 1 || b < 1 || a > 31 || b > 31 || (a > 12 && b > 12)) return 'string';
+  if (m[5] !== undefined && (Number(m[5]) > 23 || Number(m[6]) > 59)) return 'string';
+  if (a > 12) return 'date_dmy';
+  if (b > 12) return 'date_mdy';
+  return 'date_ambiguous';
+}
+
+/** Compares two integer strings exactly (optional sign, digits): BigInt beyond 15 digits. */
+export function compareIntStrings(a: string, b: string): number {
+  if (a.length <= 15 && b.length <= 15) return Math.sign(Number(a) - Number(b));
+  const x = BigInt(a.replace(/^\+/, ''));
+  const y = BigInt(b.replace(/^\+/, ''));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The channel type an integer range needs: INT_32, INT_64, UINT_64 (only beyond int64), else DOUBLE. */
+export function intRangeType(min: string, max: string): CsvColumnType {
+  const lo = BigInt(min.replace(/^\+/, ''));
+  const hi = BigInt(max.replace(/^\+/, ''));
+  if (lo >= INT32_MIN && hi <= INT32_MAX) return 'INT_32';
+  if (lo >= INT64_MIN && hi <= INT64_MAX) return 'INT_64';
+  if (lo >= 0n && hi <= UINT64_MAX) return 'UINT_64';
+  return 'DOUBLE';
+}
+
+/** Running facts of one column over the rows seen. JSON-free; summarised by `columnType`. */
+export class ColumnStats {
+  cells = 0;
+  empty = 0;
+  readonly kinds: Record<CellKind, number> = {
+    empty: 0,
+    bool: 0,
+    int: 0,
+    double: 0,
+    rfc3339: 0,
+    datetime: 0,
+    date_dmy: 0,
+    date_mdy: 0,
+    date_ambiguous: 0,
+    string: 0,
+  };
+  /** Exact smallest/largest integer text seen (int cells only). */
+  intMin: string | undefined;
+  intMax: string | undefined;
+  /** Smallest/largest numeric value (int and double cells) as numbers, for ranges. */
+  numMin = Number.POSITIVE_INFINITY;
+  numMax = Number.NEGATIVE_INFINITY;
+  /** Exact text of the smallest/largest numeric value. */
+  numMinText: string | undefined;
+  numMaxText: string | undefined;
+  firstValue: string | undefined;
+  lastValue: string | undefined;
+  /** Non-decreasing so far (numbers by value, dates by text order). */
+  increasing = true;
+  /** 0-based index (within what was fed) of the first value smaller than the one before it. */
+  firstDecrease: number | undefined;
+  /** The first few distinct non-empty values. */
+  readonly samples: string[] = [];
+  /** The first numeric values in order (for the spacing of time columns). */
+  readonly head: number[] = [];
+  /** A value that was not of the column's kind so far, with its index (for widening reports). */
+  readonly firstOfKind: Partial<Record<CellKind, { value: string; index: number }>> = {};
+  private prevText: string | undefined;
+  private prevKind: CellKind | undefined;
+  private prevNum = Number.NaN;
+  private fed = 0;
+
+  constructor(
+    private readonly maxSamples = 5,
+    private readonly maxHead = 200,
+  ) {}
+
+  add(raw: string): void {
+    const index = this.fed++;
+    this.cells += 1;
+    const kind = classifyCell(raw);
+    this.kinds[kind] += 1;
+    if (kind === 'empty') {
+      this.empty += 1;
+      return;
+    }
+    if (this.firstOfKind[kind] === undefined) this.firstOfKind[kind] = { value: raw, index };
+    const text = raw.trim();
+    if (this.firstValue === undefined) this.firstValue = text;
+    this.lastValue = text;
+    if (this.samples.length < this.maxSamples && !this.samples.includes(text))
+      this.samples.push(text);
+    if (kind === 'int' || kind === 'double') {
+      const n = Number(text);
+      if (kind === 'int') {
+        if (this.intMin === undefined || compareIntStrings(text, this.intMin) < 0)
+          this.intMin = text;
+        if (this.intMax === undefined || compareIntStrings(text, this.intMax) > 0)
+          this.intMax = text;
+      }
+      if (n < this.numMin || this.numMinText === undefined) {
+        this.numMin = n;
+        this.numMinText = text;
+      }
+      if (n > this.numMax || this.numMaxText === undefined) {
+        this.numMax = n;
+        this.numMaxText = text;
+      }
+      if (this.head.length < this.maxHead) this.head.push(n);
+      if (this.prevKind === 'int' || this.prevKind === 'double') {
+        const smaller =
+          kind === 'int' && this.prevKind === 'int' && text.length > 15
+            ? compareIntStrings(text, this.prevText ?? '') < 0
+            : n < this.prevNum;
+        if (smaller) this.markDecrease(index);
+      }
+      this.prevNum = n;
+    } else if (kind === this.prevKind && (kind === 'rfc3339' || kind === 'datetime')) {
+      const smaller =
+        kind === 'datetime'
+          ? text < (this.prevText ?? '')
+          : Date.parse(text.replace(' ', 'T')) <
+            Date.parse((this.prevText ?? '').replace(' ', 'T'));
+      if (smaller) this.markDecrease(index);
+    }
+    this.prevKind = kind;
+    this.prevText = text;
+  }
+
+  private markDecrease(index: number): void {
+    if (this.increasing) {
+      this.increasing = false;
+      this.firstDecrease = index;
+    }
+  }
+
+  /** Values that were not empty. */
+  get values(): number {
+    return this.cells - this.empty;
+  }
+
+  /** Kinds seen (other than empty), most frequent first. */
+  kindsSeen(): CellKind[] {
+    return (Object.keys(this.kinds) as CellKind[])
+      .filter((k) => k !== 'empty' && this.kinds[k] > 0)
+      .sort((a, b) => this.kinds[b] - this.kinds[a]);
+  }
+
+  /** The time text kind when the values are dates/times of one family; 'mixed' when not. */
+  timeTextKind(): TimeTextKind | 'mixed' | undefined {
+    const seen = this.kindsSeen();
+    const times = seen.filter(isTimeKind);
+    if (times.length === 0) return undefined;
+    if (times.length < seen.length) return 'mixed';
+    const iso = times.filter((k) => k === 'rfc3339' || k === 'datetime');
+    if (iso.length > 0)
+      return iso.length === 1 && times.length === 1 ? (iso[0] as TimeTextKind) : 'mixed';
+    if (this.kinds.date_dmy > 0 && this.kinds.date_mdy > 0) return 'mixed';
+    if (this.kinds.date_dmy > 0) return 'date_dmy';
+    if (this.kinds.date_mdy > 0) return 'date_mdy';
+    return 'date_ambiguous';
+  }
+
+  /** Folds another column's facts (a later part of the same column) into this one. */
+  merge(other: ColumnStats): void {
+    for (const k of Object.keys(this.kinds) as CellKind[]) {
+      this.kinds[k] += other.kinds[k];
+      if (this.firstOfKind[k] === undefined && other.firstOfKind[k] !== undefined)
+        this.firstOfKind[k] = other.firstOfKind[k];
+    }
+    this.cells += other.cells;
+    this.empty += other.empty;
+    if (
+      other.intMin !== undefined &&
+      (this.intMin === undefined || compareIntStrings(other.intMin, this.intMin) < 0)
+    )
+      this.intMin = other.intMin;
+    if (
+      other.intMax !== undefined &&
+      (this.intMax === undefined || compareIntStrings(other.intMax, this.intMax) > 0)
+    )
+      this.intMax = other.intMax;
+    if (
+      other.numMinText !== undefined &&
+      (this.numMinText === undefined || other.numMin < this.numMin)
+    ) {
+      this.numMin = other.numMin;
+      this.numMinText = other.numMinText;
+    }
+    if (
+      other.numMaxText !== undefined &&
+      (this.numMaxText === undefined || other.numMax > this.numMax)
+    ) {
+      this.numMax = other.numMax;
+      this.numMaxText = other.numMaxText;
+    }
+    if (other.lastValue !== undefined) this.lastValue = other.lastValue;
+    this.firstValue ??= other.firstValue;
+    for (const s of other.samples)
+      if (this.samples.length < this.maxSamples && !this.samples.includes(s)) this.samples.push(s);
+  }
+}
+
+export function isTimeKind(k: CellKind): boolean {
+  return k === 'rfc3339' || k === 'datetime' || k.startsWith('date_');
+}
+
+/** The channel type of a column from the kinds of its values; empty cells never count. */
+export function columnType(stats: ColumnStats): CsvColumnType {
+  const k = stats.kinds;
+  const numeric = k.int + k.double;
+  const other = k.string + k.rfc3339 + k.datetime + k.date_dmy + k.date_mdy + k.date_ambiguous;
+  if (numeric + other + k.bool === 0) return 'EMPTY';
+  if (other > 0) return 'STRING';
+  if (k.bool > 0) return numeric > 0 ? 'STRING' : 'BOOL';
+  if (k.double > 0) return 'DOUBLE';
+  return intRangeType(stats.intMin ?? '0', stats.intMax ?? '0');
+}
+
+const ORDER: CsvColumnType[] = ['EMPTY', 'BOOL', 'INT_32', 'INT_64', 'UINT_64', 'DOUBLE', 'STRING'];
+
+/** True when `to` is a wider type than `from` (a later slice contradicted the head). */
+export function isWidening(from: CsvColumnType, to: CsvColumnType): boolean {
+  return from !== 'EMPTY' && from !== to && ORDER.indexOf(to) > ORDER.indexOf(from);
+}
