@@ -1,0 +1,629 @@
+/**
+ * Parquet inspection from the footer alone.
+ *
+ * Which package decodes the footer, and why: hyparquet. It decodes the raw Thrift footer
+ * from bytes we read ourselves (`parquetMetadata(tail)`), in pure JS and in a few ms, and
+ * gives everything a ParquetConfig needs: the Parquet schema tree with physical, converted
+ * and logical types (signed or unsigned integers, DECIMAL, INT96, FLOAT16, UUID, nested
+ * groups), per-row-group statistics (min / max / null count, used to judge a time column's
+ * unit and the data's time range) and the page offsets of every column chunk (for the one
+ * small page that inference may read). parquet-wasm's `readSchema(footer)` also reads just
+ * the footer, but returns only the Arrow schema converted from it: no statistics, no page
+ * offsets, and Parquet's own types folded into Arrow's; it would also load a 4 MB wasm
+ * module for a job of a few KiB.
+ *
+ * Arrow field metadata (units, descriptions, the platform's embedded channel configs)
+ * lives in the footer's `ARROW:schema` entry (a base64 Arrow IPC schema message), decoded
+ * with apache-arrow (see `readArrowFieldMetadata`).
+ */
+
+import type {
+  ColumnMetaData,
+  FileMetaData,
+  ParquetParsers,
+  SchemaElement,
+  SchemaTree,
+} from 'hyparquet';
+import { parquetMetadata, parquetSchema } from 'hyparquet';
+import type { Issue } from '../model/issue.js';
+import type { ByteSource } from './byte-source.js';
+import { openForInspection } from './inspect-file.js';
+import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
+
+/** What a nested (group or repeated) top-level column is. */
+export type NestedKind = 'struct' | 'list' | 'map';
+
+/** One top-level column of a Parquet file. */
+export interface ParquetFieldProfile extends FieldProfile {
+  name: string;
+  /** Dotted path of the column (the top-level name; leaves of nested columns in `leaves`). */
+  path: string;
+  /** 0-based position among the top-level columns. */
+  index: number;
+  /** BOOLEAN, INT32, INT64, INT96, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, or GROUP. */
+  physicalType: string;
+  /** The logical type in words: `STRING`, `TIMESTAMP(MICROS, UTC)`, `INTEGER(16, unsigned)`... */
+  logicalType?: string;
+  repetition: 'REQUIRED' | 'OPTIONAL' | 'REPEATED';
+  /** Set for nested columns (groups or repeated fields), which are not plain channels. */
+  nested?: NestedKind;
+  /** Leaf paths under a nested column. */
+  leaves?: string[];
+  /** Integer width and sign from the logical or converted type. */
+  integer?: { bitWidth: number; signed: boolean };
+  /** TIMESTAMP and TIME details. */
+  temporal?: {
+    kind: 'TIMESTAMP' | 'TIME' | 'DATE' | 'INT96';
+    unit?: 'MILLIS' | 'MICROS' | 'NANOS';
+    utc?: boolean;
+  };
+  decimal?: { precision: number; scale: number };
+  typeLength?: number;
+  /** True when every row group has min and max statistics for this column. */
+  statsComplete: boolean;
+  /** True when the first row group stores the column with a dictionary page. */
+  dictionary: boolean;
+  /** Field metadata from the embedded Arrow schema (`unit`, `description`, ...). */
+  arrowMetadata?: Record<string, string>;
+}
+
+export interface ParquetProfile extends BaseProfile {
+  format: 'parquet';
+  fields: ParquetFieldProfile[];
+  /** Byte offset of the footer metadata, as a decimal string (fileSize - footerLength - 8). */
+  footerOffset: string;
+  footerLength: number;
+  rowCount: number;
+  rowGroups: number;
+  createdBy?: string;
+  /** Keys of the file's key-value metadata (`ARROW:schema`, `pandas`...). */
+  metadataKeys: string[];
+}
+
+const MAGIC = 0x31524150; // 'PAR1' little-endian
+const MAGIC_ENCRYPTED = 0x45524150; // 'PARE'
+
+/**
+ * Statistics decoded exactly: timestamps, dates and 64-bit integers stay raw integers
+ * (hyparquet's defaults would turn timestamps into `Date` and lose sub-millisecond digits).
+ */
+const RAW_PARSERS: Partial<ParquetParsers> = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+  dateFromDays: (v: number) => v,
+};
+
+/** The decoded footer with where it sits. */
+export interface ParquetFooter {
+  metadata: FileMetaData;
+  footerOffset: number;
+  footerLength: number;
+  /** The schema tree (root's children are the top-level columns). */
+  tree: SchemaTree;
+}
+
+function fail(source: ByteSource, code: Issue['code'], message: string, hint?: string): never {
+  throw new InspectError({
+    code,
+    severity: 'error',
+    path: '',
+    message: `${source.name}: ${message}`,
+    ...(hint ? { hint } : {}),
+    source: { file: source.name },
+  });
+}
+
+function u32(bytes: Uint8Array, at: number): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, true);
+}
+
+/**
+ * Reads and decodes the footer: the last 8 bytes (footer length + `PAR1`), the first 4
+ * (the leading `PAR1`), then the footer itself. Nothing else is read.
+ */
+export async function readParquetFooter(source: ByteSource): Promise<ParquetFooter> {
+  const size = source.size;
+  if (size < 12) {
+    fail(
+      source,
+      size >= 4 && u32(await source.read(0, 4), 0) === MAGIC
+        ? 'parquet_truncated'
+        : 'parquet_not_parquet',
+      `${size} bytes: too short for Parquet (at least 12: PAR1, a footer, its length, PAR1)`,
+    );
+  }
+  const tail = await source.read(size - 8, 8);
+  const head = await source.read(0, 4);
+  const headOk = u32(head, 0) === MAGIC;
+  const tailMagic = u32(tail, 4);
+  if (tailMagic === MAGIC_ENCRYPTED) {
+    fail(source, 'parquet_encrypted_footer', 'the footer is encrypted (the file ends with PARE)');
+  }
+  if (tailMagic !== MAGIC) {
+    if (!headOk) {
+      fail(source, 'parquet_not_parquet', 'not a Parquet file (no PAR1 at its start or end)');
+    }
+    if (nearlyMagic(tail.subarray(4))) {
+      fail(
+        source,
+        'parquet_bad_magic',
+        `damaged magic at the end (${quoteBytes(tail.subarray(4))}, expected PAR1)`,
+      );
+    }
+    fail(
+      source,
+      'parquet_truncated',
+      'truncated: it starts with PAR1 but does not end with a footer and PAR1',
+      'Copy or write the file again; the writer must finish for the footer to exist.',
+    );
+  }
+  if (!headOk) {
+    fail(
+      source,
+      'parquet_bad_magic',
+      `damaged magic at the start (${quoteBytes(head)}, expected PAR1) though it ends with PAR1`,
+    );
+  }
+  const footerLength = u32(tail, 0);
+  const footerOffset = size - 8 - footerLength;
+  if (footerLength === 0 || footerOffset < 4) {
+    fail(
+      source,
+      'parquet_footer_length_invalid',
+      `footer length ${footerLength} does not fit in a file of ${size} bytes`,
+    );
+  }
+  const footer = await source.read(footerOffset, footerLength);
+  const buf = new Uint8Array(footerLength + 8);
+  buf.set(footer, 0);
+  buf.set(tail, footerLength);
+  let metadata: FileMetaData;
+  let tree: SchemaTree;
+  try {
+    metadata = parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false });
+    tree = parquetSchema(metadata);
+    checkMetadata(metadata, footerOffset);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.replace(/^parquet\s*/, '') : String(err);
+    fail(source, 'parquet_footer_corrupt', `the footer cannot be decoded (${why})`);
+  }
+  return { metadata, footerOffset, footerLength, tree };
+}
+
+/** Checks what the decoder does not: a schema with a root, column chunks inside the file. */
+function checkMetadata(md: FileMetaData, footerOffset: number): void {
+  if (!Array.isArray(md.schema) || md.schema.length === 0) throw new Error('no schema');
+  if (!Array.isArray(md.row_groups)) throw new Error('no row groups');
+  const leaves = md.schema.filter((e) => !e.num_children).length;
+  for (const [g, rg] of md.row_groups.entries()) {
+    if (rg.columns.length !== leaves) {
+      throw new Error(`row group ${g} has ${rg.columns.length} columns, the schema ${leaves}`);
+    }
+    for (const c of rg.columns) {
+      const m = c.meta_data;
+      if (!m) continue;
+      const start = Number(chunkStart(m));
+      const end = start + Number(m.total_compressed_size);
+      if (start < 0 || end > footerOffset) {
+        throw new Error(`column ${m.path_in_schema.join('.')} lies outside the data section`);
+      }
+    }
+  }
+}
+
+/** Where a column chunk starts: its dictionary page if any (0 is written by some writers for none). */
+function chunkStart(m: ColumnMetaData): bigint {
+  const d = m.dictionary_page_offset;
+  return d !== undefined && d > 0n && d < m.data_page_offset ? d : m.data_page_offset;
+}
+
+function nearlyMagic(b: Uint8Array): boolean {
+  const want = [0x50, 0x41, 0x52, 0x31];
+  return want.filter((x, i) => b[i] === x).length >= 2;
+}
+
+function quoteBytes(b: Uint8Array): string {
+  return [...b].map((x) => (x >= 0x20 && x < 0x7f ? String.fromCharCode(x) : '.')).join('');
+}
+
+/** Reads the footer of a Parquet file and nothing else. */
+export async function inspectParquet(path: string): Promise<ParquetProfile> {
+  const source = await openForInspection(path);
+  try {
+    return (await inspectParquetSource(source)).profile;
+  } finally {
+    await source.close();
+  }
+}
+
+/** The profile plus what inference needs to read one page more. */
+export interface ParquetInspection {
+  profile: ParquetProfile;
+  footer: ParquetFooter;
+}
+
+/** Inspects through a byte source (tests wrap it in a counter). */
+export async function inspectParquetSource(source: ByteSource): Promise<ParquetInspection> {
+  const footer = await readParquetFooter(source);
+  const { metadata } = footer;
+  const issues: Issue[] = [];
+  const arrow = await readArrowFieldMetadata(metadata);
+  const leafIndex = new Map<string, number>();
+  let leafNo = 0;
+  const walk = (node: SchemaTree) => {
+    if (node.children.length === 0) leafIndex.set(node.path.join('\u0000'), leafNo++);
+    for (const c of node.children) walk(c);
+  };
+  for (const c of footer.tree.children) walk(c);
+
+  const fields = footer.tree.children.map((node, index) =>
+    fieldProfile(node, index, metadata, leafIndex, arrow.get(node.element.name)),
+  );
+  const profile: ParquetProfile = {
+    format: 'parquet',
+    file: { path: source.name, size: source.size },
+    bytesRead: source.bytesRead,
+    rowCount: Number(metadata.num_rows),
+    fields,
+    issues,
+    footerOffset: String(footer.footerOffset),
+    footerLength: footer.footerLength,
+    rowGroups: metadata.row_groups.length,
+    metadataKeys: (metadata.key_value_metadata ?? []).map((kv) => kv.key),
+    ...(metadata.created_by ? { createdBy: metadata.created_by } : {}),
+  };
+  return { profile, footer };
+}
+
+function fieldProfile(
+  node: SchemaTree,
+  index: number,
+  md: FileMetaData,
+  leafIndex: Map<string, number>,
+  arrowMetadata: Record<string, string> | undefined,
+): ParquetFieldProfile {
+  const e = node.element;
+  const repetition = e.repetition_type ?? 'OPTIONAL';
+  const base = {
+    name: e.name,
+    path: e.name,
+    index,
+    repetition,
+    samples: [] as string[],
+    ...(arrowMetadata && Object.keys(arrowMetadata).length > 0 ? { arrowMetadata } : {}),
+    ...unitsAndDescription(arrowMetadata),
+  };
+  if (node.children.length > 0 || repetition === 'REPEATED') {
+    const leaves: string[] = [];
+    const collect = (n: SchemaTree) => {
+      if (n.children.length === 0) leaves.push(n.path.join('.'));
+      for (const c of n.children) collect(c);
+    };
+    collect(node);
+    const logical = logicalTypeText(e);
+    return {
+      ...base,
+      physicalType: node.children.length > 0 ? 'GROUP' : (e.type ?? 'GROUP'),
+      ...(logical ? { logicalType: logical } : {}),
+      nested: nestedKind(node),
+      leaves,
+      statsComplete: false,
+      dictionary: false,
+    };
+  }
+  const col = leafIndex.get(node.path.join('\u0000')) ?? -1;
+  const chunks = md.row_groups
+    .map((rg) => rg.columns[col]?.meta_data)
+    .filter((m): m is ColumnMetaData => m !== undefined);
+  const { stats, complete, nullCount } = aggregateStats(e, chunks);
+  const first = chunks[0];
+  const logical = logicalTypeText(e);
+  const integer = integerOf(e);
+  const temporal = temporalOf(e);
+  const decimal = decimalOf(e);
+  return {
+    ...base,
+    physicalType: e.type ?? 'GROUP',
+    ...(logical ? { logicalType: logical } : {}),
+    ...(integer ? { integer } : {}),
+    ...(temporal ? { temporal } : {}),
+    ...(decimal ? { decimal } : {}),
+    ...(e.type_length !== undefined ? { typeLength: e.type_length } : {}),
+    ...(stats ? { stats } : {}),
+    ...(nullCount !== undefined ? { nullCount } : {}),
+    statsComplete: complete,
+    dictionary:
+      first !== undefined &&
+      (first.dictionary_page_offset !== undefined ||
+        first.encodings.some((x) => x === 'PLAIN_DICTIONARY' || x === 'RLE_DICTIONARY')),
+  };
+}
+
+function unitsAndDescription(meta: Record<string, string> | undefined): {
+  units?: string;
+  description?: string;
+} {
+  if (!meta) return {};
+  const units = meta.unit ?? meta.units;
+  const description = meta.description;
+  return {
+    ...(units ? { units } : {}),
+    ...(description ? { description } : {}),
+  };
+}
+
+function nestedKind(node: SchemaTree): NestedKind {
+  const e = node.element;
+  if (e.logical_type?.type === 'LIST' || e.converted_type === 'LIST') return 'list';
+  if (
+    e.logical_type?.type === 'MAP' ||
+    e.converted_type === 'MAP' ||
+    e.converted_type === 'MAP_KEY_VALUE'
+  ) {
+    return 'map';
+  }
+  if (e.repetition_type === 'REPEATED') return 'list';
+  return 'struct';
+}
+
+function integerOf(e: SchemaElement): { bitWidth: number; signed: boolean } | undefined {
+  const lt = e.logical_type;
+  if (lt?.type === 'INTEGER') return { bitWidth: lt.bitWidth, signed: lt.isSigned };
+  const m = /^(U?)INT_(8|16|32|64)$/.exec(e.converted_type ?? '');
+  if (m) return { bitWidth: Number(m[2]), signed: m[1] === '' };
+  return undefined;
+}
+
+function temporalOf(e: SchemaElement): ParquetFieldProfile['temporal'] {
+  const lt = e.logical_type;
+  if (lt?.type === 'TIMESTAMP')
+    return { kind: 'TIMESTAMP', unit: lt.unit, utc: lt.isAdjustedToUTC };
+  if (lt?.type === 'TIME') return { kind: 'TIME', unit: lt.unit, utc: lt.isAdjustedToUTC };
+  if (lt?.type === 'DATE' || e.converted_type === 'DATE') return { kind: 'DATE' };
+  // Converted types alone (older writers) mean UTC-adjusted instants.
+  if (e.converted_type === 'TIMESTAMP_MILLIS')
+    return { kind: 'TIMESTAMP', unit: 'MILLIS', utc: true };
+  if (e.converted_type === 'TIMESTAMP_MICROS')
+    return { kind: 'TIMESTAMP', unit: 'MICROS', utc: true };
+  if (e.converted_type === 'TIME_MILLIS') return { kind: 'TIME', unit: 'MILLIS', utc: true };
+  if (e.converted_type === 'TIME_MICROS') return { kind: 'TIME', unit: 'MICROS', utc: true };
+  if (e.type === 'INT96') return { kind: 'INT96' };
+  return undefined;
+}
+
+function decimalOf(e: SchemaElement): { precision: number; scale: number } | undefined {
+  const lt = e.logical_type;
+  if (lt?.type === 'DECIMAL') return { precision: lt.precision, scale: lt.scale };
+  if (e.converted_type === 'DECIMAL') return { precision: e.precision ?? 0, scale: e.scale ?? 0 };
+  return undefined;
+}
+
+/** The logical (or, for older writers, converted) type in words. */
+export function logicalTypeText(e: SchemaElement): string | undefined {
+  const lt = e.logical_type;
+  if (lt) {
+    switch (lt.type) {
+      case 'TIMESTAMP':
+      case 'TIME':
+        return `${lt.type}(${lt.unit}, ${lt.isAdjustedToUTC ? 'UTC' : 'local'})`;
+      case 'INTEGER':
+        return `INTEGER(${lt.bitWidth}, ${lt.isSigned ? 'signed' : 'unsigned'})`;
+      case 'DECIMAL':
+        return `DECIMAL(${lt.precision}, ${lt.scale})`;
+      default:
+        return lt.type;
+    }
+  }
+  return e.converted_type;
+}
+
+type Stat = string | number;
+type MinMaxType = NonNullable<NonNullable<ColumnMetaData['statistics']>['min']>;
+
+/** Min and max over every row group, exact (64-bit integers as decimal strings). */
+function aggregateStats(
+  e: SchemaElement,
+  chunks: ColumnMetaData[],
+): { stats?: { min?: Stat; max?: Stat }; complete: boolean; nullCount?: number } {
+  let min: MinMaxType | undefined;
+  let max: MinMaxType | undefined;
+  let complete = chunks.length > 0;
+  let nulls: number | undefined = 0;
+  // Old-style min/max used signed byte order; trust them only where that order is right.
+  const legacyOk =
+    e.type !== 'BYTE_ARRAY' &&
+    e.type !== 'FIXED_LEN_BYTE_ARRAY' &&
+    e.type !== 'INT96' &&
+    integerOf(e)?.signed !== false;
+  for (const c of chunks) {
+    const s = c.statistics;
+    const lo = s?.min_value ?? (legacyOk ? s?.min : undefined);
+    const hi = s?.max_value ?? (legacyOk ? s?.max : undefined);
+    if (lo === undefined || hi === undefined || !scalar(lo) || !scalar(hi)) complete = false;
+    if (lo !== undefined && scalar(lo) && (min === undefined || less(lo, min))) min = lo;
+    if (hi !== undefined && scalar(hi) && (max === undefined || less(max, hi))) max = hi;
+    if (s?.null_count === undefined || nulls === undefined) nulls = undefined;
+    else nulls += Number(s.null_count);
+  }
+  const out: { min?: Stat; max?: Stat } = {};
+  if (min !== undefined) out.min = statText(min);
+  if (max !== undefined) out.max = statText(max);
+  return {
+    ...(min !== undefined || max !== undefined ? { stats: out } : {}),
+    complete,
+    ...(nulls !== undefined && chunks.length > 0 ? { nullCount: nulls } : {}),
+  };
+}
+
+function scalar(v: MinMaxType): boolean {
+  return (
+    typeof v === 'bigint' ||
+    typeof v === 'number' ||
+    typeof v === 'string' ||
+    typeof v === 'boolean'
+  );
+}
+
+function less(a: MinMaxType, b: MinMaxType): boolean {
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    try {
+      return BigInt(a as bigint | number) < BigInt(b as bigint | number);
+    } catch {
+      return false;
+    }
+  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) < Number(b);
+  return (a as number | string) < (b as number | string);
+}
+
+function statText(v: MinMaxType): Stat {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return v;
+  return String(v);
+}
+
+/**
+ * Field metadata of the embedded Arrow schema, by top-level field name. The `ARROW:schema`
+ * entry is a base64 Arrow IPC schema message; apache-arrow decodes it (a runtime
+ * dependency for this reason; loaded only when the entry exists and mentions a key we
+ * read, so files without field metadata never load it).
+ */
+export async function readArrowFieldMetadata(
+  md: FileMetaData,
+): Promise<Map<string, Record<string, string>>> {
+  const out = new Map<string, Record<string, string>>();
+  const entry = md.key_value_metadata?.find((kv) => kv.key === 'ARROW:schema');
+  if (!entry?.value) return out;
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(Buffer.from(entry.value, 'base64'));
+  } catch {
+    return out;
+  }
+  const text = Buffer.from(bytes).toString('latin1');
+  if (!/unit|description|dataType|channel/i.test(text)) return out;
+  try {
+    const { tableFromIPC } = await import('apache-arrow');
+    const schema = tableFromIPC(bytes).schema;
+    for (const f of schema.fields) {
+      if (f.metadata.size > 0) out.set(f.name, Object.fromEntries(f.metadata));
+    }
+  } catch {
+    // A damaged ARROW:schema only loses units and descriptions; the Parquet schema rules.
+  }
+  return out;
+}
+
+/** Values read from the start of one column. */
+export interface ColumnHead {
+  /** Values as text (strings as they are; numbers and bigints in decimal). */
+  values: string[];
+  /** `dictionary`: the column chunk's dictionary page (distinct values); `page`: its first data page. */
+  from: 'dictionary' | 'page';
+  /** Bytes read for it. */
+  bytes: number;
+}
+
+/** Why a head could not be read (for an info issue). */
+export interface ColumnHeadMissing {
+  reason: string;
+}
+
+/**
+ * Reads the first page of a flat column in its first non-empty row group: the dictionary
+ * page when there is one (the distinct values), else the first data page. Reads at most
+ * `maxBytes` (64 KiB by default) in one read and gives up, with the reason, when the page
+ * is larger, compressed with a codec other than Snappy, or undecodable.
+ */
+export async function readColumnHead(
+  source: ByteSource,
+  footer: ParquetFooter,
+  column: string,
+  maxBytes = 64 * 1024,
+): Promise<ColumnHead | ColumnHeadMissing> {
+  const node = footer.tree.children.find((c) => c.element.name === column);
+  if (!node || node.children.length > 0 || node.element.repetition_type === 'REPEATED') {
+    return { reason: `${column} is not a flat column` };
+  }
+  const leaves = footer.metadata.schema.filter((e) => !e.num_children);
+  let col = 0;
+  for (const [i, c] of footer.tree.children.entries()) {
+    if (c === node) break;
+    col += countLeaves(footer.tree.children[i] as SchemaTree);
+  }
+  if (leaves.length === 0) return { reason: 'no columns' };
+  const rg = footer.metadata.row_groups.find((g) => g.num_rows > 0n);
+  const meta = rg?.columns[col]?.meta_data;
+  if (!meta) return { reason: 'no row group with rows' };
+  if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'SNAPPY') {
+    return { reason: `its pages are compressed with ${meta.codec}` };
+  }
+  const start = Number(chunkStart(meta));
+  const length = Math.min(Number(meta.total_compressed_size), maxBytes);
+  const bytes = await source.read(start, length);
+  try {
+    const { parquetHeader, readPage } = await import('hyparquet/src/column.js');
+    const reader = {
+      view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      offset: 0,
+    };
+    const header = parquetHeader(reader);
+    if (reader.offset + header.compressed_page_size > bytes.byteLength) {
+      return {
+        reason: `its first page (${header.compressed_page_size} bytes) is larger than ${maxBytes} bytes`,
+      };
+    }
+    const decoder = {
+      pathInSchema: [column],
+      type: meta.type,
+      element: node.element,
+      schemaPath: [footer.tree, node],
+      codec: meta.codec,
+      parsers: { ...(await defaultParsers()), ...RAW_PARSERS } as ParquetParsers,
+      utf8: true,
+    };
+    const result = readPage(reader, header, decoder, undefined, undefined, 0);
+    const data = result.data;
+    if (!data) return { reason: 'its first page is empty' };
+    let values = Array.from(data as ArrayLike<unknown>, valueText).filter(
+      (v): v is string => v !== undefined,
+    );
+    if (header.type === 'DICTIONARY_PAGE') {
+      const { convert } = await import('hyparquet/src/convert.js');
+      values = Array.from(convert(data, decoder) as ArrayLike<unknown>, valueText).filter(
+        (v): v is string => v !== undefined,
+      );
+    }
+    return {
+      values,
+      from: header.type === 'DICTIONARY_PAGE' ? 'dictionary' : 'page',
+      bytes: length,
+    };
+  } catch (err) {
+    return {
+      reason: `its first page cannot be decoded (${err instanceof Error ? err.message : String(err)})`,
+    };
+  }
+}
+
+async function defaultParsers(): Promise<ParquetParsers> {
+  const { DEFAULT_PARSERS } = await import('hyparquet/src/convert.js');
+  return DEFAULT_PARSERS as ParquetParsers;
+}
+
+function countLeaves(n: SchemaTree): number {
+  if (n.children.length === 0) return 1;
+  return n.children.reduce((s, c) => s + countLeaves(c), 0);
+}
+
+function valueText(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
+  return JSON.stringify(v);
+}
