@@ -1,0 +1,72 @@
+import type { ChannelConfig, CsvConfig, CsvTimeColumn } from '../model/index.js';
+import {
+  finish,
+  type Int64Input,
+  int64,
+  put,
+  type RunInput,
+  runFields,
+  type TimeSpec,
+  timeFields,
+} from './_common.js';
+import { type ChannelInput, channel } from './channel.js';
+
+/** The time column: its 1-based number, its format, and the start of a relative format. */
+export type CsvTimeInput = { column: number } & TimeSpec;
+
+interface CsvCommon {
+  /** The first row read as data; the file's first row is 1 (2 skips a header row). */
+  firstDataRow?: number;
+  /** The number of data rows, read from the file when unset. */
+  numRows?: Int64Input;
+}
+
+/** Time and data columns given here. */
+interface CsvColumnsInput extends CsvCommon {
+  time: CsvTimeInput;
+  /** Data columns by 1-based column number: `{ 2: { name: 'speed', type: 'double' } }`. */
+  columns: Readonly<Record<number, ChannelInput>>;
+  useEmbeddedConfig?: false;
+}
+
+/** Time and data columns taken from the config embedded in the file. */
+interface CsvEmbeddedInput extends CsvCommon {
+  useEmbeddedConfig: true;
+  time?: never;
+  columns?: never;
+}
+
+export type CsvConfigInput = RunInput & (CsvColumnsInput | CsvEmbeddedInput);
+
+export type CsvDocument = { csvConfig: CsvConfig };
+
+/**
+ * A CSV import config: `csvConfig({ asset: 'car', time: { column: 1, format:
+ * 'absolute_datetime' }, columns: { 2: { name: 'speed', type: 'double', units: 'm/s' } } })`
+ * → `{ csvConfig: { assetName: 'car', timeColumn: {...}, dataColumns: { '2': {...} } } }`.
+ * Throws ConfigBuildError when the result is not a valid config (a column number below 1,
+ * the time column listed as a data column, ...).
+ */
+export function csvConfig(input: CsvConfigInput): CsvDocument {
+  const out: CsvConfig = runFields(input);
+  put(out, 'firstDataRow', input.firstDataRow);
+  if (input.time !== undefined) {
+    const timeColumn: CsvTimeColumn = {
+      columnNumber: input.time.column,
+      ...timeFields(input.time),
+    };
+    out.timeColumn = timeColumn;
+  }
+  if (input.columns !== undefined) {
+    const dataColumns: Record<string, ChannelConfig> = {};
+    for (const [column, spec] of Object.entries(input.columns as Record<string, ChannelInput>)) {
+      dataColumns[column] = channel(spec);
+    }
+    out.dataColumns = dataColumns;
+  }
+  if (input.numRows !== undefined) {
+    out.numRows = int64('csvConfig()', '/csvConfig/numRows', input.numRows);
+  }
+  put(out, 'useEmbeddedConfig', input.useEmbeddedConfig);
+  return finish('csv', { csvConfig: out });
+}
