@@ -26,7 +26,9 @@ describe('corpus Parquet files infer the configs the platform imports them with'
         footerLength: 2523,
       },
     });
-    expect(draft.issues.map((i) => [i.code, i.severity])).toEqual([['parquet_time_not_utc', 'info']]);
+    expect(draft.issues.map((i) => [i.code, i.severity])).toEqual([
+      ['parquet_time_not_utc', 'info'],
+    ]);
     const range = draft.evidence.find((e) => e.path === '/parquetConfig/flatDataset/timeColumn');
     expect(range?.choice).toBe('2024-01-01T00:00:00.000000Z to 2024-01-01T00:04:59.000000Z');
   });
@@ -44,7 +46,9 @@ describe('corpus Parquet files infer the configs the platform imports them with'
         footerLength: 2041,
       },
     });
-    const names = draft.evidence.find((e) => e.path === '/parquetConfig/singleChannelPerRow/multiChannel');
+    const names = draft.evidence.find(
+      (e) => e.path === '/parquetConfig/singleChannelPerRow/multiChannel',
+    );
     expect(names?.reason).toBe('3 channel names in channel: rpm, speed, temperature');
   });
 
@@ -64,7 +68,10 @@ describe('corpus Parquet files infer the configs the platform imports them with'
           timeColumn: { path: 'timestamp', format: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS' },
           singleChannel: {
             dataPath: 'value',
-            channel: { name: 'parquet-single-channel-per-row', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+            channel: {
+              name: 'parquet-single-channel-per-row',
+              dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
+            },
           },
         },
         footerOffset: '5110',
