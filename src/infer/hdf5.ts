@@ -1,0 +1,1024 @@
+/**
+ * An HDF5 profile → a draft Hdf5Config. The layouts the platform imports, combined in one
+ * file: ONE_D (1-D value datasets beside a 1-D time dataset, or with a dimension scale),
+ * TWO_D ([N, 2] and [N, k] datasets with a time column) and COMPOUND (a time member and
+ * value members). Pure functions of the profile plus options, but for `inferHdf5`, which
+ * inspects the file first.
+ */
+import { basename, extname } from 'node:path';
+import {
+  type Hdf5Attribute,
+  type Hdf5Dataset,
+  type Hdf5Profile,
+  type Hdf5Type,
+  inspectHdf5,
+  MAX_TWO_D_COLUMNS,
+  typeName,
+} from '../inspect/hdf5.js';
+import type { ChannelConfig, EnumType } from '../model/channel.js';
+import { type ChannelDataType, TIME_FORMAT_VALUES, type TimeFormat } from '../model/enums.js';
+import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';
+import type { Issue } from '../model/issue.js';
+import { Timestamp } from '../model/scalars.js';
+import {
+  relativeFormatFromUnit,
+  startTimeFromFileName,
+  timeNameScore,
+  unitFromName,
+  unixFormatOfUnit,
+  unixUnitFromMagnitude,
+} from './time.js';
+import type { Confidence, Draft, Evidence, InferOptions } from './types.js';
+
+const P = '/hdf5Config';
+
+/** Inspects an HDF5 file and infers its draft (not yet validated: `inferConfig` does that). */
+export async function inferHdf5(path: string, options: InferOptions = {}): Promise<Draft> {
+  const sample = options.timeDataset ? [absolutePath(options.timeDataset)] : [];
+  const profile = await inspectHdf5(path, { sample });
+  return draftFromHdf5Profile(profile, options);
+}
+
+// ---- types ---------------------------------------------------------------------------
+
+export type ChannelTypeChoice =
+  | { dataType: ChannelDataType; enumTypes?: EnumType[] }
+  | { skip: string };
+
+/**
+ * The channel type of an HDF5 type: int8/16/32 → INT_32, uint8/16/32 → UINT_32, int64 →
+ * INT_64, uint64 → UINT_64, float16/32 → FLOAT, float64 → DOUBLE, h5py booleans (enum
+ * FALSE=0/TRUE=1) → BOOL, other enums → ENUM, strings → STRING, opaque → BYTES; anything
+ * else is skipped with the reason.
+ */
+export function channelTypeOf(t: Hdf5Type): ChannelTypeChoice {
+  switch (t.class) {
+    case 'integer':
+      if (t.size <= 4) {
+        return { dataType: t.signed ? 'CHANNEL_DATA_TYPE_INT_32' : 'CHANNEL_DATA_TYPE_UINT_32' };
+      }
+      if (t.size === 8) {
+        return { dataType: t.signed ? 'CHANNEL_DATA_TYPE_INT_64' : 'CHANNEL_DATA_TYPE_UINT_64' };
+      }
+      return { skip: `${typeName(t)}: integers wider than 64 bits have no channel type` };
+    case 'float':
+      if (t.size === 2 || t.size === 4) return { dataType: 'CHANNEL_DATA_TYPE_FLOAT' };
+      if (t.size === 8) return { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
+      return { skip: `${typeName(t)}: floats wider than 64 bits have no channel type` };
+    case 'string':
+      return { dataType: 'CHANNEL_DATA_TYPE_STRING' };
+    case 'opaque':
+      return { dataType: 'CHANNEL_DATA_TYPE_BYTES' };
+    case 'enum': {
+      const members = t.enumMembers ?? [];
+      if (isH5pyBoolean(members)) return { dataType: 'CHANNEL_DATA_TYPE_BOOL' };
+      if (members.length === 0) return { skip: 'an enum with no members' };
+      const signed = members.some((m) => m.value < 0);
+      const outOfRange = members.find((m) => m.value < -(2 ** 31) || m.value > 2 ** 32 - 1);
+      if (outOfRange) return { skip: `enum value ${outOfRange.value} does not fit 32 bits` };
+      return {
+        dataType: 'CHANNEL_DATA_TYPE_ENUM',
+        enumTypes: members.map((m) => ({
+          name: m.name,
+          key: m.value >>> 0,
+          ...(signed ? { isSigned: true } : {}),
+        })),
+      };
+    }
+    case 'bitfield':
+      return {
+        skip: `${typeName(t)}: a bitfield type names no bit layout (BIT_FIELD needs bitFieldElements)`,
+      };
+    case 'compound':
+      return { skip: 'a compound nested in a compound has no channel type' };
+    default:
+      return { skip: `${typeName(t)}: no channel type for HDF5 ${t.class} data` };
+  }
+}
+
+function isH5pyBoolean(members: ReadonlyArray<{ name: string; value: number }>): boolean {
+  return (
+    members.length === 2 &&
+    members.some((m) => m.name === 'FALSE' && m.value === 0) &&
+    members.some((m) => m.name === 'TRUE' && m.value === 1)
+  );
+}
+
+function isNumeric(t: Hdf5Type): boolean {
+  return t.class === 'integer' || t.class === 'float';
+}
+
+/** Types a time dataset, column or member can have. */
+function canHoldTime(t: Hdf5Type): boolean {
+  return isNumeric(t) || t.class === 'string';
+}
+
+// ---- names ---------------------------------------------------------------------------
+
+const NAME_ATTRIBUTES = ['Name', 'name', 'Title', 'Sensor', 'Channel'];
+const UNIT_ATTRIBUTES = ['Unit', 'unit', 'Units', 'units'];
+const DESCRIPTION_ATTRIBUTES = ['Description', 'description', 'long_name'];
+const COLUMN_NAME_ATTRIBUTES = ['columns', 'column_names', 'fields', 'field_names'];
+/** Time dataset names (case-insensitive), in order of preference. */
+const TIME_NAMES = ['time', 'timestamp', 'timestamps', 'ts', 't'];
+
+function attribute(ds: Hdf5Dataset, names: string[]): { name: string; value: unknown } | undefined {
+  for (const n of names) {
+    const a = ds.attributes.find((x) => x.name === n);
+    if (a && a.value !== undefined && a.value !== null) return { name: n, value: a.value };
+  }
+  return undefined;
+}
+
+function stringAttribute(
+  ds: Hdf5Dataset,
+  names: string[],
+): { name: string; value: string } | undefined {
+  for (const n of names) {
+    const a: Hdf5Attribute | undefined = ds.attributes.find((x) => x.name === n);
+    const v = a?.value;
+    if (typeof v === 'string' && v.trim() !== '') return { name: n, value: v.trim() };
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' && v[0].trim() !== '') {
+      return { name: n, value: v[0].trim() };
+    }
+  }
+  return undefined;
+}
+
+function stringList(v: unknown, length: number): string[] | undefined {
+  if (Array.isArray(v) && v.length === length && v.every((x) => typeof x === 'string')) {
+    return v as string[];
+  }
+  return undefined;
+}
+
+/** `/a/b/c` → `a.b.c`. */
+export function pathChannelName(path: string): string {
+  return path.replace(/^\/+/, '').replace(/\//g, '.');
+}
+
+function absolutePath(p: string): string {
+  return `/${p.trim().replace(/^\/+/, '').replace(/\/+$/, '')}`;
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
+}
+
+/** Orders paths as a depth-first walk in name order (`/a`, `/a/x`, `/a.b`). */
+export function comparePaths(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const x = sa[i] ?? '';
+    const y = sb[i] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}
+
+// ---- time ----------------------------------------------------------------------------
+
+/** One place time is read from: a 1-D dataset, a column of an [N, k] dataset, or a member. */
+interface TimeSource {
+  dataset: Hdf5Dataset;
+  column?: number;
+  member?: string;
+}
+
+interface TimeFacts {
+  format?: TimeFormat;
+  start?: string;
+  reason: string;
+  confidence: Confidence;
+  /** A warning to report when this source decides the format. */
+  warning?: { code: Issue['code']; message: string; hint: string };
+}
+
+function sourceKey(s: TimeSource): string {
+  if (s.member !== undefined) return `${s.dataset.path}.${s.member}`;
+  if (s.column !== undefined) return `${s.dataset.path}[:, ${s.column}]`;
+  return s.dataset.path;
+}
+
+function sampleValues(s: TimeSource): string[] {
+  const rows = [...(s.dataset.head ?? []), ...(s.dataset.tail ?? [])];
+  let index = 0;
+  if (s.column !== undefined) index = s.column;
+  if (s.member !== undefined) {
+    index = Math.max(
+      0,
+      (s.dataset.type.members ?? []).findIndex((m) => m.name === s.member),
+    );
+  }
+  return rows.map((r) => r[index]).filter((v): v is string => v !== undefined);
+}
+
+function sourceType(s: TimeSource): Hdf5Type {
+  if (s.member !== undefined) {
+    return s.dataset.type.members?.find((m) => m.name === s.member)?.type ?? s.dataset.type;
+  }
+  return s.dataset.type;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const CF_UNITS = /^\s*([A-Za-zµμ]+)\s+since\s+(.+?)\s*$/i;
+
+/**
+ * The date of CF units (`seconds since 2024-01-02 03:04:05`) as RFC 3339; a date without a
+ * zone is UTC (as CF reads it). Undefined when it is not a date.
+ */
+export function cfDate(text: string): { rfc3339: string; zoneGiven: boolean } | undefined {
+  const m =
+    /^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(\.\d+)?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?$/i.exec(
+      text.trim(),
+    );
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
+  const pad = (v: string | undefined, n = 2) => (v ?? '0').padStart(n, '0');
+  let z = 'Z';
+  if (zone && !/^(Z|UTC|GMT)$/i.test(zone)) {
+    const zm = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone);
+    if (!zm) return undefined;
+    z = `${zm[1]}${pad(zm[2])}:${zm[3] ?? '00'}`;
+  }
+  const rfc3339 = `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${frac}${z}`;
+  if (!Timestamp.safeParse(rfc3339).success) return undefined;
+  return { rfc3339, zoneGiven: zone !== undefined };
+}
+
+function isEpoch(rfc3339: string): boolean {
+  return Date.parse(rfc3339) === 0;
+}
+
+/** What one time source says about the format, from its units, its type or its values. */
+export function timeFactsOf(s: TimeSource): TimeFacts {
+  const type = sourceType(s);
+  const values = sampleValues(s);
+  const label = sourceKey(s);
+  const plain = s.column === undefined && s.member === undefined;
+  const units = plain ? stringAttribute(s.dataset, UNIT_ATTRIBUTES) : undefined;
+  if (type.class === 'string') {
+    if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
+      return {
+        format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+        reason: `${label} holds RFC 3339 text (${values[0]})`,
+        confidence: 'high',
+      };
+    }
+    if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
+      return {
+        format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+        reason: `${label} holds date-time text without a zone (${values[0]})`,
+        confidence: 'medium',
+      };
+    }
+    return {
+      reason: `${label} holds text that is not a date-time${values[0] ? ` (${values[0]})` : ''}`,
+      confidence: 'low',
+    };
+  }
+  if (units) {
+    const cf = CF_UNITS.exec(units.value);
+    if (cf) {
+      const relative = relativeFormatFromUnit(cf[1] ?? '');
+      const date = cfDate(cf[2] ?? '');
+      if (!relative) {
+        return {
+          reason: `${label} has units "${units.value}": ${cf[1]} is no unit of a time format`,
+          confidence: 'low',
+          warning: {
+            code: 'hdf5_time_unit_unsupported',
+            message: `${label}: units "${units.value}" name a unit the platform has no time format for`,
+            hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
+          },
+        };
+      }
+      if (date) {
+        const unix = unixFormatOfUnit(relative);
+        const utcNote = date.zoneGiven ? '' : ' (no zone given: read as UTC, as CF does)';
+        if (unix && isEpoch(date.rfc3339)) {
+          return {
+            format: unix,
+            reason: `${label} has CF units "${units.value}": ${cf[1]} since the unix epoch${utcNote}`,
+            confidence: 'high',
+          };
+        }
+        return {
+          format: relative,
+          start: date.rfc3339,
+          reason: `${label} has CF units "${units.value}": ${cf[1]} since ${date.rfc3339}${utcNote}`,
+          confidence: 'high',
+        };
+      }
+    }
+    const bare = relativeFormatFromUnit(units.value);
+    if (bare) {
+      const unix = unixFormatOfUnit(bare);
+      const byMagnitude = values.length > 0 ? unixUnitFromMagnitude(values) : undefined;
+      if (unix && byMagnitude?.format === unix) {
+        return {
+          format: unix,
+          reason: `${label} has units "${units.value}" and its values read as unix ${units.value} fall in a plausible date range`,
+          confidence: 'high',
+        };
+      }
+      return {
+        format: bare,
+        reason: `${label} has units "${units.value}" and its values are not unix times: relative`,
+        confidence: 'medium',
+      };
+    }
+  }
+  if (values.length > 0) {
+    const guess = unixUnitFromMagnitude(values);
+    if (guess) {
+      return {
+        format: guess.format,
+        reason: `${label}: first and last values ${values[0]} … ${values.at(-1)}: ${guess.reason}`,
+        confidence: units ? 'medium' : 'high',
+      };
+    }
+  }
+  const nameForUnit = s.member ?? s.dataset.name;
+  const fromName = unitFromName(nameForUnit);
+  if (fromName) {
+    return {
+      format: fromName.format,
+      reason: `${label}: values are not unix times in a plausible range; the name says ${fromName.unit}: relative`,
+      confidence: 'medium',
+    };
+  }
+  return {
+    format: 'TIME_FORMAT_RELATIVE_SECONDS',
+    reason: `${label}: no units and the values${values.length > 0 ? ` (${values[0]} … ${values.at(-1)})` : ''} are not unix times in a plausible range: guessed relative seconds`,
+    confidence: 'low',
+    warning: {
+      code: 'hdf5_time_format_guessed',
+      message: `${label}: no units and not unix times; relative seconds guessed`,
+      hint: 'Check the time format (--time-format) and give a start time (--relative-start).',
+    },
+  };
+}
+
+function isIncreasing(values: string[]): boolean {
+  const nums = values.map(Number);
+  if (nums.some((n) => !Number.isFinite(n))) return false;
+  for (let i = 1; i < nums.length; i++) if ((nums[i] ?? 0) < (nums[i - 1] ?? 0)) return false;
+  return true;
+}
+
+// ---- layouts -------------------------------------------------------------------------
+
+type LayoutName = 'ONE_D' | 'TWO_D' | 'COMPOUND';
+
+interface Planned {
+  layout: LayoutName;
+  time: TimeSource;
+  value: Hdf5Dataset;
+  valueIndex?: number;
+  valueField?: string;
+  /** Type of the value (the member's for compounds). */
+  type: Hdf5Type;
+  name: string;
+  nameReason: string;
+  units?: string;
+  description?: string;
+  reason: string;
+  confidence: Confidence;
+  alternatives?: string[];
+}
+
+interface Skip {
+  /** What was left out: a dataset path, or `<dataset>.<member>`. */
+  path: string;
+  dataset: string;
+  reason: string;
+}
+
+function baseName(ds: Hdf5Dataset): { name: string; reason: string } {
+  const attr = stringAttribute(ds, NAME_ATTRIBUTES);
+  if (attr) return { name: attr.value, reason: `attribute ${attr.name} of ${ds.path}` };
+  return { name: pathChannelName(ds.path), reason: `the dataset path ${ds.path} with / as .` };
+}
+
+const NETCDF_DIMENSION_ONLY = /^This is a netCDF dimension but not a netCDF variable/;
+
+function isUsableTime(ds: Hdf5Dataset | undefined, length: number): ds is Hdf5Dataset {
+  return (
+    ds !== undefined &&
+    ds.shape?.length === 1 &&
+    ds.shape[0] === length &&
+    canHoldTime(ds.type) &&
+    !NETCDF_DIMENSION_ONLY.test(String(attribute(ds, ['NAME'])?.value ?? ''))
+  );
+}
+
+/** Is this a dataset that holds time by its name or role (never a channel)? */
+function isStrongTime(ds: Hdf5Dataset, forced?: string): boolean {
+  if (ds.shape?.length !== 1 || !canHoldTime(ds.type)) return false;
+  return ds.path === forced || ds.isDimensionScale || TIME_NAMES.includes(ds.name.toLowerCase());
+}
+
+export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions = {}): Draft {
+  const file = profile.file.path;
+  const issues: Issue[] = [];
+  const evidence: Evidence[] = [];
+  const issue = (
+    code: Issue['code'],
+    severity: Issue['severity'],
+    path: string,
+    message: string,
+    extra: { hint?: string; dataset?: string } = {},
+  ) => {
+    issues.push({
+      code,
+      severity,
+      path,
+      message,
+      ...(extra.hint ? { hint: extra.hint } : {}),
+      source: { file, ...(extra.dataset ? { dataset: extra.dataset } : {}) },
+    });
+  };
+
+  const datasets = [...profile.datasets].sort((a, b) => comparePaths(a.path, b.path));
+  const byPath = new Map(datasets.map((d) => [d.path, d]));
+
+  // ---- options -------------------------------------------------------------------------
+  let forcedTime: Hdf5Dataset | undefined;
+  if (options.timeDataset !== undefined) {
+    const want = absolutePath(options.timeDataset);
+    const ds = byPath.get(want);
+    if (ds && ds.shape?.length === 1 && canHoldTime(ds.type)) {
+      forcedTime = ds;
+    } else {
+      issue(
+        'hdf5_time_dataset_not_found',
+        'error',
+        P,
+        ds
+          ? `--time-dataset ${want}: a ${typeName(ds.type)} dataset of shape [${(ds.shape ?? []).join(', ')}], not a 1-D numeric or text dataset`
+          : `--time-dataset ${want}: no such dataset (datasets: ${datasets.map((d) => d.path).join(', ') || 'none'})`,
+        { hint: 'Give the full path of a 1-D time dataset (see `importkit inspect`).' },
+      );
+    }
+  }
+  let forcedFormat: TimeFormat | undefined;
+  if (options.timeFormat !== undefined) {
+    const v = options.timeFormat.trim().toUpperCase().replace(/-/g, '_');
+    const full = v.startsWith('TIME_FORMAT_') ? v : `TIME_FORMAT_${v}`;
+    forcedFormat = TIME_FORMAT_VALUES.find((x) => x === full && x !== 'TIME_FORMAT_UNSPECIFIED');
+    if (!forcedFormat) {
+      issue(
+        'hdf5_time_format_invalid',
+        'error',
+        `${P}/timeFormat`,
+        `--time-format ${options.timeFormat}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
+      );
+    }
+  }
+  let forcedStart: string | undefined;
+  if (options.relativeStartTime !== undefined) {
+    if (Timestamp.safeParse(options.relativeStartTime).success) {
+      forcedStart = options.relativeStartTime;
+    } else {
+      issue(
+        'hdf5_relative_start_invalid',
+        'error',
+        `${P}/relativeStartTime`,
+        `--relative-start ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
+        { hint: 'Write it like 2024-05-01T12:00:00Z.' },
+      );
+    }
+  }
+
+  // ---- layouts -------------------------------------------------------------------------
+  const planned: Planned[] = [];
+  const skipped: Skip[] = [];
+  const usedAsTime = new Set<string>();
+  const strong = new Set(
+    datasets.filter((d) => isStrongTime(d, forcedTime?.path)).map((d) => d.path),
+  );
+  const oneD: Hdf5Dataset[] = [];
+
+  for (const ds of datasets) {
+    const shape = ds.shape;
+    if (shape === null) {
+      skipped.push({ path: ds.path, dataset: ds.path, reason: 'no dataspace (an empty dataset)' });
+      continue;
+    }
+    if (shape.length === 0) {
+      skipped.push({ path: ds.path, dataset: ds.path, reason: 'a scalar: no time axis' });
+      continue;
+    }
+    if (attribute(ds, ['CLASS'])?.value === 'IMAGE') {
+      skipped.push({ path: ds.path, dataset: ds.path, reason: 'an image (CLASS=IMAGE)' });
+      continue;
+    }
+    if (ds.type.class === 'compound') {
+      if (shape.length === 1) planCompound(ds, planned, skipped);
+      else
+        skipped.push({
+          path: ds.path,
+          dataset: ds.path,
+          reason: `a ${shape.length}-D compound dataset`,
+        });
+      continue;
+    }
+    if (shape.length === 1) {
+      if (!strong.has(ds.path)) oneD.push(ds);
+      continue;
+    }
+    if (shape.length === 2) {
+      planTwoD(ds, planned, skipped);
+      continue;
+    }
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: `a ${shape.length}-D dataset [${shape.join(', ')}]: no layout reads more than 2 dimensions`,
+    });
+  }
+
+  // ONE_D: each 1-D value dataset with its time dataset.
+  const oneDPlans: Array<{
+    ds: Hdf5Dataset;
+    time?: Hdf5Dataset;
+    how?: string;
+    confidence?: Confidence;
+    skip?: string;
+  }> = [];
+  for (const ds of oneD) {
+    const n = ds.shape?.[0] ?? 0;
+    const typeChoice = channelTypeOf(ds.type);
+    if ('skip' in typeChoice) {
+      oneDPlans.push({ ds, skip: typeChoice.skip });
+      continue;
+    }
+    const found = findTimeFor(ds, n, byPath, datasets, strong, forcedTime);
+    oneDPlans.push({ ds, ...found });
+  }
+  // Weakly named time datasets picked by others are not channels themselves.
+  const weakTimes = new Set(
+    oneDPlans.filter((p) => p.time && !strong.has(p.time.path)).map((p) => p.time?.path ?? ''),
+  );
+  for (const p of oneDPlans) {
+    if (weakTimes.has(p.ds.path)) continue;
+    if (p.skip !== undefined || !p.time) {
+      skipped.push({ path: p.ds.path, dataset: p.ds.path, reason: p.skip ?? 'no time dataset' });
+      continue;
+    }
+    const base = baseName(p.ds);
+    const units = stringAttribute(p.ds, UNIT_ATTRIBUTES)?.value;
+    const description = stringAttribute(p.ds, DESCRIPTION_ATTRIBUTES)?.value;
+    planned.push({
+      layout: 'ONE_D',
+      time: { dataset: p.time },
+      value: p.ds,
+      type: p.ds.type,
+      name: base.name,
+      nameReason: base.reason,
+      ...(units !== undefined ? { units } : {}),
+      ...(description !== undefined ? { description } : {}),
+      reason: `ONE_D: ${p.ds.path} [${p.ds.shape?.[0]}] is timed by ${p.time.path} (${p.how})`,
+      confidence: p.confidence ?? 'high',
+    });
+    usedAsTime.add(p.time.path);
+  }
+  for (const path of [...strong, ...weakTimes]) {
+    if (usedAsTime.has(path)) continue;
+    const ds = byPath.get(path);
+    const nc = NETCDF_DIMENSION_ONLY.test(String(ds ? (attribute(ds, ['NAME'])?.value ?? '') : ''));
+    skipped.push({
+      path,
+      dataset: path,
+      reason: nc
+        ? 'a netCDF dimension without values'
+        : 'a time dataset that no value dataset of the same length uses',
+    });
+  }
+
+  planned.sort(
+    (a, b) =>
+      comparePaths(a.value.path, b.value.path) ||
+      (a.valueIndex ?? 0) - (b.valueIndex ?? 0) ||
+      memberOrder(a) - memberOrder(b),
+  );
+  skipped.sort((a, b) => comparePaths(a.path, b.path));
+
+  // ---- time format ---------------------------------------------------------------------
+  const sources = new Map<string, TimeSource>();
+  for (const p of planned) sources.set(sourceKey(p.time), p.time);
+  const facts = [...sources.values()].map((s) => ({ source: s, facts: timeFactsOf(s) }));
+  let timeFormat: TimeFormat | undefined;
+  let relativeStartTime: string | undefined;
+  let formatEvidence: Evidence | undefined;
+  if (forcedFormat) {
+    timeFormat = forcedFormat;
+    formatEvidence = {
+      path: `${P}/timeFormat`,
+      choice: forcedFormat,
+      reason: 'given as an option (--time-format)',
+      confidence: 'high',
+    };
+  } else {
+    const decided = facts.filter((f) => f.facts.format !== undefined);
+    const counts = new Map<TimeFormat, number>();
+    for (const f of decided) {
+      const fmt = f.facts.format as TimeFormat;
+      counts.set(fmt, (counts.get(fmt) ?? 0) + 1);
+    }
+    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+    const top = ranked[0]?.[0];
+    const chosen = decided.find((f) => f.facts.format === top);
+    if (chosen && top) {
+      timeFormat = top;
+      const others = ranked.slice(1);
+      formatEvidence = {
+        path: `${P}/timeFormat`,
+        choice: top,
+        reason: chosen.facts.reason,
+        confidence: others.length > 0 ? 'low' : chosen.facts.confidence,
+        ...(others.length > 0
+          ? {
+              alternatives: decided
+                .filter((f) => f.facts.format !== top)
+                .map((f) => `${f.facts.format}: ${f.facts.reason}`),
+            }
+          : {}),
+      };
+      if (chosen.facts.start) relativeStartTime = chosen.facts.start;
+      if (chosen.facts.warning) {
+        issue(
+          chosen.facts.warning.code,
+          'warning',
+          `${P}/timeFormat`,
+          chosen.facts.warning.message,
+          {
+            hint: chosen.facts.warning.hint,
+            dataset: chosen.source.dataset.path,
+          },
+        );
+      }
+      if (others.length > 0) {
+        issue(
+          'hdf5_time_formats_differ',
+          'warning',
+          `${P}/timeFormat`,
+          `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n})`).join(', ')}; ${top} was chosen`,
+          { hint: 'Check each time dataset; import those of another format separately.' },
+        );
+      }
+    }
+    for (const f of facts) {
+      if (f.facts.format === undefined && f.facts.warning) {
+        issue(f.facts.warning.code, 'warning', `${P}/timeFormat`, f.facts.warning.message, {
+          hint: f.facts.warning.hint,
+          dataset: f.source.dataset.path,
+        });
+      }
+    }
+  }
+
+  let startEvidence: Evidence | undefined;
+  if (timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) {
+    if (forcedStart) {
+      relativeStartTime = forcedStart;
+      startEvidence = {
+        path: `${P}/relativeStartTime`,
+        choice: forcedStart,
+        reason: 'given as an option (--relative-start)',
+        confidence: 'high',
+      };
+    } else if (relativeStartTime) {
+      startEvidence = {
+        path: `${P}/relativeStartTime`,
+        choice: relativeStartTime,
+        reason: 'the date in the time dataset’s CF units (“… since <date>”)',
+        confidence: 'high',
+      };
+    } else {
+      const fromName = startTimeFromFileName(file);
+      if (fromName) {
+        relativeStartTime = fromName;
+        startEvidence = {
+          path: `${P}/relativeStartTime`,
+          choice: fromName,
+          reason: 'a date in the file name',
+          confidence: 'medium',
+        };
+      }
+    }
+  } else {
+    relativeStartTime = undefined;
+  }
+
+  // ---- entries -------------------------------------------------------------------------
+  const data: Hdf5DataEntry[] = [];
+  const used = new Set<string>();
+  planned.forEach((p, i) => {
+    const at = `${P}/data/${i}`;
+    const typeChoice = channelTypeOf(p.type);
+    if ('skip' in typeChoice) return; // filtered when planned
+    let name = p.name;
+    if (used.has(name)) {
+      let k = 2;
+      while (used.has(`${p.name}_${k}`)) k += 1;
+      name = `${p.name}_${k}`;
+      issue(
+        'hdf5_channel_name_duplicate',
+        'warning',
+        `${at}/channelConfig/name`,
+        `channel name "${p.name}" is taken by an earlier channel; ${sourceLabel(p)} was named "${name}"`,
+        { hint: 'Check the names and give each channel the one you want.', dataset: p.value.path },
+      );
+    }
+    used.add(name);
+    const channelConfig: ChannelConfig = {
+      name,
+      ...(p.units !== undefined ? { units: p.units } : {}),
+      ...(p.description !== undefined ? { description: p.description } : {}),
+      dataType: typeChoice.dataType,
+      ...(typeChoice.enumTypes ? { enumTypes: typeChoice.enumTypes } : {}),
+    };
+    const entry: Hdf5DataEntry = { timeDataset: p.time.dataset.path };
+    if (p.time.column !== undefined) entry.timeIndex = String(p.time.column);
+    if (p.time.member !== undefined) entry.timeField = p.time.member;
+    entry.valueDataset = p.value.path;
+    if (p.valueIndex !== undefined) entry.valueIndex = String(p.valueIndex);
+    if (p.valueField !== undefined) entry.valueField = p.valueField;
+    entry.channelConfig = channelConfig;
+    data.push(entry);
+    evidence.push({
+      path: at,
+      choice: `${p.layout}: ${timeLabel(p.time)} → ${sourceLabel(p)}`,
+      reason: p.reason,
+      confidence: p.confidence,
+      ...(p.alternatives ? { alternatives: p.alternatives } : {}),
+    });
+    evidence.push({
+      path: `${at}/channelConfig/name`,
+      choice: name,
+      reason: p.nameReason,
+      confidence: p.nameReason.startsWith('attribute') ? 'high' : 'medium',
+    });
+    evidence.push({
+      path: `${at}/channelConfig/dataType`,
+      choice: typeChoice.dataType,
+      reason: `${sourceLabel(p)} is ${typeName(p.type)}`,
+      confidence: 'high',
+    });
+    if (p.units !== undefined) {
+      evidence.push({
+        path: `${at}/channelConfig/units`,
+        choice: p.units,
+        reason: `a units attribute of ${p.value.path}`,
+        confidence: 'high',
+      });
+    }
+  });
+
+  for (const s of skipped) {
+    issue('hdf5_dataset_skipped', 'info', `${P}/data`, `${s.path}: left out: ${s.reason}`, {
+      dataset: s.dataset,
+    });
+  }
+  if (data.length === 0) {
+    issue(
+      'hdf5_no_channels',
+      'warning',
+      `${P}/data`,
+      `no dataset fits a layout the platform imports (${datasets.length} datasets, ${skipped.length} left out)`,
+      { hint: 'Check the file; give --time-dataset when the time dataset has an unusual name.' },
+    );
+  }
+
+  // ---- the document --------------------------------------------------------------------
+  const base = basename(file, extname(file));
+  const config: Hdf5Config = {
+    assetName: options.assetName ?? base,
+    ...(options.runName ? { runName: options.runName } : {}),
+    data,
+    ...(timeFormat ? { timeFormat } : {}),
+    ...(relativeStartTime ? { relativeStartTime } : {}),
+  };
+  evidence.unshift({
+    path: `${P}/assetName`,
+    choice: config.assetName ?? '',
+    reason: options.assetName ? 'given as an option' : "default: the file's base name",
+    confidence: options.assetName ? 'high' : 'low',
+  });
+  if (formatEvidence) evidence.push(formatEvidence);
+  if (startEvidence) evidence.push(startEvidence);
+
+  return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues };
+}
+
+function memberOrder(p: Planned): number {
+  if (p.valueField === undefined) return 0;
+  return (p.value.type.members ?? []).findIndex((m) => m.name === p.valueField);
+}
+
+function timeLabel(t: TimeSource): string {
+  if (t.member !== undefined) return `${t.dataset.path} member ${t.member}`;
+  if (t.column !== undefined) return `${t.dataset.path} column ${t.column}`;
+  return t.dataset.path;
+}
+
+function sourceLabel(p: Planned): string {
+  if (p.valueField !== undefined) return `${p.value.path} member ${p.valueField}`;
+  if (p.valueIndex !== undefined) return `${p.value.path} column ${p.valueIndex}`;
+  return p.value.path;
+}
+
+function findTimeFor(
+  ds: Hdf5Dataset,
+  n: number,
+  byPath: Map<string, Hdf5Dataset>,
+  datasets: Hdf5Dataset[],
+  strong: Set<string>,
+  forced: Hdf5Dataset | undefined,
+): { time?: Hdf5Dataset; how?: string; confidence?: Confidence; skip?: string } {
+  if (forced) {
+    if (forced.shape?.[0] === n) {
+      return { time: forced, how: 'given as an option (--time-dataset)', confidence: 'high' };
+    }
+    return {
+      skip: `its length ${n} differs from that of the time dataset ${forced.path} (${forced.shape?.[0]})`,
+    };
+  }
+  const scale = ds.dimensionScales?.[0]?.[0];
+  if (scale !== undefined) {
+    const s = byPath.get(scale);
+    if (isUsableTime(s, n)) {
+      return {
+        time: s,
+        how: 'the dimension scale attached to its dimension 0 (DIMENSION_LIST)',
+        confidence: 'high',
+      };
+    }
+  }
+  const mismatched: string[] = [];
+  for (const strongOnly of [true, false]) {
+    for (let group = parentOf(ds.path); ; group = parentOf(group)) {
+      const here = datasets.filter(
+        (d) =>
+          d !== ds &&
+          parentOf(d.path) === group &&
+          d.shape?.length === 1 &&
+          canHoldTime(d.type) &&
+          (strongOnly
+            ? strong.has(d.path) && TIME_NAMES.includes(d.name.toLowerCase())
+            : !strong.has(d.path) && timeNameScore(d.name) >= 0.8),
+      );
+      here.sort((a, b) => rank(a.name) - rank(b.name) || comparePaths(a.path, b.path));
+      const match = here.find((d) => isUsableTime(d, n));
+      if (match) {
+        const where = group === parentOf(ds.path) ? 'its own group' : `the ancestor group ${group}`;
+        return {
+          time: match,
+          how: strongOnly
+            ? `a time dataset named ${match.name} of the same length in ${where}`
+            : `the dataset ${match.name}, named like time, of the same length in ${where}`,
+          confidence: strongOnly ? 'high' : 'medium',
+        };
+      }
+      for (const d of here) mismatched.push(`${d.path} [${d.shape?.[0]}]`);
+      if (group === '/') break;
+    }
+    if (mismatched.length > 0) break;
+  }
+  if (mismatched.length > 0) {
+    return {
+      skip: `no time dataset of its length (${n}) in its group or an ancestor: ${mismatched.join(', ')} differ`,
+    };
+  }
+  return { skip: 'no time dataset in its group or an ancestor group, and no dimension scale' };
+}
+
+function rank(name: string): number {
+  const i = TIME_NAMES.indexOf(name.toLowerCase());
+  return i < 0 ? TIME_NAMES.length : i;
+}
+
+function planTwoD(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
+  const [n = 0, k = 0] = ds.shape ?? [];
+  if (!isNumeric(ds.type)) {
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: `a 2-D ${typeName(ds.type)} dataset: the time column of [N, k] datasets must be numeric`,
+    });
+    return;
+  }
+  if (k < 2) {
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: `shape [${n}, ${k}]: no value column beside a time column`,
+    });
+    return;
+  }
+  if (k > MAX_TWO_D_COLUMNS) {
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: `shape [${n}, ${k}]: more than ${MAX_TWO_D_COLUMNS} columns, an image or a matrix rather than time and values`,
+    });
+    return;
+  }
+  const typeChoice = channelTypeOf(ds.type);
+  if ('skip' in typeChoice) {
+    skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
+    return;
+  }
+  const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
+  const named = columnNames?.findIndex((c) => timeNameScore(c) === 1) ?? -1;
+  const timeColumn = named >= 0 ? named : 0;
+  const rows = [...(ds.head ?? []), ...(ds.tail ?? [])];
+  const timeValues = rows.map((r) => r[timeColumn] ?? '');
+  if (rows.length > 1 && !isIncreasing(timeValues)) {
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: `shape [${n}, ${k}]: column ${timeColumn} does not increase (${timeValues.slice(0, 3).join(', ')} …): not a time column (an image or a matrix?)`,
+    });
+    return;
+  }
+  const base = baseName(ds);
+  const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
+  const unitsList = stringList(unitsAttr, k);
+  const description = stringAttribute(ds, DESCRIPTION_ATTRIBUTES)?.value;
+  for (let c = 0; c < k; c++) {
+    if (c === timeColumn) continue;
+    const suffix = k === 2 ? '' : `.${columnNames?.[c] ?? c}`;
+    const units = unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined;
+    planned.push({
+      layout: 'TWO_D',
+      time: { dataset: ds, column: timeColumn },
+      value: ds,
+      valueIndex: c,
+      type: ds.type,
+      name: `${base.name}${suffix}`,
+      nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+      ...(units ? { units } : {}),
+      ...(description !== undefined && k === 2 ? { description } : {}),
+      reason: `TWO_D: ${ds.path} is [${n}, ${k}] with time in column ${timeColumn}${named >= 0 ? ` (named ${columnNames?.[named]})` : ''} and values in column ${c}`,
+      confidence: named >= 0 || k === 2 ? 'high' : 'medium',
+    });
+  }
+}
+
+function planCompound(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
+  const members = ds.type.members ?? [];
+  const named = members.findIndex((m) => timeNameScore(m.name) === 1);
+  const time = members[named >= 0 ? named : 0];
+  if (!time || !canHoldTime(time.type)) {
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: time
+        ? `compound whose time member ${time.name} is ${typeName(time.type)}, not numeric or text`
+        : 'a compound with no members',
+    });
+    return;
+  }
+  const base = baseName(ds);
+  const unitsList = stringList(attribute(ds, UNIT_ATTRIBUTES)?.value, members.length);
+  let any = false;
+  members.forEach((m, i) => {
+    if (m === time) return;
+    const choice = channelTypeOf(m.type);
+    if ('skip' in choice) {
+      skipped.push({
+        path: `${ds.path}.${m.name}`,
+        dataset: ds.path,
+        reason: `member of a compound: ${choice.skip}`,
+      });
+      return;
+    }
+    any = true;
+    const units = unitsList?.[i];
+    planned.push({
+      layout: 'COMPOUND',
+      time: { dataset: ds, member: time.name },
+      value: ds,
+      valueField: m.name,
+      type: m.type,
+      name: `${base.name}.${m.name}`,
+      nameReason: `${base.reason} and the member name`,
+      ...(units ? { units } : {}),
+      reason: `COMPOUND: ${ds.path} has the time member ${time.name} (${named >= 0 ? 'named like time' : 'no member is named like time: the first member'}) and the value member ${m.name}`,
+      confidence: named >= 0 ? 'high' : 'medium',
+      ...(named < 0 ? { alternatives: ['pass the right member by editing timeField'] } : {}),
+    });
+  });
+  if (!any)
+    skipped.push({
+      path: ds.path,
+      dataset: ds.path,
+      reason: 'a compound with no value member of a channel type',
+    });
+}
