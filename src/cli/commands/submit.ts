@@ -1,0 +1,211 @@
+/**
+ * `importkit submit <config> <data-file> [--wait] [--timeout SECONDS]` and
+ * `importkit submit <config> --url URL`: validates the config, creates the import,
+ * uploads the file (or names the URL), and with `--wait` follows it to its end.
+ * The service and the key come from IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY, never
+ * from the command line.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  type Client,
+  createClient,
+  ImportFailedError,
+  type WaitOptions,
+} from '../../client/index.js';
+import type { ImportDocument } from '../../model/document.js';
+import type { DataImport } from '../../model/resources.js';
+import { validateConfigText } from '../../validate/index.js';
+import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import { type Io, showsProgress } from '../io.js';
+import { createProgress } from '../progress.js';
+import { loadReporter, summarize } from '../reporters/index.js';
+import { parseCommandArgs } from '../run.js';
+
+const HELP = `Usage: importkit submit <config> <data-file> [--wait] [--timeout SECONDS]
+       importkit submit <config> --url URL [--wait] [--timeout SECONDS]
+
+Validates the config, creates a data import, uploads the file (or hands the service the
+URL), and prints the import's id. The service and key come from the environment:
+  IMPORTKIT_BASE_URL   the service's address (e.g. http://127.0.0.1:8080)
+  IMPORTKIT_API_KEY    the API key (never given on the command line)
+
+Options:
+  --url URL               import from an http, https or s3 address instead of a file
+  --wait                  follow the import until it ends (exit 0 SUCCEEDED, 1 FAILED)
+  --timeout SECONDS       give up waiting after this long (exit 1)
+  --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
+  --json                  print the DataImport as JSON on stdout
+  -h, --help              this help
+`;
+
+/** The service's address and key from the environment; a usage error when unset. */
+export function clientFromEnv(io: Io): Client {
+  const baseUrl = io.env.IMPORTKIT_BASE_URL;
+  const apiKey = io.env.IMPORTKIT_API_KEY;
+  if (!baseUrl) throw new UsageError('IMPORTKIT_BASE_URL is not set (the service’s address)');
+  if (!apiKey)
+    throw new UsageError(
+      'IMPORTKIT_API_KEY is not set (the API key; never given on the command line)',
+    );
+  const debug = io.env.IMPORTKIT_DEBUG;
+  return createClient({
+    baseUrl,
+    apiKey,
+    userAgent: 'importkit-cli',
+    ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${line}\n`) } : {}),
+  });
+}
+
+export function seconds(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a number of seconds > 0`);
+  return n * 1000;
+}
+
+const short = (status: string | undefined) =>
+  (status ?? 'UNKNOWN').replace(/^DATA_IMPORT_STATUS_/, '');
+
+/** One line about a DataImport, for people. */
+export function describeImport(d: DataImport): string {
+  const parts = [`data import ${d.dataImportId ?? '?'}: ${short(d.status)}`];
+  if (d.runId) parts.push(`run ${d.runId}`);
+  if (d.assetId) parts.push(`asset ${d.assetId}`);
+  if (d.dataStartTime || d.dataStopTime)
+    parts.push(`data ${d.dataStartTime ?? '?'} – ${d.dataStopTime ?? '?'}`);
+  return parts.join(', ');
+}
+
+/**
+ * Waits for an import, showing the status: a line rewritten in place on a terminal,
+ * a plain line per change otherwise. Answers the exit code.
+ */
+export async function follow(
+  client: Client,
+  id: string,
+  io: Io,
+  options: { timeoutMs?: number | undefined; intervalMs?: number | undefined; json: boolean },
+): Promise<number> {
+  const tty = showsProgress(io);
+  const started = Date.now();
+  let last: string | undefined;
+  const wait: WaitOptions = {
+    onStatus: (d) => {
+      const s = short(d.status);
+      if (tty) {
+        const secs = ((Date.now() - started) / 1000).toFixed(0);
+        io.stderr.write(`\rwaiting for ${id}: ${s} (${secs} s)\x1b[K`);
+      } else if (s !== last) {
+        io.stderr.write(`status: ${s}\n`);
+      }
+      last = s;
+    },
+    onUnknownStatus: (s) => {
+      if (tty) io.stderr.write('\n');
+      io.stderr.write(
+        `warning: the service reports a status this version does not know (${s}); still waiting\n`,
+      );
+    },
+  };
+  if (options.timeoutMs !== undefined) wait.timeoutMs = options.timeoutMs;
+  if (options.intervalMs !== undefined) wait.intervalMs = options.intervalMs;
+  try {
+    const done = await client.waitForImport(id, wait);
+    if (tty) io.stderr.write('\r\x1b[K');
+    printResult(done, io, options.json);
+    return EXIT_OK;
+  } catch (err) {
+    if (tty) io.stderr.write('\r\x1b[K');
+    if (err instanceof ImportFailedError) {
+      if (options.json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
+      else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
+      io.stderr.write(
+        `importkit: data import ${id} failed: ${err.errorMessage || '(no message)'}\n`,
+      );
+      return EXIT_INVALID;
+    }
+    throw err;
+  }
+}
+
+export function printResult(d: DataImport, io: Io, json: boolean): void {
+  if (json) io.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
+  else io.stdout.write(`${describeImport(d)}\n`);
+  const warnings = (d as { warnings?: unknown }).warnings;
+  if (Array.isArray(warnings)) for (const w of warnings) io.stderr.write(`warning: ${String(w)}\n`);
+  if (d.errorMessage && d.status === 'DATA_IMPORT_STATUS_FAILED') {
+    io.stderr.write(`importkit: data import ${d.dataImportId} failed: ${d.errorMessage}\n`);
+  }
+}
+
+export async function submit(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    url: { type: 'string' },
+    wait: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'poll-interval': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const [configPath, dataPath, ...extra] = positionals;
+  if (!configPath) throw new UsageError('missing <config>');
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (dataPath && values.url) throw new UsageError('give a <data-file> or --url, not both');
+  const timeoutMs = seconds(values.timeout, '--timeout');
+  const intervalMs = seconds(values['poll-interval'], '--poll-interval');
+  if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
+
+  const text = await readFile(resolve(io.cwd, configPath), 'utf8');
+  const result = validateConfigText(text, { filename: configPath });
+  if (result.ok && result.documents.length !== 1) {
+    throw new UsageError(`${configPath} holds ${result.documents.length} documents; submit takes one`);
+  }
+  if (!result.ok || result.value === undefined) {
+    const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
+    const report = { file: configPath, valid: false, issues: result.issues, text };
+    reporter.write(report);
+    reporter.end(summarize([report]));
+    io.stderr.write(`importkit submit: ${configPath} is not a valid config; nothing was sent\n`);
+    return EXIT_INVALID;
+  }
+  const document = result.value as ImportDocument;
+  const url = values.url ?? (dataPath ? undefined : document.url);
+  if (!dataPath && !url) throw new UsageError('missing <data-file> (or --url URL)');
+
+  const client = clientFromEnv(io);
+  let id: string;
+  if (url) {
+    ({ dataImportId: id } = await client.createImportFromUrl(url, document));
+    io.stderr.write(`created data import ${id} from ${url}\n`);
+  } else {
+    const file = resolve(io.cwd, dataPath ?? '');
+    const target = await client.createImportFromUpload(document);
+    id = target.dataImportId;
+    io.stderr.write(`created data import ${id}\n`);
+    const bar = createProgress(io, 'uploading', 0);
+    let total = 0;
+    try {
+      await client.uploadFile(target.uploadUrl, file, {
+        onProgress: (sent, size) => {
+          total = size;
+          bar.setTotal(size);
+          bar.update(sent);
+        },
+      });
+    } finally {
+      bar.done();
+    }
+    io.stderr.write(`uploaded ${total} bytes\n`);
+  }
+  if (values.wait)
+    return follow(client, id, io, { timeoutMs, intervalMs, json: values.json === true });
+  const now = await client.getDataImport(id);
+  printResult(now, io, values.json === true);
+  return now.status === 'DATA_IMPORT_STATUS_FAILED' ? EXIT_INVALID : EXIT_OK;
+}

@@ -1,0 +1,173 @@
+import type { Status } from '../model/resources.js';
+
+/** The issue codes client errors carry (documented in src/model/codes/client.ts). */
+export type ClientErrorCode =
+  | 'api_error'
+  | 'network_error'
+  | 'request_timeout'
+  | 'import_failed'
+  | 'response_invalid'
+  | 'update_mask_invalid'
+  | 'client_options_invalid';
+
+/**
+ * The one base class of every error the client throws. Messages never hold the API key:
+ * it travels only in the Authorization header, and every text that could echo it (a
+ * server's message, an upstream error) is passed through `redact` first.
+ */
+export class ClientError extends Error {
+  /** The stable issue code of this kind of error. */
+  readonly issueCode: ClientErrorCode;
+  constructor(message: string, issueCode: ClientErrorCode, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ClientError';
+    this.issueCode = issueCode;
+  }
+}
+
+/** Where a request went: carried by every error about one. */
+export interface RequestPlace {
+  method: string;
+  url: string;
+}
+
+/** The server answered with an error: its HTTP status and its status object. */
+export class ApiError extends ClientError {
+  /** HTTP status. */
+  readonly status: number;
+  /** The gRPC code of the status object, when the body carried one. */
+  readonly code: number | undefined;
+  /** The server's message, as sent (redacted). */
+  readonly serverMessage: string;
+  /** The status object's details, each with its `@type`. */
+  readonly details: NonNullable<Status['details']>;
+  readonly method: string;
+  readonly url: string;
+  /** Seconds the server asked to wait (Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    place: RequestPlace,
+    status: number,
+    body: Status | undefined,
+    options: { cause?: unknown; retryAfterMs?: number | undefined; statusText?: string } = {},
+  ) {
+    const serverMessage = body?.message ?? options.statusText ?? '';
+    const code = body?.code;
+    const codeText = code === undefined ? '' : `, code ${code}`;
+    super(
+      `${place.method} ${place.url} failed: HTTP ${status}${codeText}${serverMessage ? `: ${serverMessage}` : ''}`,
+      'api_error',
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.serverMessage = serverMessage;
+    this.details = body?.details ?? [];
+    this.method = place.method;
+    this.url = place.url;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** The request did not get an answer: refused, reset, DNS, TLS. */
+export class NetworkError extends ClientError {
+  readonly method: string;
+  readonly url: string;
+  /** The system error code when known (`ECONNREFUSED`, `ECONNRESET`, ...). */
+  readonly errno: string | undefined;
+  /** True when the request provably never reached the server (connection refused, DNS). */
+  readonly unsent: boolean;
+  constructor(
+    place: RequestPlace,
+    detail: string,
+    options: { cause?: unknown; errno?: string | undefined; unsent: boolean },
+  ) {
+    super(`${place.method} ${place.url} failed: ${detail}`, 'network_error', {
+      cause: options.cause,
+    });
+    this.name = 'NetworkError';
+    this.method = place.method;
+    this.url = place.url;
+    this.errno = options.errno;
+    this.unsent = options.unsent;
+  }
+}
+
+/** A time limit ran out: one attempt's timeout, a call's deadline, or a wait's deadline. */
+export class TimeoutError extends ClientError {
+  readonly timeoutMs: number;
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  /** When waiting for an import: the last status seen. */
+  readonly lastStatus: string | undefined;
+  /** True for one attempt's timeout (retried where safe); false for a deadline. */
+  readonly attempt: boolean;
+  constructor(
+    message: string,
+    options: {
+      timeoutMs: number;
+      place?: RequestPlace;
+      lastStatus?: string | undefined;
+      attempt?: boolean;
+    },
+  ) {
+    super(message, 'request_timeout');
+    this.name = 'TimeoutError';
+    this.timeoutMs = options.timeoutMs;
+    this.method = options.place?.method;
+    this.url = options.place?.url;
+    this.lastStatus = options.lastStatus;
+    this.attempt = options.attempt ?? false;
+  }
+}
+
+/** An import ended FAILED: carries the server's errorMessage and the DataImport. */
+export class ImportFailedError extends ClientError {
+  readonly dataImportId: string;
+  readonly errorMessage: string;
+  /** The DataImport as last read. */
+  readonly dataImport: unknown;
+  constructor(dataImportId: string, errorMessage: string, dataImport: unknown) {
+    super(
+      `data import ${dataImportId} failed${errorMessage ? `: ${errorMessage}` : ''}`,
+      'import_failed',
+    );
+    this.name = 'ImportFailedError';
+    this.dataImportId = dataImportId;
+    this.errorMessage = errorMessage;
+    this.dataImport = dataImport;
+  }
+}
+
+/** A 2xx answer whose body is not JSON or not the resource the operation returns. */
+export class ResponseError extends ClientError {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  constructor(place: RequestPlace, status: number, detail: string, options?: { cause?: unknown }) {
+    super(
+      `${place.method} ${place.url}: unexpected response (${detail})`,
+      'response_invalid',
+      options,
+    );
+    this.name = 'ResponseError';
+    this.method = place.method;
+    this.url = place.url;
+    this.status = status;
+  }
+}
+
+/** A call the client refuses before sending anything (a mask field UpdateRun does not allow). */
+export class RequestError extends ClientError {
+  constructor(message: string, code: ClientErrorCode = 'update_mask_invalid') {
+    super(message, code);
+    this.name = 'RequestError';
+  }
+}
+
+/** Replaces every occurrence of `secret` in `text` (no-op for an empty secret). */
+export function redact(text: string, secret: string): string {
+  if (!secret) return text;
+  return text.split(secret).join('[redacted]');
+}

@@ -1,0 +1,89 @@
+/**
+ * The HTTP client of the platform's data-import interface and of the eight operations of
+ * its reference. `createClient` returns plain async functions; the transport (fetch,
+ * timeouts, retries, errors), the operations and the polling are separate modules.
+ */
+import type { ImportDocument } from '../model/document.js';
+import type { DataImport } from '../model/resources.js';
+import { type CallOptions, createOperations, type Operations } from './operations.js';
+import { type WaitOptions, waitForImport } from './poll.js';
+import { createTransport, type TransportOptions } from './transport.js';
+import type { UploadOptions } from './upload.js';
+
+export {
+  ApiError,
+  ClientError,
+  type ClientErrorCode,
+  ImportFailedError,
+  NetworkError,
+  RequestError,
+  ResponseError,
+  TimeoutError,
+} from './errors.js';
+export { toCamelPath, toSnakePath } from './mask.js';
+export type {
+  CallOptions,
+  ChannelUpdate,
+  DataImportPage,
+  DetectedConfig,
+  ListDataImportsOptions,
+  RunUpdate,
+  SavedSearchUpdate,
+  UpdateOptions,
+  UploadTarget,
+  ViewUpdate,
+} from './operations.js';
+export { FAILED, SUCCEEDED, type WaitOptions } from './poll.js';
+export type { RetryOptions } from './retry.js';
+export type { FetchLike, TransportOptions as ClientOptions } from './transport.js';
+export type { UploadOptions } from './upload.js';
+
+export interface ImportFileOptions extends CallOptions {
+  /** Follow the import to its end (SUCCEEDED returns it, FAILED throws ImportFailedError). */
+  wait?: boolean | WaitOptions;
+  /** Upload options: gzip, filename, onProgress. */
+  upload?: Omit<UploadOptions, 'signal'>;
+  /** Called once the import exists, before the upload starts. */
+  onCreated?: (dataImportId: string) => void;
+}
+
+export interface Client extends Operations {
+  /** Polls GetDataImport until the import ends (see WaitOptions). */
+  waitForImport(dataImportId: string, options?: WaitOptions): Promise<DataImport>;
+  /**
+   * Creates an import, uploads the file, and answers the DataImport: as it stands after
+   * the upload, or (with `wait`) as it ended.
+   */
+  importFile(
+    path: string,
+    document: ImportDocument,
+    options?: ImportFileOptions,
+  ): Promise<DataImport>;
+}
+
+export function createClient(options: TransportOptions): Client {
+  const transport = createTransport(options);
+  const ops = createOperations(transport);
+  const wait = (id: string, w: WaitOptions = {}) =>
+    waitForImport((i, o) => ops.getDataImport(i, o), id, w, transport.log);
+  return {
+    ...ops,
+    waitForImport: wait,
+    async importFile(path, document, o = {}) {
+      const call: CallOptions = {};
+      if (o.signal) call.signal = o.signal;
+      if (o.deadlineMs !== undefined) call.deadlineMs = o.deadlineMs;
+      const { uploadUrl, dataImportId } = await ops.createImportFromUpload(document, call);
+      o.onCreated?.(dataImportId);
+      const upload: UploadOptions = { ...o.upload };
+      if (o.signal) upload.signal = o.signal;
+      await ops.uploadFile(uploadUrl, path, upload);
+      if (o.wait) {
+        const w: WaitOptions = typeof o.wait === 'object' ? { ...o.wait } : {};
+        if (o.signal && !w.signal) w.signal = o.signal;
+        return wait(dataImportId, w);
+      }
+      return ops.getDataImport(dataImportId, call);
+    },
+  };
+}

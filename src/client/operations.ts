@@ -1,0 +1,374 @@
+/**
+ * The operations: each one request through the transport, with method and path exactly
+ * as the reference writes them, answering the resource itself (the Run, not `{ run }`).
+ */
+import { z } from 'zod';
+import type { ImportDocument } from '../model/document.js';
+import type { DataTypeKey } from '../model/enums.js';
+import {
+  Asset,
+  Channel,
+  DataImport,
+  Organization,
+  RUN_UPDATE_MASK_FIELDS,
+  Run,
+  SavedSearch,
+  UserDefinedFunctionVersion,
+  View,
+} from '../model/resources.js';
+import { RequestError, type RequestPlace, ResponseError } from './errors.js';
+import { maskOf, maskPaths } from './mask.js';
+import type { QueryValue, Transport } from './transport.js';
+import { fileBody, type UploadOptions } from './upload.js';
+
+/** Options every operation takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** This call's overall time limit in ms (overrides the client's). */
+  deadlineMs?: number;
+}
+
+export interface UpdateOptions extends CallOptions {
+  /** The mask to send instead of one built from the fields given. */
+  updateMask?: string;
+}
+
+export interface UploadTarget {
+  uploadUrl: string;
+  dataImportId: string;
+}
+
+export interface ListDataImportsOptions extends CallOptions {
+  /** Imports per page (the service's default is 50, at most 1000). */
+  pageSize?: number;
+  /** A CEL filter over data_import_id, source_url, status, run_id. */
+  filter?: string;
+  /** `created_date` or `modified_date`, optionally followed by ` desc`. */
+  orderBy?: string;
+  /** Start from this page (a token from an earlier page). */
+  pageToken?: string;
+}
+
+export interface DataImportPage {
+  dataImports: DataImport[];
+  /** Present when another page follows. */
+  nextPageToken?: string;
+}
+
+/** What DetectConfig answers: one config, keyed like a document. */
+export type DetectedConfig = Pick<
+  ImportDocument,
+  'csvConfig' | 'parquetConfig' | 'hdf5Config' | 'tdmsConfig'
+> &
+  Record<string, unknown>;
+
+type WithId<K extends string, T> = { [P in K]: string } & Partial<Omit<T, K>>;
+
+export type RunUpdate = WithId<'runId', Run>;
+export type ViewUpdate = WithId<'viewId', View>;
+export type ChannelUpdate = WithId<'channelId', Channel>;
+export type SavedSearchUpdate = WithId<'savedSearchId', SavedSearch>;
+
+const UploadTargetBody = z.looseObject({ uploadUrl: z.string(), dataImportId: z.string() });
+const UrlImportBody = z.looseObject({ dataImportId: z.string() });
+const ListBody = z.looseObject({
+  dataImports: z.array(DataImport).optional(),
+  nextPageToken: z.string().optional(),
+});
+const DetectBody = z.looseObject({});
+
+/** Parses `body[key]` (or the body itself for key `''`) with `schema`. */
+function field<S extends z.ZodType>(key: string, schema: S) {
+  return (body: unknown, place: RequestPlace): z.infer<S> => {
+    const value =
+      key === ''
+        ? body
+        : typeof body === 'object' && body !== null
+          ? (body as Record<string, unknown>)[key]
+          : undefined;
+    if (value === undefined) throw new ResponseError(place, 200, `the answer has no '${key}'`);
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      const at = first
+        ? `${key}${first.path.length ? `.${first.path.join('.')}` : ''}: ${first.message}`
+        : key;
+      throw new ResponseError(place, 200, at, { cause: parsed.error });
+    }
+    return parsed.data;
+  };
+}
+
+const enc = encodeURIComponent;
+
+function withoutUrl(document: ImportDocument): Omit<ImportDocument, 'url'> {
+  const { url: _url, ...rest } = document;
+  return rest;
+}
+
+function callSignal(options: CallOptions) {
+  return { signal: options.signal, deadlineMs: options.deadlineMs };
+}
+
+const RUN_MASK = new Set<string>(RUN_UPDATE_MASK_FIELDS);
+
+export function createOperations(t: Transport) {
+  async function update<T>(
+    label: string,
+    spec: { method: 'PATCH'; path: string; key: string; idField: string; schema: z.ZodType<T> },
+    fields: Record<string, unknown>,
+    options: UpdateOptions,
+    allowed?: ReadonlySet<string>,
+  ): Promise<T> {
+    const id = fields[spec.idField];
+    if (typeof id !== 'string' || id === '') {
+      throw new RequestError(`${label}: '${spec.idField}' is required`, 'update_mask_invalid');
+    }
+    const mask = options.updateMask ?? maskOf(fields, spec.idField);
+    const paths = maskPaths(mask);
+    if (paths.length === 0) {
+      throw new RequestError(
+        `${label}: nothing to update (no field besides '${spec.idField}' and no updateMask)`,
+      );
+    }
+    if (allowed) {
+      const refused = paths.filter((p) => !allowed.has(p));
+      if (refused.length > 0) {
+        throw new RequestError(
+          `${label}: ${refused.map((p) => `'${p}'`).join(', ')} cannot be updated; the mask allows ${[...allowed].join(', ')}`,
+        );
+      }
+    }
+    return t.request({
+      method: spec.method,
+      path: spec.path,
+      json: { [spec.key]: fields, updateMask: paths.join(',') },
+      retry: 'unsent',
+      ...callSignal(options),
+      parse: field(spec.key, spec.schema),
+    });
+  }
+
+  return {
+    /** CreateDataImportFromUpload: POST /api/v2/data-imports:upload → { uploadUrl, dataImportId }. */
+    createImportFromUpload(
+      document: ImportDocument,
+      options: CallOptions = {},
+    ): Promise<UploadTarget> {
+      return t.request({
+        method: 'POST',
+        path: '/api/v2/data-imports:upload',
+        json: withoutUrl(document),
+        retry: 'unsent',
+        ...callSignal(options),
+        parse: field('', UploadTargetBody),
+      });
+    },
+
+    /** Streams a file to the upload URL CreateDataImportFromUpload gave. */
+    async uploadFile(uploadUrl: string, path: string, options: UploadOptions = {}): Promise<void> {
+      await t.request({
+        method: 'POST',
+        path: uploadUrl,
+        body: () => fileBody(path, options),
+        retry: 'unsent',
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? 0,
+        deadlineMs: 0,
+        parse: () => undefined,
+      });
+    },
+
+    /** CreateDataImportFromUrl: POST /api/v2/data-imports:url → the new import's id. */
+    async createImportFromUrl(
+      url: string,
+      document: ImportDocument,
+      options: CallOptions = {},
+    ): Promise<{ dataImportId: string }> {
+      const body = await t.request({
+        method: 'POST',
+        path: '/api/v2/data-imports:url',
+        json: { ...withoutUrl(document), url },
+        retry: 'unsent',
+        ...callSignal(options),
+        parse: field('', UrlImportBody),
+      });
+      return { dataImportId: body.dataImportId };
+    },
+
+    /** GetDataImport: GET /api/v2/data-imports/{dataImportId}. */
+    getDataImport(dataImportId: string, options: CallOptions = {}): Promise<DataImport> {
+      return t.request({
+        method: 'GET',
+        path: `/api/v2/data-imports/${enc(dataImportId)}`,
+        retry: 'safe',
+        ...callSignal(options),
+        parse: field('dataImport', DataImport),
+      });
+    },
+
+    /** ListDataImports, page by page: GET /api/v2/data-imports?pageSize&pageToken&filter&orderBy. */
+    async *listDataImports(options: ListDataImportsOptions = {}): AsyncGenerator<DataImportPage> {
+      let pageToken = options.pageToken;
+      do {
+        const query: Record<string, QueryValue> = {
+          pageSize: options.pageSize,
+          pageToken,
+          filter: options.filter,
+          orderBy: options.orderBy,
+        };
+        const body = await t.request({
+          method: 'GET',
+          path: '/api/v2/data-imports',
+          query,
+          retry: 'safe',
+          ...callSignal(options),
+          parse: field('', ListBody),
+        });
+        const page: DataImportPage = { dataImports: body.dataImports ?? [] };
+        if (body.nextPageToken) page.nextPageToken = body.nextPageToken;
+        yield page;
+        pageToken = body.nextPageToken || undefined;
+      } while (pageToken);
+    },
+
+    /** RetryDataImport: POST /api/v2/data-imports/{dataImportId}:retry (failed URL imports only). */
+    async retryDataImport(dataImportId: string, options: CallOptions = {}): Promise<void> {
+      await t.request({
+        method: 'POST',
+        path: `/api/v2/data-imports/${enc(dataImportId)}:retry`,
+        json: {},
+        retry: 'unsent',
+        ...callSignal(options),
+        parse: () => undefined,
+      });
+    },
+
+    /** DetectConfig: POST /api/v2/data-imports:detect-config with the first bytes of a file. */
+    detectConfig(
+      bytes: Uint8Array,
+      type: DataTypeKey,
+      options: CallOptions = {},
+    ): Promise<DetectedConfig> {
+      return t.request({
+        method: 'POST',
+        path: '/api/v2/data-imports:detect-config',
+        json: {
+          data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+          type,
+        },
+        retry: 'safe',
+        ...callSignal(options),
+        parse: field('', DetectBody) as (b: unknown, p: RequestPlace) => DetectedConfig,
+      });
+    },
+
+    /** UpdateView: PATCH /api/v1/views/{viewId}. */
+    updateView(fields: ViewUpdate, options: UpdateOptions = {}): Promise<View> {
+      return update(
+        'updateView',
+        {
+          method: 'PATCH',
+          path: `/api/v1/views/${enc(fields.viewId)}`,
+          key: 'view',
+          idField: 'viewId',
+          schema: View,
+        },
+        fields,
+        options,
+      );
+    },
+
+    /** ApiKeyOrganization: GET /api/v2/api-keys/organization. */
+    getApiKeyOrganization(options: CallOptions = {}): Promise<Organization> {
+      return t.request({
+        method: 'GET',
+        path: '/api/v2/api-keys/organization',
+        retry: 'safe',
+        ...callSignal(options),
+        parse: field('organization', Organization),
+      });
+    },
+
+    /**
+     * UpdateRun: PATCH /api/v2/runs. Refuses, before sending, any field the reference does
+     * not allow in the run's mask (name, description, start_time, stop_time, is_pinned,
+     * client_key, tags, is_archived, metadata).
+     */
+    updateRun(fields: RunUpdate, options: UpdateOptions = {}): Promise<Run> {
+      return update(
+        'updateRun',
+        { method: 'PATCH', path: '/api/v2/runs', key: 'run', idField: 'runId', schema: Run },
+        fields,
+        options,
+        RUN_MASK,
+      );
+    },
+
+    /** UpdateChannel: PATCH /api/v3/channels. */
+    updateChannel(fields: ChannelUpdate, options: UpdateOptions = {}): Promise<Channel> {
+      return update(
+        'updateChannel',
+        {
+          method: 'PATCH',
+          path: '/api/v3/channels',
+          key: 'channel',
+          idField: 'channelId',
+          schema: Channel,
+        },
+        fields,
+        options,
+      );
+    },
+
+    /** GetUserDefinedFunctionVersions: GET /api/v1/user-defined-functions/versions; query passed through. */
+    getUserDefinedFunctionVersions(
+      query: Record<string, QueryValue> = {},
+      options: CallOptions = {},
+    ): Promise<UserDefinedFunctionVersion[]> {
+      return t.request({
+        method: 'GET',
+        path: '/api/v1/user-defined-functions/versions',
+        query,
+        retry: 'safe',
+        ...callSignal(options),
+        parse: (body, place) =>
+          typeof body === 'object' && body !== null && !('userDefinedFunctions' in body)
+            ? []
+            : field('userDefinedFunctions', z.array(UserDefinedFunctionVersion))(body, place),
+      });
+    },
+
+    /** GetAsset: GET /api/v1/assets/{assetId}. */
+    getAsset(assetId: string, options: CallOptions = {}): Promise<Asset> {
+      return t.request({
+        method: 'GET',
+        path: `/api/v1/assets/${enc(assetId)}`,
+        retry: 'safe',
+        ...callSignal(options),
+        parse: field('asset', Asset),
+      });
+    },
+
+    /** UpdateSavedSearch: PATCH /api/v1/saved_searches. */
+    updateSavedSearch(
+      fields: SavedSearchUpdate,
+      options: UpdateOptions = {},
+    ): Promise<SavedSearch> {
+      return update(
+        'updateSavedSearch',
+        {
+          method: 'PATCH',
+          path: '/api/v1/saved_searches',
+          key: 'savedSearch',
+          idField: 'savedSearchId',
+          schema: SavedSearch,
+        },
+        fields,
+        options,
+      );
+    },
+  };
+}
+
+export type Operations = ReturnType<typeof createOperations>;

@@ -1,0 +1,315 @@
+/**
+ * The transport: one function that sends a request with the bearer key, a per-attempt
+ * timeout, an overall deadline, the caller's signal, and retries where they are safe.
+ * Every operation goes through it; nothing else in the client touches `fetch`.
+ */
+import { Status } from '../model/resources.js';
+import { anySignal, deadlineSignal, delay } from './delay.js';
+import {
+  ApiError,
+  ClientError,
+  NetworkError,
+  type RequestPlace,
+  ResponseError,
+  redact,
+  TimeoutError,
+} from './errors.js';
+import { backoffDelay, parseRetryAfter, type RetryOptions, retryPolicy } from './retry.js';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  /** The service's base address, e.g. `https://api.example.com` (a path prefix is kept). */
+  baseUrl: string;
+  /** The API key, sent as `Authorization: Bearer <key>` and nowhere else. */
+  apiKey: string;
+  /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
+  fetch?: FetchLike;
+  /** One attempt's time limit in ms (default 30 s; 0: none). */
+  timeoutMs?: number;
+  /** One call's overall time limit across its retries in ms (default 120 s; 0: none). */
+  deadlineMs?: number;
+  /** Retry policy, or the number of retries. */
+  retry?: RetryOptions | number;
+  /** The User-Agent header. */
+  userAgent?: string;
+  /** Receives one line per attempt and per retry (never the key). */
+  log?: (line: string) => void;
+  /** Random source for jitter (tests make it fixed). */
+  random?: () => number;
+}
+
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | undefined
+  | readonly (string | number | boolean)[];
+
+/**
+ * `safe`: retried on network errors, attempt timeouts and retryable statuses (GETs,
+ * polling, requests that cannot create anything twice). `unsent`: retried only when the
+ * request provably never reached the server (connection refused, name not resolved).
+ */
+export type RetryMode = 'safe' | 'unsent';
+
+export interface PreparedBody {
+  body: NonNullable<RequestInit['body']>;
+  headers?: Record<string, string>;
+  /** Called after the attempt, whatever its outcome (closes a file). */
+  close?: () => Promise<void>;
+}
+
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** A path under the base URL (`/api/v2/runs`) or an absolute URL the server handed out. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** A JSON body. */
+  json?: unknown;
+  /** A body made fresh for each attempt (streams cannot be sent twice). */
+  body?: () => Promise<PreparedBody>;
+  retry: RetryMode;
+  signal?: AbortSignal | undefined;
+  /** Overrides the client's per-attempt timeout (0: none). */
+  timeoutMs?: number | undefined;
+  /** Overrides the client's deadline (0: none). */
+  deadlineMs?: number | undefined;
+  /** Turns the parsed JSON body into the result; throws ResponseError when it does not fit. */
+  parse: (body: unknown, place: RequestPlace) => T;
+}
+
+/** Errno codes that mean the connection was never made, so the request never left. */
+const UNSENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+export interface Transport {
+  request<T>(spec: RequestSpec<T>): Promise<T>;
+  /** The absolute URL of a path (query included). */
+  url(path: string, query?: Record<string, QueryValue>): string;
+  readonly log: (line: string) => void;
+  /** Redacts the API key from a text. */
+  redact(text: string): string;
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
+    throw new ClientError('baseUrl must be an http or https address', 'client_options_invalid');
+  }
+  if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) {
+    throw new ClientError('apiKey must be a non-empty string', 'client_options_invalid');
+  }
+  const apiKey = options.apiKey;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const policy = retryPolicy(options.retry);
+  const attemptTimeout = options.timeoutMs ?? 30_000;
+  const defaultDeadline = options.deadlineMs ?? 120_000;
+  const random = options.random ?? Math.random;
+  const userAgent = options.userAgent ?? 'importkit';
+  const log = (line: string) => options.log?.(redact(line, apiKey));
+  const hide = (text: string) => redact(text, apiKey);
+
+  function url(path: string, query?: Record<string, QueryValue>): string {
+    const u = /^https?:\/\//i.test(path) ? new URL(path) : new URL(base + path);
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined) continue;
+      const values = Array.isArray(v) ? v : [v];
+      for (const one of values) u.searchParams.append(k, String(one));
+    }
+    return u.toString();
+  }
+
+  async function request<T>(spec: RequestSpec<T>): Promise<T> {
+    const target = url(spec.path, spec.query);
+    const place: RequestPlace = { method: spec.method, url: hide(target) };
+    const caller = spec.signal;
+    caller?.throwIfAborted();
+    const deadlineMs = spec.deadlineMs ?? defaultDeadline;
+    const deadline = deadlineSignal(
+      deadlineMs,
+      () =>
+        new TimeoutError(
+          `${place.method} ${place.url}: no answer within the deadline of ${fmtMs(deadlineMs)}`,
+          { timeoutMs: deadlineMs, place },
+        ),
+    );
+    const outer = anySignal(caller, deadline.signal);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let failure: ClientError;
+        let retryAfterMs: number | undefined;
+        try {
+          return await attemptOnce(spec, target, place, outer, attempt);
+        } catch (err) {
+          if (outer?.aborted) throw outer.reason;
+          if (!(err instanceof ClientError)) throw err;
+          failure = err;
+          retryAfterMs = err instanceof ApiError ? err.retryAfterMs : undefined;
+        }
+        if (!retryable(spec.retry, failure) || attempt >= policy.limit) throw failure;
+        if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw failure;
+        const wait = retryAfterMs ?? backoffDelay(policy, attempt, random);
+        log(
+          `retry ${attempt + 1}/${policy.limit} of ${place.method} ${place.url} in ${Math.round(wait)} ms (${failure.message})`,
+        );
+        await delay(wait, outer);
+      }
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  function retryable(mode: RetryMode, err: ClientError): boolean {
+    if (err instanceof NetworkError) return mode === 'safe' || err.unsent;
+    if (mode !== 'safe') return false;
+    if (err instanceof TimeoutError) return err.attempt;
+    if (err instanceof ApiError) return policy.statusCodes.has(err.status);
+    return false;
+  }
+
+  async function attemptOnce<T>(
+    spec: RequestSpec<T>,
+    target: string,
+    place: RequestPlace,
+    outer: AbortSignal | undefined,
+    attempt: number,
+  ): Promise<T> {
+    const perAttempt = spec.timeoutMs ?? attemptTimeout;
+    const timer = deadlineSignal(
+      perAttempt,
+      () =>
+        new TimeoutError(`${place.method} ${place.url}: no answer within ${fmtMs(perAttempt)}`, {
+          timeoutMs: perAttempt,
+          place,
+          attempt: true,
+        }),
+    );
+    const signal = anySignal(outer, timer.signal);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${apiKey}`,
+      accept: 'application/json',
+      'user-agent': userAgent,
+    };
+    let body: RequestInit['body'] | undefined;
+    let prepared: PreparedBody | undefined;
+    if (spec.body) {
+      prepared = await spec.body();
+      body = prepared.body;
+      Object.assign(headers, prepared.headers);
+    } else if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] = 'application/json';
+    }
+    const started = performance.now();
+    try {
+      let response: Response;
+      try {
+        const init: RequestInit & { duplex?: 'half' } = { method: spec.method, headers };
+        if (body !== undefined) init.body = body;
+        if (signal) init.signal = signal;
+        // A streamed body needs half duplex on Node's fetch.
+        if (body instanceof ReadableStream) init.duplex = 'half';
+        response = await doFetch(target, init);
+      } catch (err) {
+        throw toNetworkError(err, place, signal, timer.signal);
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (err) {
+        throw toNetworkError(err, place, signal, timer.signal);
+      }
+      const ms = Math.round(performance.now() - started);
+      log(`${place.method} ${place.url} → ${response.status} (${ms} ms, attempt ${attempt + 1})`);
+      if (!response.ok) {
+        throw new ApiError(place, response.status, statusObject(text), {
+          retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+          statusText: response.statusText,
+        });
+      }
+      let json: unknown = {};
+      if (text.trim() !== '') {
+        try {
+          json = JSON.parse(text);
+        } catch (err) {
+          throw new ResponseError(place, response.status, 'the body is not JSON', { cause: err });
+        }
+      }
+      return spec.parse(json, place);
+    } finally {
+      timer.clear();
+      await prepared?.close?.();
+    }
+  }
+
+  function statusObject(text: string): Status | undefined {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(hide(text));
+    } catch {
+      return undefined;
+    }
+    const parsed = Status.safeParse(raw);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  function toNetworkError(
+    err: unknown,
+    place: RequestPlace,
+    signal: AbortSignal | undefined,
+    attemptSignal: AbortSignal | undefined,
+  ): unknown {
+    // An abort: the caller's or the deadline's reason is rethrown by the loop; ours is a timeout.
+    if (signal?.aborted) {
+      if (attemptSignal?.aborted) return attemptSignal.reason;
+      return signal.reason;
+    }
+    if (err instanceof ClientError) return err;
+    const errno = errnoOf(err);
+    const detail = hide(describe(err));
+    return new NetworkError(place, detail, {
+      cause: err,
+      errno,
+      unsent: errno !== undefined && UNSENT_CODES.has(errno),
+    });
+  }
+
+  return { request, url, log, redact: hide };
+}
+
+/** The first errno-like code in an error's cause chain (AggregateError included). */
+function errnoOf(err: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof err !== 'object' || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+  const errors = (err as { errors?: unknown }).errors;
+  if (Array.isArray(errors)) {
+    for (const e of errors) {
+      const c = errnoOf(e, depth + 1);
+      if (c) return c;
+    }
+  }
+  return errnoOf((err as { cause?: unknown }).cause, depth + 1);
+}
+
+function describe(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e instanceof Error; i++) {
+    if (e.message && !parts.includes(e.message)) parts.push(e.message);
+    e = e.cause;
+  }
+  return parts.join(': ') || String(err);
+}
+
+export function fmtMs(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}

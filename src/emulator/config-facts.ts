@@ -1,0 +1,190 @@
+/** What a config names: its columns, channels and time column, read per kind. */
+import type { BaseProfile } from '../inspect/profile.js';
+
+export interface NamedColumn {
+  /** 1-based column number (CSV). */
+  column?: number;
+  /** A column path (Parquet) or dataset path (HDF5). */
+  name?: string;
+  /** Where in the config, in words. */
+  where: string;
+}
+
+export interface NamedChannel {
+  name: string;
+  dataType?: string;
+  units?: string;
+  description?: string;
+  enumTypes?: Array<{ name?: string; key?: number; isSigned?: boolean }>;
+  bitFieldElements?: Array<{ name?: string; index?: number; bitCount?: number }>;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+const arr = (v: unknown): Obj[] =>
+  Array.isArray(v) ? v.map(obj).filter((x): x is Obj => !!x) : [];
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export function columnsNamed(kind: string, config: Obj): NamedColumn[] {
+  const out: NamedColumn[] = [];
+  if (kind === 'csv') {
+    if (config.useEmbeddedConfig === true) return out;
+    const tc = obj(config.timeColumn);
+    if (typeof tc?.columnNumber === 'number')
+      out.push({ column: tc.columnNumber, where: 'timeColumn' });
+    for (const [k, v] of Object.entries(obj(config.dataColumns) ?? {})) {
+      const name = str(obj(v)?.name);
+      out.push({
+        column: Number(k),
+        where: `dataColumns '${k}'${name ? `, channel '${name}'` : ''}`,
+      });
+    }
+  } else if (kind === 'parquet') {
+    const flat = obj(config.flatDataset);
+    const single = obj(config.singleChannelPerRow);
+    const layout = flat ?? single;
+    const layoutName = flat ? 'flatDataset' : 'singleChannelPerRow';
+    if (!layout) return out;
+    if (flat?.useEmbeddedConfig === true) return out;
+    const tp = str(obj(layout.timeColumn)?.path);
+    if (tp) out.push({ name: tp, where: `${layoutName}.timeColumn` });
+    for (const c of arr(flat?.dataColumns)) {
+      const p = str(c.path);
+      if (p) out.push({ name: p, where: 'flatDataset.dataColumns' });
+    }
+    for (const c of arr(single?.columns)) {
+      const p = str(c.path);
+      if (p) out.push({ name: p, where: 'singleChannelPerRow.columns' });
+    }
+    const sc = obj(single?.singleChannel);
+    const mc = obj(single?.multiChannel);
+    for (const [p, where] of [
+      [str(sc?.dataPath), 'singleChannel.dataPath'],
+      [str(mc?.namePath), 'multiChannel.namePath'],
+      [str(mc?.dataPath), 'multiChannel.dataPath'],
+    ] as const) {
+      if (p) out.push({ name: p, where: `singleChannelPerRow.${where}` });
+    }
+  } else if (kind === 'hdf5') {
+    arr(config.data).forEach((d, i) => {
+      const t = str(d.timeDataset);
+      const v = str(d.valueDataset);
+      if (t) out.push({ name: t, where: `data[${i}].timeDataset` });
+      if (v) out.push({ name: v, where: `data[${i}].valueDataset` });
+    });
+  }
+  return out;
+}
+
+function channel(v: unknown): NamedChannel | undefined {
+  const c = obj(v);
+  const name = str(c?.name);
+  if (!c || !name) return undefined;
+  const out: NamedChannel = { name };
+  if (str(c.dataType)) out.dataType = c.dataType as string;
+  if (str(c.units)) out.units = c.units as string;
+  if (str(c.description)) out.description = c.description as string;
+  if (Array.isArray(c.enumTypes)) out.enumTypes = arr(c.enumTypes);
+  if (Array.isArray(c.bitFieldElements)) out.bitFieldElements = arr(c.bitFieldElements);
+  return out;
+}
+
+/** The channels a config declares, by name. */
+export function channelsOf(kind: string, config: Obj): NamedChannel[] {
+  const raw: unknown[] = [];
+  if (kind === 'csv') raw.push(...Object.values(obj(config.dataColumns) ?? {}));
+  else if (kind === 'parquet') {
+    const flat = obj(config.flatDataset);
+    const single = obj(config.singleChannelPerRow);
+    raw.push(...arr(flat?.dataColumns).map((c) => c.channelConfig));
+    raw.push(...arr(single?.columns).map((c) => c.columnConfig));
+    raw.push(obj(single?.singleChannel)?.channel);
+  } else if (kind === 'hdf5' || kind === 'tdms' || kind === 'ulog') {
+    raw.push(...arr(config.data).map((d) => d.channelConfig));
+  }
+  return raw.map(channel).filter((c): c is NamedChannel => !!c);
+}
+
+const UNIX_SCALE: Record<string, number> = {
+  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1000,
+  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
+  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e-3,
+  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e-6,
+};
+const RELATIVE_SCALE: Record<string, number> = {
+  TIME_FORMAT_RELATIVE_NANOSECONDS: 1e-6,
+  TIME_FORMAT_RELATIVE_MICROSECONDS: 1e-3,
+  TIME_FORMAT_RELATIVE_MILLISECONDS: 1,
+  TIME_FORMAT_RELATIVE_SECONDS: 1000,
+  TIME_FORMAT_RELATIVE_MINUTES: 60_000,
+  TIME_FORMAT_RELATIVE_HOURS: 3_600_000,
+};
+
+/** One time value as an ISO timestamp, in the config's format; undefined when it cannot say. */
+export function timeValueToIso(
+  value: unknown,
+  format: string | undefined,
+  relativeStart?: string,
+): string | undefined {
+  if (value === undefined || value === null || !format) return undefined;
+  const text = String(value).trim();
+  let ms: number | undefined;
+  if (format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME') {
+    const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+    ms = Number.isNaN(t) ? undefined : t;
+  } else if (format in UNIX_SCALE) {
+    const n = Number(text);
+    ms = Number.isFinite(n) ? n * (UNIX_SCALE[format] ?? 1) : undefined;
+  } else if (format in RELATIVE_SCALE && relativeStart) {
+    const n = Number(text);
+    const base = Date.parse(relativeStart);
+    ms =
+      Number.isFinite(n) && !Number.isNaN(base)
+        ? base + n * (RELATIVE_SCALE[format] ?? 1)
+        : undefined;
+  }
+  if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
+  return new Date(ms).toISOString();
+}
+
+/** dataStartTime / dataStopTime from the time field's statistics, where the profile has them. */
+export function timeOf(
+  kind: string,
+  config: Obj,
+  profile: BaseProfile,
+): { start?: string; stop?: string } {
+  let format: string | undefined;
+  let relative: string | undefined;
+  let field: BaseProfile['fields'][number] | undefined;
+  if (kind === 'csv') {
+    const tc = obj(config.timeColumn);
+    format = str(tc?.format);
+    relative = str(tc?.relativeStartTime);
+    const n = tc?.columnNumber;
+    field =
+      profile.fields.find((f) => f.column === n) ??
+      (typeof n === 'number' ? profile.fields[n - 1] : undefined);
+  } else if (kind === 'parquet') {
+    const layout = obj(config.flatDataset) ?? obj(config.singleChannelPerRow);
+    const tc = obj(layout?.timeColumn);
+    format = str(tc?.format);
+    relative = str(tc?.relativeStartTime);
+    const p = str(tc?.path);
+    field = profile.fields.find((f) => f.path === p || f.name === p);
+  } else if (kind === 'hdf5') {
+    format = str(config.timeFormat);
+    relative = str(config.relativeStartTime);
+    const t = str(arr(config.data)[0]?.timeDataset)?.replace(/^\//, '');
+    field = profile.fields.find((f) => f.path?.replace(/^\//, '') === t);
+  }
+  if (!field) return {};
+  const lo = field.stats?.min;
+  const hi = field.stats?.max;
+  const out: { start?: string; stop?: string } = {};
+  const start = timeValueToIso(lo, format, relative);
+  const stop = timeValueToIso(hi, format, relative);
+  if (start) out.start = start;
+  if (stop) out.stop = stop;
+  return out;
+}

@@ -1,0 +1,279 @@
+/**
+ * The import flow of the emulator: PENDING → IN_PROGRESS → SUCCEEDED or FAILED. It uses
+ * importkit's own validator and inspectors, never rules of its own: the document is
+ * validated, the file is inspected where an inspector exists for its kind, and every
+ * column, path or dataset the config names must be in that profile.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { inspectFile } from '../inspect/index.js';
+import type { BaseProfile } from '../inspect/profile.js';
+import { CONFIG_KEYS, kindOfKey } from '../model/document.js';
+import type { Issue } from '../model/issue.js';
+import type { Channel } from '../model/resources.js';
+import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
+import type { ImportRecord, Store } from './store.js';
+
+export interface ImportContext {
+  store: Store;
+  uploadsDir: string;
+  now: () => string;
+  newId: () => string;
+  /** Waits between the steps of the flow, so a poller can see them (default 0). */
+  stepDelayMs: number;
+}
+
+class ImportFailure extends Error {}
+
+function fail(message: string): never {
+  throw new ImportFailure(message);
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs one import to its end; never throws (a failure is the FAILED state). */
+export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<void> {
+  const di = rec.dataImport;
+  try {
+    if (ctx.stepDelayMs > 0) await wait(ctx.stepDelayMs);
+    setStatus(rec, 'DATA_IMPORT_STATUS_IN_PROGRESS', ctx);
+    await ctx.store.save();
+    if (ctx.stepDelayMs > 0) await wait(ctx.stepDelayMs);
+    const warnings = await process(rec, ctx);
+    if (warnings.length > 0) di.warnings = warnings;
+    else delete di.warnings;
+    delete di.errorMessage;
+    setStatus(rec, 'DATA_IMPORT_STATUS_SUCCEEDED', ctx);
+  } catch (err) {
+    di.errorMessage =
+      err instanceof ImportFailure
+        ? err.message
+        : `internal error: ${(err as Error)?.message ?? String(err)}`;
+    setStatus(rec, 'DATA_IMPORT_STATUS_FAILED', ctx);
+  }
+  await ctx.store.save();
+}
+
+function setStatus(rec: ImportRecord, status: string, ctx: ImportContext): void {
+  rec.dataImport.status = status;
+  rec.dataImport.modifiedDate = ctx.now();
+}
+
+function describeIssues(issues: readonly Issue[]): string {
+  const errors = issues.filter((i) => i.severity === 'error');
+  const shown = errors.slice(0, 3).map((i) => (i.path ? `${i.message} (at ${i.path})` : i.message));
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]> {
+  const warnings: string[] = [];
+  const { url: _url, ...configs } = rec.document;
+  // Loaded here, with the first import, so the server starts without it.
+  const { validateConfig } = await import('../validate/index.js');
+  const result = validateConfig(configs);
+  if (!result.ok) fail(`invalid config: ${describeIssues(result.issues)}`);
+  for (const i of result.issues) if (i.severity === 'warning') warnings.push(i.message);
+
+  const key = CONFIG_KEYS.find((k) => configs[k] !== undefined);
+  if (!key) fail('invalid config: no config in the document');
+  const kind = kindOfKey(key);
+  const config = configs[key] as Record<string, unknown>;
+
+  if (rec.source === 'url') await fetchSource(rec, ctx);
+  if (!rec.filePath) fail('no file was uploaded');
+
+  let profile: BaseProfile | undefined;
+  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5') {
+    try {
+      profile = await inspectFile(rec.filePath);
+    } catch (err) {
+      fail(`cannot read the file: ${(err as Error).message}`);
+    }
+    if (kind !== profile.format) {
+      fail(`the file is ${profile.format.toUpperCase()}, but the config is a ${key}`);
+    }
+    const missing = missingColumns(columnsNamed(kind, config), profile);
+    if (missing.length > 0) fail(missing.join('; '));
+    const times = timeOf(kind, config, profile);
+    if (times.start) rec.dataImport.dataStartTime = times.start;
+    if (times.stop) rec.dataImport.dataStopTime = times.stop;
+  } else {
+    warnings.push(
+      `the emulator does not read ${kind?.toUpperCase() ?? key} files: the file was not checked`,
+    );
+  }
+  createResources(rec, config, kind ?? 'csv', ctx);
+  return warnings;
+}
+
+/** Each named column that the profile lacks, as a message naming it. */
+function missingColumns(named: readonly NamedColumn[], profile: BaseProfile): string[] {
+  const out: string[] = [];
+  const columns = profile.fields.map((f) => f.column).filter((c): c is number => c !== undefined);
+  const maxColumn = columns.length > 0 ? Math.max(...columns) : profile.fields.length;
+  const names = new Set<string>();
+  for (const f of profile.fields) {
+    for (const n of [f.name, f.path]) {
+      if (n === undefined) continue;
+      names.add(n);
+      names.add(n.replace(/^\//, ''));
+    }
+  }
+  for (const c of named) {
+    if (c.column !== undefined) {
+      if (c.column < 1 || c.column > maxColumn) {
+        out.push(
+          `column ${c.column} (${c.where}) is not in the file: it has ${maxColumn} column${maxColumn === 1 ? '' : 's'}`,
+        );
+      }
+    } else if (
+      c.name !== undefined &&
+      !names.has(c.name) &&
+      !names.has(c.name.replace(/^\//, ''))
+    ) {
+      out.push(`column '${c.name}' (${c.where}) is not in the file`);
+    }
+  }
+  return out;
+}
+
+/** URL imports: http on loopback only, fetched into the uploads folder; anything else fails. */
+async function fetchSource(rec: ImportRecord, ctx: ImportContext): Promise<void> {
+  const url = rec.dataImport.sourceUrl ?? '';
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    fail(`cannot fetch '${url}': not a URL`);
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+  if (u.protocol !== 'http:' || !loopback) {
+    fail(
+      `cannot fetch '${url}': the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1])`,
+    );
+  }
+  const dir = join(ctx.uploadsDir, rec.dataImport.dataImportId ?? 'unknown');
+  await mkdir(dir, { recursive: true });
+  const name = decodeURIComponent(u.pathname.split('/').pop() || 'download');
+  const path = join(dir, name.replace(/[/\\]/g, '_'));
+  let response: Response;
+  try {
+    response = await fetch(u, { signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    fail(`cannot fetch '${url}': ${(err as Error).message}`);
+  }
+  if (!response.ok || !response.body) fail(`cannot fetch '${url}': HTTP ${response.status}`);
+  await pipeline(
+    Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
+    createWriteStream(path),
+  );
+  rec.filePath = path;
+  rec.fileName = name;
+}
+
+/** The asset, run and channels the config names, created (or found) in the organization. */
+function createResources(
+  rec: ImportRecord,
+  config: Record<string, unknown>,
+  kind: string,
+  ctx: ImportContext,
+): void {
+  const s = ctx.store.data;
+  const org = rec.orgId;
+  const user = rec.userId;
+  const now = ctx.now();
+  const stamp = {
+    createdDate: now,
+    modifiedDate: now,
+    createdByUserId: user,
+    modifiedByUserId: user,
+  };
+  let assetId: string | undefined;
+  const assetName = typeof config.assetName === 'string' ? config.assetName : undefined;
+  if (assetName) {
+    const found = Object.values(s.assets).find(
+      (a) => a.orgId === org && a.value.name === assetName,
+    );
+    if (found?.value.assetId) assetId = found.value.assetId;
+    else {
+      assetId = ctx.newId();
+      s.assets[assetId] = {
+        orgId: org,
+        value: {
+          assetId,
+          name: assetName,
+          organizationId: org,
+          tags: [],
+          metadata: [],
+          isArchived: false,
+          ...stamp,
+        },
+      };
+    }
+    rec.dataImport.assetId = assetId;
+  }
+  const runId = typeof config.runId === 'string' ? config.runId : undefined;
+  const runName = typeof config.runName === 'string' ? config.runName : undefined;
+  const start = rec.dataImport.dataStartTime;
+  const stop = rec.dataImport.dataStopTime;
+  if (runId) {
+    const run = s.runs[runId];
+    if (!run || run.orgId !== org) fail(`run ${runId} not found`);
+    if (assetId && !run.value.assetIds?.includes(assetId))
+      run.value.assetIds = [...(run.value.assetIds ?? []), assetId];
+    // A later ingestion overwrites the run's start time with the start of its data.
+    if (start) run.value.startTime = start;
+    if (stop) run.value.stopTime = stop;
+    run.value.modifiedDate = now;
+    rec.dataImport.runId = runId;
+  } else if (runName) {
+    const id = ctx.newId();
+    s.runs[id] = {
+      orgId: org,
+      value: {
+        runId: id,
+        name: runName,
+        organizationId: org,
+        assetIds: assetId ? [assetId] : [],
+        tags: [],
+        metadata: [],
+        isPinned: false,
+        isArchived: false,
+        isAdhoc: false,
+        ...(start ? { startTime: start } : {}),
+        ...(stop ? { stopTime: stop } : {}),
+        ...stamp,
+      },
+    };
+    rec.dataImport.runId = id;
+  }
+  if (!assetId) return;
+  for (const c of channelsOf(kind, config)) {
+    const exists = Object.values(s.channels).some(
+      (ch) => ch.orgId === org && ch.value.assetId === assetId && ch.value.name === c.name,
+    );
+    if (exists) continue;
+    const channelId = ctx.newId();
+    const channel: Channel = {
+      channelId,
+      name: c.name,
+      assetId,
+      description: c.description ?? '',
+      unitId: c.units ?? '',
+      dataType: c.dataType ?? 'CHANNEL_DATA_TYPE_DOUBLE',
+      metadata: [],
+      enumTypes: c.enumTypes ?? [],
+      bitFieldElements: c.bitFieldElements ?? [],
+      displayDescription: '',
+      displayUnitId: '',
+      active: true,
+      ...stamp,
+    };
+    s.channels[channelId] = { orgId: org, value: channel };
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * A local emulator of the platform's HTTP interface, for tests, demos and pipelines' own
+ * CI: `startEmulator(options)` listens and answers like the service; `importkit serve`
+ * runs it from the command line.
+ */
+export {
+  FaultInjector,
+  type FaultKind,
+  type FaultRule,
+  type FaultSpec,
+  parseFaults,
+} from './faults.js';
+export { seededIds } from './seed.js';
+export {
+  type Emulator,
+  type EmulatorOptions,
+  type Organization,
+  stableId,
+  startEmulator,
+} from './server.js';
