@@ -1,0 +1,36 @@
+/**
+ * Validation of config documents: pure and browser-safe (no file system, no network).
+ * Text → documents with positions → normalised → shape-checked with ajv against the
+ * committed JSON Schemas → semantic rules → issues.
+ */
+export { type FormatOptions, formatIssues } from './format.js';
+export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
+export { committedSchema } from './schema-files.js';
+export {
+  generateSchemas,
+  type JsonSchema,
+  SCHEMA_BASE,
+  SCHEMA_FILES,
+  type SchemaName,
+  schemaText,
+} from './schemas.js';
+export {
+  MAX_ALIAS_COUNT,
+  MAX_CONFIG_BYTES,
+  type ParsedSource,
+  type ParseSourceOptions,
+  parseConfigSource,
+  type SourceDocument,
+  type SourcePosition,
+} from './source.js';
+export { closest as suggestClosest } from './suggest.js';
+export {
+  assertValidConfig,
+  ConfigValidationError,
+  type DocumentResult,
+  type TextValidationResult,
+  type ValidateTextOptions,
+  type ValidationResult,
+  validateConfig,
+  validateConfigText,
+} from './validate.js';

@@ -1,0 +1,140 @@
+import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/document.js';
+import type { Issue } from '../../model/issue.js';
+import { escapePointerToken } from '../../model/issue.js';
+
+/** A semantic rule: the (normalised) document in, its issues out. Rules never throw. */
+export type Rule = (document: Record<string, unknown>) => Issue[];
+
+/** One config inside a document: at the top, or a batch's default or per-file config. */
+export interface ConfigAt {
+  kind: ConfigKind;
+  config: Record<string, unknown>;
+  path: string;
+  /** Set for configs inside a batch: `default` (defaultCsvConfig ...) or `file` (fileConfigs). */
+  inBatch?: 'default' | 'file';
+  /** The batch config a nested config belongs to. */
+  batch?: Record<string, unknown>;
+}
+
+export function obj(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
+}
+
+export function list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** A string that is set (present and not empty). */
+export function given(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
+export function join(path: string, ...tokens: Array<string | number>): string {
+  return path + tokens.map((t) => `/${escapePointerToken(t)}`).join('');
+}
+
+const DEFAULT_KEYS: Partial<Record<ConfigKind, string>> = {
+  csv: 'defaultCsvConfig',
+  tdms: 'defaultTdmsConfig',
+  parquet: 'defaultParquetConfig',
+  hdf5: 'defaultHdf5Config',
+  ulog: 'defaultUlogConfig',
+};
+export const BATCH_DEFAULT_KEYS = DEFAULT_KEYS as Readonly<Partial<Record<ConfigKind, string>>>;
+
+/** The kinds a batch file entry can carry a config of, with their keys. */
+export const BATCH_FILE_KINDS = ['csv', 'tdms', 'parquet', 'hdf5', 'ulog'] as const;
+
+/** Every config of the document: the top-level ones and those nested in a batch. */
+export function configsOf(doc: Record<string, unknown>): ConfigAt[] {
+  const out: ConfigAt[] = [];
+  for (const kind of CONFIG_KIND_NAMES) {
+    const key = CONFIG_KINDS[kind].key;
+    const config = obj(doc[key]);
+    if (!config) continue;
+    out.push({ kind, config, path: join('', key) });
+    if (kind !== 'batch') continue;
+    for (const k of BATCH_FILE_KINDS) {
+      const dkey = DEFAULT_KEYS[k] as string;
+      const d = obj(config[dkey]);
+      if (d)
+        out.push({
+          kind: k,
+          config: d,
+          path: join('', key, dkey),
+          inBatch: 'default',
+          batch: config,
+        });
+    }
+    const files = obj(config.fileConfigs) ?? {};
+    for (const [name, entry] of Object.entries(files)) {
+      const e = obj(entry);
+      if (!e) continue;
+      for (const k of BATCH_FILE_KINDS) {
+        const ckey = CONFIG_KINDS[k].key;
+        const c = obj(e[ckey]);
+        if (c) {
+          out.push({
+            kind: k,
+            config: c,
+            path: join('', key, 'fileConfigs', name, ckey),
+            inBatch: 'file',
+            batch: config,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export interface ChannelAt {
+  channel: Record<string, unknown>;
+  path: string;
+}
+
+/** Every channel config of one config, with its pointer. */
+export function channelsOf(c: ConfigAt): ChannelAt[] {
+  const out: ChannelAt[] = [];
+  const push = (v: unknown, path: string) => {
+    const channel = obj(v);
+    if (channel) out.push({ channel, path });
+  };
+  const cfg = c.config;
+  switch (c.kind) {
+    case 'csv':
+      for (const [k, v] of Object.entries(obj(cfg.dataColumns) ?? {}))
+        push(v, join(c.path, 'dataColumns', k));
+      break;
+    case 'tdms':
+    case 'hdf5':
+    case 'ulog':
+      list(cfg.data).forEach((e, i) => {
+        push(obj(e)?.channelConfig, join(c.path, 'data', i, 'channelConfig'));
+      });
+      break;
+    case 'parquet': {
+      const flat = obj(cfg.flatDataset);
+      list(flat?.dataColumns).forEach((e, i) => {
+        push(obj(e)?.channelConfig, join(c.path, 'flatDataset', 'dataColumns', i, 'channelConfig'));
+      });
+      const row = obj(cfg.singleChannelPerRow);
+      list(row?.columns).forEach((e, i) => {
+        push(
+          obj(e)?.columnConfig,
+          join(c.path, 'singleChannelPerRow', 'columns', i, 'columnConfig'),
+        );
+      });
+      push(
+        obj(row?.singleChannel)?.channel,
+        join(c.path, 'singleChannelPerRow', 'singleChannel', 'channel'),
+      );
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+import type { Issue } from '../../model/issue.js';
+import type { Rule } from './_walk.js';
+import { batchRule } from './batch.js';
+import { channelNameRule } from './channel-names.js';
+import { channelTypeRule } from './channels.js';
+import { csvRule } from './csv.js';
+import { documentRule } from './document.js';
+import { hdf5Rule } from './hdf5.js';
+import { metadataRule } from './metadata.js';
+import { parquetRule } from './parquet.js';
+import { runRule } from './run.js';
+import { timeRule } from './time.js';
+
+export type { Rule } from './_walk.js';
+
+/** Every semantic rule, in the order their issues are listed. One file per concern. */
+export const RULES: ReadonlyArray<{ name: string; rule: Rule }> = [
+  { name: 'document', rule: documentRule },
+  { name: 'run', rule: runRule },
+  { name: 'time', rule: timeRule },
+  { name: 'channel-types', rule: channelTypeRule },
+  { name: 'channel-names', rule: channelNameRule },
+  { name: 'metadata', rule: metadataRule },
+  { name: 'csv', rule: csvRule },
+  { name: 'parquet', rule: parquetRule },
+  { name: 'hdf5', rule: hdf5Rule },
+  { name: 'batch', rule: batchRule },
+];
+
+/** Runs every rule on a normalised document. */
+export function runRules(document: Record<string, unknown>): Issue[] {
+  return RULES.flatMap((r) => r.rule(document));
+}

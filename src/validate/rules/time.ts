@@ -1,0 +1,73 @@
+import { isRelativeTimeFormat } from '../../model/enums.js';
+import type { Issue } from '../../model/issue.js';
+import { issue } from '../_issue.js';
+import { configsOf, join, obj, type Rule } from './_walk.js';
+
+/**
+ * Relative time formats need `relativeStartTime`; absolute ones must not carry it; a time
+ * format that is given must not be UNSPECIFIED. Checked on the CSV and Parquet time
+ * columns and on the TDMS and HDF5 configs.
+ */
+export const timeRule: Rule = (doc) => {
+  const out: Issue[] = [];
+  for (const c of configsOf(doc)) {
+    switch (c.kind) {
+      case 'csv':
+        check(obj(c.config.timeColumn), join(c.path, 'timeColumn'), 'format', out);
+        break;
+      case 'parquet':
+        for (const layout of ['flatDataset', 'singleChannelPerRow']) {
+          const tc = obj(obj(c.config[layout])?.timeColumn);
+          check(tc, join(c.path, layout, 'timeColumn'), 'format', out);
+        }
+        break;
+      case 'tdms':
+      case 'hdf5':
+        check(c.config, c.path, 'timeFormat', out);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+};
+
+function check(
+  holder: Record<string, unknown> | undefined,
+  path: string,
+  formatKey: string,
+  out: Issue[],
+): void {
+  if (!holder) return;
+  const format = holder[formatKey];
+  if (typeof format !== 'string' || !format.startsWith('TIME_FORMAT_')) return;
+  const start = holder.relativeStartTime;
+  if (format === 'TIME_FORMAT_UNSPECIFIED') {
+    out.push(
+      issue(
+        'unspecified_value',
+        join(path, formatKey),
+        'TIME_FORMAT_UNSPECIFIED does not say how the times are written.',
+        'Choose the format of the time values, for example TIME_FORMAT_ABSOLUTE_RFC3339.',
+      ),
+    );
+  } else if (isRelativeTimeFormat(format) && start === undefined) {
+    out.push(
+      issue(
+        'relative_start_time_missing',
+        join(path, formatKey),
+        `${format} counts from a start time, but relativeStartTime is not set.`,
+        'Add relativeStartTime beside it, for example 2024-05-01T12:00:00Z.',
+      ),
+    );
+  } else if (!isRelativeTimeFormat(format) && start !== undefined) {
+    out.push(
+      issue(
+        'relative_start_time_unexpected',
+        join(path, 'relativeStartTime'),
+        `relativeStartTime is set, but ${format} is an absolute format that does not use it.`,
+        'Remove relativeStartTime, or choose the relative format the times are written in.',
+      ),
+    );
+  }
+}

@@ -1,0 +1,202 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ENUMS } from '../model/enums.js';
+import type { Issue } from '../model/issue.js';
+import { escapePointerToken } from '../model/issue.js';
+import { UINT32_MAX } from '../model/scalars.js';
+import { issue, show, typeName } from './_issue.js';
+import { COMMITTED_SCHEMAS } from './_schemas.js';
+import type { SchemaName } from './schemas.js';
+import { camelCase, closest } from './suggest.js';
+
+let ajv: Ajv2020 | undefined;
+const validators = new Map<SchemaName, ValidateFunction>();
+
+/**
+ * The ajv validator compiled from the committed JSON Schema of the document (or of one
+ * config kind): compiled once, on first use.
+ */
+export function shapeValidator(name: SchemaName = 'document'): ValidateFunction {
+  const known = validators.get(name);
+  if (known) return known;
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+    // The pattern beside `format` already says what a timestamp is (the same rule zod
+    // applies); the format is there for editors.
+    ajv.addFormat('date-time', true);
+  }
+  const v = ajv.compile(COMMITTED_SCHEMAS[name]);
+  validators.set(name, v);
+  return v;
+}
+
+/** Checks a normalised document against the JSON Schema; ajv's errors as issues (one per place). */
+export function checkShape(value: unknown, name: SchemaName = 'document'): Issue[] {
+  const validate = shapeValidator(name);
+  if (validate(value)) return [];
+  const out: Issue[] = [];
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) {
+    const i = toIssue(e);
+    if (seen.has(i.path)) continue;
+    seen.add(i.path);
+    out.push(i);
+  }
+  return out;
+}
+
+function toIssue(e: ErrorObject): Issue {
+  const path = e.instancePath;
+  const data: unknown = e.data;
+  const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      const props = Object.keys((parent.properties ?? {}) as Record<string, unknown>);
+      const near = closest(camelCase(key), props) ?? closest(key, props);
+      return issue(
+        'unknown_key',
+        `${path}/${escapePointerToken(key)}`,
+        `Unknown key ${show(key)}${path === '' ? ' at the top level' : ` in ${path}`}.`,
+        near ? `Did you mean ${show(near)}?` : `Known keys here: ${props.join(', ')}.`,
+      );
+    }
+    case 'required': {
+      const key = String((e.params as { missingProperty: string }).missingProperty);
+      return issue(
+        'missing_key',
+        `${path}/${escapePointerToken(key)}`,
+        `Missing required key ${show(key)}${path === '' ? '' : ` in ${path}`}.`,
+      );
+    }
+    case 'type': {
+      const want = String((e.params as { type: string }).type);
+      if (want === 'integer' && typeof data === 'number') {
+        return issue('not_an_integer', path, `${data} is not a whole number.`);
+      }
+      return issue(
+        'wrong_type',
+        path,
+        `Expected ${typeWord(want)}, got ${typeName(data)}${scalar(data)}.`,
+      );
+    }
+    case 'enum':
+      return enumIssue(path, data, (e.params as { allowedValues: unknown[] }).allowedValues);
+    case 'minimum':
+    case 'maximum':
+      return rangeIssue(path, data, parent);
+    case 'pattern':
+    case 'format':
+      return patternIssue(path, data, parent);
+    default:
+      return issue('wrong_type', path, `${show(data)}: ${e.message ?? 'not valid here'}.`);
+  }
+}
+
+function typeWord(t: string): string {
+  switch (t) {
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    case 'string':
+      return 'text';
+    case 'integer':
+      return 'a whole number';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    default:
+      return t;
+  }
+}
+
+function scalar(v: unknown): string {
+  return v === null || typeof v === 'object' ? '' : ` (${show(v)})`;
+}
+
+function enumIssue(path: string, data: unknown, allowed: unknown[]): Issue {
+  const values = allowed.map(String);
+  const info = Object.values(ENUMS).find((x) => x.values[0] === values[0]);
+  const name = info?.name ?? 'this field';
+  if (typeof data !== 'string') {
+    return issue(
+      'wrong_type',
+      path,
+      `Expected a ${name} name, got ${typeName(data)}${scalar(data)}.`,
+      `Use one of: ${values.join(', ')}.`,
+    );
+  }
+  const prefix = info?.prefix ?? '';
+  const upper = data.toUpperCase();
+  const near =
+    closest(upper, values) ??
+    (prefix
+      ? closest(
+          upper.startsWith(prefix) ? upper.slice(prefix.length) : upper,
+          values.map((v) => v.slice(prefix.length)),
+        )
+      : undefined);
+  const full = near === undefined ? undefined : near.startsWith(prefix) ? near : `${prefix}${near}`;
+  return issue(
+    'invalid_enum_value',
+    path,
+    `${show(data)} is not a ${name}.`,
+    full ? `Did you mean ${full}?` : `Use one of: ${values.join(', ')}.`,
+  );
+}
+
+function rangeIssue(path: string, data: unknown, parent: Record<string, unknown>): Issue {
+  const min = Number(parent.minimum);
+  const max = Number(parent.maximum);
+  const kind = min === 0 && max === UINT32_MAX ? 'uint32' : min === 0 ? 'unsigned' : 'int32';
+  if (min === 0 && typeof data === 'number' && data < 0) {
+    return issue(
+      'negative_unsigned',
+      path,
+      `${data} is negative; this field is unsigned (${kind}).`,
+      'Use zero or a positive number.',
+    );
+  }
+  return issue(
+    'value_out_of_range',
+    path,
+    `${show(data)} is out of range for ${kind} (${min} to ${max}).`,
+  );
+}
+
+function patternIssue(path: string, data: unknown, parent: Record<string, unknown>): Issue {
+  const s = String(data);
+  if (parent.format === 'date-time') {
+    return issue(
+      'invalid_timestamp',
+      path,
+      `${show(data)} is not an RFC 3339 timestamp with a zone.`,
+      'Write it like 2024-05-01T12:00:00Z or 2024-05-01T14:00:00+02:00 (seconds and a zone are required).',
+    );
+  }
+  const unsigned = !String(parent.pattern ?? '').includes('-?');
+  if (unsigned && /^-[0-9]+$/.test(s)) {
+    return issue(
+      'negative_unsigned',
+      path,
+      `${s} is negative; this field is unsigned (uint64).`,
+      'Use zero or a positive number.',
+    );
+  }
+  if (/^-?[0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?$/i.test(s) && /[.eE]/.test(s)) {
+    return issue(
+      'not_an_integer',
+      path,
+      `${show(data)} is not a whole number.`,
+      'Write a whole number as a decimal string, for example "1024".',
+    );
+  }
+  return issue(
+    'wrong_type',
+    path,
+    `${show(data)} is not a ${unsigned ? 'uint64' : 'int64'} decimal string.`,
+    'Write the digits only (no sign for unsigned, no leading zeros, no spaces), for example "1024".',
+  );
+}

@@ -1,0 +1,231 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  type YAMLError,
+} from 'yaml';
+import type { Issue } from '../model/issue.js';
+import { parsePointer } from '../model/issue.js';
+import { issue } from './_issue.js';
+import { camelCase } from './suggest.js';
+
+/** The largest config text read (a config is KBs; anything this big is a mistake). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+/** Alias references allowed per document (guards against "billion laughs"). */
+export const MAX_ALIAS_COUNT = 100;
+
+/** A 1-based place in the text, with the 0-based character offset. */
+export interface SourcePosition {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** One YAML document of a config file (a file holds one or more, separated by `---`). */
+export interface SourceDocument {
+  /** 0-based place of the document in the file. */
+  index: number;
+  /**
+   * The document as plain data (integers as `bigint`, so 64-bit values keep every digit),
+   * or `undefined` when it could not be read (see `issues`) or is empty.
+   */
+  value: unknown;
+  /** Problems reading this document's text (syntax, duplicate keys, aliases), with positions. */
+  issues: Issue[];
+  /** Where the document starts. */
+  start: SourcePosition;
+  /**
+   * The position of the value a JSON pointer names, or of its key with `{ key: true }`.
+   * Keys are matched as written or by their camelCase form (`first_data_row` answers
+   * `/csvConfig/firstDataRow`). A pointer past what exists gives the deepest node found.
+   */
+  locate(pointer: string, options?: { key?: boolean }): SourcePosition;
+}
+
+export interface ParsedSource {
+  documents: SourceDocument[];
+  /** Turns a character offset into a 1-based line and column. */
+  position(offset: number): SourcePosition;
+}
+
+export interface ParseSourceOptions {
+  /** The file name: `.json` files are read as strict JSON (YAML-only syntax is an error). */
+  filename?: string;
+}
+
+/**
+ * Parses YAML or JSON config text keeping positions: every document with its plain value,
+ * its reading issues (line and column set) and a pointer → position lookup. Never throws.
+ */
+export function parseConfigSource(text: string, options: ParseSourceOptions = {}): ParsedSource {
+  const lineCounter = new LineCounter();
+  const position = (offset: number): SourcePosition => {
+    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    return { line: p.line, column: p.col, offset };
+  };
+  const whole = (iss: Issue): SourceDocument => ({
+    index: 0,
+    value: undefined,
+    issues: [iss],
+    start: { line: 1, column: 1, offset: 0 },
+    locate: () => ({ line: 1, column: 1, offset: 0 }),
+  });
+
+  if (text.length > MAX_CONFIG_BYTES) {
+    const iss = at(
+      issue(
+        'input_too_large',
+        '',
+        `The config is ${text.length} characters long; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
+      ),
+      { line: 1, column: 1 },
+    );
+    return { documents: [whole(iss)], position: () => ({ line: 1, column: 1, offset: 0 }) };
+  }
+
+  let docs: Document.Parsed[];
+  try {
+    docs = parseAllDocuments(text, {
+      lineCounter,
+      uniqueKeys: true,
+      intAsBigInt: true,
+      prettyErrors: false,
+      keepSourceTokens: false,
+    }) as Document.Parsed[];
+    if (!Array.isArray(docs)) docs = [docs];
+  } catch (err) {
+    // The parser recurses on nesting: a runaway depth ends here instead of crashing.
+    const code = err instanceof RangeError ? 'nesting_too_deep' : 'yaml_syntax_error';
+    const message =
+      code === 'nesting_too_deep'
+        ? 'The document nests deeper than the YAML reader can follow.'
+        : `The text could not be read: ${err instanceof Error ? err.message : String(err)}`;
+    return { documents: [whole(at(issue(code, '', message), position(0)))], position };
+  }
+
+  const json = options.filename?.toLowerCase().endsWith('.json') === true;
+  if (json) {
+    const jsonIssue = checkJson(text, position);
+    if (jsonIssue) return { documents: [whole(jsonIssue)], position };
+  }
+
+  const documents = docs.map((doc, index) => readDocument(doc, index, position));
+  return { documents, position };
+}
+
+function readDocument(
+  doc: Document.Parsed,
+  index: number,
+  position: (offset: number) => SourcePosition,
+): SourceDocument {
+  const issues: Issue[] = doc.errors.map((e) => yamlIssue(e, position));
+  const start = position(doc.contents?.range[0] ?? doc.range[0]);
+  const locate = (ptr: string, options?: { key?: boolean }) =>
+    position(locateOffset(doc, ptr, options?.key === true));
+  let value: unknown;
+  if (issues.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      const tooMany = err instanceof ReferenceError || /alias/i.test(String(err));
+      issues.push(
+        at(
+          issue(
+            tooMany ? 'too_many_aliases' : 'nesting_too_deep',
+            '',
+            tooMany
+              ? `The document expands more than ${MAX_ALIAS_COUNT} alias references.`
+              : 'The document nests deeper than the YAML reader can follow.',
+          ),
+          start,
+        ),
+      );
+    }
+  }
+  return { index, value, issues, start, locate };
+}
+
+function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): Issue {
+  const pos = position(e.pos[0]);
+  if (e.code === 'DUPLICATE_KEY') {
+    return at(
+      issue('duplicate_key', '', 'A key appears twice in the same object.', 'Remove one of them.'),
+      pos,
+    );
+  }
+  if (e.code === 'RESOURCE_EXHAUSTION') {
+    return at(issue('too_many_aliases', '', e.message), pos);
+  }
+  return at(issue('yaml_syntax_error', '', firstLine(e.message)), pos);
+}
+
+/** Strict JSON for `.json` files: the YAML reader would accept trailing commas and comments. */
+function checkJson(text: string, position: (offset: number) => SourcePosition): Issue | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const m = /at position (\d+)/.exec(message);
+    const offset = m ? Number(m[1]) : text.length;
+    const plain = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    return at(
+      issue(
+        'json_syntax_error',
+        '',
+        `Invalid JSON: ${plain}.`,
+        'A .json file must be strict JSON (no comments, no trailing commas); name it .yaml to write YAML.',
+      ),
+      position(offset),
+    );
+  }
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? s;
+  return line.endsWith('.') || line.endsWith(':') ? line.replace(/:$/, '.') : `${line}.`;
+}
+
+function at(i: Issue, p: { line: number; column: number }): Issue {
+  i.line = p.line;
+  i.column = p.column;
+  return i;
+}
+
+/** Walks a JSON pointer through the YAML nodes; returns the offset of the deepest node found. */
+function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): number {
+  const tokens = parsePointer(ptr);
+  let node: unknown = doc.contents;
+  let offset = (node as Node | null)?.range?.[0] ?? doc.range[0];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    const last = i === tokens.length - 1;
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair =
+        node.items.find((p) => isScalar(p.key) && String(p.key.value) === token) ??
+        node.items.find((p) => isScalar(p.key) && camelCase(String(p.key.value)) === token);
+      if (!pair || !isPair(pair)) return offset;
+      const key = pair.key as Node;
+      if (last && wantKey) return key.range?.[0] ?? offset;
+      const value = pair.value as Node | null;
+      if (!value?.range) return key.range?.[0] ?? offset;
+      offset = value.range[0];
+      node = value;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(token)] as Node | undefined;
+      if (!item?.range) return offset;
+      offset = item.range[0];
+      node = item;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}

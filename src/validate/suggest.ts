@@ -1,0 +1,45 @@
+/** "Did you mean" suggestions by edit distance. */
+
+/** Levenshtein distance, case-insensitive, bounded by `max` (returns max + 1 when further). */
+export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  if (Math.abs(s.length - t.length) > max) return max + 1;
+  let prev = Array.from({ length: t.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= s.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      const v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[t.length] ?? 0;
+}
+
+/**
+ * The candidate nearest to `input`, when it is near enough to be a likely misspelling:
+ * at most a third of the input's length away (and at least 1, at most 4 edits).
+ */
+export function closest(input: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.min(4, Math.max(1, Math.floor(input.length / 3)));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const c of candidates) {
+    const d = editDistance(input, c, limit);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** `first_data_row` → `firstDataRow` (the proto's snake_case names to the JSON names). */
+export function camelCase(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}

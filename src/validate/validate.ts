@@ -1,0 +1,153 @@
+import type { ImportDocument } from '../model/document.js';
+import type { Issue } from '../model/issue.js';
+import { hasErrors } from '../model/issue.js';
+import { issue } from './_issue.js';
+import { normalizeDocument } from './normalize.js';
+import { runRules } from './rules/index.js';
+import { checkShape } from './shape.js';
+import { parseConfigSource, type SourcePosition } from './source.js';
+
+/** What validating one config document came to. */
+export interface ValidationResult {
+  /** No issue of severity `error`. */
+  ok: boolean;
+  /**
+   * The canonical document: camelCase keys in the model's order, full enum names, 64-bit
+   * integers as decimal strings. Always set when the input was an object, even when not
+   * ok (then it is the best reading of the input, with unknown keys kept), so that a
+   * formatter can rewrite what it can.
+   */
+  value?: ImportDocument;
+  issues: Issue[];
+}
+
+/** One `---` document of a config file. */
+export interface DocumentResult extends ValidationResult {
+  /** 0-based place of the document in the file. */
+  index: number;
+  /** Where the document starts in the text. */
+  start: SourcePosition;
+}
+
+/**
+ * What validating a config text came to. A YAML file may hold several documents
+ * (separated by `---`): `issues` lists those of every document (each with its line and
+ * column; paths are pointers within its own document), `documents` has each one's own
+ * result, `values` each one's canonical value. `value` is set when the file holds exactly
+ * one document. `ok` means no document has an error.
+ */
+export interface TextValidationResult extends ValidationResult {
+  documents: DocumentResult[];
+  values: Array<ImportDocument | undefined>;
+}
+
+export interface ValidateTextOptions {
+  /** Shown in rendered issues and set as each issue's `file`; `.json` files are read as strict JSON. */
+  filename?: string;
+}
+
+/** Issues pointing at a key rather than at its value. */
+const KEY_CODES: ReadonlySet<string> = new Set([
+  'unknown_key',
+  'data_column_key_invalid',
+  'time_column_is_data_column',
+]);
+
+/**
+ * Validates a config document given as data (parsed JSON or YAML): normalises it
+ * (snake_case keys, numbers for 64-bit fields, enum numbers), checks its shape against
+ * the JSON Schema (ajv) and runs the semantic rules. Never throws.
+ */
+export function validateConfig(value: unknown): ValidationResult {
+  const issues: Issue[] = [];
+  if (value === null || value === undefined) {
+    issues.push(
+      issue(
+        'document_empty',
+        '',
+        'The document is empty.',
+        'Write a config, for example `csvConfig: ...`.',
+      ),
+    );
+    return { ok: false, issues };
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    issues.push(
+      issue(
+        'document_not_object',
+        '',
+        `The document is ${Array.isArray(value) ? 'a list' : 'a plain value'}, not an object with a config key.`,
+        'Start the document with the config key, for example `csvConfig:`.',
+      ),
+    );
+    return { ok: false, issues };
+  }
+  const normal = normalizeDocument(value);
+  issues.push(...normal.issues);
+  const reported = normal.issues.map((i) => i.path);
+  for (const i of checkShape(normal.value)) {
+    if (!reported.some((p) => i.path === p || i.path.startsWith(`${p}/`))) issues.push(i);
+  }
+  issues.push(...runRules(normal.value as Record<string, unknown>));
+  return { ok: !hasErrors(issues), value: normal.value as ImportDocument, issues };
+}
+
+/**
+ * Validates config text (YAML, or JSON, which is YAML too; a `.json` filename makes JSON
+ * syntax strict). Every issue carries the 1-based line and column of the place it is about
+ * (a key for unknown keys, else the value). Never throws: bad syntax, duplicate keys, alias
+ * bombs and runaway nesting are issues too.
+ */
+export function validateConfigText(
+  text: string,
+  options: ValidateTextOptions = {},
+): TextValidationResult {
+  const parsed = parseConfigSource(text, options);
+  const documents: DocumentResult[] = parsed.documents.map((doc) => {
+    let result: ValidationResult;
+    if (doc.issues.length > 0) result = { ok: !hasErrors(doc.issues), issues: doc.issues };
+    else result = validateConfig(doc.value);
+    const issues = result.issues.map((i) => {
+      const out: Issue = { ...i };
+      if (out.line === undefined) {
+        const p = doc.locate(out.path, { key: KEY_CODES.has(out.code) });
+        out.line = p.line;
+        out.column = p.column;
+      }
+      if (options.filename !== undefined) out.file = options.filename;
+      return out;
+    });
+    issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    const r: DocumentResult = { index: doc.index, start: doc.start, ok: result.ok, issues };
+    if (result.value !== undefined) r.value = result.value;
+    return r;
+  });
+  const issues = documents.flatMap((d) => d.issues);
+  const values = documents.map((d) => d.value);
+  const out: TextValidationResult = { ok: !hasErrors(issues), issues, documents, values };
+  if (documents.length === 1 && documents[0]?.value !== undefined) out.value = documents[0].value;
+  return out;
+}
+
+/** Thrown by `assertValidConfig`: the same issues `validateConfig` returns. */
+export class ConfigValidationError extends Error {
+  readonly issues: Issue[];
+  constructor(issues: Issue[]) {
+    const errors = issues.filter((i) => i.severity === 'error');
+    const first = errors[0];
+    super(
+      first
+        ? `Invalid config: ${first.message}${first.path ? ` (at ${first.path})` : ''}${errors.length > 1 ? ` and ${errors.length - 1} more` : ''}`
+        : 'Invalid config',
+    );
+    this.name = 'ConfigValidationError';
+    this.issues = issues;
+  }
+}
+
+/** Validates a config document and returns its canonical form, or throws `ConfigValidationError`. */
+export function assertValidConfig(value: unknown): ImportDocument {
+  const result = validateConfig(value);
+  if (!result.ok || result.value === undefined) throw new ConfigValidationError(result.issues);
+  return result.value;
+}
