@@ -162,3 +162,81 @@ export function startTimeFromFileName(fileName: string): string | undefined {
         : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${frac ? `.${frac}` : ''}${z}`;
 }
+
+/**
+ * A time format named by a user: the full name (`TIME_FORMAT_ABSOLUTE_UNIX_SECONDS`) or the
+ * short one (`ABSOLUTE_UNIX_SECONDS`, `absolute-unix-seconds`), case-insensitive.
+ * Undefined when it names no format (or UNSPECIFIED).
+ */
+export function parseTimeFormatName(name: string): TimeFormat | undefined {
+  const n = name
+    .trim()
+    .toUpperCase()
+    .replace(/[-\s]+/g, '_');
+  const full = n.startsWith('TIME_FORMAT_') ? n : `TIME_FORMAT_${n}`;
+  if (full === 'TIME_FORMAT_UNSPECIFIED') return undefined;
+  return (TIME_FORMATS as readonly string[]).includes(full) ? (full as TimeFormat) : undefined;
+}
+
+const TIME_FORMATS = [
+  'TIME_FORMAT_RELATIVE_NANOSECONDS',
+  'TIME_FORMAT_RELATIVE_MICROSECONDS',
+  'TIME_FORMAT_RELATIVE_MILLISECONDS',
+  'TIME_FORMAT_RELATIVE_SECONDS',
+  'TIME_FORMAT_RELATIVE_MINUTES',
+  'TIME_FORMAT_RELATIVE_HOURS',
+  'TIME_FORMAT_ABSOLUTE_RFC3339',
+  'TIME_FORMAT_ABSOLUTE_DATETIME',
+  'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS',
+  'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS',
+  'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS',
+  'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+] as const satisfies readonly TimeFormat[];
+
+/** The short names of every time format (`RELATIVE_SECONDS` ...), for help texts. */
+export const TIME_FORMAT_SHORT_NAMES: readonly string[] = TIME_FORMATS.map((f) =>
+  f.replace(/^TIME_FORMAT_/, ''),
+);
+
+/** True for the RELATIVE_* formats (they need a start time). */
+export function isRelativeFormat(format: TimeFormat): boolean {
+  return format.startsWith('TIME_FORMAT_RELATIVE_');
+}
+
+/** True for the ABSOLUTE_UNIX_* formats (numbers since 1970). */
+export function isUnixFormat(format: TimeFormat): boolean {
+  return format.startsWith('TIME_FORMAT_ABSOLUTE_UNIX_');
+}
+
+/** True when the text is an RFC 3339 timestamp with a zone (`2024-10-07T17:00:09Z`). */
+export function isRfc3339(text: string): boolean {
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i.test(text) &&
+    Number.isFinite(Date.parse(text))
+  );
+}
+
+/**
+ * A relative unit guessed from the spacing of increasing values (no unit in the name):
+ * fractional steps read as seconds; whole steps below 1,000 as milliseconds, below 10^6 as
+ * microseconds, else nanoseconds. Always low confidence: say so and ask for the unit.
+ */
+export function relativeUnitFromSpacing(values: readonly number[]): TimeGuess {
+  const steps: number[] = [];
+  for (let i = 1; i < values.length; i++) {
+    const d = (values[i] as number) - (values[i - 1] as number);
+    if (Number.isFinite(d) && d > 0) steps.push(d);
+  }
+  steps.sort((a, b) => a - b);
+  const median = steps.length > 0 ? (steps[Math.floor(steps.length / 2)] as number) : 1;
+  const whole = values.every((v) => Number.isInteger(v));
+  const pick = (format: TimeFormat, unit: string): TimeGuess => ({
+    format,
+    reason: `no unit in the name; the values step by ${median} (median), read as ${unit}: a guess`,
+    confidence: 'low',
+  });
+  if (!whole || median < 1) return pick('TIME_FORMAT_RELATIVE_SECONDS', 'seconds');
+  if (median < 1_000) return pick('TIME_FORMAT_RELATIVE_MILLISECONDS', 'milliseconds');
+  if (median < 1_000_000) return pick('TIME_FORMAT_RELATIVE_MICROSECONDS', 'microseconds');
+  return pick('TIME_FORMAT_RELATIVE_NANOSECONDS', 'nanoseconds');
+}

@@ -164,8 +164,10 @@ export class ColumnStats {
     private readonly maxHead = 200,
   ) {}
 
-  add(raw: string): void {
-    const index = this.fed++;
+  /** Adds one cell; `where` locates it (a row number) in reports. */
+  add(raw: string, where: number = this.fed): void {
+    this.fed += 1;
+    const index = where;
     this.cells += 1;
     const kind = classifyCell(raw);
     this.kinds[kind] += 1;

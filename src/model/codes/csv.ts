@@ -58,6 +58,12 @@ export const csvCodes = {
     summary: 'More than one delimiter splits the rows consistently; the choice is a guess.',
     fix: 'Pass --delimiter to say which one the file uses.',
   },
+  csv_delimiter_not_comma: {
+    severity: 'warning',
+    summary:
+      'The file’s delimiter is not a comma, and a CsvConfig has no field to say which delimiter it uses.',
+    fix: 'Check that the platform reads this delimiter, or convert the file to commas before importing.',
+  },
   csv_header_uncertain: {
     severity: 'warning',
     summary: 'Whether the first row is a header could not be told from the values.',

@@ -1,0 +1,596 @@
+import { basename } from 'node:path';
+import { type CsvFieldProfile, type CsvProfile, inspectCsv } from '../inspect/csv.js';
+import type { ChannelConfig } from '../model/channel.js';
+import type { CsvConfig } from '../model/csv.js';
+import type { ChannelDataType, TimeFormat } from '../model/enums.js';
+import { type Issue, pointer } from '../model/issue.js';
+import {
+  isRelativeFormat,
+  isRfc3339,
+  parseTimeFormatName,
+  relativeFormatFromUnit,
+  relativeUnitFromSpacing,
+  startTimeFromFileName,
+  type TimeGuess,
+  timeNameScore,
+  unitFromName,
+  unixUnitFromMagnitude,
+} from './time.js';
+import type { Confidence, Draft, Evidence, InferOptions } from './types.js';
+
+const DELIMITER_NAMES: Record<string, string> = {
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  '\t': '\t',
+  '\\t': '\t',
+  tab: '\t',
+  '|': '|',
+  pipe: '|',
+};
+
+/** A delimiter as a user may name it (`;`, `tab`, `\t`, `pipe`); undefined when not one of `, ; \t |`. */
+export function parseDelimiter(name: string): string | undefined {
+  return DELIMITER_NAMES[name] ?? DELIMITER_NAMES[name.toLowerCase()];
+}
+
+/**
+ * Inspects a CSV file and infers a draft CsvConfig with the evidence for each choice.
+ * Options override any choice. The draft is not validated here (`inferConfig` does that).
+ */
+export async function inferCsv(path: string, options: InferOptions = {}): Promise<Draft> {
+  const issues: Issue[] = [];
+  let delimiter: string | undefined;
+  if (options.delimiter !== undefined) {
+    delimiter = parseDelimiter(options.delimiter);
+    if (delimiter === undefined)
+      issues.push(
+        optionIssue(
+          `delimiter '${options.delimiter}' is not one of , ; tab | : it was detected instead`,
+        ),
+      );
+  }
+  const profile = await inspectCsv(path, {
+    ...(options.full ? { full: true } : {}),
+    ...(delimiter !== undefined ? { delimiter } : {}),
+    ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const draft = inferCsvFromProfile(profile, options);
+  return { ...draft, issues: [...issues, ...draft.issues] };
+}
+
+function optionIssue(message: string): Issue {
+  return { code: 'infer_option_invalid', severity: 'error', path: '', message };
+}
+
+/** A time-column candidate with its score and the format its values say. */
+export interface TimeCandidate {
+  column: number;
+  name: string;
+  score: number;
+  guess?: TimeGuess;
+  reasons: string[];
+}
+
+const CSV = 'csvConfig';
+
+/** The file's base name without `.csv`, `.tsv`, `.txt` or `.gz`. */
+export function assetNameOf(path: string): string {
+  return basename(path)
+    .replace(/\.gz$/i, '')
+    .replace(/\.(csv|tsv|txt)$/i, '');
+}
+
+/** A profile → a draft CsvConfig. Pure: no files are read. */
+export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions = {}): Draft {
+  const file = profile.file.path;
+  const evidence: Evidence[] = [];
+  const issues: Issue[] = [...profile.issues];
+  const config: CsvConfig = {};
+  const ev = (
+    path: string,
+    choice: string,
+    reason: string,
+    confidence: Confidence,
+    alternatives?: string[],
+  ) => {
+    const e: Evidence = { path, choice, reason, confidence };
+    if (alternatives && alternatives.length > 0) e.alternatives = alternatives;
+    evidence.push(e);
+  };
+
+  // ---- asset and run
+  if (options.assetName !== undefined) {
+    config.assetName = options.assetName;
+    ev(pointer(CSV, 'assetName'), options.assetName, 'as given', 'high');
+  } else {
+    config.assetName = assetNameOf(file);
+    ev(
+      pointer(CSV, 'assetName'),
+      config.assetName,
+      "default: the file's base name (pass --asset to name the asset)",
+      'medium',
+    );
+  }
+  if (options.runName !== undefined) {
+    config.runName = options.runName;
+    ev(pointer(CSV, 'runName'), options.runName, 'as given', 'high');
+  }
+
+  // ---- rows
+  const layout = profile.layout;
+  config.firstDataRow = layout.firstDataRow;
+  const rowReasons: string[] = [];
+  if (layout.preambleRows > 0) rowReasons.push(`${layout.preambleRows} preamble row(s)`);
+  if (layout.embeddedConfigRows.length > 0)
+    rowReasons.push(`embedded config in row(s) ${layout.embeddedConfigRows.join(', ')}`);
+  rowReasons.push(layout.headerReason);
+  if (layout.unitsRow > 0) rowReasons.push(`row ${layout.unitsRow} holds units`);
+  ev(
+    pointer(CSV, 'firstDataRow'),
+    String(layout.firstDataRow),
+    rowReasons.join('; '),
+    options.headerRow !== undefined ? 'high' : layout.headerConfidence,
+  );
+  if (layout.headerConfidence === 'low' && options.headerRow === undefined)
+    issues.push({
+      code: 'csv_header_uncertain',
+      severity: 'warning',
+      path: pointer(CSV, 'firstDataRow'),
+      message: `${file}: ${layout.headerReason}`,
+      hint: 'Pass --header-row N (0 for none) if this is wrong.',
+    });
+  if (profile.dialect.delimiter !== ',')
+    issues.push({
+      code: 'csv_delimiter_not_comma',
+      severity: 'warning',
+      path: '',
+      message: `${file}: the delimiter is ${showDelimiter(profile.dialect.delimiter)}; a CsvConfig cannot say so`,
+      hint: 'Check that the platform reads this delimiter, or convert the file to commas.',
+    });
+
+  // ---- embedded config: the file says its own columns
+  if (layout.embeddedConfigRows.length > 0) {
+    config.useEmbeddedConfig = true;
+    ev(
+      pointer(CSV, 'useEmbeddedConfig'),
+      'true',
+      `row(s) ${layout.embeddedConfigRows.join(', ')} hold JSON objects in their cells (the platform's embedded config)`,
+      'high',
+    );
+    issues.push({
+      code: 'csv_embedded_config',
+      severity: 'info',
+      path: pointer(CSV, 'useEmbeddedConfig'),
+      message: `${file}: row(s) ${layout.embeddedConfigRows.join(', ')} hold the platform's embedded config; the draft uses it`,
+    });
+    return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
+  }
+
+  // ---- time column
+  const fields = profile.fields;
+  const time = chooseTimeColumn(fields, options, file, issues);
+  if (time) {
+    const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
+    ev(
+      pointer(CSV, 'timeColumn', 'columnNumber'),
+      `${time.field.column} (${time.field.name})`,
+      time.reason,
+      time.confidence,
+      time.alternatives,
+    );
+    const format = chooseTimeFormat(time.field, options, file, issues);
+    if (format) {
+      timeColumn.format = format.format;
+      ev(pointer(CSV, 'timeColumn', 'format'), format.format, format.reason, format.confidence);
+      const start = chooseStartTime(format.format, options, file, issues);
+      if (start) {
+        timeColumn.relativeStartTime = start.value;
+        ev(
+          pointer(CSV, 'timeColumn', 'relativeStartTime'),
+          start.value,
+          start.reason,
+          start.confidence,
+        );
+      }
+    }
+    config.timeColumn = timeColumn;
+  }
+
+  // ---- data columns
+  const dataColumns: Record<string, ChannelConfig> = {};
+  for (const f of fields) {
+    if (time && f.column === time.field.column) continue;
+    const key = String(f.column);
+    const channel: ChannelConfig = { name: f.name };
+    if (f.units !== undefined) channel.units = f.units;
+    const type = f.physicalType === 'EMPTY' ? 'STRING' : f.physicalType;
+    channel.dataType = `CHANNEL_DATA_TYPE_${type}` as ChannelDataType;
+    dataColumns[key] = channel;
+    ev(
+      pointer(CSV, 'dataColumns', key, 'name'),
+      f.name,
+      f.header !== undefined && f.header !== ''
+        ? `header of column ${f.column}${f.unitsFrom === 'header' ? ' without its units' : ''}`
+        : `no header: named by column number`,
+      f.header !== undefined && f.header !== '' ? 'high' : 'low',
+    );
+    if (f.units !== undefined)
+      ev(
+        pointer(CSV, 'dataColumns', key, 'units'),
+        f.units,
+        f.unitsFrom === 'units-row'
+          ? `row ${layout.unitsRow} (units row)`
+          : `written in the header '${f.header ?? ''}'`,
+        'high',
+      );
+    ev(
+      pointer(CSV, 'dataColumns', key, 'dataType'),
+      channel.dataType,
+      typeReason(f),
+      typeConfidence(f),
+    );
+    if (f.physicalType === 'EMPTY')
+      issues.push({
+        code: 'csv_column_empty',
+        severity: 'warning',
+        path: pointer(CSV, 'dataColumns', key, 'dataType'),
+        message: `${file}: column ${f.column} (${f.name}) has no values in the rows read; typed STRING`,
+        hint: 'Set dataType yourself, or pass --full to scan every row.',
+      });
+  }
+  config.dataColumns = dataColumns;
+  return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
+}
+
+function showDelimiter(d: string): string {
+  return d === '\t' ? 'tab' : `'${d}'`;
+}
+
+function typeReason(f: CsvFieldProfile): string {
+  const kinds = Object.entries(f.kinds)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  const empty = f.nullCount > 0 ? `; ${f.nullCount} empty cell(s) not counted` : '';
+  const range =
+    f.stats && f.physicalType !== 'STRING' ? ` from ${f.stats.min} to ${f.stats.max}` : '';
+  const widened = f.headType ? `; widened from ${f.headType} by '${f.widenedBy?.value ?? ''}'` : '';
+  if (f.physicalType === 'EMPTY') return 'no values seen';
+  return `${f.valueCount} value(s): ${kinds}${range}${empty}${widened}`;
+}
+
+function typeConfidence(f: CsvFieldProfile): Confidence {
+  if (f.physicalType === 'EMPTY') return 'low';
+  if (f.headType) return 'medium';
+  return f.valueCount >= 3 ? 'high' : 'medium';
+}
+
+function isNumericType(t: string): boolean {
+  return t === 'DOUBLE' || t === 'INT_32' || t === 'INT_64' || t === 'UINT_64';
+}
+
+/** What a column's values say about time, without looking at the name beyond its unit. */
+export function timeGuessOfValues(f: CsvFieldProfile, nameScore: number): TimeGuess | undefined {
+  switch (f.logicalType) {
+    case 'rfc3339':
+      return {
+        format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+        reason: 'every value is an ISO 8601 date and time with a zone',
+        confidence: 'high',
+      };
+    case 'datetime':
+      return {
+        format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+        reason: 'every value is an ISO-like date and time without a zone (read as UTC)',
+        confidence: 'high',
+      };
+    case 'date_dmy':
+    case 'date_mdy':
+    case 'date_ambiguous':
+      return {
+        format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+        reason: `the values are dates written ${f.logicalType === 'date_dmy' ? 'day-first' : f.logicalType === 'date_mdy' ? 'month-first' : 'day-first or month-first (cannot tell)'}, not ISO`,
+        confidence: 'low',
+      };
+    case 'mixed':
+      return undefined;
+  }
+  if (!isNumericType(f.physicalType) || !f.stats) return undefined;
+  const min = String(f.stats.min);
+  const max = String(f.stats.max);
+  const unix = unixUnitFromMagnitude([min, max]);
+  const named = unitFromName(f.header ?? f.name);
+  const unitFromUnits = f.units !== undefined ? relativeFormatFromUnit(f.units) : undefined;
+  if (unix) return unix;
+  if (Number(min) < 0 || nameScore === 0) return undefined;
+  const first = Number(f.first ?? min);
+  const span = Number(max) - Number(min);
+  const nearZero = first <= Math.max(1, span * 0.05);
+  if (named) {
+    return {
+      format: named.format,
+      reason: `numbers from ${min} to ${max}${nearZero ? ', starting near zero' : ''}; the unit '${named.unit}' is in the name`,
+      confidence: nearZero ? 'high' : 'medium',
+    };
+  }
+  if (unitFromUnits) {
+    return {
+      format: unitFromUnits,
+      reason: `numbers from ${min} to ${max}; the units are '${f.units}'`,
+      confidence: nearZero ? 'high' : 'medium',
+    };
+  }
+  if (!nearZero) return undefined;
+  return relativeUnitFromSpacing(f.numericHead ?? []);
+}
+
+/** Scores every column as the time column: its name, whether its values parse, whether they increase. */
+export function scoreTimeColumns(fields: readonly CsvFieldProfile[]): TimeCandidate[] {
+  const out: TimeCandidate[] = [];
+  for (const f of fields) {
+    const nameScore = timeNameScore(f.header ?? '');
+    const guess = timeGuessOfValues(f, nameScore);
+    const reasons: string[] = [];
+    let score = 0;
+    if (nameScore > 0) {
+      score += 2 * nameScore;
+      reasons.push(`the name '${f.header}' ${nameScore >= 1 ? 'means time' : 'suggests time'}`);
+    }
+    if (guess) {
+      const valueScore =
+        guess.confidence === 'high' ? 1 : guess.confidence === 'medium' ? 0.8 : 0.5;
+      score += 2 * valueScore;
+      reasons.push(guess.reason);
+      if (f.increasing) {
+        score += 0.5;
+        reasons.push('the values increase');
+      } else {
+        score -= 0.5;
+        reasons.push(`the values go backwards (${f.firstDecrease ?? 'somewhere'})`);
+      }
+    } else if (f.logicalType === 'mixed') {
+      score += 0.5;
+      reasons.push('some values are dates or times, others not');
+    }
+    // A time column needs values that parse as time; numbers with no time name must increase.
+    const usable =
+      guess !== undefined && (nameScore > 0 || !isNumericType(f.physicalType) || f.increasing);
+    if (usable || (f.logicalType === 'mixed' && nameScore > 0))
+      out.push({ column: f.column, name: f.name, score, ...(guess ? { guess } : {}), reasons });
+  }
+  return out.sort((a, b) => b.score - a.score || a.column - b.column);
+}
+
+interface TimeChoice {
+  field: CsvFieldProfile;
+  reason: string;
+  confidence: Confidence;
+  alternatives?: string[];
+}
+
+function chooseTimeColumn(
+  fields: readonly CsvFieldProfile[],
+  options: InferOptions,
+  file: string,
+  issues: Issue[],
+): TimeChoice | undefined {
+  const path = pointer(CSV, 'timeColumn', 'columnNumber');
+  if (options.timeColumn !== undefined) {
+    const given = options.timeColumn;
+    const asNumber =
+      typeof given === 'number' ? given : /^\d+$/.test(given) ? Number(given) : undefined;
+    const field =
+      asNumber !== undefined
+        ? fields.find((f) => f.column === asNumber)
+        : (fields.find((f) => f.name === given || f.header === given) ??
+          fields.find((f) => f.name.toLowerCase() === String(given).toLowerCase()));
+    if (!field) {
+      issues.push({
+        code: 'infer_time_column_unknown',
+        severity: 'error',
+        path,
+        message: `${file}: the time column '${given}' is not in the file (columns: ${fields
+          .slice(0, 12)
+          .map((f) => `${f.column} ${f.name}`)
+          .join(', ')}${fields.length > 12 ? ' ...' : ''})`,
+        hint: 'Give a 1-based column number or a header name.',
+      });
+      return undefined;
+    }
+    return { field, reason: 'as given', confidence: 'high' };
+  }
+  const candidates = scoreTimeColumns(fields);
+  const best = candidates[0];
+  if (!best?.guess) {
+    const mixed = best && fields.find((f) => f.column === best.column);
+    issues.push({
+      code: 'infer_time_column_not_found',
+      severity: 'error',
+      path: pointer(CSV, 'timeColumn'),
+      message: mixed
+        ? `${file}: column ${mixed.column} (${mixed.name}) is named like time but its values are not all times`
+        : `${file}: no column looks like time (by name or by values that parse as times)`,
+      hint: 'Pass --time-column and --time-format.',
+    });
+    if (mixed)
+      issues.push({
+        code: 'infer_time_formats_mixed',
+        severity: 'warning',
+        path: pointer(CSV, 'timeColumn'),
+        message: `${file}: column ${mixed.column} (${mixed.name}) mixes ${Object.keys(mixed.kinds).join(', ')} values`,
+      });
+    return undefined;
+  }
+  const field = fields.find((f) => f.column === best.column) as CsvFieldProfile;
+  const alternatives = candidates
+    .slice(1, 4)
+    .map(
+      (c) => `column ${c.column} (${c.name}): score ${c.score.toFixed(1)}, ${c.reasons.join(', ')}`,
+    );
+  const second = candidates[1];
+  let confidence: Confidence = best.score >= 4 ? 'high' : best.score >= 2.5 ? 'medium' : 'low';
+  if (second?.guess && second.score >= best.score - 0.25) {
+    confidence = 'low';
+    issues.push({
+      code: 'infer_time_column_ambiguous',
+      severity: 'warning',
+      path,
+      message: `${file}: columns ${best.column} (${best.name}) and ${second.column} (${second.name}) could both be the time column; chose ${best.column}`,
+      hint: 'Pass --time-column to choose.',
+    });
+  }
+  return {
+    field,
+    reason: `score ${best.score.toFixed(1)}: ${best.reasons.join(', ')}`,
+    confidence,
+    alternatives,
+  };
+}
+
+function chooseTimeFormat(
+  f: CsvFieldProfile,
+  options: InferOptions,
+  file: string,
+  issues: Issue[],
+): TimeGuess | undefined {
+  const path = pointer(CSV, 'timeColumn', 'format');
+  const nameScore = Math.max(timeNameScore(f.header ?? ''), 0.5);
+  const detected = timeGuessOfValues(f, nameScore);
+  if (options.timeFormat !== undefined) {
+    const format = parseTimeFormatName(options.timeFormat);
+    if (!format) {
+      issues.push({
+        code: 'infer_option_invalid',
+        severity: 'error',
+        path,
+        message: `the time format '${options.timeFormat}' is not a time format (e.g. ABSOLUTE_UNIX_SECONDS, RELATIVE_MILLISECONDS)`,
+      });
+    } else {
+      if (detected && detected.format !== format && !compatible(format, detected.format))
+        issues.push({
+          code: 'infer_time_format_mismatch',
+          severity: 'warning',
+          path,
+          message: `${file}: column ${f.column} (${f.name}) looks like ${detected.format} (${detected.reason}), not ${format} as given`,
+        });
+      return { format, reason: 'as given', confidence: 'high' };
+    }
+  }
+  if (!detected) {
+    issues.push({
+      code: 'infer_time_format_unknown',
+      severity: 'error',
+      path,
+      message: `${file}: the values of column ${f.column} (${f.name}) do not parse in a time format the platform reads (e.g. '${f.samples[0] ?? ''}')`,
+      hint: 'Pass --time-format, or convert the column to ISO 8601 or unix time.',
+    });
+    return undefined;
+  }
+  if (
+    f.logicalType === 'date_dmy' ||
+    f.logicalType === 'date_mdy' ||
+    f.logicalType === 'date_ambiguous'
+  ) {
+    if (f.logicalType === 'date_ambiguous')
+      issues.push({
+        code: 'infer_time_date_order_ambiguous',
+        severity: 'warning',
+        path,
+        message: `${file}: dates like '${f.samples[0] ?? ''}' in column ${f.column} can be read day-first or month-first`,
+        hint: 'Write dates as ISO 8601 (YYYY-MM-DD).',
+      });
+    issues.push({
+      code: 'infer_time_not_iso',
+      severity: 'error',
+      path,
+      message: `${file}: column ${f.column} (${f.name}) holds dates like '${f.samples[0] ?? ''}'; the platform reads ISO-like dates (year first)`,
+      hint: 'Convert the column to ISO 8601 (YYYY-MM-DD hh:mm:ss) before importing.',
+    });
+  }
+  if (detected.format === 'TIME_FORMAT_ABSOLUTE_DATETIME')
+    issues.push({
+      code: 'infer_time_zone_assumed_utc',
+      severity: 'info',
+      path,
+      message: `${file}: the times in column ${f.column} (${f.name}) have no zone; the platform reads them as UTC`,
+      hint: 'If they are local times, convert them to UTC or write them with an offset.',
+    });
+  if (detected.confidence === 'low' && isRelativeFormat(detected.format))
+    issues.push({
+      code: 'infer_time_unit_guessed',
+      severity: 'warning',
+      path,
+      message: `${file}: the unit of column ${f.column} (${f.name}) is not in its name or units: ${detected.reason}`,
+      hint: 'Pass --time-format or name the column with its unit (time_s, t_ms).',
+    });
+  if (!f.increasing)
+    issues.push({
+      code: 'infer_time_not_increasing',
+      severity: 'warning',
+      path: pointer(CSV, 'timeColumn', 'columnNumber'),
+      message: `${file}: the time column ${f.column} (${f.name}) goes backwards (${f.firstDecrease ?? 'somewhere'})`,
+      hint: 'Sort the file by time, or choose another time column.',
+    });
+  return detected;
+}
+
+/** True when a given format and a detected one differ only in a way the values cannot tell. */
+function compatible(given: TimeFormat, detected: TimeFormat): boolean {
+  // A relative unit given for values whose unit was only guessed.
+  return isRelativeFormat(given) && isRelativeFormat(detected);
+}
+
+function chooseStartTime(
+  format: TimeFormat,
+  options: InferOptions,
+  file: string,
+  issues: Issue[],
+): { value: string; reason: string; confidence: Confidence } | undefined {
+  const path = pointer(CSV, 'timeColumn', 'relativeStartTime');
+  if (!isRelativeFormat(format)) {
+    if (options.relativeStartTime !== undefined)
+      issues.push({
+        code: 'infer_start_time_ignored',
+        severity: 'warning',
+        path,
+        message: `a start time was given, but ${format} is absolute: left out`,
+      });
+    return undefined;
+  }
+  if (options.relativeStartTime !== undefined) {
+    if (isRfc3339(options.relativeStartTime))
+      return { value: options.relativeStartTime, reason: 'as given', confidence: 'high' };
+    issues.push({
+      code: 'infer_option_invalid',
+      severity: 'error',
+      path,
+      message: `the start time '${options.relativeStartTime}' is not an RFC 3339 timestamp (e.g. 2024-01-01T00:00:00Z)`,
+    });
+    return undefined;
+  }
+  const fromName = startTimeFromFileName(file);
+  if (fromName) {
+    issues.push({
+      code: 'infer_start_time_from_file_name',
+      severity: 'info',
+      path,
+      message: `${file}: the start time ${fromName} was taken from the file name`,
+      hint: 'Pass --relative-start to give another.',
+    });
+    return {
+      value: fromName,
+      reason: `a date in the file name '${basename(file)}'`,
+      confidence: 'medium',
+    };
+  }
+  issues.push({
+    code: 'infer_start_time_missing',
+    severity: 'error',
+    path,
+    message: `${file}: ${format} needs a start time; none was given and the file name holds no date`,
+    hint: 'Pass --relative-start 2024-01-01T00:00:00Z (RFC 3339).',
+  });
+  return undefined;
+}

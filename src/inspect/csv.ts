@@ -1,0 +1,778 @@
+import { Readable } from 'node:stream';
+import Papa from 'papaparse';
+import type { Issue } from '../model/issue.js';
+import type { ByteSource } from './byte-source.js';
+import {
+  type CellKind,
+  ColumnStats,
+  type CsvColumnType,
+  columnType,
+  isWidening,
+  type TimeTextKind,
+} from './csv/cells.js';
+import {
+  type CsvDialect,
+  decodeText,
+  detectDelimiter,
+  detectLineEnding,
+  encodingProblem,
+  newlineOf,
+} from './csv/dialect.js';
+import { type CsvLayout, detectLayout, parseJsonObject, splitHeaderUnits } from './csv/layout.js';
+import { gunzipChunks, isGzip } from './gzip-source.js';
+import { openForInspection } from './inspect-file.js';
+import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
+
+export type { CellKind, CsvColumnType, TimeTextKind } from './csv/cells.js';
+export type { CsvDialect } from './csv/dialect.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** How much of a CSV file inspection reads by default. */
+export const CSV_HEAD_BYTES = 4 * MiB;
+export const CSV_HEAD_ROWS = 10_000;
+export const CSV_SLICE_BYTES = 64 * KiB;
+export const CSV_SLICES = 3;
+
+export interface CsvInspectOptions {
+  /** Read every row instead of the head and a few slices. */
+  full?: boolean;
+  /** The delimiter (`,` `;` `\t` `|`), instead of detecting it. */
+  delimiter?: string;
+  /** The 1-based header row (0: no header), instead of detecting it. */
+  headerRow?: number;
+  /** Head size limits (tests make them small). */
+  headBytes?: number;
+  headRows?: number;
+  sliceBytes?: number;
+  /** Progress of a full scan, in bytes of the file. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One column of a CSV file. */
+export interface CsvFieldProfile extends FieldProfile {
+  column: number;
+  name: string;
+  /** The header cell as written (`speed (m/s)`), when there is a header. */
+  header?: string;
+  /** The channel type the values fit: BOOL, INT_32, INT_64, UINT_64, DOUBLE, STRING (EMPTY: no values). */
+  physicalType: CsvColumnType;
+  /** What time-like text holds: rfc3339, datetime, date_dmy, date_mdy, date_ambiguous, mixed. */
+  logicalType?: TimeTextKind | 'mixed';
+  /** Where the units came from. */
+  unitsFrom?: 'header' | 'units-row';
+  nullCount: number;
+  /** Non-empty values seen. */
+  valueCount: number;
+  /** Count of each kind of value seen. */
+  kinds: Partial<Record<CellKind, number>>;
+  first?: string;
+  last?: string;
+  /** Values never go down (numbers by value, ISO dates by text). */
+  increasing: boolean;
+  /** Where the values first go down: a 1-based file row in the head, or a slice. */
+  firstDecrease?: string;
+  /** The first numeric values, in order (for the spacing of time columns). */
+  numericHead?: number[];
+  /** The type the head alone showed, when a later slice widened it. */
+  headType?: CsvColumnType;
+  widenedBy?: { value: string; where: string };
+  /** The JSON object of the platform's embedded config for this column. */
+  embedded?: Record<string, unknown>;
+}
+
+export interface CsvSlice {
+  offset: number;
+  length: number;
+  rows: number;
+  /** False when no row start could be found (skipped). */
+  aligned: boolean;
+}
+
+/** What inspection learned about a CSV file. */
+export interface CsvProfile extends BaseProfile {
+  format: 'csv';
+  fields: CsvFieldProfile[];
+  dialect: CsvDialect & { gzip: boolean };
+  layout: {
+    columnCount: number;
+    preambleRows: number;
+    /** 1-based rows of the embedded config. */
+    embeddedConfigRows: number[];
+    /** 1-based header row, 0 for none. */
+    headerRow: number;
+    headerConfidence: 'high' | 'medium' | 'low';
+    headerReason: string;
+    /** 1-based units row, 0 for none. */
+    unitsRow: number;
+    /** 1-based first data row. */
+    firstDataRow: number;
+  };
+  sampling: {
+    mode: 'whole' | 'head' | 'head+slices' | 'full';
+    headRows: number;
+    headBytes: number;
+    slices: CsvSlice[];
+    /** Rows that did not have the table's number of fields. */
+    raggedRows: number;
+  };
+  /** Data rows (known when the whole file was read). */
+  rowCount?: number;
+}
+
+function fail(file: string, code: Issue['code'], message: string, hint?: string): never {
+  throw new InspectError({
+    code,
+    severity: 'error',
+    path: '',
+    message: `${file}: ${message}`,
+    ...(hint ? { hint } : {}),
+    source: { file },
+  });
+}
+
+/** Yields the file's bytes (decompressed for gzip) in chunks from the start. */
+async function* contentChunks(source: ByteSource, gzip: boolean, chunk = MiB) {
+  if (gzip) {
+    yield* gunzipChunks(source, 64 * KiB);
+    return;
+  }
+  for (let offset = 0; offset < source.size; offset += chunk) {
+    yield await source.read(offset, chunk);
+  }
+}
+
+function countNewlines(bytes: Uint8Array): number {
+  let n = 0;
+  let i = bytes.indexOf(10);
+  while (i >= 0) {
+    n += 1;
+    i = bytes.indexOf(10, i + 1);
+  }
+  // Old Mac files: CR only.
+  if (n === 0) {
+    i = bytes.indexOf(13);
+    while (i >= 0) {
+      n += 1;
+      i = bytes.indexOf(13, i + 1);
+    }
+  }
+  return n;
+}
+
+/** Reads the head: up to `maxBytes` or about `maxLines` lines, whichever comes first. */
+async function readHead(
+  source: ByteSource,
+  gzip: boolean,
+  maxBytes: number,
+  maxLines: number,
+): Promise<{ bytes: Uint8Array; complete: boolean }> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let lines = 0;
+  let complete = true;
+  const it = contentChunks(source, gzip, Math.min(MiB, Math.max(64 * KiB, maxBytes)));
+  for await (const c of it) {
+    parts.push(c);
+    total += c.byteLength;
+    lines += countNewlines(c);
+    if (total >= maxBytes || lines > maxLines) {
+      complete = gzip ? false : total >= source.size;
+      break;
+    }
+  }
+  const all = Buffer.concat(parts, total);
+  const bytes = all.subarray(0, Math.min(total, maxBytes));
+  if (bytes.byteLength < total) complete = false;
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), complete };
+}
+
+/** The byte just after the `n`-th line end, or after the last one when there are fewer. */
+function cutAfterLines(bytes: Uint8Array, n: number): number {
+  let count = 0;
+  let last = -1;
+  const nl = bytes.indexOf(10) >= 0 ? 10 : 13;
+  let i = bytes.indexOf(nl);
+  while (i >= 0) {
+    last = i;
+    count += 1;
+    if (count >= n) break;
+    i = bytes.indexOf(nl, i + 1);
+  }
+  return last + 1;
+}
+
+function parseRows(text: string, dialect: CsvDialect): string[][] {
+  const parsed = Papa.parse<string[]>(text, {
+    delimiter: dialect.delimiter,
+    newline: newlineOf(dialect.lineEnding),
+    quoteChar: '"',
+    skipEmptyLines: false,
+  });
+  const rows = parsed.data;
+  const last = rows[rows.length - 1];
+  if (last && last.length === 1 && last[0] === '') rows.pop();
+  if (dialect.lineEnding === 'mixed') stripCr(rows);
+  return rows;
+}
+
+function stripCr(rows: string[][]): void {
+  for (const r of rows) {
+    const i = r.length - 1;
+    const v = r[i];
+    if (v?.endsWith('\r')) r[i] = v.slice(0, -1);
+  }
+}
+
+function isBlankRow(r: readonly string[]): boolean {
+  return r.length === 1 && (r[0] ?? '').trim() === '';
+}
+
+/**
+ * Inspects a CSV file (or `.csv.gz`): dialect, layout (preamble, embedded config, header,
+ * units), and per column a channel type, empty count, samples and time facts. Reads the
+ * head (4 MiB or 10,000 rows, whichever is less) and a few slices from the middle and the
+ * end, cut at row boundaries; `full` reads every row instead.
+ */
+export async function inspectCsv(
+  path: string,
+  options: CsvInspectOptions = {},
+): Promise<CsvProfile> {
+  const source = await openForInspection(path);
+  try {
+    return await inspectCsvSource(source, options);
+  } finally {
+    await source.close();
+  }
+}
+
+/** `inspectCsv` over an open byte source (tests pass a counting one). */
+export async function inspectCsvSource(
+  source: ByteSource,
+  options: CsvInspectOptions = {},
+): Promise<CsvProfile> {
+  const file = source.name;
+  const headBytes = options.headBytes ?? CSV_HEAD_BYTES;
+  const headRows = options.headRows ?? CSV_HEAD_ROWS;
+  const sliceBytes = options.sliceBytes ?? CSV_SLICE_BYTES;
+  const issues: Issue[] = [];
+  const startRead = source.bytesRead;
+
+  if (source.size === 0)
+    fail(file, 'csv_empty', 'the file is empty', 'Check that the export finished.');
+  const magic = await source.read(0, Math.min(4, source.size));
+  const gzip = isGzip(magic);
+
+  // ---- head bytes
+  const head = await readHead(source, gzip, headBytes, headRows + 200);
+  const problem = encodingProblem(head.bytes);
+  if (problem === 'utf16')
+    fail(
+      file,
+      'csv_encoding_utf16',
+      'the file is UTF-16 encoded; the platform reads UTF-8 CSV',
+      'Re-save it as UTF-8, e.g. `iconv -f UTF-16 -t UTF-8 in.csv > out.csv`.',
+    );
+  if (problem === 'binary')
+    fail(
+      file,
+      'csv_not_text',
+      'the file is not text (binary bytes): not a CSV file',
+      'Check that this is the data file you meant.',
+    );
+  let cut = head.complete ? head.bytes.byteLength : cutAfterLines(head.bytes, headRows + 200);
+  if (!head.complete && cut === 0)
+    fail(
+      file,
+      'csv_line_too_long',
+      `no line end in the first ${(head.bytes.byteLength / MiB).toFixed(0)} MiB: not a table of rows`,
+      'Check that this is a CSV file and that its lines end with LF or CRLF.',
+    );
+  if (head.complete) cut = head.bytes.byteLength;
+  const decoded = decodeText(head.bytes.subarray(0, cut));
+  const text = decoded.text;
+  if (text.trim() === '') fail(file, 'csv_empty', 'the file holds no rows (only blank lines)');
+  if (!decoded.validUtf8)
+    issues.push({
+      code: 'csv_encoding_not_utf8',
+      severity: 'warning',
+      path: '',
+      message: `${file}: some bytes are not valid UTF-8; they were read as Latin-1`,
+      hint: 'Re-save the file as UTF-8 so names and text import as written.',
+      source: { file },
+    });
+
+  // ---- dialect
+  const lineEnding = detectLineEnding(text);
+  const sample = text.slice(0, 64 * KiB);
+  let delimiter: { delimiter: string; reason: string; rivals: string[] };
+  if (options.delimiter !== undefined) {
+    delimiter = { delimiter: options.delimiter, reason: 'as given', rivals: [] };
+  } else {
+    delimiter = detectDelimiter(sample, newlineOf(lineEnding));
+  }
+  const dialect: CsvDialect = {
+    encoding: decoded.bom ? 'utf-8-bom' : 'utf-8',
+    validUtf8: decoded.validUtf8,
+    lineEnding,
+    delimiter: delimiter.delimiter,
+    quoteChar: '"',
+    delimiterReason: delimiter.reason,
+    delimiterRivals: delimiter.rivals,
+  };
+  if (lineEnding === 'mixed')
+    issues.push({
+      code: 'csv_mixed_line_endings',
+      severity: 'info',
+      path: '',
+      message: `${file}: the file mixes CRLF and LF line ends`,
+      source: { file },
+    });
+  if (delimiter.rivals.length > 0)
+    issues.push({
+      code: 'csv_delimiter_uncertain',
+      severity: 'warning',
+      path: '',
+      message: `${file}: ${[delimiter.delimiter, ...delimiter.rivals].map(showDelimiter).join(' and ')} split the rows equally well; chose ${showDelimiter(delimiter.delimiter)}`,
+      hint: 'Pass --delimiter to say which one the file uses.',
+      source: { file },
+    });
+
+  // ---- rows of the head
+  const rows = parseRows(text, dialect);
+  // The last row may be cut inside a quoted field when the head is not the whole file.
+  if (!head.complete && rows.length > 1) rows.pop();
+  if (options.headerRow !== undefined && options.headerRow > rows.length)
+    fail(
+      file,
+      'csv_header_row_out_of_range',
+      `header row ${options.headerRow} is beyond the ${rows.length} rows read`,
+    );
+  const layout = detectLayout(
+    rows,
+    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
+  );
+  const n = layout.columnCount;
+  const headLimit = Math.min(rows.length, layout.firstData + headRows);
+
+  const stats = Array.from({ length: n }, () => new ColumnStats());
+  let ragged = 0;
+  let firstRagged: number | undefined;
+  let dataRows = 0;
+  for (let r = layout.firstData; r < headLimit; r++) {
+    const row = rows[r] as string[];
+    if (isBlankRow(row)) continue;
+    if (row.length !== n) {
+      ragged += 1;
+      firstRagged ??= r + 1;
+    }
+    dataRows += 1;
+    for (let c = 0; c < n; c++) (stats[c] as ColumnStats).add(row[c] ?? '', r + 1);
+  }
+  const headTypes = stats.map(columnType);
+  const headLastRowComplete = head.complete && headLimit === rows.length;
+
+  // ---- later parts: slices, or every row
+  const slices: CsvSlice[] = [];
+  const rest = Array.from({ length: n }, () => new ColumnStats());
+  const restWhere: string[] = [];
+  const restKinds: KindWhere[] = Array.from({ length: n }, () => ({}));
+  let mode: CsvProfile['sampling']['mode'] = headLastRowComplete ? 'whole' : 'head';
+  let rowCount: number | undefined = headLastRowComplete ? dataRows : undefined;
+  if (!headLastRowComplete && options.full) {
+    mode = 'full';
+    const full = await scanRest(source, gzip, dialect, headLimit, n, rest, options.onProgress);
+    ragged += full.ragged;
+    firstRagged ??= full.firstRagged;
+    rowCount = dataRows + full.dataRows;
+    for (let c = 0; c < n; c++) noteKinds(restKinds, c, rest[c] as ColumnStats, (i) => `row ${i}`);
+  } else if (!headLastRowComplete && gzip) {
+    issues.push({
+      code: 'csv_gzip_head_only',
+      severity: 'info',
+      path: '',
+      message: `${file}: gzip content cannot be read from the middle; only the first ${dataRows} data rows were inspected`,
+      hint: 'Pass --full to read every row.',
+      source: { file },
+    });
+  } else if (!headLastRowComplete) {
+    mode = 'head+slices';
+    const headEnd = Buffer.byteLength(text, 'utf8') + (decoded.bom ? 3 : 0);
+    const offsets = sliceOffsets(headEnd, source.size, sliceBytes);
+    for (const offset of offsets) {
+      const slice = await readSlice(source, offset, sliceBytes, dialect, n);
+      slices.push(slice.info);
+      if (!slice.info.aligned) {
+        issues.push({
+          code: 'csv_slice_skipped',
+          severity: 'info',
+          path: '',
+          message: `${file}: the slice at byte ${offset} could not be aligned to whole rows; skipped`,
+          hint: 'Pass --full to read every row.',
+          source: { file, offset },
+        });
+        continue;
+      }
+      const part = Array.from({ length: n }, () => new ColumnStats());
+      for (const [i, row] of slice.rows.entries()) {
+        if (row.length !== n) ragged += 1;
+        for (let c = 0; c < n; c++) (part[c] as ColumnStats).add(row[c] ?? '', i + 1);
+      }
+      const where = `the slice at byte ${offset}`;
+      for (let c = 0; c < n; c++) {
+        const p = part[c] as ColumnStats;
+        if (p.firstDecrease !== undefined) restWhere[c] ??= `${where}, row ${p.firstDecrease}`;
+        noteKinds(restKinds, c, p, (i) => `${where}, row ${i}`);
+        (rest[c] as ColumnStats).merge(p);
+      }
+      // Order across parts: the slice must not start below where the head ended.
+      for (let c = 0; c < n; c++) {
+        const p = part[c] as ColumnStats;
+        const prev = (stats[c] as ColumnStats).lastValue;
+        if (prev !== undefined && p.firstValue !== undefined && decreases(prev, p.firstValue))
+          restWhere[c] ??= `the slice at byte ${offset}, row 1`;
+      }
+    }
+  }
+  if (ragged > 0)
+    issues.push({
+      code: 'csv_ragged_rows',
+      severity: 'warning',
+      path: '',
+      message: `${file}: ${ragged} row(s) do not have ${n} fields${firstRagged ? ` (first: row ${firstRagged})` : ''}`,
+      hint: 'Check the delimiter and quoting; pass --delimiter if it was guessed wrong.',
+      source: { file, ...(firstRagged ? { row: firstRagged } : {}) },
+    });
+
+  // ---- fields
+  const headerRow = layout.header >= 0 ? (rows[layout.header] ?? []) : [];
+  const unitsRow = layout.units >= 0 ? (rows[layout.units] ?? []) : [];
+  const fields: CsvFieldProfile[] = [];
+  const seenNames = new Map<string, number>();
+  for (let c = 0; c < n; c++) {
+    const s = stats[c] as ColumnStats;
+    const r = rest[c] as ColumnStats;
+    const headType = headTypes[c] as CsvColumnType;
+    const headIncreasing = s.increasing;
+    const headFirstDecrease = s.firstDecrease;
+    const headLast = s.lastValue;
+    s.merge(r);
+    const type = columnType(s);
+    const field = describeField(c, s, type, layout, headerRow, unitsRow, rows);
+    if (!headIncreasing && headFirstDecrease !== undefined) {
+      field.increasing = false;
+      field.firstDecrease = `row ${headFirstDecrease}`;
+    } else if (restWhere[c] !== undefined || !r.increasing) {
+      field.increasing = false;
+      field.firstDecrease = restWhere[c] ?? 'a later part of the file';
+    } else if (
+      mode === 'full' &&
+      r.firstValue !== undefined &&
+      headLast !== undefined &&
+      decreases(headLast, r.firstValue)
+    ) {
+      field.increasing = false;
+      field.firstDecrease = `row ${headLimit + 1}`;
+    }
+    if (isWidening(headType, type)) {
+      field.headType = headType;
+      const by = widenedBy(restKinds[c] ?? {}, type);
+      if (by) field.widenedBy = by;
+      issues.push({
+        code: 'csv_type_widened',
+        severity: 'warning',
+        path: '',
+        message: `${file}: column ${c + 1} (${field.name}) looked ${headType} in the first rows but holds ${by ? `'${by.value}' in ${by.where}` : 'wider values later'}: typed ${type}`,
+        hint: 'Check the value; pass --full to scan every row.',
+        source: { file, column: c + 1 },
+      });
+    }
+    const prev = seenNames.get(field.name);
+    if (prev !== undefined && layout.header >= 0)
+      issues.push({
+        code: 'csv_duplicate_column_name',
+        severity: 'warning',
+        path: '',
+        message: `${file}: columns ${prev} and ${c + 1} are both named '${field.name}'`,
+        source: { file, column: c + 1 },
+      });
+    else seenNames.set(field.name, c + 1);
+    fields.push(field);
+  }
+  if (rowCount === 0 || (dataRows === 0 && mode !== 'full'))
+    issues.push({
+      code: 'csv_no_data_rows',
+      severity: 'warning',
+      path: '',
+      message: `${file}: no data rows after row ${layout.firstData}`,
+      source: { file },
+    });
+
+  const profile: CsvProfile = {
+    format: 'csv',
+    file: { path: file, size: source.size },
+    bytesRead: source.bytesRead - startRead,
+    fields,
+    issues,
+    dialect: { ...dialect, gzip },
+    layout: {
+      columnCount: n,
+      preambleRows: layout.preambleRows,
+      embeddedConfigRows: layout.embeddedRows.map((r) => r + 1),
+      headerRow: layout.header + 1,
+      headerConfidence: layout.headerConfidence,
+      headerReason: layout.headerReason,
+      unitsRow: layout.units + 1,
+      firstDataRow: layout.firstData + 1,
+    },
+    sampling: {
+      mode,
+      headRows: dataRows,
+      headBytes: cut,
+      slices,
+      raggedRows: ragged,
+    },
+  };
+  if (rowCount !== undefined) profile.rowCount = rowCount;
+  return profile;
+}
+
+type KindWhere = Partial<Record<CellKind, { value: string; where: string }>>;
+
+function noteKinds(
+  into: KindWhere[],
+  c: number,
+  part: ColumnStats,
+  where: (index: number) => string,
+): void {
+  const target = into[c] as KindWhere;
+  for (const k of Object.keys(part.firstOfKind) as CellKind[]) {
+    const f = part.firstOfKind[k];
+    if (f && target[k] === undefined) target[k] = { value: f.value.trim(), where: where(f.index) };
+  }
+}
+
+function showDelimiter(d: string): string {
+  return d === '\t' ? 'tab' : `'${d}'`;
+}
+
+/** True when `b` comes before `a` (numbers by value, ISO text by order). */
+function decreases(a: string, b: string): boolean {
+  const x = Number(a);
+  const y = Number(b);
+  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return y < x;
+  if (/^\d{4}-\d{2}-\d{2}/.test(a) && /^\d{4}-\d{2}-\d{2}/.test(b)) {
+    const pa = Date.parse(a.replace(' ', 'T'));
+    const pb = Date.parse(b.replace(' ', 'T'));
+    return Number.isFinite(pa) && Number.isFinite(pb) ? pb < pa : b < a;
+  }
+  return false;
+}
+
+function widenedBy(
+  rest: KindWhere,
+  type: CsvColumnType,
+): { value: string; where: string } | undefined {
+  const order: CellKind[] =
+    type === 'STRING'
+      ? [
+          'string',
+          'rfc3339',
+          'datetime',
+          'date_dmy',
+          'date_mdy',
+          'date_ambiguous',
+          'bool',
+          'double',
+          'int',
+        ]
+      : type === 'DOUBLE'
+        ? ['double', 'int']
+        : ['int'];
+  for (const k of order) {
+    const f = rest[k];
+    if (f) return f;
+  }
+  return undefined;
+}
+
+function describeField(
+  c: number,
+  s: ColumnStats,
+  type: CsvColumnType,
+  layout: CsvLayout,
+  headerRow: readonly string[],
+  unitsRow: readonly string[],
+  rows: readonly (readonly string[])[],
+): CsvFieldProfile {
+  const rawHeader = layout.header >= 0 ? (headerRow[c] ?? '').trim() : '';
+  const split = splitHeaderUnits(rawHeader);
+  const name = split.name !== '' ? split.name : `column_${c + 1}`;
+  const kinds: Partial<Record<CellKind, number>> = {};
+  for (const k of Object.keys(s.kinds) as CellKind[])
+    if (k !== 'empty' && s.kinds[k] > 0) kinds[k] = s.kinds[k];
+  const field: CsvFieldProfile = {
+    column: c + 1,
+    name,
+    physicalType: type,
+    nullCount: s.empty,
+    valueCount: s.values,
+    kinds,
+    samples: s.samples,
+    increasing: s.increasing,
+  };
+  if (layout.header >= 0) field.header = rawHeader;
+  const unitCell = (unitsRow[c] ?? '').trim();
+  if (unitCell !== '') {
+    field.units = unitCell;
+    field.unitsFrom = 'units-row';
+  } else if (split.units) {
+    field.units = split.units;
+    field.unitsFrom = 'header';
+  }
+  const timeKind = s.timeTextKind();
+  if (timeKind) field.logicalType = timeKind;
+  if (s.firstValue !== undefined) field.first = s.firstValue;
+  if (s.lastValue !== undefined) field.last = s.lastValue;
+  if (
+    s.numMinText !== undefined &&
+    s.numMaxText !== undefined &&
+    (type === 'DOUBLE' || type.startsWith('INT') || type === 'UINT_64')
+  ) {
+    field.stats = {
+      min: type === 'DOUBLE' ? s.numMinText : (s.intMin ?? s.numMinText),
+      max: type === 'DOUBLE' ? s.numMaxText : (s.intMax ?? s.numMaxText),
+    };
+    field.numericHead = s.head.slice(0, 20);
+  } else if (
+    timeKind &&
+    s.samples.length > 0 &&
+    s.firstValue !== undefined &&
+    s.lastValue !== undefined
+  ) {
+    field.stats = { min: s.firstValue, max: s.lastValue };
+  }
+  for (const r of layout.embeddedRows) {
+    const obj = parseJsonObject((rows[r] ?? [])[c] ?? '');
+    if (obj) field.embedded = { ...(field.embedded ?? {}), ...obj };
+  }
+  return field;
+}
+
+/** Offsets of the slices after the head: the middle and the end of what remains. */
+function sliceOffsets(headEnd: number, size: number, sliceBytes: number): number[] {
+  const remaining = size - headEnd;
+  if (remaining <= 0) return [];
+  if (remaining <= sliceBytes * 3) return [headEnd];
+  const offsets = [
+    headEnd + Math.floor(remaining / 3),
+    headEnd + Math.floor((2 * remaining) / 3),
+    size - sliceBytes,
+  ];
+  return offsets;
+}
+
+/**
+ * Reads a slice and finds a row start in it: after a line end, the first position from
+ * which the next rows parse to the table's width without quote errors (a slice can start
+ * inside a quoted field that holds line ends). The last row is dropped unless the slice
+ * reaches the end of the file.
+ */
+async function readSlice(
+  source: ByteSource,
+  offset: number,
+  length: number,
+  dialect: CsvDialect,
+  columns: number,
+): Promise<{ rows: string[][]; info: CsvSlice }> {
+  const bytes = await source.read(offset, length);
+  const atEnd = offset + bytes.byteLength >= source.size;
+  const nl = dialect.lineEnding === 'CR' ? 13 : 10;
+  const info: CsvSlice = { offset, length: bytes.byteLength, rows: 0, aligned: false };
+  // Cut the end at the last line end (whole rows only) unless the slice reaches the end.
+  const endCut = atEnd ? bytes.byteLength : bytes.lastIndexOf(nl) + 1;
+  let start = bytes.indexOf(nl);
+  for (let attempt = 0; attempt < 32 && start >= 0 && start < endCut; attempt++) {
+    const from = start + 1;
+    const text = decodeText(bytes.subarray(from, endCut)).text;
+    const parsed = Papa.parse<string[]>(text, {
+      delimiter: dialect.delimiter,
+      newline: newlineOf(dialect.lineEnding),
+      quoteChar: '"',
+      skipEmptyLines: true,
+    });
+    const rows = parsed.data;
+    if (dialect.lineEnding === 'mixed') stripCr(rows);
+    const quoteErrors = parsed.errors.filter((e) => e.type === 'Quotes').length;
+    const firstRows = rows.slice(0, 3);
+    const width = rows.filter((r) => r.length === columns).length;
+    if (
+      rows.length > 0 &&
+      quoteErrors === 0 &&
+      firstRows.every((r) => r.length === columns) &&
+      width >= rows.length * 0.9
+    ) {
+      info.rows = rows.length;
+      info.aligned = true;
+      return { rows, info };
+    }
+    start = bytes.indexOf(nl, from);
+  }
+  return { rows: [], info };
+}
+
+/** Streams every row after the head's rows (counting from row 0) into `rest`. */
+async function scanRest(
+  source: ByteSource,
+  gzip: boolean,
+  dialect: CsvDialect,
+  skipRows: number,
+  columns: number,
+  rest: ColumnStats[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ dataRows: number; ragged: number; firstRagged?: number }> {
+  let done = 0;
+  let row = 0;
+  let dataRows = 0;
+  let ragged = 0;
+  let firstRagged: number | undefined;
+  const decoder = new TextDecoder('utf-8');
+  let first = true;
+  async function* text() {
+    for await (const chunk of contentChunks(source, gzip, 4 * MiB)) {
+      done += chunk.byteLength;
+      onProgress?.(gzip ? Math.min(source.bytesRead, source.size) : done, source.size);
+      let s = decoder.decode(chunk, { stream: true });
+      if (first && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+      first = false;
+      yield s;
+    }
+    const tail = decoder.decode();
+    if (tail) yield tail;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Papa.parse<string[]>(Readable.from(text()) as unknown as File, {
+      delimiter: dialect.delimiter,
+      newline: newlineOf(dialect.lineEnding),
+      quoteChar: '"',
+      skipEmptyLines: false,
+      step: (result) => {
+        const r = result.data;
+        row += 1;
+        if (row <= skipRows) return;
+        if (r.length === 1 && (r[0] ?? '').trim() === '') return;
+        if (dialect.lineEnding === 'mixed') stripCr([r]);
+        dataRows += 1;
+        if (r.length !== columns) {
+          ragged += 1;
+          firstRagged ??= row;
+        }
+        for (let c = 0; c < columns; c++) (rest[c] as ColumnStats).add(r[c] ?? '', row);
+      },
+      complete: () => resolve(),
+      error: (err: Error) => reject(err),
+    });
+  });
+  return firstRagged === undefined ? { dataRows, ragged } : { dataRows, ragged, firstRagged };
+}

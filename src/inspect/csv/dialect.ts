@@ -1,0 +1,150 @@
+import Papa from 'papaparse';
+
+/** How a CSV file is written: encoding, line ends, delimiter, quote. */
+export interface CsvDialect {
+  encoding: 'utf-8' | 'utf-8-bom';
+  /** False when some bytes were not valid UTF-8 (they were read as Latin-1). */
+  validUtf8: boolean;
+  lineEnding: 'LF' | 'CRLF' | 'CR' | 'mixed' | 'none';
+  delimiter: string;
+  quoteChar: '"';
+  /** How the delimiter was chosen. */
+  delimiterReason: string;
+  /** Other delimiters that split the rows as consistently (the choice was a guess). */
+  delimiterRivals: string[];
+}
+
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+export type EncodingProblem = 'utf16' | 'binary' | undefined;
+
+/** Tells UTF-16 (with or without BOM) and binary content apart from text. */
+export function encodingProblem(bytes: Uint8Array): EncodingProblem {
+  if (bytes.byteLength >= 2) {
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+      return 'utf16';
+  }
+  const n = Math.min(bytes.byteLength, 64 * 1024);
+  let nulEven = 0;
+  let nulOdd = 0;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i] as number;
+    if (b === 0) {
+      if (i % 2 === 0) nulEven += 1;
+      else nulOdd += 1;
+    } else if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control += 1;
+  }
+  const half = n / 2;
+  // Text in UTF-16 has a NUL beside nearly every ASCII character, all on one side.
+  if (
+    n >= 4 &&
+    (nulOdd > half * 0.3 || nulEven > half * 0.3) &&
+    Math.min(nulEven, nulOdd) < 0.05 * half
+  )
+    return 'utf16';
+  if (nulEven + nulOdd > 0 || control > n * 0.01) return 'binary';
+  return undefined;
+}
+
+/** Decodes bytes as UTF-8 (dropping a BOM); falls back to Latin-1 when they are not valid UTF-8. */
+export function decodeText(bytes: Uint8Array): { text: string; bom: boolean; validUtf8: boolean } {
+  const bom = bytes.byteLength >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), bom, validUtf8: true };
+  } catch {
+    return { text: new TextDecoder('latin1').decode(body), bom, validUtf8: false };
+  }
+}
+
+/** Counts line endings in the first 64 KiB of text. */
+export function detectLineEnding(text: string): CsvDialect['lineEnding'] {
+  const n = Math.min(text.length, 64 * 1024);
+  let crlf = 0;
+  let lf = 0;
+  let cr = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        crlf += 1;
+        i += 1;
+      } else cr += 1;
+    } else if (c === 10) lf += 1;
+  }
+  const kinds = [crlf > 0, lf > 0, cr > 0].filter(Boolean).length;
+  if (kinds === 0) return 'none';
+  if (kinds > 1) return 'mixed';
+  return crlf > 0 ? 'CRLF' : lf > 0 ? 'LF' : 'CR';
+}
+
+/** The newline papaparse should split on for a line-ending kind. */
+export function newlineOf(ending: CsvDialect['lineEnding']): '\n' | '\r\n' | '\r' {
+  return ending === 'CRLF' ? '\r\n' : ending === 'CR' ? '\r' : '\n';
+}
+
+interface DelimiterScore {
+  delimiter: string;
+  fields: number;
+  consistency: number;
+}
+
+/**
+ * Chooses the delimiter among `, ; \t |`: the one that splits the sample's rows into the
+ * same number (> 1) of fields most consistently; among equally consistent ones, the one
+ * giving more fields. Lines starting with `#` (comments) are left out.
+ */
+export function detectDelimiter(
+  sample: string,
+  newline: string,
+): { delimiter: string; reason: string; rivals: string[] } {
+  const scores: DelimiterScore[] = [];
+  for (const delimiter of DELIMITERS) {
+    const parsed = Papa.parse<string[]>(sample, {
+      delimiter,
+      newline: newline as '\n',
+      quoteChar: '"',
+      preview: 200,
+    });
+    const rows = parsed.data.filter((r) => !(r.length === 1 && (r[0] ?? '').trim() === ''));
+    const body = rows.filter((r) => !(r[0] ?? '').startsWith('#'));
+    const counts = new Map<number, number>();
+    for (const r of body) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+    let fields = 1;
+    let best = 0;
+    for (const [len, c] of counts) {
+      if (c > best || (c === best && len > fields)) {
+        fields = len;
+        best = c;
+      }
+    }
+    // Leading rows with other counts are a preamble: judge consistency from the first row of the mode on.
+    const start = body.findIndex((r) => r.length === fields);
+    const tail = start < 0 ? [] : body.slice(start);
+    const same = tail.filter((r) => r.length === fields).length;
+    scores.push({
+      delimiter,
+      fields,
+      consistency: tail.length === 0 ? 0 : same / tail.length,
+    });
+  }
+  const usable = scores.filter((s) => s.fields > 1 && s.consistency > 0.5);
+  if (usable.length === 0) {
+    return {
+      delimiter: ',',
+      reason: 'no delimiter splits the rows into more than one field: one column',
+      rivals: [],
+    };
+  }
+  const top = Math.max(...usable.map((s) => s.consistency));
+  const near = usable.filter((s) => s.consistency >= top - 0.02);
+  near.sort((a, b) => b.fields - a.fields);
+  const chosen = near[0] as DelimiterScore;
+  const name = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
+  return {
+    delimiter: chosen.delimiter,
+    reason: `${name(chosen.delimiter)} splits ${(chosen.consistency * 100).toFixed(0)}% of the sampled rows into ${chosen.fields} fields`,
+    rivals: near.slice(1).map((s) => s.delimiter),
+  };
+}

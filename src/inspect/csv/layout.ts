@@ -1,0 +1,352 @@
+import { type CellKind, classifyCell, isTimeKind } from './cells.js';
+
+/** Where the table starts in a CSV file: preamble, embedded config, header, units. 0-based rows. */
+export interface CsvLayout {
+  /** Number of fields of the table's rows. */
+  columnCount: number;
+  /** Rows before the table (notes, comments, blank lines). */
+  preambleRows: number;
+  /** 0-based rows holding the platform's embedded config (JSON objects in the cells). */
+  embeddedRows: number[];
+  /** 0-based header row, or -1 for none. */
+  header: number;
+  headerConfidence: 'high' | 'medium' | 'low';
+  headerReason: string;
+  /** 0-based units row, or -1 for none. */
+  units: number;
+  /** 0-based first data row. */
+  firstData: number;
+}
+
+type ColumnClass = 'number' | 'bool' | 'time';
+
+function cellClass(kind: CellKind): ColumnClass | 'string' | 'empty' {
+  if (kind === 'int' || kind === 'double') return 'number';
+  if (kind === 'bool') return 'bool';
+  if (isTimeKind(kind)) return 'time';
+  return kind === 'empty' ? 'empty' : 'string';
+}
+
+function isBlank(row: readonly string[]): boolean {
+  return row.every((c) => c.trim() === '');
+}
+
+/** True when most non-empty cells of the row are JSON objects (the platform's embedded config). */
+export function isEmbeddedConfigRow(row: readonly string[]): boolean {
+  const cells = row.map((c) => c.trim()).filter((c) => c !== '');
+  if (cells.length === 0) return false;
+  const objects = cells.filter((c) => parseJsonObject(c) !== undefined).length;
+  return objects > 0 && objects >= cells.length / 2;
+}
+
+export function parseJsonObject(cell: string): Record<string, unknown> | undefined {
+  const c = cell.trim();
+  if (!c.startsWith('{') || !c.endsWith('}')) return undefined;
+  try {
+    const v: unknown = JSON.parse(c);
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const KNOWN_UNITS = new Set(
+  [
+    's',
+    'ms',
+    'us',
+    'µs',
+    'ns',
+    'min',
+    'h',
+    'hr',
+    'sec',
+    'hz',
+    'khz',
+    'mhz',
+    'v',
+    'mv',
+    'kv',
+    'a',
+    'ma',
+    'w',
+    'kw',
+    'mw',
+    'wh',
+    'kwh',
+    'j',
+    'kj',
+    'ohm',
+    'Ω',
+    'm',
+    'mm',
+    'cm',
+    'km',
+    'ft',
+    'in',
+    'mi',
+    'm/s',
+    'm/s^2',
+    'm/s2',
+    'm/s²',
+    'km/h',
+    'kph',
+    'mph',
+    'kn',
+    'knots',
+    'g',
+    'kg',
+    'lb',
+    'n',
+    'nm',
+    'n·m',
+    'n*m',
+    'kn',
+    'pa',
+    'kpa',
+    'mpa',
+    'hpa',
+    'bar',
+    'mbar',
+    'psi',
+    'atm',
+    'degc',
+    'degf',
+    'degk',
+    '°c',
+    '°f',
+    'k',
+    'c',
+    'f',
+    '%',
+    'rpm',
+    'deg',
+    'rad',
+    'rad/s',
+    'deg/s',
+    '°',
+    '°/s',
+    'db',
+    'dbm',
+    'lux',
+    'l',
+    'l/min',
+    'l/s',
+    'ppm',
+    'bool',
+    'count',
+    'counts',
+    'g/s',
+    'kg/s',
+    'nm/s',
+    'v/v',
+    'bit',
+    'bits',
+    'byte',
+    'bytes',
+    'b',
+    'kb',
+    'mb',
+    'gb',
+    'mah',
+    'ah',
+    'pct',
+    'percent',
+    'celsius',
+    'volts',
+    'amps',
+    'amperes',
+    'meters',
+    'seconds',
+    'milliseconds',
+  ].map((u) => u.toLowerCase()),
+);
+
+/** True when a cell looks like a unit of measure (`m/s`, `V`, `degC`, `%`). */
+export function isUnitLike(cell: string): boolean {
+  const c = cell.trim();
+  if (c === '' || c.length > 16) return false;
+  if (KNOWN_UNITS.has(c.toLowerCase())) return true;
+  return (
+    /^[A-Za-zµμΩ°%][A-Za-z0-9µμΩ°%]*(?:[/^*·.-][A-Za-z0-9µμΩ°%²³]+)+$/.test(c) && /[/^]/.test(c)
+  );
+}
+
+/**
+ * A header cell with its units written in: `speed (m/s)` and `speed [m/s]` → name `speed`,
+ * units `m/s`. `speed_mps` is left alone. Brackets that hold no unit stay in the name.
+ */
+export function splitHeaderUnits(cell: string): { name: string; units?: string } {
+  const c = cell.trim();
+  const m = /^(.*?)\s*[[(]\s*([^\])]+?)\s*[\])]$/.exec(c);
+  if (m?.[1] && m[2] && isUnitLike(m[2])) return { name: m[1], units: m[2] };
+  return { name: c };
+}
+
+function columnClasses(
+  rows: readonly (readonly string[])[],
+  columns: number,
+): Array<ColumnClass | undefined> {
+  const out: Array<ColumnClass | undefined> = [];
+  for (let c = 0; c < columns; c++) {
+    let cls: ColumnClass | undefined;
+    let ok = true;
+    for (const row of rows) {
+      const k = cellClass(classifyCell(row[c] ?? ''));
+      if (k === 'empty') continue;
+      if (k === 'string' || (cls !== undefined && cls !== k)) {
+        ok = false;
+        break;
+      }
+      cls = k;
+    }
+    out.push(ok ? cls : undefined);
+  }
+  return out;
+}
+
+function fits(cell: string, cls: ColumnClass): boolean {
+  const k = cellClass(classifyCell(cell));
+  return k === 'empty' || k === cls;
+}
+
+export interface LayoutOptions {
+  /** 1-based header row; 0 = no header. */
+  headerRow?: number;
+}
+
+/** Finds the preamble, embedded config rows, header and units rows of the head's rows. */
+export function detectLayout(
+  rows: readonly (readonly string[])[],
+  options: LayoutOptions = {},
+): CsvLayout {
+  const probe = rows.slice(0, 1000).filter((r) => !isBlank(r) && !(r[0] ?? '').startsWith('#'));
+  const counts = new Map<number, number>();
+  for (const r of probe) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+  let columnCount = 1;
+  let best = 0;
+  for (const [len, c] of counts) {
+    if (c > best || (c === best && len > columnCount)) {
+      columnCount = len;
+      best = c;
+    }
+  }
+  // The table starts at the first row of the table's width followed by rows of that width.
+  let start = 0;
+  while (start < rows.length) {
+    const r = rows[start] as readonly string[];
+    const comment = (r[0] ?? '').trimStart().startsWith('#');
+    if (!isBlank(r) && !comment && r.length === columnCount) {
+      const next = rows.slice(start + 1, start + 3).filter((x) => !isBlank(x));
+      if (next.every((x) => x.length === columnCount)) break;
+    }
+    start += 1;
+  }
+  if (start >= rows.length) start = rows.findIndex((r) => !isBlank(r));
+  if (start < 0) start = 0;
+
+  const layout: CsvLayout = {
+    columnCount,
+    preambleRows: start,
+    embeddedRows: [],
+    header: -1,
+    headerConfidence: 'high',
+    headerReason: '',
+    units: -1,
+    firstData: start,
+  };
+
+  if (options.headerRow !== undefined) {
+    if (options.headerRow === 0) {
+      layout.headerReason = 'no header row (as given)';
+      layout.firstData = start;
+      return layout;
+    }
+    layout.header = options.headerRow - 1;
+    layout.preambleRows = Math.min(start, layout.header);
+    layout.headerReason = `row ${options.headerRow} (as given)`;
+    layout.firstData = layout.header + 1;
+    detectUnitsRow(rows, layout);
+    return layout;
+  }
+
+  let h = start;
+  while (h < Math.min(start + 2, rows.length) && isEmbeddedConfigRow(rows[h] as string[])) {
+    layout.embeddedRows.push(h);
+    h += 1;
+  }
+  if (h >= rows.length) {
+    layout.firstData = h;
+    return layout;
+  }
+  const after = rows.slice(h + 1).filter((r) => !isBlank(r));
+  const body = (after.length >= 3 ? after.slice(1) : after).slice(0, 500);
+  const classes = columnClasses(body, columnCount);
+  const first = rows[h] as readonly string[];
+  const typed = classes.flatMap((cls, c) => (cls ? [{ cls, c }] : []));
+  if (typed.length > 0 && body.length > 0) {
+    const misfit = typed.find(
+      ({ cls, c }) => (first[c] ?? '').trim() !== '' && !fits(first[c] ?? '', cls),
+    );
+    if (misfit) {
+      layout.header = h;
+      layout.headerReason = `row ${h + 1}: '${first[misfit.c]}' in column ${misfit.c + 1} is not a ${misfit.cls} like the values below it`;
+    } else {
+      layout.headerReason = `row ${h + 1} holds values of the same types as the rows below: no header`;
+    }
+  } else if (body.length === 0) {
+    // One row only: a header when every cell is text.
+    const allText = first.every((cell) => cellClass(classifyCell(cell)) === 'string');
+    if (allText) {
+      layout.header = h;
+      layout.headerConfidence = 'medium';
+      layout.headerReason = `row ${h + 1} is the only row and holds only text: a header without data`;
+    } else {
+      layout.headerConfidence = 'medium';
+      layout.headerReason = `row ${h + 1} is the only row and holds values: no header`;
+    }
+  } else {
+    // Every column is text: a header when its cells are distinct and none recurs below.
+    const cells = first.map((x) => x.trim());
+    const distinct = new Set(cells).size === cells.length && cells.every((x) => x !== '');
+    const recurs = cells.some((x, c) => body.some((r) => (r[c] ?? '').trim() === x));
+    layout.headerConfidence = 'low';
+    if (distinct && !recurs) {
+      layout.header = h;
+      layout.headerReason = `every column is text; row ${h + 1} has distinct names that do not recur below: taken as the header`;
+    } else {
+      layout.headerReason = `every column is text and row ${h + 1} looks like data: no header`;
+    }
+  }
+  layout.firstData = layout.header >= 0 ? layout.header + 1 : h;
+  if (layout.header >= 0) detectUnitsRow(rows, layout, classes);
+  return layout;
+}
+
+function detectUnitsRow(
+  rows: readonly (readonly string[])[],
+  layout: CsvLayout,
+  known?: Array<ColumnClass | undefined>,
+): void {
+  const u = layout.header + 1;
+  const row = rows[u];
+  if (!row || isBlank(row)) return;
+  const classes = known ?? columnClasses(rows.slice(u + 1, u + 501), layout.columnCount);
+  const cells = row.map((c) => c.trim());
+  const nonEmpty = cells.filter((c) => c !== '');
+  const unitLike = nonEmpty.filter(isUnitLike);
+  if (unitLike.length === 0 || unitLike.length < nonEmpty.length / 2) return;
+  if (nonEmpty.some((c) => c.length > 20)) return;
+  // Cells in typed columns must not be values of that type.
+  const typedMisfit = classes.some(
+    (cls, c) => cls !== undefined && (cells[c] ?? '') !== '' && !fits(cells[c] ?? '', cls),
+  );
+  const typedFit = classes.some(
+    (cls, c) => cls !== undefined && (cells[c] ?? '') !== '' && fits(cells[c] ?? '', cls),
+  );
+  if (typedFit || (!typedMisfit && classes.some((c) => c !== undefined))) return;
+  layout.units = u;
+  layout.firstData = u + 1;
+}
