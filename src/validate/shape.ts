@@ -57,7 +57,7 @@ function toIssue(e: ErrorObject): Issue {
       return issue(
         'unknown_key',
         `${path}/${escapePointerToken(key)}`,
-        `Unknown key ${show(key)}${path === '' ? ' at the top level' : ` in ${path}`}.`,
+        `Unknown key ${show(key)}${path === '' ? ' at the top level' : ''}.`,
         near ? `Did you mean ${show(near)}?` : `Known keys here: ${props.join(', ')}.`,
       );
     }
@@ -66,7 +66,7 @@ function toIssue(e: ErrorObject): Issue {
       return issue(
         'missing_key',
         `${path}/${escapePointerToken(key)}`,
-        `Missing required key ${show(key)}${path === '' ? '' : ` in ${path}`}.`,
+        `Missing required key ${show(key)}.`,
       );
     }
     case 'type': {
