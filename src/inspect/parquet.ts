@@ -316,7 +316,14 @@ function fieldProfile(
   const chunks = md.row_groups
     .map((rg) => rg.columns[col]?.meta_data)
     .filter((m): m is ColumnMetaData => m !== undefined);
-  const { stats, complete, nullCount } = aggregateStats(e, chunks);
+  const { stats: allStats, complete, nullCount } = aggregateStats(e, chunks);
+  // Bounds of opaque bytes are not text: keep them out of the profile.
+  const opaque =
+    (e.type === 'BYTE_ARRAY' || e.type === 'FIXED_LEN_BYTE_ARRAY') &&
+    !['STRING', 'UTF8', 'ENUM', 'JSON', 'UUID', 'DECIMAL', 'FLOAT16'].includes(
+      e.logical_type?.type ?? e.converted_type ?? '',
+    );
+  const stats = opaque ? undefined : allStats;
   const first = chunks[0];
   const logical = logicalTypeText(e);
   const integer = integerOf(e);
