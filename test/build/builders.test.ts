@@ -95,7 +95,7 @@ describe('csvConfig', () => {
     );
     expect(e.name).toBe('ConfigBuildError');
     expect(e.message).toContain('/csvConfig/dataColumns/0');
-    expect(codesAt(e).map(([, path]) => path)).toEqual(['/csvConfig/dataColumns/0']);
+    expect(codesAt(e)).toEqual([['data_column_key_invalid', '/csvConfig/dataColumns/0']]);
   });
 
   test('the time column listed as a data column is refused', () => {
