@@ -1,0 +1,886 @@
+/**
+ * Checks a CsvConfig against a CSV file: the columns it names exist (and carry the names
+ * the channels have), `firstDataRow` is the first row of values, the time column parses
+ * in the declared format, goes forward and lands in a plausible date range, and every
+ * value fits its channel's type. Samples the head and the tail of the file by default;
+ * `full` streams every row with bounded memory.
+ */
+
+import { unixUnitThatFits } from '../infer/time.js';
+import { classifyCell } from '../inspect/csv/cells.js';
+import {
+  decodeText,
+  detectDelimiter,
+  detectLineEnding,
+  encodingProblem,
+  newlineOf,
+} from '../inspect/csv/dialect.js';
+import { openForInspection } from '../inspect/inspect-file.js';
+import { InspectError } from '../inspect/profile.js';
+import type { CsvConfig } from '../model/csv.js';
+import type { ChannelDataType, TimeFormat } from '../model/enums.js';
+import { type Issue, type IssueSource, pointer } from '../model/issue.js';
+import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
+import {
+  intFits,
+  isBool,
+  isoMillis,
+  isSmallInt,
+  Num,
+  numberOf,
+  numKind,
+  significantDigits,
+  trimBounds,
+} from './cells.js';
+import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';
+
+export interface CsvCheckOptions {
+  /** Stream every row instead of sampling the head and the tail. */
+  full?: boolean;
+  /** Bytes done of total (full scans). */
+  onProgress?: (done: number, total: number) => void;
+  /** Rows read from the head when sampling. Default 10,000. */
+  sampleRows?: number;
+  /** Bytes read from the head (and the tail) when sampling. Default 4 MiB (tail 1 MiB). */
+  sampleBytes?: number;
+  /** The config's key in the document (for pointers). Default `csvConfig`. */
+  key?: string;
+}
+
+const HEAD_RECORDS = 64;
+const MAX_OFFENDERS = 3;
+const MIN_PLAUSIBLE_MS = Date.UTC(1971, 0, 1);
+const MAX_PLAUSIBLE_MS = Date.UTC(2101, 0, 1);
+
+interface Place {
+  row?: number;
+  line?: number;
+  offset: number;
+  value: string;
+}
+
+/** What one checked column saw. */
+interface ColumnAcc {
+  column: number;
+  name: string | undefined;
+  dataType: ChannelDataType;
+  path: string;
+  nonEmpty: number;
+  bad: number;
+  offenders: Place[];
+  allSmallInts: boolean;
+  lossy: number;
+  firstLossy: Place | undefined;
+  enumKeys: Set<string> | undefined;
+}
+
+interface TimeAcc {
+  column: number;
+  format: TimeFormat;
+  nonEmpty: number;
+  bad: number;
+  offenders: Place[];
+  decreases: number;
+  firstDecrease: Place | undefined;
+  prev: number;
+  prevRow: number;
+  min: number;
+  max: number;
+  withZone: number;
+  withoutZone: number;
+}
+
+const UNIX_PER_MS: Partial<Record<TimeFormat, number>> = {
+  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1e-3,
+  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
+  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e3,
+  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e6,
+};
+
+export async function checkCsv(
+  config: CsvConfig,
+  dataPath: string,
+  options: CsvCheckOptions = {},
+): Promise<Issue[]> {
+  const key = options.key ?? 'csvConfig';
+  const at = (...tokens: Array<string | number>) => pointer(key, ...tokens);
+  const issues: Issue[] = [];
+
+  // Dialect from the head of the file (the CSV inspector's own detection).
+  const source = await openForInspection(dataPath);
+  const size = source.size;
+  let head: Uint8Array;
+  try {
+    head = await source.read(0, Math.min(size, 256 * 1024));
+  } finally {
+    await source.close();
+  }
+  const problem = encodingProblem(head);
+  if (problem === 'utf16' || problem === 'binary') {
+    throw new InspectError({
+      code: problem === 'utf16' ? 'csv_encoding_utf16' : 'csv_not_text',
+      severity: 'error',
+      path: '',
+      message:
+        problem === 'utf16'
+          ? `${dataPath}: UTF-16 text; the platform reads UTF-8 CSV files`
+          : `${dataPath}: not a text file`,
+      source: { file: dataPath },
+    });
+  }
+  const headText = decodeText(head).text;
+  const ending = detectLineEnding(headText);
+  const delimiter = detectDelimiter(headText, newlineOf(ending)).delimiter;
+
+  const firstDataRow = config.firstDataRow;
+  const useEmbedded = config.useEmbeddedConfig === true;
+  const timeCol = useEmbedded ? undefined : config.timeColumn?.columnNumber;
+  const timeFormat = config.timeColumn?.format;
+  const dataColumns = useEmbedded ? {} : (config.dataColumns ?? {});
+
+  // First records as text, for the header / units / data-row judgement.
+  const headRecords: string[][] = [];
+  const columns: ColumnAcc[] = [];
+  for (const [k, channel] of Object.entries(dataColumns)) {
+    const n = Number(k);
+    if (!Number.isInteger(n) || n < 1) continue;
+    columns.push({
+      column: n,
+      name: channel.name,
+      dataType: channel.dataType ?? 'CHANNEL_DATA_TYPE_UNSPECIFIED',
+      path: at('dataColumns', k),
+      nonEmpty: 0,
+      bad: 0,
+      offenders: [],
+      allSmallInts: true,
+      lossy: 0,
+      firstLossy: undefined,
+      enumKeys:
+        channel.dataType === 'CHANNEL_DATA_TYPE_ENUM'
+          ? new Set((channel.enumTypes ?? []).flatMap((e) => [String(e.key), e.name]))
+          : undefined,
+    });
+  }
+  columns.sort((a, b) => a.column - b.column);
+  const time: TimeAcc | undefined =
+    timeCol !== undefined && timeCol >= 1 && timeFormat && timeFormat !== 'TIME_FORMAT_UNSPECIFIED'
+      ? {
+          column: timeCol,
+          format: timeFormat,
+          nonEmpty: 0,
+          bad: 0,
+          offenders: [],
+          decreases: 0,
+          firstDecrease: undefined,
+          prev: Number.NaN,
+          prevRow: 0,
+          min: Number.POSITIVE_INFINITY,
+          max: Number.NEGATIVE_INFINITY,
+          withZone: 0,
+          withoutZone: 0,
+        }
+      : undefined;
+
+  const fieldCounts = new Map<number, number>();
+  let dataRows = 0;
+  // The first records as text: the header, units and first-data-row judgement.
+  await scanCsvFile(
+    dataPath,
+    (rec) => {
+      const cells: string[] = [];
+      for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
+      headRecords.push(cells);
+      return undefined;
+    },
+    { delimiter, maxRows: HEAD_RECORDS, end: Math.min(size, 4 * 1024 * 1024) },
+  );
+  const kinds = headRecords.map((r) => r.map(cellClass));
+  const body = bodyProfile(kinds);
+  const isData = (i: number) => kinds[i] !== undefined && looksLikeData(kinds[i] as string[], body);
+  const firstData = kinds.findIndex(
+    (_, i) => isData(i) && (i + 1 >= kinds.length || isData(i + 1)),
+  );
+  const dataStart = firstData === -1 ? undefined : firstData + 1; // 1-based row
+  let headerRow: number | undefined;
+  if (dataStart !== undefined && dataStart > 1) {
+    const above = headRecords[dataStart - 2] ?? [];
+    const unitsAbove = dataStart > 2 && looksLikeUnits(above);
+    headerRow = unitsAbove ? dataStart - 2 : dataStart - 1;
+  }
+  const header = headerRow !== undefined ? (headRecords[headerRow - 1] ?? []) : [];
+  const onHeader =
+    firstDataRow !== undefined &&
+    body.informative &&
+    dataStart !== undefined &&
+    firstDataRow < dataStart &&
+    firstDataRow - 1 < kinds.length &&
+    !isData(firstDataRow - 1);
+  // Values are checked from firstDataRow; when it points at the header, from where the
+  // values really start (the header's text is reported once, as the firstDataRow error).
+  const checkFrom = onHeader ? (dataStart as number) : (firstDataRow ?? dataStart ?? 1);
+
+  const onRecord = (rec: CsvRecord, rowsKnown: boolean): void => {
+    if (rowsKnown && rec.row < checkFrom) return;
+    if (rec.count === 1 && (rec.ends[0] ?? 0) === (rec.starts[0] ?? 0)) return; // blank line
+    dataRows += 1;
+    fieldCounts.set(rec.count, (fieldCounts.get(rec.count) ?? 0) + 1);
+    const place = (i: number, s: number, e: number): Place => {
+      const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
+      if (rowsKnown) {
+        p.row = rec.row;
+        p.line = rec.line;
+      }
+      return p;
+    };
+    if (time && time.column <= rec.count) {
+      const i = time.column - 1;
+      const [s, e] = trimBounds(rec.bytes, rec.starts[i] ?? 0, rec.ends[i] ?? 0);
+      if (s < e) {
+        time.nonEmpty += 1;
+        const t = timeValue(rec.bytes, s, e, time);
+        if (Number.isNaN(t)) {
+          time.bad += 1;
+          if (time.offenders.length < MAX_OFFENDERS) time.offenders.push(place(i, s, e));
+        } else {
+          if (t < time.min) time.min = t;
+          if (t > time.max) time.max = t;
+          if (t < time.prev && rowsKnown && time.prevRow === rec.row - 1) {
+            time.decreases += 1;
+            if (!time.firstDecrease) time.firstDecrease = place(i, s, e);
+          }
+          time.prev = t;
+          time.prevRow = rowsKnown ? rec.row : -1;
+        }
+      }
+    }
+    for (const col of columns) {
+      if (col.column > rec.count) continue;
+      const i = col.column - 1;
+      const [s, e] = trimBounds(rec.bytes, rec.starts[i] ?? 0, rec.ends[i] ?? 0);
+      if (s >= e) continue;
+      col.nonEmpty += 1;
+      const verdict = judge(rec.bytes, s, e, col, rec, i);
+      if (verdict === BAD) {
+        col.bad += 1;
+        if (col.offenders.length < MAX_OFFENDERS) col.offenders.push(place(i, s, e));
+      } else if (verdict === LOSSY) {
+        col.lossy += 1;
+        if (!col.firstLossy) col.firstLossy = place(i, s, e);
+      }
+    }
+  };
+
+  let totalRows: number | undefined;
+  if (options.full) {
+    const progress = options.onProgress;
+    const result = await scanCsvFile(dataPath, (rec) => void onRecord(rec, true), {
+      delimiter,
+      ...(progress ? { onProgress: (done: number) => progress(done, size) } : {}),
+    });
+    totalRows = result.rows;
+  } else {
+    const sampleBytes = options.sampleBytes ?? 4 * 1024 * 1024;
+    const headScan = await scanCsvFile(dataPath, (rec) => void onRecord(rec, true), {
+      delimiter,
+      end: Math.min(size, sampleBytes),
+      maxRows: options.sampleRows ?? 10_000,
+    });
+    if (headScan.complete && headScan.endOffset >= size) totalRows = headScan.rows;
+    else {
+      // A slice from the end, cut at a line start; its rows' numbers are not known.
+      const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
+      const from = Math.max(headScan.endOffset, size - tailBytes);
+      if (from < size) {
+        const lineStart = await nextLineStart(dataPath, from, size);
+        if (lineStart < size) {
+          await scanCsvFile(dataPath, (rec) => void onRecord(rec, false), {
+            delimiter,
+            start: lineStart,
+          });
+        }
+      }
+    }
+  }
+
+  if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
+    issues.push(
+      checkIssue(
+        'first_data_row_past_end',
+        at('firstDataRow'),
+        `firstDataRow is ${firstDataRow} but the file has ${totalRows} row${totalRows === 1 ? '' : 's'}`,
+        {
+          hint: dataStart !== undefined ? `The values start at row ${dataStart}.` : undefined,
+          source: { file: dataPath },
+        },
+      ),
+    );
+  } else if (firstDataRow !== undefined && body.informative && dataStart !== undefined) {
+    const idx = firstDataRow - 1;
+    if (onHeader) {
+      const what =
+        headerRow === firstDataRow
+          ? 'the header row'
+          : looksLikeUnits(headRecords[idx] ?? [])
+            ? 'a units row'
+            : 'a row that is not data';
+      issues.push(
+        checkIssue(
+          'first_data_row_on_header',
+          at('firstDataRow'),
+          `firstDataRow ${firstDataRow} is ${what} (${rowPreview(headRecords[idx] ?? [])}); the values start at row ${dataStart}`,
+          {
+            hint: `Set firstDataRow: ${dataStart}.`,
+            source: { file: dataPath, row: firstDataRow },
+          },
+        ),
+      );
+    } else if (
+      firstDataRow > dataStart &&
+      firstDataRow - 2 < kinds.length &&
+      isData(firstDataRow - 2)
+    ) {
+      issues.push(
+        checkIssue(
+          'first_data_row_skips_data',
+          at('firstDataRow'),
+          `row ${firstDataRow - 1} (${rowPreview(headRecords[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
+          {
+            hint: `Set firstDataRow: ${dataStart}.`,
+            source: { file: dataPath, row: firstDataRow - 1 },
+          },
+        ),
+      );
+    }
+  }
+
+  // The file's width: the most common field count of the data rows.
+  let width = 0;
+  let best = -1;
+  for (const [n, c] of fieldCounts) {
+    if (c > best || (c === best && n > width)) {
+      width = n;
+      best = c;
+    }
+  }
+  if (width === 0) width = header.length;
+  const names = header.map((h) => h.trim());
+
+  const referenced = new Set<number>();
+  if (timeCol !== undefined) {
+    referenced.add(timeCol);
+    if (timeCol > width && width > 0) {
+      issues.push(
+        checkIssue(
+          'column_not_in_file',
+          at('timeColumn', 'columnNumber'),
+          `time column ${timeCol} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
+          {
+            hint: suggestTimeColumn(names, kinds, body),
+            source: { file: dataPath, column: timeCol },
+          },
+        ),
+      );
+    }
+  }
+  for (const col of columns) {
+    referenced.add(col.column);
+    const nameAt = findName(names, col.name);
+    if (col.column > width && width > 0) {
+      issues.push(
+        checkIssue(
+          'column_not_in_file',
+          col.path,
+          `column ${col.column}${col.name ? ` ('${col.name}')` : ''} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
+          {
+            hint:
+              nameAt !== undefined
+                ? `Did you mean column ${nameAt + 1} ('${names[nameAt]}')?`
+                : `Column numbers count from 1 and go up to ${width}.`,
+            source: { file: dataPath, column: col.column },
+          },
+        ),
+      );
+      continue;
+    }
+    const here = names[col.column - 1];
+    if (
+      col.name &&
+      here &&
+      nameAt !== undefined &&
+      nameAt !== col.column - 1 &&
+      !sameName(here, col.name)
+    ) {
+      issues.push(
+        checkIssue(
+          'column_name_mismatch',
+          col.path,
+          `column ${col.column} is '${here}' in the file, but the channel is named '${col.name}', which is column ${nameAt + 1}`,
+          {
+            hint: `Did you mean column ${nameAt + 1}?`,
+            source: { file: dataPath, column: col.column },
+          },
+        ),
+      );
+    }
+  }
+
+  // Time column.
+  if (time && time.column <= width)
+    issues.push(...timeIssues(time, at, dataPath, options.full === true));
+
+  // Values.
+  for (const col of columns) {
+    if (col.column > width) continue;
+    issues.push(...valueIssues(col, dataPath));
+  }
+
+  // Columns of the file not in the config.
+  if (!useEmbedded) {
+    for (let c = 1; c <= width; c++) {
+      if (referenced.has(c)) continue;
+      const name = names[c - 1];
+      issues.push(
+        checkIssue(
+          'column_not_in_config',
+          at('dataColumns'),
+          `column ${c}${name ? ` ('${name}')` : ''} is in the file but not in the config: it will not be imported`,
+          { source: { file: dataPath, column: c } },
+        ),
+      );
+    }
+  }
+
+  if (options.full && config.numRows !== undefined && String(dataRows) !== config.numRows) {
+    issues.push(
+      checkIssue(
+        'num_rows_mismatch',
+        at('numRows'),
+        `numRows is ${config.numRows} but the file has ${dataRows} data row${dataRows === 1 ? '' : 's'}`,
+        { hint: 'Leave numRows out: the platform counts the rows.', source: { file: dataPath } },
+      ),
+    );
+  }
+  return issues;
+}
+
+// ---------------------------------------------------------------------------------------
+// Judging cells
+
+const OK = 0;
+const BAD = 1;
+const LOSSY = 2;
+
+function judge(
+  b: Uint8Array,
+  s: number,
+  e: number,
+  col: ColumnAcc,
+  rec: CsvRecord,
+  i: number,
+): number {
+  switch (col.dataType) {
+    case 'CHANNEL_DATA_TYPE_DOUBLE': {
+      if (numKind(b, s, e) === Num.NotNumber) return BAD;
+      if (col.allSmallInts && !isSmallInt(b, s, e)) col.allSmallInts = false;
+      return OK;
+    }
+    case 'CHANNEL_DATA_TYPE_FLOAT': {
+      const k = numKind(b, s, e);
+      if (k === Num.NotNumber) return BAD;
+      const v = numberOf(b, s, e);
+      if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
+      return significantDigits(b, s, e) > 7 ? LOSSY : OK;
+    }
+    case 'CHANNEL_DATA_TYPE_INT_32':
+    case 'CHANNEL_DATA_TYPE_UINT_32':
+    case 'CHANNEL_DATA_TYPE_INT_64':
+    case 'CHANNEL_DATA_TYPE_UINT_64': {
+      if (numKind(b, s, e) !== Num.Int) return BAD;
+      return intFits(b, s, e, shortName(col.dataType) as 'INT_32') ? OK : BAD;
+    }
+    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
+      return numKind(b, s, e) === Num.Int && intFits(b, s, e, 'UINT_64') ? OK : BAD;
+    case 'CHANNEL_DATA_TYPE_BOOL':
+      return isBool(b, s, e) ? OK : BAD;
+    case 'CHANNEL_DATA_TYPE_ENUM':
+      return col.enumKeys?.has(fieldText(rec, i).trim()) ? OK : BAD;
+    default:
+      return OK;
+  }
+}
+
+function decodeCell(rec: CsvRecord, i: number, s: number, e: number): string {
+  if (rec.quoted[i]) return fieldText(rec, i).trim();
+  return new TextDecoder().decode(rec.bytes.subarray(s, e));
+}
+
+/** A time cell as epoch milliseconds (absolute) or its number (relative); NaN when it does not parse. */
+function timeValue(b: Uint8Array, s: number, e: number, t: TimeAcc): number {
+  switch (t.format) {
+    case 'TIME_FORMAT_ABSOLUTE_RFC3339': {
+      const r = isoMillis(b, s, e);
+      if (!r) return Number.NaN;
+      if (!r.zone) {
+        t.withoutZone += 1;
+        return Number.NaN;
+      }
+      return r.ms;
+    }
+    case 'TIME_FORMAT_ABSOLUTE_DATETIME': {
+      const r = isoMillis(b, s, e);
+      if (!r) return Number.NaN;
+      if (r.zone) {
+        t.withZone += 1;
+        return Number.NaN;
+      }
+      return r.ms;
+    }
+    default:
+      return numberOf(b, s, e);
+  }
+}
+
+function timeIssues(
+  t: TimeAcc,
+  at: (...tokens: Array<string | number>) => string,
+  file: string,
+  full: boolean,
+): Issue[] {
+  const out: Issue[] = [];
+  const fmt = shortName(t.format);
+  if (t.bad > 0) {
+    const first = t.offenders[0] as Place;
+    const suggestion = suggestFormat(t.offenders.map((o) => o.value));
+    const why =
+      t.withZone > 0 && t.format === 'TIME_FORMAT_ABSOLUTE_DATETIME'
+        ? ' (they carry a zone)'
+        : t.withoutZone > 0 && t.format === 'TIME_FORMAT_ABSOLUTE_RFC3339'
+          ? ' (they have no zone)'
+          : '';
+    out.push(
+      checkIssue(
+        'time_not_parseable',
+        at('timeColumn', 'format'),
+        `${t.bad} of ${t.nonEmpty} ${full ? '' : 'sampled '}time values do not parse as ${fmt}${why}: ${listOffenders(t.offenders, t.bad)}`,
+        {
+          hint:
+            suggestion && suggestion !== t.format
+              ? `The values look like ${shortName(suggestion)}.`
+              : undefined,
+          source: sourceOf(file, first, t.column),
+        },
+      ),
+    );
+  }
+  if (t.decreases > 0 && t.firstDecrease) {
+    out.push(
+      checkIssue(
+        'time_decreasing',
+        at('timeColumn', 'columnNumber'),
+        `time goes backwards ${t.decreases} time${t.decreases === 1 ? '' : 's'}; first at ${placeText(t.firstDecrease)}: ${quoteValue(t.firstDecrease.value)}`,
+        { source: sourceOf(file, t.firstDecrease, t.column) },
+      ),
+    );
+  }
+  if (t.nonEmpty > t.bad && Number.isFinite(t.min)) {
+    const perMs = UNIX_PER_MS[t.format];
+    if (perMs !== undefined) {
+      const lo = t.min / perMs;
+      const hi = t.max / perMs;
+      if (lo < MIN_PLAUSIBLE_MS || hi >= MAX_PLAUSIBLE_MS) {
+        const fits =
+          unixUnitThatFits([t.min, t.max]) ?? unixUnitThatFits([t.min, t.max], { minYear: 1971 });
+        const landed = describeDate(lo < MIN_PLAUSIBLE_MS ? lo : hi);
+        if (fits && fits !== t.format) {
+          out.push(
+            checkIssue(
+              'time_wrong_unit',
+              at('timeColumn', 'format'),
+              `read as ${fmt}, the times land in ${landed}; as ${shortName(fits)} they fall between ${describeDate(t.min / (UNIX_PER_MS[fits] ?? 1))} and ${describeDate(t.max / (UNIX_PER_MS[fits] ?? 1))}`,
+              { hint: `Use format: ${fits}.`, source: { file, column: t.column } },
+            ),
+          );
+        } else {
+          out.push(
+            checkIssue(
+              'time_out_of_range',
+              at('timeColumn', 'format'),
+              `read as ${fmt}, the times land in ${landed}, and no other unix unit gives plausible dates`,
+              { source: { file, column: t.column } },
+            ),
+          );
+        }
+      }
+    } else if (t.format.startsWith('TIME_FORMAT_ABSOLUTE_')) {
+      if (t.min < MIN_PLAUSIBLE_MS || t.max >= MAX_PLAUSIBLE_MS) {
+        out.push(
+          checkIssue(
+            'time_out_of_range',
+            at('timeColumn', 'format'),
+            `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside 1971-2100`,
+            { source: { file, column: t.column } },
+          ),
+        );
+      }
+    } else if (t.min > 1e8) {
+      const fits = unixUnitThatFits([t.min, t.max]);
+      if (fits) {
+        out.push(
+          checkIssue(
+            'time_looks_absolute',
+            at('timeColumn', 'format'),
+            `the times (${t.min} to ${t.max}) look like ${shortName(fits)}, not ${fmt}`,
+            {
+              hint: `Use format: ${fits} and leave out relativeStartTime.`,
+              source: { file, column: t.column },
+            },
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+function valueIssues(col: ColumnAcc, file: string): Issue[] {
+  const out: Issue[] = [];
+  const type = shortName(col.dataType);
+  const label = `column ${col.column}${col.name ? ` ('${col.name}')` : ''}`;
+  if (col.bad > 0) {
+    const first = col.offenders[0] as Place;
+    const fits = widerType(
+      col.dataType,
+      col.offenders.map((o) => o.value),
+    );
+    out.push(
+      checkIssue(
+        'value_type_mismatch',
+        `${col.path}/dataType`,
+        `${col.bad} value${col.bad === 1 ? ' of' : 's of'} ${label} ${col.bad === 1 ? 'does' : 'do'} not fit ${type}: ${listOffenders(col.offenders, col.bad)}`,
+        {
+          hint: fits ? `Use dataType: ${fits}, or fix the values.` : undefined,
+          source: sourceOf(file, first, col.column),
+        },
+      ),
+    );
+  }
+  if (
+    col.dataType === 'CHANNEL_DATA_TYPE_DOUBLE' &&
+    col.bad === 0 &&
+    col.nonEmpty > 0 &&
+    col.allSmallInts
+  ) {
+    out.push(
+      checkIssue(
+        'type_too_wide',
+        `${col.path}/dataType`,
+        `${label} is DOUBLE but every value is a small integer`,
+        {
+          hint: 'Use dataType: CHANNEL_DATA_TYPE_INT_32 unless other files need decimals here.',
+          source: { file, column: col.column },
+        },
+      ),
+    );
+  }
+  if (col.lossy > 0 && col.firstLossy) {
+    out.push(
+      checkIssue(
+        'type_too_narrow',
+        `${col.path}/dataType`,
+        `${col.lossy} value${col.lossy === 1 ? '' : 's'} of ${label} have more than 7 significant digits and lose precision as FLOAT; first at ${placeText(col.firstLossy)}: ${quoteValue(col.firstLossy.value)}`,
+        {
+          hint: 'Use dataType: CHANNEL_DATA_TYPE_DOUBLE.',
+          source: sourceOf(file, col.firstLossy, col.column),
+        },
+      ),
+    );
+  }
+  return out;
+}
+
+/** The channel type that would take the declared type's values and the offenders. */
+function widerType(declared: ChannelDataType, values: string[]): ChannelDataType | undefined {
+  let need: 'BOOL' | 'INT_32' | 'INT_64' | 'UINT_64' | 'DOUBLE' | 'STRING' | undefined;
+  const rank = { BOOL: 0, INT_32: 1, INT_64: 2, UINT_64: 3, DOUBLE: 4, STRING: 5 } as const;
+  const raise = (t: keyof typeof rank) => {
+    if (need === undefined || rank[t] > rank[need]) need = t;
+  };
+  for (const v of values) {
+    const k = classifyCell(v);
+    if (k === 'int') {
+      const n = BigInt(v.trim().replace(/^\+/, ''));
+      if (n >= -2147483648n && n <= 2147483647n) raise('INT_32');
+      else if (n >= -9223372036854775808n && n <= 9223372036854775807n) raise('INT_64');
+      else if (n >= 0n && n <= 18446744073709551615n) raise('UINT_64');
+      else raise('DOUBLE');
+    } else if (k === 'double') raise('DOUBLE');
+    else if (k === 'bool') raise(declared === 'CHANNEL_DATA_TYPE_BOOL' ? 'BOOL' : 'STRING');
+    else raise('STRING');
+  }
+  if (need === undefined) return undefined;
+  const full = `CHANNEL_DATA_TYPE_${need}` as ChannelDataType;
+  return full === declared ? undefined : full;
+}
+
+function suggestFormat(values: string[]): TimeFormat | undefined {
+  const kinds = values.map((v) => classifyCell(v));
+  if (kinds.every((k) => k === 'rfc3339')) return 'TIME_FORMAT_ABSOLUTE_RFC3339';
+  if (kinds.every((k) => k === 'datetime')) return 'TIME_FORMAT_ABSOLUTE_DATETIME';
+  if (kinds.every((k) => k === 'int' || k === 'double')) return unixUnitThatFits(values);
+  return undefined;
+}
+
+function listOffenders(offenders: Place[], count: number): string {
+  return listSome(
+    offenders.map((o) => `${quoteValue(o.value)} at ${placeText(o)}`),
+    MAX_OFFENDERS,
+    count,
+  );
+}
+
+function placeText(p: Place): string {
+  return p.row !== undefined ? `row ${p.row} (line ${p.line})` : `byte ${p.offset}`;
+}
+
+function sourceOf(file: string, p: Place, column: number): IssueSource {
+  const s: IssueSource = { file, column };
+  if (p.row !== undefined) s.row = p.row;
+  if (p.line !== undefined) s.line = p.line;
+  if (p.row === undefined) s.offset = p.offset;
+  return s;
+}
+
+function describeDate(ms: number): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
+    return ms > 0 ? 'a year past 275000' : 'a year before -271000';
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  return y < 0 || y > 9999 ? `the year ${y}` : d.toISOString().slice(0, 10);
+}
+
+// ---------------------------------------------------------------------------------------
+// Header, units and data rows
+
+/** A cell's class for row shape: number, time, bool, empty or text. */
+function cellClass(raw: string): string {
+  const k = classifyCell(raw);
+  if (k === 'int' || k === 'double') return 'num';
+  if (k === 'rfc3339' || k === 'datetime' || k.startsWith('date_')) return 'time';
+  return k === 'bool' || k === 'empty' ? k : 'text';
+}
+
+interface Body {
+  /** The usual class of each column in the rows further down. */
+  classes: string[];
+  /** True when some column holds non-text values (so header rows can be told apart). */
+  informative: boolean;
+}
+
+function bodyProfile(kinds: string[][]): Body {
+  const from = Math.floor(kinds.length / 2);
+  const rows = kinds.slice(from);
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const classes: string[] = [];
+  for (let c = 0; c < width; c++) {
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const k = r[c];
+      if (k && k !== 'empty') counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    let best = 'empty';
+    let n = 0;
+    for (const [k, v] of counts) {
+      if (v > n) {
+        best = k;
+        n = v;
+      }
+    }
+    classes.push(best);
+  }
+  return { classes, informative: classes.some((k) => k === 'num' || k === 'time' || k === 'bool') };
+}
+
+function looksLikeData(row: string[], body: Body): boolean {
+  let judged = 0;
+  let fit = 0;
+  body.classes.forEach((k, c) => {
+    if (k === 'text' || k === 'empty') return;
+    const got = row[c];
+    if (got === undefined || got === 'empty') return;
+    judged += 1;
+    if (got === k) fit += 1;
+  });
+  if (!body.informative) return row.length > 0;
+  return judged > 0 && fit / judged >= 0.8;
+}
+
+const UNIT_RE = /^[\s[(]*(?:[a-zA-Zµμ°Ω%/·*^.\d²³-]{1,10})[\s\])]*$/;
+const UNIT_WORDS =
+  /^(?:[munkMGµμ]?(?:V|A|W|Hz|s|m|g|Pa|bar|N|J|Ohm|Ω|rpm|K)|degC|degF|°C|°F|%|m\/s\d?|km\/h|mph|psi|deg|rad|rad\/s|ms|us|ns|min|h)$/;
+
+/** A units row: short cells, at least one a well-known unit, none a number. */
+function looksLikeUnits(cells: string[]): boolean {
+  const nonEmpty = cells.map((c) => c.trim()).filter((c) => c.length > 0);
+  if (nonEmpty.length === 0) return false;
+  if (nonEmpty.some((c) => classifyCell(c) !== 'string' || !UNIT_RE.test(c))) return false;
+  return nonEmpty.some((c) => UNIT_WORDS.test(c.replace(/^[[(]|[\])]$/g, '')));
+}
+
+function rowPreview(cells: string[]): string {
+  const text = cells.slice(0, 4).join(', ');
+  return `${cells.length > 4 ? `${text}, ...` : text}`.slice(0, 60);
+}
+
+function normalizeName(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/\s*[[(].*[\])]\s*$/, '')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+function sameName(a: string, b: string): boolean {
+  return normalizeName(a) === normalizeName(b);
+}
+
+/** The 0-based column whose header is this name (exactly, or up to case and punctuation). */
+function findName(names: string[], name: string | undefined): number | undefined {
+  if (!name) return undefined;
+  const exact = names.indexOf(name);
+  if (exact !== -1) return exact;
+  const n = normalizeName(name);
+  if (n === '') return undefined;
+  const i = names.findIndex((h) => normalizeName(h) === n);
+  return i === -1 ? undefined : i;
+}
+
+function suggestTimeColumn(names: string[], kinds: string[][], body: Body): string {
+  const i = body.classes.indexOf('time');
+  if (i !== -1) return `Did you mean column ${i + 1}${names[i] ? ` ('${names[i]}')` : ''}?`;
+  const byName = names.findIndex((n) => /^(time|timestamp|ts|t|datetime)\b/i.test(n.trim()));
+  if (byName !== -1) return `Did you mean column ${byName + 1} ('${names[byName]}')?`;
+  void kinds;
+  return 'Column numbers count from 1.';
+}
+
+/** The offset of the first line start at or after `from`. */
+async function nextLineStart(path: string, from: number, size: number): Promise<number> {
+  const source = await openForInspection(path);
+  try {
+    let at = from;
+    while (at < size) {
+      const bytes = await source.read(at, 64 * 1024);
+      if (bytes.byteLength === 0) return size;
+      for (let i = 0; i < bytes.byteLength; i++) {
+        if (bytes[i] === 10 || bytes[i] === 13) {
+          let j = i + 1;
+          if (bytes[i] === 13 && bytes[j] === 10) j += 1;
+          return at + j;
+        }
+      }
+      at += bytes.byteLength;
+    }
+    return size;
+  } finally {
+    await source.close();
+  }
+}

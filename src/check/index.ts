@@ -1,0 +1,89 @@
+/**
+ * Check: a config × its data file → issues. Does the file fit the config, before anything
+ * is uploaded? The public entry of this stage.
+ */
+import { detectFormat, type FileFormat, openForInspection } from '../inspect/index.js';
+import {
+  CONFIG_KINDS,
+  type ConfigKind,
+  type ImportDocument,
+  kindOfKey,
+} from '../model/document.js';
+import type { Issue } from '../model/issue.js';
+import { checkIssue } from './_issue.js';
+
+export interface CheckOptions {
+  /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
+  full?: boolean;
+  /** Progress of long reads: done of total (bytes for CSV, rows for the others). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The file format each config kind reads. */
+const FORMAT_OF: Partial<Record<ConfigKind, FileFormat>> = {
+  csv: 'csv',
+  parquet: 'parquet',
+  hdf5: 'hdf5',
+  tdms: 'tdms',
+  ulog: 'ulog',
+  ch10: 'ch10',
+};
+
+/**
+ * Checks a config document (canonical: camelCase, full enum names) against the data file
+ * it will import. Issues about the data carry `source: { file, row, line, column, dataset }`
+ * and a `path` into the document. Throws InspectError when the file cannot be read.
+ */
+export async function checkConfig(
+  document: ImportDocument,
+  dataPath: string,
+  options: CheckOptions = {},
+): Promise<Issue[]> {
+  const key = Object.keys(document).find((k) => kindOfKey(k) !== undefined);
+  const kind = key ? kindOfKey(key) : undefined;
+  if (!key || !kind) return [];
+  const source = await openForInspection(dataPath);
+  let format: FileFormat;
+  try {
+    format = (await detectFormat(source)).format;
+  } finally {
+    await source.close();
+  }
+  const expected = FORMAT_OF[kind];
+  if (expected && format !== expected) {
+    return [
+      checkIssue(
+        'data_format_mismatch',
+        `/${key}`,
+        `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${CONFIG_KINDS[kind].title}`,
+        {
+          hint: 'Check the file against a config of its own kind (`importkit infer <file>` drafts one).',
+          source: { file: dataPath },
+        },
+      ),
+    ];
+  }
+  switch (kind) {
+    case 'csv': {
+      const { checkCsv } = await import('./csv.js');
+      return checkCsv(document.csvConfig ?? {}, dataPath, { ...options, key });
+    }
+    case 'parquet': {
+      const { checkParquet } = await import('./parquet.js');
+      return checkParquet(document.parquetConfig ?? {}, dataPath, { ...options, key });
+    }
+    case 'hdf5': {
+      const { checkHdf5 } = await import('./hdf5.js');
+      return checkHdf5(document.hdf5Config ?? {}, dataPath, { ...options, key });
+    }
+    default:
+      return [
+        checkIssue(
+          'check_kind_not_supported',
+          `/${key}`,
+          `importkit cannot check a ${CONFIG_KINDS[kind].title} against its file yet; only the config was checked`,
+          { source: { file: dataPath } },
+        ),
+      ];
+  }
+}
