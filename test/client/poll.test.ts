@@ -140,7 +140,9 @@ describe('waitForImport', () => {
     const gaps = times.slice(1).map((t, i) => t - (times[i] ?? 0));
     const expected = [10, 20, 40, 40, 40];
     expect(gaps).toHaveLength(5);
-    gaps.forEach((g, i) => expect(g).toBeGreaterThanOrEqual((expected[i] ?? 0) - 2));
+    gaps.forEach((g, i) => {
+      expect(g).toBeGreaterThanOrEqual((expected[i] ?? 0) - 2);
+    });
     expect(Math.max(...gaps)).toBeLessThan(400);
   });
 });
