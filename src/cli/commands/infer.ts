@@ -1,0 +1,238 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { Document } from 'yaml';
+import { parseDelimiter } from '../../infer/csv.js';
+import { inferConfig } from '../../infer/index.js';
+import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../infer/time.js';
+import type { Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
+import { CONFIG_KINDS } from '../../model/document.js';
+import { hasErrors, type Issue } from '../../model/issue.js';
+import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import type { Io, Output } from '../io.js';
+import { createProgress } from '../progress.js';
+import { parseCommandArgs } from '../run.js';
+
+const HELP = `Usage: importkit infer <file> [options]
+
+Inspects a local data file (CSV, CSV.gz, Parquet, HDF5) and prints a draft import config,
+YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
+
+Options:
+      --asset <name>            asset name (default: the file's base name)
+      --run <name>              run name
+      --time-column <n|name>    the time column: 1-based number or name (CSV, Parquet)
+      --time-format <format>    e.g. ABSOLUTE_RFC3339, ABSOLUTE_UNIX_MILLISECONDS, RELATIVE_SECONDS
+      --relative-start <time>   RFC 3339 start time for relative time formats
+      --delimiter <d>           CSV delimiter: , ; tab |
+      --header-row <n>          CSV 1-based header row (0: no header)
+      --layout <layout>         Parquet: flat, single-channel or multi-channel
+      --complex-types <mode>    Parquet complexTypesImportMode: IGNORE, BOTH, STRING, BYTES
+      --time-dataset <path>     HDF5: the time dataset
+      --full                    read the whole file instead of its head and a few slices
+      --explain                 print the evidence for each choice as a table on stderr
+      --format <yaml|json>      output format (default yaml; json prints the bare document)
+  -o, --output <file>           write the draft to a file instead of stdout
+  -h, --help                    show this help
+
+Time formats: ${TIME_FORMAT_SHORT_NAMES.join(', ')} (TIME_FORMAT_ prefix optional).
+
+Exit status: 0 a draft without errors, 1 a draft that still has errors (it is printed
+anyway) or a file that cannot be read, 2 usage error.
+`;
+
+const LAYOUTS: readonly Layout[] = ['flat', 'single-channel', 'multi-channel'];
+const COMPLEX_MODES = ['IGNORE', 'BOTH', 'STRING', 'BYTES'];
+
+/** The command-line flags of `infer` → InferOptions (usage errors for values that cannot be right). */
+export function inferOptionsFromArgs(
+  values: Record<string, string | boolean | undefined>,
+): InferOptions {
+  const options: InferOptions = {};
+  const str = (k: string): string | undefined => {
+    const v = values[k];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const asset = str('asset');
+  if (asset !== undefined) {
+    if (asset.trim() === '') throw new UsageError('--asset needs a name');
+    options.assetName = asset;
+  }
+  const run = str('run');
+  if (run !== undefined) {
+    if (run.trim() === '') throw new UsageError('--run needs a name');
+    options.runName = run;
+  }
+  const timeColumn = str('time-column');
+  if (timeColumn !== undefined) {
+    if (timeColumn.trim() === '') throw new UsageError('--time-column needs a number or a name');
+    options.timeColumn = /^\d+$/.test(timeColumn) ? Number(timeColumn) : timeColumn;
+    if (options.timeColumn === 0) throw new UsageError('--time-column numbers start at 1');
+  }
+  const timeFormat = str('time-format');
+  if (timeFormat !== undefined) {
+    const f = parseTimeFormatName(timeFormat);
+    if (!f)
+      throw new UsageError(
+        `--time-format '${timeFormat}' is not a time format (one of ${TIME_FORMAT_SHORT_NAMES.join(', ')})`,
+      );
+    options.timeFormat = f;
+  }
+  const start = str('relative-start');
+  if (start !== undefined) {
+    if (!isRfc3339(start))
+      throw new UsageError(
+        `--relative-start '${start}' is not an RFC 3339 time (e.g. 2024-01-01T00:00:00Z)`,
+      );
+    options.relativeStartTime = start;
+  }
+  const delimiter = str('delimiter');
+  if (delimiter !== undefined) {
+    const d = parseDelimiter(delimiter);
+    if (d === undefined) throw new UsageError(`--delimiter '${delimiter}' is not one of , ; tab |`);
+    options.delimiter = d;
+  }
+  const headerRow = str('header-row');
+  if (headerRow !== undefined) {
+    if (!/^\d+$/.test(headerRow))
+      throw new UsageError(`--header-row takes a row number (0 for none), not '${headerRow}'`);
+    options.headerRow = Number(headerRow);
+  }
+  const layout = str('layout');
+  if (layout !== undefined) {
+    if (!(LAYOUTS as readonly string[]).includes(layout))
+      throw new UsageError(`--layout takes ${LAYOUTS.join(', ')}, not '${layout}'`);
+    options.layout = layout as Layout;
+  }
+  const complex = str('complex-types');
+  if (complex !== undefined) {
+    const short = complex.toUpperCase().replace(/^PARQUET_COMPLEX_TYPES_IMPORT_MODE_/, '');
+    if (!COMPLEX_MODES.includes(short))
+      throw new UsageError(`--complex-types takes ${COMPLEX_MODES.join(', ')}, not '${complex}'`);
+    options.complexTypes = `PARQUET_COMPLEX_TYPES_IMPORT_MODE_${short}`;
+  }
+  const timeDataset = str('time-dataset');
+  if (timeDataset !== undefined) options.timeDataset = timeDataset;
+  if (values.full === true) options.full = true;
+  return options;
+}
+
+/** `importkit infer <file>`: a draft config for a data file, with its issues and evidence. */
+export async function infer(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    asset: { type: 'string' },
+    run: { type: 'string' },
+    'time-column': { type: 'string' },
+    'time-format': { type: 'string' },
+    'relative-start': { type: 'string' },
+    delimiter: { type: 'string' },
+    'header-row': { type: 'string' },
+    layout: { type: 'string' },
+    'complex-types': { type: 'string' },
+    'time-dataset': { type: 'string' },
+    full: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
+    format: { type: 'string', default: 'yaml' },
+    output: { type: 'string', short: 'o' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const format = String(values.format);
+  if (format !== 'yaml' && format !== 'json')
+    throw new UsageError(`--format takes yaml or json, not '${format}'`);
+  if (positionals.length === 0) throw new UsageError('no file given');
+  if (positionals.length > 1)
+    throw new UsageError(`one file at a time (got ${positionals.length})`);
+  const options = inferOptionsFromArgs(values);
+  const file = positionals[0] as string;
+  const path = resolve(io.cwd, file);
+
+  let progress: ReturnType<typeof createProgress> | undefined;
+  if (options.full) {
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    progress = createProgress(io, `reading ${basename(file)}`, size);
+    if (progress.active)
+      options.onProgress = (done, total) => {
+        progress?.setTotal(total);
+        progress?.update(done);
+      };
+  }
+  let draft: Draft;
+  try {
+    draft = await inferConfig(path, options);
+  } finally {
+    progress?.done();
+  }
+
+  const text =
+    format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
+  if (values.explain) io.stderr.write(explainTable(draft.evidence));
+  writeIssues(draft.issues, file, io.stderr);
+  if (typeof values.output === 'string') {
+    const out = resolve(io.cwd, values.output);
+    try {
+      await writeFile(out, text);
+    } catch (err) {
+      io.stderr.write(
+        `importkit infer: cannot write ${values.output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
+      );
+      return EXIT_INVALID;
+    }
+    io.stderr.write(`wrote ${values.output}\n`);
+  } else {
+    io.stdout.write(text);
+  }
+  return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+function toYaml(draft: Draft, file: string): string {
+  const doc = new Document(draft.document);
+  const title = CONFIG_KINDS[draft.kind].title;
+  const errors = draft.issues.filter((i) => i.severity === 'error').length;
+  doc.commentBefore = [
+    ` Draft ${title} inferred by importkit from ${basename(file)}.`,
+    errors > 0
+      ? ` It still has ${errors} error(s): see the issues printed with it.`
+      : ' Check it before importing; `importkit infer --explain` shows why each value was chosen.',
+  ].join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Issues as lines on stderr: `error code: message`, then where and how to fix. */
+export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
+  for (const i of issues) {
+    out.write(`${i.severity} ${i.code}: ${i.message}\n`);
+    if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
+    if (i.hint) out.write(`  hint: ${i.hint}\n`);
+  }
+  if (issues.length > 0) {
+    const count = (s: string) => issues.filter((i) => i.severity === s).length;
+    out.write(
+      `${basename(file)}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`,
+    );
+  }
+}
+
+/** The evidence as a plain-text table (path, choice, confidence, reason). */
+export function explainTable(evidence: readonly Evidence[]): string {
+  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, e.reason]);
+  const headers = ['path', 'choice', 'confidence', 'reason'];
+  const width = (i: number) =>
+    Math.min(48, Math.max(headers[i]?.length ?? 0, ...rows.map((r) => (r[i] ?? '').length)));
+  const w = [width(0), width(1), width(2)];
+  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  const line = (r: string[]) =>
+    `${clip(r[0] ?? '', w[0] ?? 0)}  ${clip(r[1] ?? '', w[1] ?? 0)}  ${clip(r[2] ?? '', w[2] ?? 0)}  ${r[3] ?? ''}`;
+  const lines = [line(headers), ...rows.map(line)];
+  for (const e of evidence) {
+    if (!e.alternatives) continue;
+    lines.push(`  alternatives for ${e.path}:`);
+    for (const a of e.alternatives) lines.push(`    - ${a}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

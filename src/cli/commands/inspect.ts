@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { parseDelimiter } from '../../infer/csv.js';
+import { type InspectOptions, inspectFile } from '../../inspect/inspect-file.js';
+import type { BaseProfile } from '../../inspect/profile.js';
+import { EXIT_OK, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { createProgress } from '../progress.js';
+import { parseCommandArgs } from '../run.js';
+
+const HELP = `Usage: importkit inspect <file> [options]
+
+Prints what a data file holds: its columns or datasets, their types, empty counts and
+sample values, and format details (CSV dialect and layout, Parquet footer, HDF5 tree).
+Reads only the parts it needs (CSV: the head and a few slices).
+
+Options:
+      --format <text|json>   output format (default text; json is the whole profile)
+      --full                 CSV: read every row instead of the head and slices
+      --delimiter <d>        CSV delimiter: , ; tab |
+      --header-row <n>       CSV 1-based header row (0: no header)
+  -h, --help                 show this help
+
+Exit status: 0 inspected, 1 the file cannot be read or is not a known format, 2 usage error.
+`;
+
+/** `importkit inspect <file>`: prints the inspection profile. */
+export async function inspect(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    format: { type: 'string', default: 'text' },
+    full: { type: 'boolean', default: false },
+    delimiter: { type: 'string' },
+    'header-row': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const format = String(values.format);
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format takes text or json, not '${format}'`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'no file given' : 'one file at a time');
+  const options: InspectOptions = {};
+  if (typeof values.delimiter === 'string') {
+    const d = parseDelimiter(values.delimiter);
+    if (d === undefined)
+      throw new UsageError(`--delimiter '${values.delimiter}' is not one of , ; tab |`);
+    options.delimiter = d;
+  }
+  if (typeof values['header-row'] === 'string') {
+    if (!/^\d+$/.test(values['header-row']))
+      throw new UsageError(`--header-row takes a row number (0 for none)`);
+    options.headerRow = Number(values['header-row']);
+  }
+  const file = positionals[0] as string;
+  const progress = values.full ? createProgress(io, 'reading', 0) : undefined;
+  if (values.full) {
+    options.full = true;
+    if (progress?.active)
+      options.onProgress = (done, total) => {
+        progress.setTotal(total);
+        progress.update(done);
+      };
+  }
+  let profile: BaseProfile;
+  try {
+    profile = await inspectFile(resolve(io.cwd, file), options);
+  } finally {
+    progress?.done();
+  }
+  profile = { ...profile, file: { ...profile.file, path: file } };
+  io.stdout.write(
+    format === 'json' ? `${JSON.stringify(profile, null, 2)}\n` : profileText(profile),
+  );
+  return EXIT_OK;
+}
+
+/** A profile as text: a summary, format details, a table of fields, the issues. */
+export function profileText(profile: BaseProfile): string {
+  const lines: string[] = [];
+  lines.push(`${profile.file.path}: ${profile.format.toUpperCase()}, ${profile.file.size} bytes`);
+  lines.push(
+    `read ${profile.bytesRead} bytes${profile.rowCount !== undefined ? `; ${profile.rowCount} rows` : ''}`,
+  );
+  const extra = profile as unknown as Record<string, unknown>;
+  for (const key of ['dialect', 'layout', 'sampling']) {
+    const v = extra[key];
+    if (v && typeof v === 'object') {
+      const parts = Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined && typeof x !== 'object')
+        .map(([k, x]) => `${k}=${JSON.stringify(x)}`);
+      lines.push(`${key}: ${parts.join(' ')}`);
+    }
+  }
+  const rows = profile.fields.map((f) => [
+    String(f.column ?? ''),
+    f.name ?? f.path ?? '',
+    f.physicalType,
+    f.logicalType ?? '',
+    f.units ?? '',
+    f.nullCount === undefined ? '' : String(f.nullCount),
+    f.samples.slice(0, 3).join(' | '),
+  ]);
+  const headers = ['#', 'name', 'type', 'logical', 'units', 'empty', 'samples'];
+  const widths = headers.map((h, i) =>
+    Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+  );
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]).padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  lines.push('', fmt(headers), ...rows.map(fmt));
+  if (profile.issues.length > 0) {
+    lines.push('');
+    for (const i of profile.issues) lines.push(`${i.severity} ${i.code}: ${i.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
