@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { Expected, ExpectedError } from '../../scripts/fixtures/hdf5.js';
+import { inferHdf5 } from '../../src/infer/hdf5.js';
+import type { InferOptions } from '../../src/infer/types.js';
+import { InspectError } from '../../src/inspect/profile.js';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'hdf5');
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.expected.json'))
+  .map((f) => f.replace(/\.expected\.json$/, ''))
+  .sort();
+
+function load(name: string): Expected | ExpectedError {
+  return JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as
+    | Expected
+    | ExpectedError;
+}
+
+describe('HDF5 fixtures infer the drafts their generator expects', () => {
+  test('there are fixtures of every kind', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(13);
+    expect(cases.filter((c) => c.startsWith('error-'))).toHaveLength(3);
+  });
+
+  test.each(cases)('%s', async (name) => {
+    const expected = load(name);
+    const file = join(dir, `${name}.h5`);
+    if ('error' in expected) {
+      const err = await inferHdf5(file).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InspectError);
+      expect((err as InspectError).issue.code).toBe(expected.error.code);
+      expect((err as InspectError).message).toContain(file);
+      return;
+    }
+    const draft = await inferHdf5(file, expected.options as InferOptions);
+    expect(draft.kind).toBe('hdf5');
+    expect({
+      document: draft.document,
+      issues: draft.issues.map(({ code, severity, path, source }) => ({
+        code,
+        severity,
+        path,
+        ...(source?.dataset ? { dataset: source.dataset } : {}),
+      })),
+    }).toEqual({
+      document: expected.document,
+      issues: expected.issues,
+    });
+  });
+});
