@@ -1,0 +1,325 @@
+/**
+ * Checks an Hdf5Config against an HDF5 file from its structure (h5wasm, no data loaded):
+ * every dataset, member and index the config names exists (with "did you mean"), time and
+ * value datasets have the same length, declared channel types fit the stored types, and
+ * the first and last time values parse in the declared unit and go forward.
+ */
+import { channelTypeOf } from '../infer/hdf5.js';
+import { unixUnitThatFits } from '../infer/time.js';
+import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/hdf5.js';
+import type { TimeFormat } from '../model/enums.js';
+import type { Hdf5Config } from '../model/hdf5.js';
+import { type Issue, pointer } from '../model/issue.js';
+import { closest } from '../validate/suggest.js';
+import { checkIssue, shortName } from './_issue.js';
+import { fitOf } from './types.js';
+
+export interface Hdf5CheckOptions {
+  full?: boolean;
+  onProgress?: (done: number, total: number) => void;
+  key?: string;
+}
+
+const PER_SECOND: Partial<Record<TimeFormat, number>> = {
+  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1,
+  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1e3,
+  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e6,
+  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e9,
+};
+const MIN_S = Date.UTC(1971, 0, 1) / 1000;
+const MAX_S = Date.UTC(2101, 0, 1) / 1000;
+
+export async function checkHdf5(
+  config: Hdf5Config,
+  dataPath: string,
+  options: Hdf5CheckOptions = {},
+): Promise<Issue[]> {
+  const key = options.key ?? 'hdf5Config';
+  const at = (...t: Array<string | number>) => pointer(key, ...t);
+  const entries = config.data ?? [];
+  const timePaths = [...new Set(entries.map((e) => e.timeDataset).filter((p): p is string => !!p))];
+  const profile = await inspectHdf5(dataPath, { sample: timePaths });
+  const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
+  const paths = [...byPath.keys()];
+  const used = new Set<string>();
+  const issues: Issue[] = [];
+  const timeChecked = new Set<string>();
+
+  const dataset = (path: string | undefined, ptr: string, what: string) => {
+    if (!path) return undefined;
+    const norm = path.startsWith('/') ? path : `/${path}`;
+    const d = byPath.get(norm);
+    if (d) {
+      used.add(d.path);
+      return d;
+    }
+    const near = closest(norm, paths);
+    issues.push(
+      checkIssue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
+        hint: near
+          ? `Did you mean '${near}'?`
+          : `The file's datasets: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', ...' : ''}.`,
+        source: { file: dataPath, dataset: path },
+      }),
+    );
+    return undefined;
+  };
+
+  /** The element type at a member or column, or an issue. */
+  const part = (
+    d: Hdf5Dataset,
+    field: string | undefined,
+    index: string | undefined,
+    ptrField: string,
+    ptrIndex: string,
+    role: 'time' | 'value',
+  ): { type: Hdf5Type; column: number | string | undefined } | undefined => {
+    const members = d.type.members;
+    if (d.type.class === 'compound' && members) {
+      if (!field) {
+        issues.push(
+          checkIssue(
+            'layout_mismatch',
+            ptrField,
+            `'${d.path}' is a compound dataset: the ${role} needs a member name (${role}Field)`,
+            {
+              hint: `Its members: ${members.map((m) => m.name).join(', ')}.`,
+              source: { file: dataPath, dataset: d.path },
+            },
+          ),
+        );
+        return undefined;
+      }
+      const m = members.find((x) => x.name === field);
+      if (!m) {
+        const near = closest(
+          field,
+          members.map((x) => x.name),
+        );
+        issues.push(
+          checkIssue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
+            hint: near
+              ? `Did you mean '${near}'?`
+              : `Its members: ${members.map((x) => x.name).join(', ')}.`,
+            source: { file: dataPath, dataset: d.path },
+          }),
+        );
+        return undefined;
+      }
+      return { type: m.type, column: m.name };
+    }
+    if (field) {
+      issues.push(
+        checkIssue(
+          'layout_mismatch',
+          ptrField,
+          `'${d.path}' is not a compound dataset: ${role}Field '${field}' does not apply`,
+          {
+            hint: `Leave ${role}Field out${d.shape && d.shape.length === 2 ? ` and use ${role}Index (0 to ${(d.shape[1] ?? 1) - 1})` : ''}.`,
+            source: { file: dataPath, dataset: d.path },
+          },
+        ),
+      );
+      return undefined;
+    }
+    const shape = d.shape ?? [];
+    const idx = index === undefined ? 0 : Number(index);
+    if (shape.length === 2) {
+      const width = shape[1] ?? 0;
+      if (idx >= width) {
+        issues.push(
+          checkIssue(
+            'index_out_of_range',
+            ptrIndex,
+            `${role}Index ${idx} is past the last column of '${d.path}' (shape [${shape.join(', ')}]: indexes 0 to ${width - 1})`,
+            {
+              hint: `Indexes count from 0; use 0 to ${width - 1}.`,
+              source: { file: dataPath, dataset: d.path },
+            },
+          ),
+        );
+        return undefined;
+      }
+      return { type: d.type, column: idx };
+    }
+    if (shape.length === 1 && idx > 0) {
+      issues.push(
+        checkIssue(
+          'index_out_of_range',
+          ptrIndex,
+          `'${d.path}' is 1-D: ${role}Index ${idx} does not exist`,
+          {
+            hint: `Leave ${role}Index out (or 0).`,
+            source: { file: dataPath, dataset: d.path },
+          },
+        ),
+      );
+      return undefined;
+    }
+    if (shape.length !== 1 && shape.length !== 2) {
+      issues.push(
+        checkIssue(
+          'layout_mismatch',
+          ptrIndex,
+          `'${d.path}' has shape [${shape.join(', ')}]: only 1-D, [N, k] and compound datasets can be imported`,
+          {
+            source: { file: dataPath, dataset: d.path },
+          },
+        ),
+      );
+      return undefined;
+    }
+    return { type: d.type, column: undefined };
+  };
+
+  entries.forEach((e, i) => {
+    const p = (k: string) => at('data', i, k);
+    const t = dataset(e.timeDataset, p('timeDataset'), 'time dataset');
+    const v = dataset(e.valueDataset, p('valueDataset'), 'value dataset');
+    const tp = t
+      ? part(t, e.timeField, e.timeIndex, p('timeField'), p('timeIndex'), 'time')
+      : undefined;
+    const vp = v
+      ? part(v, e.valueField, e.valueIndex, p('valueField'), p('valueIndex'), 'value')
+      : undefined;
+    if (t && v && t.shape && v.shape && t.shape[0] !== v.shape[0]) {
+      issues.push(
+        checkIssue(
+          'dataset_length_mismatch',
+          p('valueDataset'),
+          `'${v.path}' has ${v.shape[0]} rows but its time dataset '${t.path}' has ${t.shape[0]}`,
+          {
+            source: { file: dataPath, dataset: v.path },
+          },
+        ),
+      );
+    }
+    const declared = e.channelConfig?.dataType;
+    if (vp && declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED') {
+      const stored = channelTypeOf(vp.type);
+      if ('dataType' in stored) {
+        const fit = fitOf(declared, stored.dataType);
+        const label = `'${v?.path}'${typeof vp.column === 'string' ? ` member '${vp.column}'` : ''}`;
+        const code =
+          fit === 'mismatch'
+            ? 'value_type_mismatch'
+            : fit === 'narrow'
+              ? 'type_too_narrow'
+              : fit === 'wide'
+                ? 'type_too_wide'
+                : undefined;
+        if (code) {
+          issues.push(
+            checkIssue(
+              code,
+              at('data', i, 'channelConfig', 'dataType'),
+              `${label} stores ${shortName(stored.dataType)} values; declared ${shortName(declared)} ${fit === 'mismatch' ? 'does not fit them' : fit === 'narrow' ? 'loses precision' : 'is wider than they need'}`,
+              {
+                hint: `Use dataType: ${stored.dataType}.`,
+                source: { file: dataPath, dataset: v?.path ?? '' },
+              },
+            ),
+          );
+        }
+      }
+    }
+    if (t && tp && config.timeFormat && !timeChecked.has(`${t.path}#${String(tp.column)}`)) {
+      timeChecked.add(`${t.path}#${String(tp.column)}`);
+      issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
+    }
+  });
+
+  for (const d of profile.datasets) {
+    if (used.has(d.path)) continue;
+    if (!d.shape || d.shape.length === 0) continue;
+    issues.push(
+      checkIssue(
+        'column_not_in_config',
+        at('data'),
+        `dataset '${d.path}' is in the file but not in the config: it will not be imported`,
+        {
+          source: { file: dataPath, dataset: d.path },
+        },
+      ),
+    );
+  }
+  return issues;
+}
+
+function timeIssues(
+  d: Hdf5Dataset,
+  part: { type: Hdf5Type; column: number | string | undefined },
+  format: TimeFormat,
+  ptr: string,
+  file: string,
+): Issue[] {
+  const members = d.type.members?.map((m) => m.name);
+  const col =
+    typeof part.column === 'string' ? (members?.indexOf(part.column) ?? 0) : (part.column ?? 0);
+  const rows = [...(d.head ?? []), ...(d.tail ?? [])];
+  const values = rows.map((r) => r[col]).filter((v): v is string => v !== undefined);
+  if (values.length === 0) return [];
+  const source = { file, dataset: d.path };
+  const per = PER_SECOND[format];
+  const nums = values.map(Number);
+  if (per !== undefined || format.startsWith('TIME_FORMAT_RELATIVE_')) {
+    if (part.type.class !== 'integer' && part.type.class !== 'float') {
+      return [
+        checkIssue(
+          'time_not_parseable',
+          ptr,
+          `the time of '${d.path}' holds ${part.type.class} values, which ${shortName(format)} does not read`,
+          { source },
+        ),
+      ];
+    }
+  }
+  const out: Issue[] = [];
+  for (let i = 1; i < nums.length; i++) {
+    if ((nums[i] as number) < (nums[i - 1] as number)) {
+      out.push(
+        checkIssue(
+          'time_decreasing',
+          ptr,
+          `the time of '${d.path}' goes backwards (${values[i - 1]} then ${values[i]}, in its first and last rows)`,
+          { source },
+        ),
+      );
+      break;
+    }
+  }
+  if (per !== undefined) {
+    const lo = Math.min(...nums) / per;
+    const hi = Math.max(...nums) / per;
+    if (!(lo >= MIN_S && hi < MAX_S)) {
+      const fits = unixUnitThatFits(values) ?? unixUnitThatFits(values, { minYear: 1971 });
+      out.push(
+        fits && fits !== format
+          ? checkIssue(
+              'time_wrong_unit',
+              ptr,
+              `read as ${shortName(format)}, the times of '${d.path}' (${values[0]} ...) land outside 1971-2100; as ${shortName(fits)} they are plausible`,
+              { hint: `Use timeFormat: ${fits}.`, source },
+            )
+          : checkIssue(
+              'time_out_of_range',
+              ptr,
+              `read as ${shortName(format)}, the times of '${d.path}' land outside 1971-2100, and no unix unit fits`,
+              { source },
+            ),
+      );
+    }
+  } else if (format.startsWith('TIME_FORMAT_RELATIVE_') && Math.min(...nums) > 1e8) {
+    const fits = unixUnitThatFits(values);
+    if (fits)
+      out.push(
+        checkIssue(
+          'time_looks_absolute',
+          ptr,
+          `the times of '${d.path}' (${values[0]} ...) look like ${shortName(fits)}, not ${shortName(format)}`,
+          { hint: `Use timeFormat: ${fits} and leave out relativeStartTime.`, source },
+        ),
+      );
+  }
+  return out;
+}
