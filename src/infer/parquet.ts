@@ -216,7 +216,7 @@ export async function draftFromProfile(
         'warning',
         P,
         `${time.field.name} holds relative time (${time.format}) and no start time was given or found in the file name`,
-        'Give it with --relative-start-time 2024-01-01T00:00:00Z.',
+        'Give it with --relative-start 2024-01-01T00:00:00Z.',
       );
     }
   }
@@ -248,7 +248,14 @@ export async function draftFromProfile(
   const values = data.filter(isNumeric);
   const namedName = texts.find((f) => NAME_COLUMN.test(f.name));
   const namedValue = values.find((f) => VALUE_COLUMN.test(f.name));
-  const onlyPair = data.length === 2 && texts.length === 1 && values.length === 1;
+  // Without telling names, a lone text column beside a lone number is a name column only
+  // when it is dictionary-encoded (few distinct values) and not all null.
+  const onlyPair =
+    data.length === 2 &&
+    texts.length === 1 &&
+    values.length === 1 &&
+    texts[0]?.dictionary === true &&
+    texts[0].nullCount !== profile.rowCount;
   const nameCol = namedName ?? (onlyPair ? texts[0] : undefined);
   const valueCol =
     namedValue ?? (onlyPair || (nameCol && values.length === 1) ? values[0] : undefined);
@@ -533,9 +540,9 @@ export async function draftFromProfile(
           ? 'given as an option (--complex-types)'
           : 'default for nested columns: both the Arrow bytes and the JSON text',
       confidence: options.complexTypes !== undefined ? 'high' : 'medium',
-      alternatives: ['IGNORE', 'STRING', 'BYTES'].map(
-        (m) => `PARQUET_COMPLEX_TYPES_IMPORT_MODE_${m}`,
-      ),
+      alternatives: ['IGNORE', 'BOTH', 'STRING', 'BYTES']
+        .map((m) => `PARQUET_COMPLEX_TYPES_IMPORT_MODE_${m}`)
+        .filter((m) => m !== complexMode),
     });
   }
   if (complex.length > 0) {

@@ -88,13 +88,13 @@ export const parquetCodes = {
     severity: 'warning',
     summary:
       'The time column’s statistics fit no unix unit within 1990-2100, so the values were read as relative time.',
-    fix: 'Give the format with `--time-format` and, for a relative format, the start with `--relative-start-time`.',
+    fix: 'Give the format with `--time-format` and, for a relative format, the start with `--relative-start`.',
   },
   parquet_relative_start_unknown: {
     severity: 'warning',
     summary:
       'The time column holds relative time but no start time was given or found in the file name.',
-    fix: 'Give the start with `--relative-start-time 2024-01-01T00:00:00Z`.',
+    fix: 'Give the start with `--relative-start 2024-01-01T00:00:00Z`.',
   },
   parquet_option_invalid: {
     severity: 'error',
