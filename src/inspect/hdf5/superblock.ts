@@ -93,7 +93,10 @@ export async function readSuperblock(
       problem: { kind: 'truncated', expected: offset + needed, actual: source.size },
     };
   }
-  const baseAddress = readAddress(head, addressesAt, sizeOfOffsets) ?? 0;
+  // A user block before the superblock: the library takes the superblock's own offset as
+  // the base when the recorded base address is below it.
+  const recorded = readAddress(head, addressesAt, sizeOfOffsets) ?? 0;
+  const baseAddress = recorded < offset ? offset : recorded;
   const endOfFileAddress = readAddress(head, addressesAt + 2 * sizeOfOffsets, sizeOfOffsets);
   const superblock: Superblock = {
     offset,
