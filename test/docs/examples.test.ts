@@ -1,0 +1,221 @@
+/**
+ * Runs every example in README.md and docs/ so they cannot drift from the code.
+ *
+ * Fenced blocks, by info string (docs/README.md states these rules for writers):
+ * - `yaml` / `yml` / `json` holding a config document (a config key or `url` at the top):
+ *   must validate with no issue at all;
+ * - `yaml codes=a,b`: must give exactly those issue codes (a common mistake shown on purpose);
+ * - any other `yaml` / `json` (a workflow, a fragment): must parse;
+ * - `ts` / `typescript`: run as a module, `importkit` resolving to this repository's source;
+ *   whatever it prints that is a config document must validate with no issue;
+ * - `sh` / `bash`: each `importkit lint <files>` line runs in-process and must exit 0;
+ * - the info word `no-run` skips a block (for examples that need a live platform).
+ * The example configs in fixtures/examples/ must match their `.expected.json`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { type Io, run } from '../../src/cli/index.js';
+import { CONFIG_KEYS } from '../../src/model/index.js';
+import { validateConfigText } from '../../src/validate/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const scratch = join(root, '.tmp', 'docs-examples');
+
+interface Block {
+  file: string;
+  line: number;
+  lang: string;
+  words: string[];
+  code: string;
+}
+
+function markdownFiles(): string[] {
+  const out = [join(root, 'README.md')];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.md')) out.push(p);
+    }
+  };
+  walk(join(root, 'docs'));
+  return out;
+}
+
+/** Fenced code blocks (``` or ~~~, not indented more than three spaces). */
+function blocks(file: string): Block[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)(.*)$/.exec(lines[i] ?? '');
+    if (!open) continue;
+    const fence = open[1] ?? '```';
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !(lines[i] ?? '').trimStart().startsWith(fence); i++) {
+      body.push(lines[i] ?? '');
+    }
+    out.push({
+      file: relative(root, file),
+      line: start + 1,
+      lang: (open[2] ?? '').toLowerCase(),
+      words: (open[3] ?? '').trim().split(/\s+/).filter(Boolean),
+      code: `${body.join('\n')}\n`,
+    });
+  }
+  return out;
+}
+
+function codesWanted(b: Block): string[] | undefined {
+  const word = b.words.find((w) => w.startsWith('codes='));
+  return word?.slice('codes='.length).split(',').filter(Boolean).sort();
+}
+
+function isConfigDocument(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.keys(value).some((k) => k === 'url' || (CONFIG_KEYS as string[]).includes(k));
+}
+
+function memoryIo(): Io & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: { write: (s) => void out.push(s) },
+    stderr: { write: (s) => void err.push(s) },
+    env: {},
+    cwd: root,
+  };
+}
+
+const all = markdownFiles().flatMap(blocks);
+const runnable = all.filter((b) => !b.words.includes('no-run'));
+const label = (b: Block) => `${b.file}:${b.line} (${b.lang})`;
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('docs examples', () => {
+  test('the README and docs have examples to run', () => {
+    expect(all.filter((b) => ['ts', 'typescript'].includes(b.lang)).length).toBeGreaterThan(0);
+    expect(all.filter((b) => ['yaml', 'yml'].includes(b.lang)).length).toBeGreaterThan(0);
+  });
+
+  for (const b of runnable.filter((x) => ['yaml', 'yml', 'json'].includes(x.lang))) {
+    test(`${label(b)} ${codesWanted(b) ? `gives ${codesWanted(b)?.join(', ')}` : 'is valid'}`, () => {
+      const wanted = codesWanted(b);
+      const filename = b.lang === 'json' ? 'example.json' : 'example.yaml';
+      if (wanted !== undefined) {
+        const result = validateConfigText(b.code, { filename });
+        const codes = [...new Set(result.issues.map((i) => i.code))].sort();
+        expect(codes).toEqual(wanted);
+        for (const i of result.issues) expect(i.line).toBeGreaterThan(0);
+        return;
+      }
+      const docs = parseAllDocuments(b.code);
+      const parsed = Array.isArray(docs) ? docs : [docs];
+      for (const d of parsed) expect(d.errors.map((e) => e.message)).toEqual([]);
+      if (parsed.some((d) => isConfigDocument(d.toJS()))) {
+        expect(validateConfigText(b.code, { filename }).issues).toEqual([]);
+      }
+    });
+  }
+
+  for (const b of runnable.filter((x) => ['ts', 'typescript'].includes(x.lang))) {
+    test(`${label(b)} runs`, async () => {
+      const entry = pathToFileURL(join(root, 'src', 'index.ts')).href;
+      const code = b.code.replace(/from\s+['"]importkit['"]/g, `from '${entry}'`);
+      await mkdir(scratch, { recursive: true });
+      const file = join(scratch, `${b.file.replace(/[^a-z0-9]+/gi, '-')}-${b.line}.ts`);
+      await writeFile(file, code);
+      const printed: string[] = [];
+      const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+        printed.push(args.map(String).join(' '));
+      });
+      try {
+        await import(/* @vite-ignore */ pathToFileURL(file).href);
+      } finally {
+        log.mockRestore();
+      }
+      for (const text of printed) {
+        const docs = parseAllDocuments(text);
+        const parsed = Array.isArray(docs) ? docs : [docs];
+        if (
+          parsed.every((d) => d.errors.length === 0) &&
+          parsed.some((d) => isConfigDocument(d.toJS()))
+        ) {
+          expect(validateConfigText(text, { filename: 'printed.yaml' }).issues).toEqual([]);
+        }
+      }
+    });
+  }
+
+  for (const b of runnable.filter((x) => ['sh', 'bash', 'shell'].includes(x.lang))) {
+    const commands = b.code
+      .split('\n')
+      .map((l) => /(?:^|\s)(?:npx\s+)?importkit\s+lint\s+(.+)$/.exec(l.trim())?.[1])
+      .filter((c): c is string => c !== undefined);
+    for (const command of commands) {
+      const args = command
+        .split(/\s+/)
+        .map((a) => a.replace(/^'|'$/g, ''))
+        .filter((a) => !a.startsWith('#'));
+      test(`${label(b)}: importkit lint ${args.join(' ')} exits 0`, async () => {
+        const files = args.filter((a) => !a.startsWith('-'));
+        // Only commands over files shipped in the repository can run here.
+        if (!files.every((f) => existsSync(join(root, f)))) return;
+        const io = memoryIo();
+        const code = await run(['lint', ...args], io);
+        expect({ code, stderr: io.err.join('') }).toEqual({ code: 0, stderr: '' });
+      });
+    }
+  }
+});
+
+describe('fixtures/examples', () => {
+  const dir = join(root, 'fixtures', 'examples');
+  const cases = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
+
+  test('there is an example of every config kind', () => {
+    const kinds = cases.map((f) => {
+      const result = validateConfigText(readFileSync(join(dir, f), 'utf8'));
+      return Object.keys(result.value ?? {}).find((k) => (CONFIG_KEYS as string[]).includes(k));
+    });
+    expect([...new Set(kinds)].sort()).toEqual([...CONFIG_KEYS].sort());
+  });
+
+  for (const name of cases) {
+    test(`${name} lints as its expected.json says`, async () => {
+      const expected = JSON.parse(
+        readFileSync(join(dir, name.replace(/\.yaml$/, '.expected.json')), 'utf8'),
+      );
+      const io = memoryIo();
+      const code = await run(
+        ['lint', '--reporter', 'json', join('fixtures', 'examples', name)],
+        io,
+      );
+      const report = JSON.parse(io.out.join(''));
+      const file = report.files[0];
+      expect({ valid: file.valid, issues: file.issues }).toEqual(expected);
+      expect(code).toBe(expected.valid ? 0 : 1);
+    });
+  }
+
+  test('the README lint command prints what the README says', async () => {
+    const io = memoryIo();
+    const code = await run(['lint', 'fixtures/examples/csv.yaml'], io);
+    expect(code).toBe(0);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(
+      `It prints \`${io.out.join('').trim()}\``,
+    );
+  });
+});
