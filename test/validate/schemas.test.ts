@@ -51,8 +51,11 @@ describe('schemas/ matches the model', () => {
 /** Every place in a value: [path tokens, value]. */
 function places(v: unknown, path: string[] = []): Array<[string[], unknown]> {
   const out: Array<[string[], unknown]> = [[path, v]];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...places(x, [...path, String(i)])));
-  else if (typeof v === 'object' && v !== null)
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => {
+      out.push(...places(x, [...path, String(i)]));
+    });
+  } else if (typeof v === 'object' && v !== null)
     for (const [k, x] of Object.entries(v)) out.push(...places(x, [...path, k]));
   return out;
 }
