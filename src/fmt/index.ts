@@ -22,6 +22,7 @@ import { ImportDocument } from '../model/document.js';
 import { ENUMS } from '../model/enums.js';
 import { pointer } from '../model/issue.js';
 import { Int64String, Uint64String } from '../model/scalars.js';
+import { fullEnumName as validatorEnumName } from '../validate/normalize.js';
 import { camelCase } from '../validate/suggest.js';
 
 export interface FormatResult {
@@ -114,11 +115,10 @@ export function fullEnumName(entries: Record<string, string>, value: unknown): s
     const i = info.numbers.indexOf(value);
     return i === -1 ? undefined : info.values[i];
   }
-  if (typeof value !== 'string') return undefined;
-  const upper = value.trim().toUpperCase();
-  if (values.includes(upper)) return upper;
-  if (info && values.includes(`${info.prefix}${upper}`)) return `${info.prefix}${upper}`;
-  return undefined;
+  if (typeof value !== 'string' || !info) return undefined;
+  // The validator's own reading of short and lower-case names, so fmt and lint agree.
+  const full = validatorEnumName(value, info);
+  return full !== undefined && values.includes(full) ? full : undefined;
 }
 
 function keyName(pair: Pair): string | undefined {

@@ -96,7 +96,7 @@ describe('github reporter', () => {
     const commands = lines.filter((l) => l.startsWith('::'));
     expect(commands).toEqual([
       "::error file=configs/bad.yaml,line=4,col=3,title=unknown_key::unknown key 'timeColum'%0Ahint: did you mean 'timeColumn'?",
-      '::warning file=configs/bad.yaml,line=9,col=5,title=value_not_int32::row 12 (line 13), column 3: values do not fit INT_32: 3.5 (and 2 more)',
+      '::warning file=configs/bad.yaml,line=9,col=5,title=value_not_int32::values do not fit INT_32: 3.5 (and 2 more)',
       '::error file=configs/odd%2C name%3A x%25.yaml,title=invalid_value::bad: 100%25 "wrong" <tag> & a, b%0D%0Anext line \u0001',
     ]);
     for (const c of commands) expect(c).toMatch(ANNOTATION);
@@ -109,7 +109,7 @@ describe('github reporter', () => {
     expect(quiet.match(/^::error/gm)).toHaveLength(2);
     const verbose = render(githubReporter, reports, { verbose: true });
     expect(verbose).toContain(
-      '::notice file=configs/bad.yaml,title=column_not_in_config::column 7: column 7 (extra) is in the file but not in the config',
+      '::notice file=configs/bad.yaml,title=column_not_in_config::column 7 (extra) is in the file but not in the config',
     );
   });
 

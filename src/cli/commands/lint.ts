@@ -19,6 +19,7 @@ Options:
       --fail-on <level>   error (default) or warning: the level that makes a file invalid
   -q, --quiet             only errors; nothing at all when every file is valid
       --verbose           also list valid files and info issues
+      --data <file>       also check each config against this data file (see importkit check)
   -h, --help              show this help
 
 Exit status: 0 all files valid, 1 a file is invalid, 2 usage error (unknown option,
@@ -32,6 +33,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
     'fail-on': { type: 'string', default: 'error' },
     quiet: { type: 'boolean', short: 'q', default: false },
     verbose: { type: 'boolean', default: false },
+    data: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -56,6 +58,10 @@ export async function lint(args: string[], io: Io): Promise<number> {
   const reports: FileReport[] = [];
   for (const file of files) {
     const report = await lintFile(file, io, failOn);
+    if (values.data !== undefined) {
+      const { withDataChecks } = await import('./check.js');
+      await withDataChecks(report, String(values.data), io, failOn);
+    }
     reporter.write(report);
     // Keep only what the summary needs: the texts of a thousand files need not stay in memory.
     reports.push({ file: report.file, valid: report.valid, issues: report.issues });

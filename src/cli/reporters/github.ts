@@ -1,6 +1,6 @@
 import type { Issue } from '../../model/issue.js';
 import type { Output } from '../io.js';
-import { describeSource, messageWithHint, placeOf, shownIssues } from './_place.js';
+import { messageWithHint, placeOf, shownIssues } from './_place.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 
 /**
@@ -31,11 +31,7 @@ export function annotation(report: FileReport, issue: Issue): string {
   if (place.line !== undefined) props.push(`line=${place.line}`);
   if (place.column !== undefined) props.push(`col=${place.column}`);
   props.push(`title=${escapeProperty(issue.code)}`);
-  const where = describeSource(issue);
-  const text =
-    where && place.file !== issue.source?.file
-      ? `${where}: ${messageWithHint(issue)}`
-      : messageWithHint(issue);
+  const text = messageWithHint(issue);
   return `::${COMMAND[issue.severity]} ${props.join(',')}::${escapeData(text)}`;
 }
 

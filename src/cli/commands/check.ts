@@ -1,0 +1,170 @@
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { checkConfig } from '../../check/index.js';
+import type { ImportDocument } from '../../model/document.js';
+import type { Issue } from '../../model/issue.js';
+import { MAX_CONFIG_BYTES, parseConfigSource, validateConfigText } from '../../validate/index.js';
+import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { createProgress } from '../progress.js';
+import { type FileReport, loadReporter, REPORTER_NAMES, summarize } from '../reporters/index.js';
+import { parseCommandArgs } from '../run.js';
+
+const HELP = `Usage: importkit check <config> <data-file> [options]
+
+Checks that a data file fits its config before it is uploaded: the columns, datasets and
+paths the config names exist, the time column parses in the declared format and unit and
+goes forward, values fit the declared channel types, firstDataRow is the first row of
+values, and which columns of the file the config leaves out (info, with --verbose).
+By default a CSV file is sampled (its head and its tail); --full reads every row.
+
+Options:
+      --full              read the whole file (bounded memory, a progress bar on a terminal)
+  -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)
+      --fail-on <level>   error (default) or warning: the level that fails the check
+  -q, --quiet             only errors; nothing at all when the file fits
+      --verbose           also info issues (columns not in the config)
+  -h, --help              show this help
+
+Exit status: 0 the file fits the config, 1 it does not (or the config is invalid, or the
+file cannot be read), 2 usage error.
+`;
+
+/** `importkit check <config> <data-file> [--full]` */
+export async function check(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    full: { type: 'boolean', default: false },
+    reporter: { type: 'string', short: 'r', default: 'text' },
+    'fail-on': { type: 'string', default: 'error' },
+    quiet: { type: 'boolean', short: 'q', default: false },
+    verbose: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const failOn = String(values['fail-on']);
+  if (failOn !== 'error' && failOn !== 'warning') {
+    throw new UsageError(`--fail-on takes error or warning, not '${failOn}'`);
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError('give a config file and the data file it imports');
+  }
+  const [configFile, dataFile] = positionals as [string, string];
+  const factory = await loadReporter(String(values.reporter));
+  const text = await readConfigText(configFile, io);
+  const dataPath = resolve(io.cwd, dataFile);
+  if (!(await stat(dataPath).catch(() => undefined))) {
+    throw new UsageError(`${dataFile}: no such file`);
+  }
+
+  const result = validateConfigText(text, { filename: configFile });
+  const issues: Issue[] = [...result.issues];
+  const document = result.documents.find((d) => d.value !== undefined)?.value as
+    | ImportDocument
+    | undefined;
+  if (document) {
+    issues.push(
+      ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, values.full)),
+    );
+  }
+  const report: FileReport = {
+    file: configFile,
+    valid: isValid(issues, failOn),
+    issues,
+    text,
+  };
+  const reporter = factory(io.stdout, {
+    quiet: values.quiet === true,
+    verbose: values.verbose === true,
+    color: io.stdout.isTTY === true && !io.env.NO_COLOR,
+    command: 'check',
+  });
+  reporter.write(report);
+  reporter.end(summarize([report]));
+  return report.valid ? EXIT_OK : EXIT_INVALID;
+}
+
+/**
+ * Checks a validated document against its data file, with a progress bar on a terminal
+ * for full reads, and places each issue on the config line its pointer names. Shared by
+ * `check` and `lint --data`.
+ */
+export async function checkAgainstData(
+  document: ImportDocument,
+  text: string,
+  configFile: string,
+  dataName: string,
+  dataPath: string,
+  io: Io,
+  full = false,
+): Promise<Issue[]> {
+  const size = (await stat(dataPath)).size;
+  const progress = full ? createProgress(io, `checking ${dataName}`, size) : undefined;
+  let found: Issue[];
+  try {
+    found = await checkConfig(document, dataPath, {
+      full,
+      ...(progress?.active ? { onProgress: (done: number) => progress.update(done) } : {}),
+    });
+  } finally {
+    progress?.done();
+  }
+  const source = parseConfigSource(text, { filename: configFile }).documents.find(
+    (d) => d.value !== undefined,
+  );
+  return found.map((i) => {
+    const out: Issue = { ...i };
+    if (out.source) out.source = { ...out.source, file: dataName };
+    if (source && out.line === undefined) {
+      const p = source.locate(out.path);
+      out.line = p.line;
+      out.column = p.column;
+    }
+    return out;
+  });
+}
+
+export function isValid(issues: readonly Issue[], failOn: string): boolean {
+  return !issues.some(
+    (i) => i.severity === 'error' || (failOn === 'warning' && i.severity === 'warning'),
+  );
+}
+
+async function readConfigText(file: string, io: Io): Promise<string> {
+  const path = resolve(io.cwd, file);
+  const st = await stat(path).catch(() => undefined);
+  if (!st || st.isDirectory()) throw new UsageError(`${file}: no such file`);
+  if (st.size > MAX_CONFIG_BYTES) {
+    throw new UsageError(`${file}: ${st.size} bytes; a config file is at most 4 MiB`);
+  }
+  const text = await readFile(path, 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * `lint --data <file>`: adds the data checks to a lint report (the config's first valid
+ * document against the data file) and recomputes its verdict.
+ */
+export async function withDataChecks(
+  report: FileReport,
+  dataFile: string,
+  io: Io,
+  failOn: string,
+): Promise<void> {
+  if (report.text === undefined) return;
+  const dataPath = resolve(io.cwd, dataFile);
+  if (!(await stat(dataPath).catch(() => undefined))) {
+    throw new UsageError(`${dataFile}: no such file`);
+  }
+  const result = validateConfigText(report.text, { filename: report.file });
+  const document = result.documents.find((d) => d.value !== undefined)?.value as
+    | ImportDocument
+    | undefined;
+  if (!document) return;
+  report.issues.push(
+    ...(await checkAgainstData(document, report.text, report.file, dataFile, dataPath, io)),
+  );
+  report.valid = isValid(report.issues, failOn);
+}
