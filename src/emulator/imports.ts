@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { inspectFile } from '../inspect/index.js';
+import { InspectError, inspectFile } from '../inspect/index.js';
 import type { BaseProfile } from '../inspect/profile.js';
-import { CONFIG_KEYS, kindOfKey } from '../model/document.js';
+import { CONFIG_KEYS, type ImportDocument, kindOfKey } from '../model/document.js';
 import type { Issue } from '../model/issue.js';
 import type { Channel } from '../model/resources.js';
 import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
@@ -82,27 +82,47 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
   const key = CONFIG_KEYS.find((k) => configs[k] !== undefined);
   if (!key) fail('invalid config: no config in the document');
   const kind = kindOfKey(key);
-  const config = configs[key] as Record<string, unknown>;
+  const canonical = result.value as Record<string, unknown> | undefined;
+  const config = (canonical?.[key] ?? configs[key]) as Record<string, unknown>;
 
   if (rec.source === 'url') await fetchSource(rec, ctx);
   if (!rec.filePath) fail('no file was uploaded');
 
-  let profile: BaseProfile | undefined;
+  const file = rec.filePath;
+  const hidePath = (text: string) => text.split(file).join(rec.fileName ?? 'the file');
+  // The library's own check (the one `importkit check` runs) decides whether the file fits.
+  let checked: Issue[] | undefined;
+  try {
+    const { checkConfig } = await import('../check/index.js');
+    checked = await checkConfig(result.value as ImportDocument, file);
+  } catch (err) {
+    if (err instanceof InspectError) fail(`cannot read the file: ${hidePath(err.message)}`);
+    checked = undefined;
+  }
+  if (checked) {
+    const errors = checked.filter((i) => i.severity === 'error');
+    if (errors.length > 0) fail(hidePath(describeIssues(errors)));
+    for (const i of checked) if (i.severity === 'warning') warnings.push(hidePath(i.message));
+  }
   if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5') {
+    let profile: BaseProfile;
     try {
-      profile = await inspectFile(rec.filePath);
+      profile = await inspectFile(file);
     } catch (err) {
-      fail(`cannot read the file: ${(err as Error).message}`);
+      fail(`cannot read the file: ${hidePath((err as Error).message)}`);
     }
-    if (kind !== profile.format) {
-      fail(`the file is ${profile.format.toUpperCase()}, but the config is a ${key}`);
+    if (!checked) {
+      // The check stage could not run for this kind: at least every named column must exist.
+      if (kind !== profile.format) {
+        fail(`the file is ${profile.format.toUpperCase()}, but the config is a ${key}`);
+      }
+      const missing = missingColumns(columnsNamed(kind, config), profile);
+      if (missing.length > 0) fail(missing.join('; '));
     }
-    const missing = missingColumns(columnsNamed(kind, config), profile);
-    if (missing.length > 0) fail(missing.join('; '));
     const times = timeOf(kind, config, profile);
     if (times.start) rec.dataImport.dataStartTime = times.start;
     if (times.stop) rec.dataImport.dataStopTime = times.stop;
-  } else {
+  } else if (!checked) {
     warnings.push(
       `the emulator does not read ${kind?.toUpperCase() ?? key} files: the file was not checked`,
     );

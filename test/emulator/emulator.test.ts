@@ -92,7 +92,7 @@ describe('import flow', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportFailedError);
     expect((err as ImportFailedError).errorMessage).toBe(
-      "column 7 (dataColumns '7', channel 'ghost') is not in the file: it has 3 columns",
+      "column 7 ('ghost') is past the last column: the file has 3 columns (at /csvConfig/dataColumns/7)",
     );
   });
 
