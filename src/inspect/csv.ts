@@ -704,7 +704,12 @@ async function readSlice(
     });
     const rows = parsed.data;
     if (dialect.lineEnding === 'mixed') stripCr(rows);
-    const quoteErrors = parsed.errors.filter((e) => e.type === 'Quotes').length;
+    // The slice's last row may be cut inside a quoted field: drop it, and its errors.
+    const lastRow = rows.length - 1;
+    const errors = parsed.errors.filter((e) => e.type === 'Quotes');
+    if (!atEnd && lastRow >= 0 && errors.some((e) => e.row === lastRow || e.row === undefined))
+      rows.pop();
+    const quoteErrors = errors.filter((e) => e.row !== undefined && e.row < rows.length).length;
     const firstRows = rows.slice(0, 3);
     const width = rows.filter((r) => r.length === columns).length;
     if (

@@ -239,8 +239,8 @@ export function detectLayout(
     const r = rows[start] as readonly string[];
     const comment = (r[0] ?? '').trimStart().startsWith('#');
     if (!isBlank(r) && !comment && r.length === columnCount) {
-      const next = rows.slice(start + 1, start + 3).filter((x) => !isBlank(x));
-      if (next.every((x) => x.length === columnCount)) break;
+      const next = rows.slice(start + 1, start + 4).filter((x) => !isBlank(x));
+      if (next.length === 0 || next.some((x) => x.length === columnCount)) break;
     }
     start += 1;
   }
