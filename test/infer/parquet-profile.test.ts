@@ -1,0 +1,200 @@
+/** Inference as a function of a profile: cases no writer at hand produces (INT96, DATE time), and options. */
+import { describe, expect, test } from 'vitest';
+import { channelTypeOf, draftFromProfile, type HeadReader } from '../../src/infer/parquet.js';
+import type { ParquetFieldProfile, ParquetProfile } from '../../src/inspect/parquet.js';
+
+function field(
+  name: string,
+  index: number,
+  extra: Partial<ParquetFieldProfile>,
+): ParquetFieldProfile {
+  return {
+    name,
+    path: name,
+    index,
+    physicalType: 'DOUBLE',
+    repetition: 'OPTIONAL',
+    statsComplete: true,
+    dictionary: false,
+    samples: [],
+    ...extra,
+  };
+}
+
+function profile(fields: ParquetFieldProfile[]): ParquetProfile {
+  return {
+    format: 'parquet',
+    file: { path: 'dir/spark-output.parquet', size: 5000 },
+    bytesRead: 1012,
+    rowCount: 100,
+    fields,
+    issues: [],
+    footerOffset: '3992',
+    footerLength: 1000,
+    rowGroups: 1,
+    metadataKeys: [],
+  };
+}
+
+const noPages: HeadReader = async () => ({ reason: 'not read in this test' });
+const codes = (d: { issues: Array<{ code: string; severity: string }> }) =>
+  d.issues.map((i) => `${i.severity} ${i.code}`);
+
+describe('draftFromProfile', () => {
+  test('an INT96 time column (Spark, Hive) is taken with a warning; the whole draft', async () => {
+    const p = profile([
+      field('event_time', 0, { physicalType: 'INT96', temporal: { kind: 'INT96' } }),
+      field('speed', 1, { units: 'km/h', description: 'vehicle speed' }),
+      field('gear', 2, { physicalType: 'INT32', integer: { bitWidth: 8, signed: false } }),
+    ]);
+    const draft = await draftFromProfile(p, { runName: 'r1' }, noPages);
+    expect(draft.document).toEqual({
+      parquetConfig: {
+        assetName: 'spark-output',
+        runName: 'r1',
+        flatDataset: {
+          timeColumn: { path: 'event_time', format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS' },
+          dataColumns: [
+            {
+              path: 'speed',
+              channelConfig: {
+                name: 'speed',
+                units: 'km/h',
+                description: 'vehicle speed',
+                dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
+              },
+            },
+            {
+              path: 'gear',
+              channelConfig: { name: 'gear', dataType: 'CHANNEL_DATA_TYPE_UINT_32' },
+            },
+          ],
+        },
+        footerOffset: '3992',
+        footerLength: 1000,
+      },
+    });
+    expect(codes(draft)).toEqual(['warning parquet_time_int96']);
+  });
+
+  test('a non-time INT96 column is INT_64 with a note', () => {
+    expect(
+      channelTypeOf(field('x', 0, { physicalType: 'INT96', temporal: { kind: 'INT96' } })),
+    ).toEqual({
+      dataType: 'CHANNEL_DATA_TYPE_INT_64',
+      note: 'temporal',
+    });
+  });
+
+  test('statistics that fit no unix unit and no unit in the name: relative seconds, guessed', async () => {
+    const p = profile([
+      field('time', 0, { physicalType: 'INT64', stats: { min: '5', max: '900' } }),
+      field('v', 1, {}),
+    ]);
+    const draft = await draftFromProfile(p, {}, noPages);
+    expect(draft.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'time',
+      format: 'TIME_FORMAT_RELATIVE_SECONDS',
+    });
+    expect(codes(draft)).toEqual([
+      'warning parquet_time_unit_guessed',
+      'warning parquet_relative_start_unknown',
+    ]);
+    const given = await draftFromProfile(
+      p,
+      { timeFormat: 'relative_milliseconds', relativeStartTime: '2024-01-01T00:00:00Z' },
+      noPages,
+    );
+    expect(given.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'time',
+      format: 'TIME_FORMAT_RELATIVE_MILLISECONDS',
+      relativeStartTime: '2024-01-01T00:00:00Z',
+    });
+  });
+
+  test('INT64 statistics too large for 1990-2100 in any unit are called out', async () => {
+    const p = profile([
+      field('ts', 0, {
+        physicalType: 'INT64',
+        stats: { min: '9000000000000000000', max: '9100000000000000000' },
+      }),
+    ]);
+    const draft = await draftFromProfile(p, {}, noPages);
+    expect(codes(draft)).toEqual([
+      'warning parquet_time_out_of_range',
+      'warning parquet_relative_start_unknown',
+      'warning parquet_no_data_columns',
+    ]);
+  });
+
+  test('options that do not fit the file are errors naming the option', async () => {
+    const p = profile([
+      field('time', 0, {
+        physicalType: 'INT64',
+        temporal: { kind: 'TIMESTAMP', unit: 'NANOS', utc: true },
+      }),
+      field('a', 1, {}),
+      field('b', 2, {}),
+    ]);
+    const draft = await draftFromProfile(
+      p,
+      {
+        timeColumn: 'clock',
+        timeFormat: 'fortnights',
+        layout: 'multi-channel',
+        complexTypes: 'maybe',
+      },
+      noPages,
+    );
+    expect(draft.issues.map((i) => i.message)).toEqual(
+      [
+        '--time-column clock: no such column (columns: time, a, b)',
+        '--time-format fortnights: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)',
+        '--layout multi-channel: the file has no text column of channel names beside the time',
+      ].concat(['--complex-types maybe: not one of IGNORE, BOTH, STRING, BYTES']),
+    );
+    // Falls back to what the file says.
+    expect(draft.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'time',
+      format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    });
+  });
+
+  test('--time-column by 1-based number, and a nested column refused as time', async () => {
+    const p = profile([
+      field('a', 0, {}),
+      field('t_ms', 1, {
+        physicalType: 'INT64',
+        stats: { min: '1700000000000', max: '1700000001000' },
+      }),
+      field('pose', 2, { physicalType: 'GROUP', nested: 'struct', leaves: ['pose.x'] }),
+    ]);
+    const byNumber = await draftFromProfile(p, { timeColumn: 2 }, noPages);
+    expect(byNumber.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 't_ms',
+      format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS',
+    });
+    const nested = await draftFromProfile(p, { timeColumn: 'pose' }, noPages);
+    expect(nested.issues[0]?.message).toBe(
+      '--time-column pose: pose is a nested column and cannot be the time',
+    );
+  });
+
+  test('a text time column whose page cannot be read is not guessed; a readable one is sampled', async () => {
+    const p = profile([
+      field('timestamp', 0, { physicalType: 'BYTE_ARRAY', logicalType: 'STRING' }),
+      field('v', 1, {}),
+    ]);
+    const unread = await draftFromProfile(p, {}, noPages);
+    expect(codes(unread)).toEqual(['info parquet_page_unread', 'error parquet_no_time_column']);
+    const read = await draftFromProfile(p, {}, async () => ({
+      values: ['2024-05-01 10:00:00.5', '2024-05-01 10:00:01'],
+      from: 'page',
+      bytes: 100,
+    }));
+    expect(read.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'timestamp',
+      format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+    });
+  });
+});
