@@ -13,6 +13,8 @@
  * A UTF-8 BOM at the start is skipped.
  */
 import { open } from 'node:fs/promises';
+import { openFileSource } from '../inspect/byte-source.js';
+import { gunzipChunks } from '../inspect/gzip-source.js';
 
 /** The fields of one record: offsets into `bytes`, valid only during the callback. */
 export interface CsvRecord {
@@ -55,8 +57,10 @@ export interface ScanResult {
   lines: number;
   /** Byte offset just past the last record read. */
   endOffset: number;
-  /** True when the scan reached the end of the file (or `end`). */
+  /** True when the scan was not stopped (by `maxRows` or the callback). */
   complete: boolean;
+  /** True when every record of the file was read (the real end, not `end`). */
+  atEnd: boolean;
 }
 
 const LF = 10;
@@ -82,9 +86,9 @@ export async function scanCsvFile(
   onRecord: (rec: CsvRecord) => boolean | undefined,
   options: ScanOptions = {},
 ): Promise<ScanResult> {
-  const handle = await open(path, 'r');
+  const reader = await openReader(path, options.start ?? 0);
   try {
-    const size = (await handle.stat()).size;
+    const size = reader.size;
     const end = Math.min(options.end ?? size, size);
     const chunk = options.chunkSize ?? 1024 * 1024;
     const delim = (options.delimiter ?? ',').charCodeAt(0);
@@ -93,6 +97,10 @@ export async function scanCsvFile(
     let filePos = options.start ?? 0;
     let bufFileOffset = filePos;
     let eof = false;
+    // At the real end of the file a record may end without a line break; at an `end`
+    // before it, a record cut short is not a record: it is dropped.
+    const cut = end < size;
+    let final = false;
     let row = (options.firstRow ?? 1) - 1;
     let line = options.firstLine ?? 1;
     const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
@@ -131,13 +139,18 @@ export async function scanCsvFile(
       const want = Math.min(chunk, end - filePos);
       if (want <= 0) {
         eof = true;
+        final = !cut;
         return;
       }
-      const { bytesRead } = await handle.read(buf, filled, want, filePos);
-      if (bytesRead === 0) eof = true;
+      const bytesRead = await reader.read(buf, filled, want, filePos);
+      if (bytesRead === 0) {
+        eof = true;
+        final = true;
+      }
       filled += bytesRead;
       filePos += bytesRead;
       if (filePos >= end) eof = true;
+      final = final || (eof && !cut);
       options.onProgress?.(filePos - (options.start ?? 0));
     };
 
@@ -186,7 +199,7 @@ export async function scanCsvFile(
                   q += 2;
                   continue;
                 }
-                if (q + 1 >= filled && !eof) break; // need the next byte to decide
+                if (q + 1 >= filled && !final) break; // need the next byte to decide
                 closed = q;
                 break;
               }
@@ -195,7 +208,7 @@ export async function scanCsvFile(
               q += 1;
             }
             if (closed === -1) {
-              if (!eof) break; // incomplete: read more
+              if (!final) break; // incomplete: read more
               // unterminated quote at end of file: take the rest as the field
               starts[n] = p + 1;
               ends[n] = filled;
@@ -230,14 +243,14 @@ export async function scanCsvFile(
             p = q;
           }
           if (p >= filled) {
-            if (!eof) break; // incomplete
+            if (!final) break; // incomplete
             complete = true;
             break;
           }
           const c = buf[p] as number;
           if (c === delim) {
             p += 1;
-            if (p >= filled && eof) {
+            if (p >= filled && final) {
               // trailing delimiter at EOF: one more empty field
               starts[n] = p;
               ends[n] = p;
@@ -249,7 +262,7 @@ export async function scanCsvFile(
             continue;
           }
           if (c === CR) {
-            if (p + 1 >= filled && !eof) break; // is it CRLF? need the next byte
+            if (p + 1 >= filled && !final) break; // is it CRLF? need the next byte
             p += buf[p + 1] === LF ? 2 : 1;
           } else p += 1; // LF
           lines += 1;
@@ -282,8 +295,59 @@ export async function scanCsvFile(
       lines: line,
       endOffset: bufFileOffset + pos,
       complete: !stopped,
+      atEnd: !stopped && final && pos >= filled,
     };
   } finally {
-    await handle.close();
+    await reader.close();
   }
+}
+
+interface Reader {
+  /** Bytes addressable: the file's size, or unbounded for gzip (its size is not known). */
+  size: number;
+  /** Reads into `buf` at `at`, sequentially from `position`; 0 at the end. */
+  read(buf: Uint8Array, at: number, length: number, position: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A sequential reader over a file: positioned reads for plain files; streaming gunzip for
+ * gzip files (recognised by their magic bytes), which can only be read from the start.
+ */
+async function openReader(path: string, start: number): Promise<Reader> {
+  const handle = await open(path, 'r');
+  const size = (await handle.stat()).size;
+  const magic = new Uint8Array(2);
+  await handle.read(magic, 0, 2, 0);
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) {
+    return {
+      size,
+      read: async (buf, at, length, position) =>
+        (await handle.read(buf, at, length, position)).bytesRead,
+      close: () => handle.close(),
+    };
+  }
+  await handle.close();
+  if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
+  const source = await openFileSource(path);
+  const chunks = gunzipChunks(source, 1024 * 1024);
+  let pending: Uint8Array | undefined;
+  return {
+    size: Number.MAX_SAFE_INTEGER,
+    async read(buf, at, length) {
+      if (!pending || pending.byteLength === 0) {
+        const next = await chunks.next();
+        if (next.done) return 0;
+        pending = next.value as Uint8Array;
+      }
+      const n = Math.min(length, pending.byteLength);
+      buf.set(pending.subarray(0, n), at);
+      pending = pending.subarray(n);
+      return n;
+    },
+    async close() {
+      await chunks.return(undefined);
+      await source.close();
+    },
+  };
 }

@@ -15,6 +15,7 @@ import {
   encodingProblem,
   newlineOf,
 } from '../inspect/csv/dialect.js';
+import { gunzipHead, isGzip } from '../inspect/gzip-source.js';
 import { openForInspection } from '../inspect/inspect-file.js';
 import { InspectError } from '../inspect/profile.js';
 import type { CsvConfig } from '../model/csv.js';
@@ -110,8 +111,13 @@ export async function checkCsv(
   const source = await openForInspection(dataPath);
   const size = source.size;
   let head: Uint8Array;
+  let gz = false;
   try {
     head = await source.read(0, Math.min(size, 256 * 1024));
+    if (isGzip(head)) {
+      gz = true;
+      head = (await gunzipHead(source, 256 * 1024)).bytes;
+    }
   } finally {
     await source.close();
   }
@@ -192,7 +198,7 @@ export async function checkCsv(
       headRecords.push(cells);
       return undefined;
     },
-    { delimiter, maxRows: HEAD_RECORDS, end: Math.min(size, 4 * 1024 * 1024) },
+    { delimiter, maxRows: HEAD_RECORDS, end: 4 * 1024 * 1024 },
   );
   const kinds = headRecords.map((r) => r.map(cellClass));
   const body = bodyProfile(kinds);
@@ -282,11 +288,11 @@ export async function checkCsv(
     const sampleBytes = options.sampleBytes ?? 4 * 1024 * 1024;
     const headScan = await scanCsvFile(dataPath, (rec) => void onRecord(rec, true), {
       delimiter,
-      end: Math.min(size, sampleBytes),
+      end: sampleBytes,
       maxRows: options.sampleRows ?? 10_000,
     });
-    if (headScan.complete && headScan.endOffset >= size) totalRows = headScan.rows;
-    else {
+    if (headScan.atEnd) totalRows = headScan.rows;
+    else if (!gz) {
       // A slice from the end, cut at a line start; its rows' numbers are not known.
       const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
       const from = Math.max(headScan.endOffset, size - tailBytes);
