@@ -5,7 +5,6 @@ import {
   isPair,
   isScalar,
   isSeq,
-  LineCounter,
   type Node,
   parseAllDocuments,
   type YAMLError,
@@ -63,12 +62,9 @@ export interface ParseSourceOptions {
  * Parses YAML or JSON config text keeping positions: every document with its plain value,
  * its reading issues (line and column set) and a pointer → position lookup. Never throws.
  */
-export function parseConfigSource(text: string, options: ParseSourceOptions = {}): ParsedSource {
-  const lineCounter = new LineCounter();
-  const position = (offset: number): SourcePosition => {
-    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
-    return { line: p.line, column: p.col, offset };
-  };
+export function parseConfigSource(source: string, options: ParseSourceOptions = {}): ParsedSource {
+  let text = source;
+  const position = positionsOf(source);
   const whole = (iss: Issue): SourceDocument => ({
     index: 0,
     value: undefined,
@@ -89,10 +85,29 @@ export function parseConfigSource(text: string, options: ParseSourceOptions = {}
     return { documents: [whole(iss)], position: () => ({ line: 1, column: 1, offset: 0 }) };
   }
 
+  // The YAML reader recurses on flow nesting; refuse runaway nesting before it starts.
+  const deep = nestingBeyond(text, MAX_FLOW_NESTING);
+  if (deep >= 0) {
+    const iss = issue(
+      'nesting_too_deep',
+      '',
+      `Brackets nest more than ${MAX_FLOW_NESTING} levels deep; no config does.`,
+    );
+    return { documents: [whole(at(iss, position(deep)))], position };
+  }
+
+  const json = options.filename?.toLowerCase().endsWith('.json') === true;
+  if (json) {
+    const jsonIssue = checkJson(text, position);
+    if (jsonIssue) return { documents: [whole(jsonIssue)], position };
+    // Valid JSON has tabs only as whitespace (never raw inside strings); YAML forbids them
+    // as indentation. Same length, so every offset stays where it was.
+    text = text.replace(/\t/g, ' ');
+  }
+
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, {
-      lineCounter,
       uniqueKeys: true,
       intAsBigInt: true,
       prettyErrors: false,
@@ -109,12 +124,6 @@ export function parseConfigSource(text: string, options: ParseSourceOptions = {}
     return { documents: [whole(at(issue(code, '', message), position(0)))], position };
   }
 
-  const json = options.filename?.toLowerCase().endsWith('.json') === true;
-  if (json) {
-    const jsonIssue = checkJson(text, position);
-    if (jsonIssue) return { documents: [whole(jsonIssue)], position };
-  }
-
   const documents = docs.map((doc, index) => readDocument(doc, index, position));
   return { documents, position };
 }
@@ -124,7 +133,16 @@ function readDocument(
   index: number,
   position: (offset: number) => SourcePosition,
 ): SourceDocument {
-  const issues: Issue[] = doc.errors.map((e) => yamlIssue(e, position));
+  // One issue per kind of reading error: a broken line often cascades into many.
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  for (const e of doc.errors) {
+    const i = yamlIssue(e, position);
+    const key = `${i.code} ${i.message}`;
+    if (seen.has(key) || issues.length >= 10) continue;
+    seen.add(key);
+    issues.push(i);
+  }
   const start = position(doc.contents?.range[0] ?? doc.range[0]);
   const locate = (ptr: string, options?: { key?: boolean }) =>
     position(locateOffset(doc, ptr, options?.key === true));
@@ -160,9 +178,62 @@ function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): 
     );
   }
   if (e.code === 'RESOURCE_EXHAUSTION') {
-    return at(issue('too_many_aliases', '', e.message), pos);
+    if (/call stack/i.test(e.message)) {
+      return at(
+        issue('nesting_too_deep', '', 'The document nests deeper than the YAML reader can follow.'),
+        pos,
+      );
+    }
+    return at(issue('too_many_aliases', '', firstLine(e.message)), pos);
   }
   return at(issue('yaml_syntax_error', '', firstLine(e.message)), pos);
+}
+
+/** Offset → 1-based line and column (UTF-16 units, as editors count), by binary search. */
+export function positionsOf(text: string): (offset: number) => SourcePosition {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset: number) => {
+    const o = Math.max(0, Math.min(offset, text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] ?? 0) <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: o - (starts[lo] ?? 0) + 1, offset: o };
+  };
+}
+
+/** Bracket nesting a config never reaches (the deepest real config nests about 12). */
+export const MAX_FLOW_NESTING = 256;
+
+/**
+ * The offset where `[`/`{` nesting first exceeds `limit`, or -1. Skips quoted strings and
+ * comments; a cheap guard, not a parser.
+ */
+function nestingBeyond(text: string, limit: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      const nl = text.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl;
+    } else if (c === '[' || c === '{') {
+      depth++;
+      if (depth > limit) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return -1;
 }
 
 /** Strict JSON for `.json` files: the YAML reader would accept trailing commas and comments. */

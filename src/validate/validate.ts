@@ -122,6 +122,23 @@ export function validateConfigText(
     if (result.value !== undefined) r.value = result.value;
     return r;
   });
+  if (documents.length === 0) {
+    const empty = issue(
+      'document_empty',
+      '',
+      'The file holds no config.',
+      'Write a config, for example `csvConfig: ...`.',
+    );
+    empty.line = 1;
+    empty.column = 1;
+    if (options.filename !== undefined) empty.file = options.filename;
+    documents.push({
+      index: 0,
+      start: { line: 1, column: 1, offset: 0 },
+      ok: false,
+      issues: [empty],
+    });
+  }
   const issues = documents.flatMap((d) => d.issues);
   const values = documents.map((d) => d.value);
   const out: TextValidationResult = { ok: !hasErrors(issues), issues, documents, values };
