@@ -1,6 +1,6 @@
 import type { ConfigKind, ImportDocument, Issue } from '../model/index.js';
 import { CODES, CONFIG_KINDS } from '../model/index.js';
-import { validateConfig } from '../validate/index.js';
+import { suggestClosest, validateConfig } from '../validate/index.js';
 import { type AbsoluteTimeFormatName, type RelativeTimeFormatName, timeFormat } from './_names.js';
 import { ConfigBuildError } from './error.js';
 
@@ -20,10 +20,59 @@ export type TimeSpec =
   | { format: AbsoluteTimeFormatName; start?: never }
   | { format: RelativeTimeFormatName; start: TimeInput };
 
-function fail(builder: string, code: 'value_out_of_range', path: string, message: string): never {
+function fail(
+  builder: string,
+  code: 'value_out_of_range' | 'unknown_key' | 'wrong_type',
+  path: string,
+  message: string,
+  hint?: string,
+): never {
   const issue: Issue = { code, severity: CODES[code].severity, path, message };
+  if (hint !== undefined) issue.hint = hint;
   throw new ConfigBuildError(builder, [issue]);
 }
+
+/** The builder names of fields that the platform spells otherwise. */
+const BUILDER_NAME: Readonly<Record<string, string>> = {
+  assetName: 'asset',
+  runName: 'run',
+  timeColumn: 'time',
+  dataColumns: 'columns',
+  dataType: 'type',
+  enumTypes: 'values',
+  bitFieldElements: 'bits',
+  channelConfig: 'channel',
+  columnConfig: 'channel',
+  relativeStartTime: 'start',
+  flatDataset: 'flat',
+};
+
+/**
+ * Refuses input keys a builder does not know: TypeScript catches them in object literals,
+ * but not in objects built elsewhere or in JavaScript, and a dropped key would silently
+ * change the config. `at` is the pointer of the object within the builder's input.
+ */
+export function knownKeys(builder: string, input: unknown, keys: readonly string[], at = ''): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    fail(builder, 'wrong_type', at, `${builder} takes an object${at ? ` at ${at}` : ''}`);
+  }
+  for (const key of Object.keys(input)) {
+    if (keys.includes(key)) continue;
+    const near = keys.includes(BUILDER_NAME[key] ?? '')
+      ? BUILDER_NAME[key]
+      : suggestClosest(key, keys);
+    fail(
+      builder,
+      'unknown_key',
+      `${at}/${key}`,
+      `${builder} does not take \`${key}\`${near ? `; did you mean \`${near}\`?` : ''}`,
+      `It takes ${keys.map((k) => `\`${k}\``).join(', ')}.`,
+    );
+  }
+}
+
+export const RUN_KEYS = ['asset', 'run', 'runId'] as const;
+export const TIME_KEYS = ['format', 'start'] as const;
 
 /**
  * A 64-bit integer written as the platform wants it: a decimal string. Numbers past 2^53

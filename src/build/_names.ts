@@ -50,6 +50,8 @@ export type UlogParseErrorPolicyName = ShortName<UlogParseErrorPolicy, 'ULOG_PAR
  * prefixed, so that validation reports it with the nearest valid name.
  */
 function full<V extends string>(prefix: string, values: readonly V[], name: string): V {
+  // Not a string (from JavaScript): passed on for validation to report its type.
+  if (typeof name !== 'string') return name as V;
   const upper = name.toUpperCase();
   const candidate = upper.startsWith(prefix) ? upper : `${prefix}${upper}`;
   const found = values.find((v) => v === candidate);

@@ -1,5 +1,5 @@
 import type { BatchConfig, BatchFileConfig, DataTypeKey } from '../model/index.js';
-import { finish, type RunInput, runFields } from './_common.js';
+import { finish, knownKeys, RUN_KEYS, type RunInput, runFields } from './_common.js';
 import { type FileTypeName, fileType } from './_names.js';
 import type { CsvDocument } from './csv.js';
 import type { Hdf5Document } from './hdf5.js';
@@ -66,6 +66,7 @@ function typeOf(doc: FileDocument): DataTypeKey {
  * 'logs/b.parquet': parquetConfig({...}) } })`. Only the files listed are imported.
  */
 export function batchConfig(input: BatchConfigInput): BatchDocument {
+  knownKeys('batchConfig()', input, [...RUN_KEYS, 'defaults', 'files']);
   const out: BatchConfig = runFields(input);
   for (const doc of input.defaults ?? []) {
     const key = keyOf(doc);

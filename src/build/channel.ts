@@ -5,7 +5,7 @@ import type {
   MetadataKeyType,
   MetadataValue,
 } from '../model/index.js';
-import { put } from './_common.js';
+import { knownKeys, put } from './_common.js';
 import { type DataTypeName, dataType } from './_names.js';
 
 type EnumTypeName = 'ENUM' | 'enum' | 'CHANNEL_DATA_TYPE_ENUM';
@@ -102,6 +102,18 @@ export function metadata(input: MetadataInput): MetadataValue[] {
  * 'CHANNEL_DATA_TYPE_ENUM', enumTypes: [...] }`. Checked when the config around it is built.
  */
 export function channel(input: ChannelInput | ColumnChannelInput): ChannelConfig {
+  return channelOf('channel()', input, '');
+}
+
+const CHANNEL_KEYS = ['name', 'type', 'units', 'description', 'metadata', 'values', 'bits'];
+
+/** A channel config from builder input at `at` within the input of `builder`. */
+export function channelOf(
+  builder: string,
+  input: ChannelInput | ColumnChannelInput,
+  at: string,
+): ChannelConfig {
+  knownKeys(builder, input, CHANNEL_KEYS, at);
   const out: ChannelConfig = {};
   put(out, 'name', input.name);
   put(out, 'units', input.units);

@@ -3,13 +3,16 @@ import {
   finish,
   type Int64Input,
   int64,
+  knownKeys,
   put,
+  RUN_KEYS,
   type RunInput,
   runFields,
+  TIME_KEYS,
   type TimeSpec,
   timeFields,
 } from './_common.js';
-import { type ChannelInput, channel } from './channel.js';
+import { type ChannelInput, channelOf } from './channel.js';
 
 /** The time column: its 1-based number, its format, and the start of a relative format. */
 export type CsvTimeInput = { column: number } & TimeSpec;
@@ -48,9 +51,19 @@ export type CsvDocument = { csvConfig: CsvConfig };
  * the time column listed as a data column, ...).
  */
 export function csvConfig(input: CsvConfigInput): CsvDocument {
+  const b = 'csvConfig()';
+  knownKeys(b, input, [
+    ...RUN_KEYS,
+    'firstDataRow',
+    'time',
+    'columns',
+    'numRows',
+    'useEmbeddedConfig',
+  ]);
   const out: CsvConfig = runFields(input);
   put(out, 'firstDataRow', input.firstDataRow);
   if (input.time !== undefined) {
+    knownKeys(b, input.time, ['column', ...TIME_KEYS], '/time');
     const timeColumn: CsvTimeColumn = {
       columnNumber: input.time.column,
       ...timeFields(input.time),
@@ -60,7 +73,7 @@ export function csvConfig(input: CsvConfigInput): CsvDocument {
   if (input.columns !== undefined) {
     const dataColumns: Record<string, ChannelConfig> = {};
     for (const [column, spec] of Object.entries(input.columns as Record<string, ChannelInput>)) {
-      dataColumns[column] = channel(spec);
+      dataColumns[column] = channelOf(b, spec, `/columns/${column}`);
     }
     out.dataColumns = dataColumns;
   }

@@ -3,13 +3,16 @@ import {
   finish,
   type Int64Input,
   int64,
+  knownKeys,
   put,
+  RUN_KEYS,
   type RunInput,
   runFields,
+  TIME_KEYS,
   type TimeSpec,
   timeFields,
 } from './_common.js';
-import { type ColumnChannelInput, channel } from './channel.js';
+import { type ColumnChannelInput, channelOf } from './channel.js';
 
 interface Hdf5EntryCommon {
   /** 0-based column of the time in a 2-D [N, 2] dataset. */
@@ -42,14 +45,29 @@ export type Hdf5ConfigInput = RunInput & {
 
 export type Hdf5Document = { hdf5Config: Hdf5Config };
 
+const ENTRY_KEYS = [
+  'timeDataset',
+  'valueDataset',
+  'dataset',
+  'timeIndex',
+  'valueIndex',
+  'timeField',
+  'valueField',
+  'channel',
+];
+
 /**
  * An HDF5 import config: `hdf5Config({ asset: 'rig', time: { format:
  * 'absolute_unix_nanoseconds' }, data: [{ timeDataset: '/timestamp', valueDataset:
  * '/channel_0', channel: { type: 'double', units: 'V' } }] })`.
  */
 export function hdf5Config(input: Hdf5ConfigInput): Hdf5Document {
+  const b = 'hdf5Config()';
+  knownKeys(b, input, [...RUN_KEYS, 'time', 'data']);
+  knownKeys(b, input.time, TIME_KEYS, '/time');
   const out: Hdf5Config = runFields(input);
   out.data = input.data.map((d, i): Hdf5DataEntry => {
+    knownKeys(b, d, ENTRY_KEYS, `/data/${i}`);
     const timeDataset = d.dataset ?? d.timeDataset;
     const valueDataset = d.dataset ?? d.valueDataset;
     const entry: Hdf5DataEntry = { timeDataset, valueDataset };
@@ -64,7 +82,11 @@ export function hdf5Config(input: Hdf5ConfigInput): Hdf5Document {
     put(entry, 'valueField', d.valueField);
     if (d.channel !== undefined) {
       const fallback = d.valueField ? `${valueDataset}.${d.valueField}` : valueDataset;
-      entry.channelConfig = channel({ ...d.channel, name: d.channel.name ?? fallback });
+      entry.channelConfig = channelOf(
+        b,
+        { ...d.channel, name: d.channel.name ?? fallback },
+        `/data/${i}/channel`,
+      );
     }
     return entry;
   });

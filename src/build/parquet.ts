@@ -11,14 +11,17 @@ import {
   finish,
   type Int64Input,
   int64,
+  knownKeys,
   put,
+  RUN_KEYS,
   type RunInput,
   runFields,
+  TIME_KEYS,
   type TimeSpec,
   timeFields,
 } from './_common.js';
 import { type ComplexTypesImportModeName, complexTypesImportMode } from './_names.js';
-import { type ChannelInput, type ColumnChannelInput, channel } from './channel.js';
+import { type ChannelInput, type ColumnChannelInput, channelOf } from './channel.js';
 
 /** The time column: its path, its format, and the start of a relative format. */
 export type ParquetTimeInput = { path: string } & TimeSpec;
@@ -79,31 +82,33 @@ export type ParquetDocument = { parquetConfig: ParquetConfig };
 
 const BUILDER = 'parquetConfig()';
 
-function channelAt(path: string, spec: ColumnChannelInput): ChannelConfig {
-  return channel({ ...spec, name: spec.name ?? path });
+function channelAt(path: string, spec: ColumnChannelInput, at: string): ChannelConfig {
+  return channelOf(BUILDER, { ...spec, name: spec.name ?? path }, at);
 }
 
-function columnList(columns: ParquetColumnsInput): Array<[string, ChannelConfig]> {
+function columnList(columns: ParquetColumnsInput, at: string): Array<[string, ChannelConfig]> {
   if (Array.isArray(columns)) {
-    return columns.map((c: { path: string } & ColumnChannelInput) => {
+    return columns.map((c: { path: string } & ColumnChannelInput, i) => {
       const { path, ...spec } = c;
-      return [path, channelAt(path, spec as ColumnChannelInput)];
+      return [path, channelAt(path, spec as ColumnChannelInput, `${at}/columns/${i}`)];
     });
   }
   return Object.entries(columns as Record<string, ColumnChannelInput>).map(([path, spec]) => [
     path,
-    channelAt(path, spec),
+    channelAt(path, spec, `${at}/columns/${path.replace(/~/g, '~0').replace(/\//g, '~1')}`),
   ]);
 }
 
-function timeColumn(t: ParquetTimeInput): ParquetTimeColumn {
+function timeColumn(t: ParquetTimeInput, at: string): ParquetTimeColumn {
+  knownKeys(BUILDER, t, ['path', ...TIME_KEYS], `${at}/time`);
   return { path: t.path, ...timeFields(t) };
 }
 
 function flatDataset(f: FlatInput): ParquetFlatDataset {
-  const out: ParquetFlatDataset = { timeColumn: timeColumn(f.time) };
+  knownKeys(BUILDER, f, ['time', 'columns', 'useEmbeddedConfig'], '/flat');
+  const out: ParquetFlatDataset = { timeColumn: timeColumn(f.time, '/flat') };
   if (f.columns !== undefined) {
-    out.dataColumns = columnList(f.columns).map(
+    out.dataColumns = columnList(f.columns, '/flat').map(
       ([path, channelConfig]): ParquetDataColumn => ({ path, channelConfig }),
     );
   }
@@ -111,13 +116,15 @@ function flatDataset(f: FlatInput): ParquetFlatDataset {
   return out;
 }
 
-function perRow(r: {
-  time: ParquetTimeInput;
-  columns?: ParquetColumnsInput;
-}): ParquetSingleChannelPerRow {
-  const out: ParquetSingleChannelPerRow = { timeColumn: timeColumn(r.time) };
+function perRow(
+  r: { time: ParquetTimeInput; columns?: ParquetColumnsInput },
+  at: string,
+  keys: readonly string[],
+): ParquetSingleChannelPerRow {
+  knownKeys(BUILDER, r, ['time', 'columns', ...keys], at);
+  const out: ParquetSingleChannelPerRow = { timeColumn: timeColumn(r.time, at) };
   if (r.columns !== undefined) {
-    out.columns = columnList(r.columns).map(
+    out.columns = columnList(r.columns, at).map(
       ([path, columnConfig]): ParquetColumn => ({ path, columnConfig }),
     );
   }
@@ -125,6 +132,7 @@ function perRow(r: {
 }
 
 function footerFields(f: FooterInput): { footerOffset: string; footerLength: number } {
+  knownKeys(BUILDER, f, ['footerOffset', 'footerLength', 'fileSize'], '/footer');
   if (f.fileSize !== undefined) {
     const size = BigInt(int64(BUILDER, '/parquetConfig/footerOffset', f.fileSize));
     const offset = size - BigInt(f.footerLength) - 8n;
@@ -142,19 +150,30 @@ function footerFields(f: FooterInput): { footerOffset: string; footerLength: num
  * 'absolute_unix_microseconds' }, columns: { speed: { type: 'double' } } } })`.
  */
 export function parquetConfig(input: ParquetConfigInput): ParquetDocument {
+  knownKeys(BUILDER, input, [
+    ...RUN_KEYS,
+    'flat',
+    'singleChannel',
+    'multiChannel',
+    'footer',
+    'complexTypesImportMode',
+  ]);
   const out: ParquetConfig = runFields(input);
   if (input.flat !== undefined) out.flatDataset = flatDataset(input.flat);
   if (input.singleChannel !== undefined) {
     const s = input.singleChannel;
     out.singleChannelPerRow = {
-      ...perRow(s),
-      singleChannel: { dataPath: s.dataPath, channel: channel(s.channel) },
+      ...perRow(s, '/singleChannel', ['dataPath', 'channel']),
+      singleChannel: {
+        dataPath: s.dataPath,
+        channel: channelOf(BUILDER, s.channel, '/singleChannel/channel'),
+      },
     };
   }
   if (input.multiChannel !== undefined) {
     const m = input.multiChannel;
     out.singleChannelPerRow = {
-      ...perRow(m),
+      ...perRow(m, '/multiChannel', ['namePath', 'dataPath']),
       multiChannel: { namePath: m.namePath, dataPath: m.dataPath },
     };
   }

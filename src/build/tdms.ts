@@ -3,9 +3,12 @@ import {
   finish,
   type Int64Input,
   int64,
+  knownKeys,
   put,
+  RUN_KEYS,
   type RunInput,
   runFields,
+  TIME_KEYS,
   type TimeInput,
   type TimeSpec,
   timeFields,
@@ -17,7 +20,7 @@ import {
   type TdmsComplexComponentName,
   type TdmsFallbackMethodName,
 } from './_names.js';
-import { type ColumnChannelInput, channel } from './channel.js';
+import { type ColumnChannelInput, channelOf } from './channel.js';
 
 /** One TDMS channel to import. */
 export interface TdmsDataInput {
@@ -48,9 +51,20 @@ export type TdmsConfigInput = RunInput & {
 
 export type TdmsDocument = { tdmsConfig: TdmsConfig };
 
-function entry(d: TdmsDataInput): TdmsDataEntry {
+const B = 'tdmsConfig()';
+const ENTRY_KEYS = [
+  'groupName',
+  'channelName',
+  'channel',
+  'timeChannelName',
+  'scaled',
+  'complexComponent',
+];
+
+function entry(d: TdmsDataInput, i: number): TdmsDataEntry {
+  knownKeys(B, d, ENTRY_KEYS, `/data/${i}`);
   const out: TdmsDataEntry = { groupName: d.groupName, channelName: d.channelName };
-  if (d.channel !== undefined) out.channelConfig = channel(d.channel);
+  if (d.channel !== undefined) out.channelConfig = channelOf(B, d.channel, `/data/${i}/channel`);
   put(out, 'timeChannelName', d.timeChannelName);
   put(out, 'scaled', d.scaled);
   if (d.complexComponent !== undefined) {
@@ -64,6 +78,15 @@ function entry(d: TdmsDataInput): TdmsDataEntry {
  * 'Measurements', channelName: 'current', channel: { type: 'double', units: 'A' } }] })`.
  */
 export function tdmsConfig(input: TdmsConfigInput): TdmsDocument {
+  knownKeys(B, input, [
+    ...RUN_KEYS,
+    'startTimeOverride',
+    'fileSize',
+    'data',
+    'fallbackMethod',
+    'time',
+    'importFileProperties',
+  ]);
   const out: TdmsConfig = runFields(input);
   if (input.startTimeOverride !== undefined) {
     out.startTimeOverride = timestamp(input.startTimeOverride);
@@ -74,6 +97,7 @@ export function tdmsConfig(input: TdmsConfigInput): TdmsDocument {
   if (input.data !== undefined) out.data = input.data.map(entry);
   if (input.fallbackMethod !== undefined) out.fallbackMethod = fallbackMethod(input.fallbackMethod);
   if (input.time !== undefined) {
+    knownKeys(B, input.time, TIME_KEYS, '/time');
     const { format, relativeStartTime } = timeFields(input.time);
     out.timeFormat = format;
     put(out, 'relativeStartTime', relativeStartTime);

@@ -3,14 +3,16 @@ import {
   finish,
   type Int64Input,
   int64,
+  knownKeys,
   put,
+  RUN_KEYS,
   type RunInput,
   runFields,
   type TimeInput,
   timestamp,
 } from './_common.js';
 import { parseErrorPolicy, type UlogParseErrorPolicyName } from './_names.js';
-import { type ColumnChannelInput, channel } from './channel.js';
+import { type ColumnChannelInput, channelOf } from './channel.js';
 
 /** One ULog field to import. */
 export interface UlogDataInput {
@@ -42,15 +44,27 @@ export type UlogDocument = { ulogConfig: UlogConfig };
  * '2024-05-01T12:00:00Z', data: [{ messageName: 'sensor_accel', fieldName: 'x' }] })`.
  */
 export function ulogConfig(input: UlogConfigInput): UlogDocument {
+  const b = 'ulogConfig()';
+  knownKeys(b, input, [
+    ...RUN_KEYS,
+    'data',
+    'relativeStartTime',
+    'infoKeys',
+    'paramKeys',
+    'parseErrorPolicy',
+  ]);
   const out: UlogConfig = runFields(input);
   if (input.data !== undefined) {
     out.data = input.data.map((d, i): UlogDataEntry => {
+      knownKeys(b, d, ['messageName', 'instance', 'fieldName', 'channel'], `/data/${i}`);
       const entry: UlogDataEntry = { messageName: d.messageName };
       if (d.instance !== undefined) {
         entry.instance = int64('ulogConfig()', `/ulogConfig/data/${i}/instance`, d.instance);
       }
       put(entry, 'fieldName', d.fieldName);
-      if (d.channel !== undefined) entry.channelConfig = channel(d.channel);
+      if (d.channel !== undefined) {
+        entry.channelConfig = channelOf(b, d.channel, `/data/${i}/channel`);
+      }
       return entry;
     });
   }

@@ -125,6 +125,37 @@ describe('csvConfig', () => {
   });
 });
 
+describe('input the types cannot see', () => {
+  test('a platform field name gets the builder name suggested', () => {
+    const input: Record<string, unknown> = { assetName: 'car', useEmbeddedConfig: true };
+    const e = buildError(() => csvConfig(input as never));
+    expect(codesAt(e)).toEqual([['unknown_key', '/assetName']]);
+    expect(e.issues[0]?.message).toBe(
+      'csvConfig() does not take `assetName`; did you mean `asset`?',
+    );
+  });
+
+  test('a misspelled channel field is refused, not dropped', () => {
+    const columns = { 2: { name: 'speed', type: 'double', unit: 'm/s' } };
+    const e = buildError(() =>
+      csvConfig({ time: { column: 1, format: 'absolute_rfc3339' }, columns } as never),
+    );
+    expect(codesAt(e)).toEqual([['unknown_key', '/columns/2/unit']]);
+    expect(e.issues[0]?.message).toContain('did you mean `units`?');
+  });
+
+  test('an unknown short name reaches validation, which names the nearest value', () => {
+    const e = buildError(() =>
+      csvConfig({
+        time: { column: 1, format: 'absolute_rfc3339' },
+        columns: { 2: { name: 'speed', type: 'doubel' as 'double' } },
+      }),
+    );
+    expect(codesAt(e)).toEqual([['invalid_enum_value', '/csvConfig/dataColumns/2/dataType']]);
+    expect(JSON.stringify(e.issues)).toContain('CHANNEL_DATA_TYPE_DOUBLE');
+  });
+});
+
 describe('channel', () => {
   test('every spelling of a type gives the full platform name', () => {
     for (const type of ['int_32', 'INT_32', 'CHANNEL_DATA_TYPE_INT_32'] as const) {
