@@ -346,7 +346,18 @@ function detectUnitsRow(
   const typedFit = classes.some(
     (cls, c) => cls !== undefined && (cells[c] ?? '') !== '' && fits(cells[c] ?? '', cls),
   );
-  if (typedFit || (!typedMisfit && classes.some((c) => c !== undefined))) return;
+  if (typedFit) return;
+  if (!typedMisfit) {
+    // No typed column tells: every cell must be a unit, unlike the values below it.
+    if (unitLike.length !== nonEmpty.length) return;
+    const below = rows.slice(u + 1, u + 201);
+    const unitColumn = cells.some((cell, c) => {
+      if (cell === '') return false;
+      const values = below.map((r) => (r[c] ?? '').trim()).filter((v) => v !== '');
+      return values.filter(isUnitLike).length >= values.length / 2;
+    });
+    if (unitColumn) return;
+  }
   layout.units = u;
   layout.firstData = u + 1;
 }
