@@ -555,8 +555,20 @@ export async function draftFromProfile(
     );
   }
 
+  // Issues about the time column were found before the layout was known: point them at it.
+  for (const i of issues) {
+    if (i.path === P && TIME_CODES.has(i.code)) i.path = `${layoutPath}/timeColumn`;
+  }
   return { document: { parquetConfig: config }, kind: 'parquet', evidence, issues };
 }
+
+const TIME_CODES = new Set<string>([
+  'parquet_time_not_utc',
+  'parquet_time_int96',
+  'parquet_time_out_of_range',
+  'parquet_time_unit_guessed',
+  'parquet_relative_start_unknown',
+]);
 
 type Report = (
   code: Issue['code'],
