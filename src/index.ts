@@ -4,6 +4,8 @@
  */
 export * from './build/index.js';
 export * from './cli/index.js';
+export * from './client/index.js';
+export * from './emulator/index.js';
 export * from './infer/index.js';
 export * from './inspect/index.js';
 export * from './model/index.js';

@@ -166,8 +166,11 @@ export class RequestError extends ClientError {
   }
 }
 
-/** Replaces every occurrence of `secret` in `text` (no-op for an empty secret). */
+/**
+ * Replaces every occurrence of `secret` in `text`. Keys shorter than 4 characters are
+ * left alone: they would mangle ordinary words and hide nothing worth hiding.
+ */
 export function redact(text: string, secret: string): string {
-  if (!secret) return text;
+  if (secret.length < 4) return text;
   return text.split(secret).join('[redacted]');
 }

@@ -33,7 +33,7 @@ export type {
   UploadTarget,
   ViewUpdate,
 } from './operations.js';
-export { FAILED, SUCCEEDED, type WaitOptions } from './poll.js';
+export type { WaitOptions } from './poll.js';
 export type { RetryOptions } from './retry.js';
 export type { FetchLike, TransportOptions as ClientOptions } from './transport.js';
 export type { UploadOptions } from './upload.js';

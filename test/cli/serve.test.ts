@@ -1,0 +1,144 @@
+/**
+ * End to end with the real binary: `importkit serve` in the background, then `importkit
+ * submit` and `importkit status` as separate processes. Runs the compiled code (dist/),
+ * building it first when it is missing or older than the sources it needs.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { inferConfig } from '../../src/infer/index.js';
+import { corpusDir, repoRoot } from '../client/_helpers.js';
+
+const BIN = join(repoRoot, 'bin', 'importkit.js');
+const KEY = 'e2e-key-0123456789';
+const DATA = join(corpusDir, 'csv-absolute-datetime.csv');
+let dir: string;
+const children: ChildProcess[] = [];
+
+async function newestMtime(folder: string): Promise<number> {
+  let newest = 0;
+  for (const f of await readdir(folder, { recursive: true })) {
+    if (f.endsWith('.ts')) newest = Math.max(newest, statSync(join(folder, f)).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(async () => {
+  const built = join(repoRoot, 'dist', 'src', 'emulator', 'server.js');
+  const sources = Math.max(
+    ...(await Promise.all(
+      ['client', 'emulator', 'cli'].map((d) => newestMtime(join(repoRoot, 'src', d))),
+    )),
+  );
+  if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+    // tsc emits even when files of other stages still have type errors; the exit code is not ours.
+    spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      },
+    );
+  }
+  dir = await mkdtemp(join(tmpdir(), 'importkit-e2e-'));
+}, 180_000);
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts `importkit serve` and resolves with its URL once it prints it. */
+function serve(
+  args: string[],
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += String(d);
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve({ url: m[1], child, stderr: () => err });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+function cli(args: string[], url: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, IMPORTKIT_BASE_URL: url, IMPORTKIT_API_KEY: KEY, CI: '1' },
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('importkit serve + submit, as processes', () => {
+  test('SUCCEEDED for the inferred config; FAILED naming a missing column; state survives a restart', async () => {
+    const draft = await inferConfig(DATA);
+    const doc = draft.document as {
+      csvConfig: { assetName?: string; dataColumns: Record<string, unknown> };
+    };
+    doc.csvConfig.assetName = 'e2e';
+    await writeFile(join(dir, 'good.json'), JSON.stringify(doc));
+    doc.csvConfig.dataColumns['12'] = { name: 'extra', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
+    await writeFile(join(dir, 'missing.json'), JSON.stringify(doc));
+    const dataDir = join(dir, 'state');
+
+    const first = await serve(['--data-dir', dataDir, '--api-key', `${KEY}=e2e-org`]);
+    const ok = cli(
+      ['submit', 'good.json', DATA, '--wait', '--poll-interval', '0.05', '--timeout', '60'],
+      first.url,
+    );
+    expect(ok.stderr).toContain('status: SUCCEEDED');
+    expect(ok.code).toBe(0);
+    const id = /data import (\S+): SUCCEEDED/.exec(ok.stdout)?.[1] ?? '';
+    expect(id).not.toBe('');
+
+    const bad = cli(
+      ['submit', 'missing.json', DATA, '--wait', '--poll-interval', '0.05', '--timeout', '60'],
+      first.url,
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/failed: column 12 \('extra'\) is past the last column/);
+    expect(await stop(first.child)).toBe(0);
+    expect(first.stderr()).not.toContain(KEY);
+
+    const second = await serve(['--data-dir', dataDir, '--api-key', `${KEY}=e2e-org`]);
+    const again = cli(['status', id, '--json'], second.url);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
+    await stop(second.child);
+  }, 120_000);
+
+  test('--faults: the client rides over injected 503s and 429s', async () => {
+    const s = await serve(['--api-key', `${KEY}=e2e-org`, '--faults', '503=2x,429=1x:0']);
+    const r = cli(['status', 'nope'], s.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/HTTP 404, code 5/);
+    const usage = spawnSync(process.execPath, [BIN, 'serve', '--faults', 'oops=1'], {
+      encoding: 'utf8',
+    });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain("unknown kind 'oops'");
+    await stop(s.child);
+  }, 60_000);
+});
