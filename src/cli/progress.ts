@@ -32,7 +32,7 @@ function amount(n: number, unit: 'bytes' | 'items'): string {
 }
 
 /**
- * A small terminal progress bar: `label [#####.....]  45% 12.3/27.0 MiB`. Quiet (writes
+ * A small terminal progress bar: `label [#####.....]  45% 12.3 MiB/27.0 MiB`. Quiet (writes
  * nothing) when stderr is not a terminal, in CI, or with TERM=dumb, so output piped to a
  * file or a log stays clean.
  */

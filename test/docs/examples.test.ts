@@ -19,7 +19,13 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { type Io, run } from '../../src/cli/index.js';
-import { CONFIG_KEYS } from '../../src/model/index.js';
+import {
+  ChannelConfig,
+  CONFIG_KEYS,
+  CONFIG_KIND_NAMES,
+  CONFIG_KINDS,
+  type ConfigKind,
+} from '../../src/model/index.js';
 import { validateConfigText } from '../../src/validate/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -218,4 +224,108 @@ describe('fixtures/examples', () => {
       `It prints \`${io.out.join('').trim()}\``,
     );
   });
+});
+
+/** Whether a page names a field in code: `field`, `a.field`, `{ path, field }`. */
+function names(text: string, field: string): boolean {
+  return new RegExp(`\`[^\`\n]*\\b${field}\\b[^\`\n]*\``).test(text);
+}
+
+/** Every field name in a zod schema, nested objects, lists and maps included. */
+function fieldNames(schema: unknown, stopAt: readonly unknown[] = []): Set<string> {
+  const out = new Set<string>();
+  const walk = (s: unknown) => {
+    if (stopAt.includes(s)) return;
+    const def = (s as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return;
+    switch (def.type) {
+      case 'object':
+        for (const [k, v] of Object.entries(def.shape as Record<string, unknown>)) {
+          out.add(k);
+          walk(v);
+        }
+        break;
+      case 'optional':
+      case 'nullable':
+        walk(def.innerType);
+        break;
+      case 'array':
+        walk(def.element);
+        break;
+      case 'record':
+        walk(def.valueType);
+        break;
+    }
+  };
+  walk(schema);
+  return out;
+}
+
+describe('docs/configs', () => {
+  const page = (name: string) => readFileSync(join(root, 'docs', 'configs', `${name}.md`), 'utf8');
+
+  test('the channels page names every field of a channel', () => {
+    const text = page('channel');
+    const missing = [...fieldNames(ChannelConfig)].filter((f) => !names(text, f));
+    expect(missing).toEqual([]);
+  });
+
+  for (const kind of CONFIG_KIND_NAMES) {
+    test(`the ${kind} page names every field of ${CONFIG_KINDS[kind].key}`, () => {
+      const text = page(kind);
+      // Channels are described on their own page; a batch's nested configs on theirs.
+      const nested: unknown[] = [ChannelConfig];
+      if (kind === 'batch') {
+        for (const k of CONFIG_KIND_NAMES) if (k !== 'batch') nested.push(CONFIG_KINDS[k].schema);
+      }
+      const fields = fieldNames(CONFIG_KINDS[kind as ConfigKind].schema, nested);
+      const missing = [...fields].filter((f) => !names(text, f));
+      expect(missing).toEqual([]);
+      expect(text).toContain(`# `);
+      expect(text).toContain(`${CONFIG_KINDS[kind].key}:`);
+    });
+  }
+});
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to dashes. */
+function anchors(markdown: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of markdown.matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    out.add(
+      (m[1] ?? '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
+  }
+  return out;
+}
+
+describe('links', () => {
+  const pages = [
+    'README.md',
+    join('docs', 'README.md'),
+    ...readdirSync(join(root, 'docs', 'configs')).map((f) => join('docs', 'configs', f)),
+  ];
+  for (const pagePath of pages) {
+    test(`relative links in ${pagePath} resolve`, () => {
+      const text = readFileSync(join(root, pagePath), 'utf8').replace(/```[\s\S]*?```/g, '');
+      const broken: string[] = [];
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const href = m[1] ?? '';
+        if (/^[a-z]+:/i.test(href)) continue;
+        const [target = '', anchor] = href.split('#');
+        const file = target === '' ? join(root, pagePath) : join(root, pagePath, '..', target);
+        if (!existsSync(file)) {
+          broken.push(href);
+          continue;
+        }
+        if (anchor && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(anchor)) {
+          broken.push(href);
+        }
+      }
+      expect(broken).toEqual([]);
+    });
+  }
 });
