@@ -657,6 +657,7 @@ function valueIssues(col: ColumnAcc, file: string): Issue[] {
     const fits = widerType(
       col.dataType,
       col.offenders.map((o) => o.value),
+      col.bad === col.nonEmpty,
     );
     out.push(
       checkIssue(
@@ -705,7 +706,11 @@ function valueIssues(col: ColumnAcc, file: string): Issue[] {
 }
 
 /** The channel type that would take the declared type's values and the offenders. */
-function widerType(declared: ChannelDataType, values: string[]): ChannelDataType | undefined {
+function widerType(
+  declared: ChannelDataType,
+  values: string[],
+  allBad: boolean,
+): ChannelDataType | undefined {
   let need: 'BOOL' | 'INT_32' | 'INT_64' | 'UINT_64' | 'DOUBLE' | 'STRING' | undefined;
   const rank = { BOOL: 0, INT_32: 1, INT_64: 2, UINT_64: 3, DOUBLE: 4, STRING: 5 } as const;
   const raise = (t: keyof typeof rank) => {
@@ -720,7 +725,9 @@ function widerType(declared: ChannelDataType, values: string[]): ChannelDataType
       else if (n >= 0n && n <= 18446744073709551615n) raise('UINT_64');
       else raise('DOUBLE');
     } else if (k === 'double') raise('DOUBLE');
-    else if (k === 'bool') raise(declared === 'CHANNEL_DATA_TYPE_BOOL' ? 'BOOL' : 'STRING');
+    // Booleans in a numeric column: BOOL when they are all it holds, else only text fits.
+    else if (k === 'bool')
+      raise(declared === 'CHANNEL_DATA_TYPE_BOOL' || allBad ? 'BOOL' : 'STRING');
     else raise('STRING');
   }
   if (need === undefined) return undefined;
