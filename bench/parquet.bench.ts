@@ -72,7 +72,7 @@ const rows: Array<Array<string | number>> = [];
 const oursMs: number[] = [];
 const results = [];
 for (const f of files) {
-  const m = await best(5, () => ours(f.path));
+  const m = await best(20, () => ours(f.path));
   if (m.value.columns !== 4) throw new Error(`${f.label}: expected 4 data columns`);
   oursMs.push(m.ms);
   results.push({ f, m });

@@ -256,9 +256,11 @@ export async function draftFromProfile(
     values.length === 1 &&
     texts[0]?.dictionary === true &&
     texts[0].nullCount !== profile.rowCount;
-  const nameCol = namedName ?? (onlyPair ? texts[0] : undefined);
+  // Asked for long form, take the first text and the first number when no name tells.
+  const asked = layoutOpt === 'multi-channel';
+  const nameCol = namedName ?? (onlyPair || asked ? texts[0] : undefined);
   const valueCol =
-    namedValue ?? (onlyPair || (nameCol && values.length === 1) ? values[0] : undefined);
+    namedValue ?? (onlyPair || asked || (nameCol && values.length === 1) ? values[0] : undefined);
   let layout: Layout;
   let layoutReason: string;
   let layoutConfidence: Confidence;

@@ -160,6 +160,35 @@ describe('draftFromProfile', () => {
     });
   });
 
+  test('--layout multi-channel takes the first text and number columns when no name tells', async () => {
+    const p = profile([
+      field('time', 0, {
+        physicalType: 'INT64',
+        temporal: { kind: 'TIMESTAMP', unit: 'NANOS', utc: true },
+      }),
+      field('source', 1, { physicalType: 'BYTE_ARRAY', logicalType: 'STRING' }),
+      field('reading', 2, {}),
+      field('flags', 3, { physicalType: 'INT32' }),
+    ]);
+    const auto = await draftFromProfile(p, {}, noPages);
+    expect(auto.document.parquetConfig?.flatDataset?.dataColumns).toHaveLength(3);
+    const asked = await draftFromProfile(p, { layout: 'multi-channel' }, async () => ({
+      values: ['a', 'b', 'a'],
+      from: 'dictionary',
+      bytes: 40,
+    }));
+    expect(asked.document.parquetConfig?.singleChannelPerRow).toEqual({
+      timeColumn: { path: 'time', format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS' },
+      multiChannel: { namePath: 'source', dataPath: 'reading' },
+      columns: [
+        { path: 'flags', columnConfig: { name: 'flags', dataType: 'CHANNEL_DATA_TYPE_INT_32' } },
+      ],
+    });
+    expect(asked.evidence.find((e) => e.path.endsWith('/multiChannel'))?.reason).toBe(
+      '2 channel names in source: a, b',
+    );
+  });
+
   test('--time-column by 1-based number, and a nested column refused as time', async () => {
     const p = profile([
       field('a', 0, {}),

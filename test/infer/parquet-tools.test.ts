@@ -233,6 +233,25 @@ describe('files written by parquet-wasm and hyparquet-writer with other options'
     ]);
   });
 
+  test('Parquet content under another extension (.pqt, .bin) is detected by its magic', async () => {
+    const corpusFile = join(
+      repoRoot,
+      '..',
+      'shared',
+      'corpus',
+      'platform-examples',
+      'parquet-flat.parquet',
+    );
+    const whole = await readFile(corpusFile);
+    for (const name of ['flat.pqt', 'flat.bin', 'flat']) {
+      const file = join(dir, name);
+      await writeFile(file, whole);
+      const draft = draftOf(await outcome(file));
+      expect(draft.kind, name).toBe('parquet');
+      expect(draft.document.parquetConfig?.footerOffset, name).toBe('10798');
+    }
+  });
+
   test('garbage with a .parquet name and a Parquet file cut in half: clear errors', async () => {
     const junk = join(dir, 'junk.parquet');
     await writeFile(junk, 'time,value\n1,2\n');
