@@ -14,6 +14,7 @@ import {
   redact,
   TimeoutError,
 } from './errors.js';
+import { nodeSend } from './node-send.js';
 import { backoffDelay, parseRetryAfter, type RetryOptions, retryPolicy } from './retry.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -109,6 +110,8 @@ export function createTransport(options: TransportOptions): Transport {
   const apiKey = options.apiKey;
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  // Streamed bodies go through node:http unless the caller brought their own fetch.
+  const streamFetch: FetchLike = options.fetch ?? nodeSend;
   const policy = retryPolicy(options.retry);
   const attemptTimeout = options.timeoutMs ?? 30_000;
   const defaultDeadline = options.deadlineMs ?? 120_000;
@@ -217,7 +220,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (signal) init.signal = signal;
         // A streamed body needs half duplex on Node's fetch.
         if (body instanceof ReadableStream) init.duplex = 'half';
-        response = await doFetch(target, init);
+        response = await (body instanceof ReadableStream ? streamFetch : doFetch)(target, init);
       } catch (err) {
         throw toNetworkError(err, place, signal, timer.signal);
       }
