@@ -14,7 +14,7 @@ export { seededIds } from './seed.js';
 export {
   type Emulator,
   type EmulatorOptions,
-  type Organization as EmulatorOrganization,
+  type KeyOrganization as EmulatorOrganization,
   stableId,
   startEmulator,
 } from './server.js';

@@ -15,7 +15,17 @@ import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { toCamelPath } from '../client/mask.js';
 import { CONFIG_KEYS } from '../model/document.js';
-import { Channel, RUN_UPDATE_MASK_FIELDS, Run, SavedSearch, View } from '../model/resources.js';
+import {
+  Asset,
+  Channel,
+  DataImport,
+  Organization,
+  RUN_UPDATE_MASK_FIELDS,
+  Run,
+  SavedSearch,
+  UserDefinedFunctionVersion,
+  View,
+} from '../model/resources.js';
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { runImport } from './imports.js';
 import { FilterError, parseFilter, parseOrderBy } from './list.js';
@@ -37,7 +47,7 @@ export interface EmulatorOptions {
   stepDelayMs?: number;
 }
 
-export interface Organization {
+export interface KeyOrganization {
   organizationId: string;
   organizationName: string;
 }
@@ -50,7 +60,7 @@ export interface Emulator {
   readonly faults: FaultInjector;
   readonly store: Store;
   /** The organization of each key. */
-  readonly organizations: ReadonlyMap<string, Organization>;
+  readonly organizations: ReadonlyMap<string, KeyOrganization>;
   /** Resolves when every import under way has ended. */
   idle(): Promise<void>;
   /** Stops listening, waits for imports under way, and writes the state. */
@@ -181,7 +191,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     : join(ownTemp ?? '', 'uploads');
   await mkdir(uploadsDir, { recursive: true });
   const faults = new FaultInjector(options.faults ?? { rules: [], seed: 1 });
-  const keys = new Map<string, Organization>();
+  const keys = new Map<string, KeyOrganization>();
   for (const [key, name] of Object.entries(options.apiKeys ?? { 'emulator-key': 'local' })) {
     keys.set(key, { organizationId: stableId('organization', name), organizationName: name });
   }
@@ -259,7 +269,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   async function handle(
     req: IncomingMessage,
     res: ServerResponse,
-    org: Organization,
+    org: KeyOrganization,
     userId: string,
   ) {
     const u = new URL(req.url ?? '/', 'http://emulator');
@@ -270,7 +280,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     let m: RegExpExecArray | null;
 
     if (path === '/api/v2/api-keys/organization' && method === 'GET') {
-      return send(res, 200, { organization: { ...org, isAbacEnabled: false } });
+      return send(res, 200, { organization: Organization.parse({ ...org, isAbacEnabled: false }) });
     }
 
     if (path === '/api/v2/data-imports:upload' && method === 'POST') {
@@ -333,7 +343,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const id = decodeURIComponent(m[1] ?? '');
       const rec = Object.hasOwn(s.imports, id) ? s.imports[id] : undefined;
       if (!rec || rec.orgId !== orgId) throw notFound('data import', id);
-      return send(res, 200, { dataImport: rec.dataImport });
+      return send(res, 200, { dataImport: DataImport.parse(rec.dataImport) });
     }
 
     m = /^\/uploads\/([^/]+)$/.exec(path);
@@ -353,7 +363,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       );
       stamp(view, userId);
       await store.save();
-      return send(res, 200, { view });
+      return send(res, 200, { view: View.parse(view) });
     }
 
     if (path === '/api/v2/runs' && method === 'PATCH') {
@@ -379,7 +389,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       );
       stamp(run, userId);
       await store.save();
-      return send(res, 200, { run });
+      return send(res, 200, { run: Run.parse(run) });
     }
 
     if (path === '/api/v3/channels' && method === 'PATCH') {
@@ -407,7 +417,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       );
       stamp(channel, userId);
       await store.save();
-      return send(res, 200, { channel });
+      return send(res, 200, { channel: Channel.parse(channel) });
     }
 
     if (path === '/api/v1/saved_searches' && method === 'PATCH') {
@@ -427,7 +437,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       );
       stamp(search, userId);
       await store.save();
-      return send(res, 200, { savedSearch: search });
+      return send(res, 200, { savedSearch: SavedSearch.parse(search) });
     }
 
     if (path === '/api/v1/user-defined-functions/versions' && method === 'GET') {
@@ -438,13 +448,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         .map((v) => v.value)
         .filter((v) => ids.length === 0 || ids.includes(v.userDefinedFunctionVersionId ?? ''))
         .filter((v) => !fid || v.userDefinedFunctionId === fid);
-      return send(res, 200, { userDefinedFunctions: all });
+      return send(res, 200, {
+        userDefinedFunctions: all.map((v) => UserDefinedFunctionVersion.parse(v)),
+      });
     }
 
     m = /^\/api\/v1\/assets\/([^/]+)$/.exec(path);
     if (m && method === 'GET') {
       const id = decodeURIComponent(m[1] ?? '');
-      return send(res, 200, { asset: owned(s.assets, id, orgId, 'asset').value });
+      return send(res, 200, { asset: Asset.parse(owned(s.assets, id, orgId, 'asset').value) });
     }
 
     throw new HttpFailure(12, `${method} ${path} is not an operation of this service`);
@@ -588,7 +600,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const all = Object.values(store.data.imports)
       .filter((r) => r.orgId === orgId && test(r))
       .sort(order);
-    const page = all.slice(offset, offset + pageSize).map((r) => r.dataImport);
+    const page = all.slice(offset, offset + pageSize).map((r) => DataImport.parse(r.dataImport));
     const body: { dataImports: unknown[]; nextPageToken?: string } = { dataImports: page };
     if (offset + pageSize < all.length) {
       body.nextPageToken = Buffer.from(

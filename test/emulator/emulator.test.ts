@@ -380,3 +380,16 @@ describe('faults and headers', () => {
     expect(filenameOf(undefined)).toBeUndefined();
   });
 });
+
+describe('detect config', () => {
+  test('CSV bytes get a CSV config from importkit’s inference; other types are code 3', async () => {
+    const detected = await client.detectConfig(Buffer.from(CSV), 'DATA_TYPE_KEY_CSV');
+    const csv = detected.csvConfig;
+    expect(csv?.timeColumn).toEqual({ columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' });
+    expect(Object.keys(csv?.dataColumns ?? {})).toEqual(['2', '3']);
+    const err = (await client
+      .detectConfig(new Uint8Array([1, 2]), 'DATA_TYPE_KEY_TDMS')
+      .catch((e: unknown) => e)) as ApiError;
+    expect([err.status, err.code]).toEqual([400, 3]);
+  });
+});
