@@ -82,6 +82,8 @@ export interface ParquetProfile extends BaseProfile {
 
 const MAGIC = 0x31524150; // 'PAR1' little-endian
 const MAGIC_ENCRYPTED = 0x45524150; // 'PARE'
+/** Footers of real files reach a few MiB (thousands of columns, many row groups); memory stays bounded. */
+export const MAX_FOOTER = 256 * 1024 * 1024;
 
 /**
  * Statistics decoded exactly: timestamps, dates and 64-bit integers stay raw integers
@@ -172,6 +174,13 @@ export async function readParquetFooter(source: ByteSource): Promise<ParquetFoot
       source,
       'parquet_footer_length_invalid',
       `footer length ${footerLength} does not fit in a file of ${size} bytes`,
+    );
+  }
+  if (footerLength > MAX_FOOTER) {
+    fail(
+      source,
+      'parquet_footer_length_invalid',
+      `footer length ${footerLength} is over the ${MAX_FOOTER / 1024 / 1024} MiB importkit reads (a corrupt length, or a footer too large to inspect)`,
     );
   }
   const footer = await source.read(footerOffset, footerLength);
@@ -555,13 +564,11 @@ export async function readColumnHead(
   if (!node || node.children.length > 0 || node.element.repetition_type === 'REPEATED') {
     return { reason: `${column} is not a flat column` };
   }
-  const leaves = footer.metadata.schema.filter((e) => !e.num_children);
   let col = 0;
   for (const [i, c] of footer.tree.children.entries()) {
     if (c === node) break;
     col += countLeaves(footer.tree.children[i] as SchemaTree);
   }
-  if (leaves.length === 0) return { reason: 'no columns' };
   const rg = footer.metadata.row_groups.find((g) => g.num_rows > 0n);
   const meta = rg?.columns[col]?.meta_data;
   if (!meta) return { reason: 'no row group with rows' };

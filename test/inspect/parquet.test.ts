@@ -130,6 +130,32 @@ describe('files that are not (whole) Parquet get a clear error naming what is wr
     }
   });
 
+  test('a footer length over 256 MiB is refused before anything is read', async () => {
+    const size = 300 * 1024 * 1024;
+    const tail = new Uint8Array(8);
+    new DataView(tail.buffer).setUint32(0, 280 * 1024 * 1024, true);
+    tail.set([0x50, 0x41, 0x52, 0x31], 4);
+    const reads: Array<[number, number]> = [];
+    const source = {
+      name: 'huge.parquet',
+      size,
+      bytesRead: 0,
+      reads: 0,
+      close: async () => {},
+      read: async (offset: number, length: number) => {
+        reads.push([offset, length]);
+        return offset === size - 8 ? tail : new Uint8Array([0x50, 0x41, 0x52, 0x31]);
+      },
+    };
+    await expect(inspectParquetSource(source)).rejects.toThrow(
+      'huge.parquet: footer length 293601280 is over the 256 MiB importkit reads',
+    );
+    expect(reads).toEqual([
+      [size - 8, 8],
+      [0, 4],
+    ]);
+  });
+
   test('a corrupt footer: zeroed, random, or a wrong length that lands inside the data', async () => {
     const footerStart = flat.byteLength - 8 - 2523;
     const zeroed = edited((b) => b.fill(0, footerStart, b.byteLength - 8));
