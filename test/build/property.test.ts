@@ -7,7 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  type BatchConfigInput,
+  batchConfig,
   type CsvConfigInput,
+  ch10Config,
   channel,
   csvConfig,
   type Hdf5ConfigInput,
@@ -20,6 +23,7 @@ import {
   ulogConfig,
 } from '../../src/build/index.js';
 import type {
+  BatchConfig,
   ChannelConfig,
   CsvConfig,
   Hdf5Config,
@@ -32,6 +36,8 @@ import type {
 } from '../../src/model/index.js';
 import { validateConfig } from '../../src/validate/index.js';
 import {
+  arbBatchConfig,
+  arbCh10Config,
   arbChannelConfig,
   arbCsvConfig,
   arbHdf5Config,
@@ -243,6 +249,28 @@ function ulogInput(c: UlogConfig, s: Style): UlogConfigInput {
   return out as unknown as UlogConfigInput;
 }
 
+function batchInput(c: BatchConfig, s: Style): BatchConfigInput {
+  const out: Record<string, unknown> = run(c);
+  const defaults: unknown[] = [];
+  for (const [key, doc] of [
+    ['csvConfig', c.defaultCsvConfig],
+    ['tdmsConfig', c.defaultTdmsConfig],
+    ['parquetConfig', c.defaultParquetConfig],
+    ['hdf5Config', c.defaultHdf5Config],
+    ['ulogConfig', c.defaultUlogConfig],
+  ] as const) {
+    if (doc !== undefined) defaults.push({ [key]: doc });
+  }
+  if (defaults.length > 0) out.defaults = defaults;
+  out.files = Object.fromEntries(
+    Object.entries(c.fileConfigs ?? {}).map(([path, { type, ...config }]) => [
+      path,
+      Object.keys(config).length > 0 ? config : spell(type, 'DATA_TYPE_KEY_', s),
+    ]),
+  );
+  return out as unknown as BatchConfigInput;
+}
+
 const RUNS = 60;
 
 describe('builders on arbitrary input give back the canonical config', () => {
@@ -265,6 +293,16 @@ describe('builders on arbitrary input give back the canonical config', () => {
     ['hdf5Config', arbHdf5Config, (c: Hdf5Config, s: Style) => hdf5Config(hdf5Input(c, s))],
     ['tdmsConfig', arbTdmsConfig, (c: TdmsConfig, s: Style) => tdmsConfig(tdmsInput(c, s))],
     ['ulogConfig', arbUlogConfig, (c: UlogConfig, s: Style) => ulogConfig(ulogInput(c, s))],
+    ['batchConfig', arbBatchConfig, (c: BatchConfig, s: Style) => batchConfig(batchInput(c, s))],
+    [
+      'ch10Config',
+      arbCh10Config,
+      (c: { assetName?: string; runName?: string; scaleValues?: boolean }) =>
+        ch10Config({
+          ...run(c),
+          ...(c.scaleValues === undefined ? {} : { scaleValues: c.scaleValues }),
+        }),
+    ],
   ] as const;
 
   for (const [key, arb, build] of cases) {
