@@ -19,6 +19,7 @@
 
 import type {
   ColumnMetaData,
+  Compressors,
   FileMetaData,
   ParquetParsers,
   SchemaElement,
@@ -550,15 +551,17 @@ export interface ColumnHeadMissing {
 
 /**
  * Reads the first page of a flat column in its first non-empty row group: the dictionary
- * page when there is one (the distinct values), else the first data page. Reads at most
- * `maxBytes` (64 KiB by default) in one read and gives up, with the reason, when the page
- * is larger, compressed with a codec other than Snappy, or undecodable.
+ * page when there is one (the distinct values), else the first data page. Reads
+ * `firstRead` bytes (64 KiB) at the chunk's start; a page larger than that but at most
+ * `maxPage` (1 MiB, the usual writers' page size limit) is completed by one more read.
+ * Gives up, with the reason, when the page is larger, compressed with a codec importkit
+ * does not decode (LZ4, ZSTD, LZO), or undecodable.
  */
 export async function readColumnHead(
   source: ByteSource,
   footer: ParquetFooter,
   column: string,
-  maxBytes = 64 * 1024,
+  { firstRead = 64 * 1024, maxPage = 1024 * 1024 }: { firstRead?: number; maxPage?: number } = {},
 ): Promise<ColumnHead | ColumnHeadMissing> {
   const node = footer.tree.children.find((c) => c.element.name === column);
   if (!node || node.children.length > 0 || node.element.repetition_type === 'REPEATED') {
@@ -572,23 +575,35 @@ export async function readColumnHead(
   const rg = footer.metadata.row_groups.find((g) => g.num_rows > 0n);
   const meta = rg?.columns[col]?.meta_data;
   if (!meta) return { reason: 'no row group with rows' };
-  if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'SNAPPY') {
+  const compressors = await decompressors();
+  if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'SNAPPY' && !compressors[meta.codec]) {
     return { reason: `its pages are compressed with ${meta.codec}` };
   }
   const start = Number(chunkStart(meta));
-  const length = Math.min(Number(meta.total_compressed_size), maxBytes);
-  const bytes = await source.read(start, length);
+  const total = Number(meta.total_compressed_size);
+  let bytes = await source.read(start, Math.min(total, firstRead));
+  let read = bytes.byteLength;
   try {
     const { parquetHeader, readPage } = await import('hyparquet/src/column.js');
-    const reader = {
+    let reader = {
       view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       offset: 0,
     };
     const header = parquetHeader(reader);
-    if (reader.offset + header.compressed_page_size > bytes.byteLength) {
-      return {
-        reason: `its first page (${header.compressed_page_size} bytes) is larger than ${maxBytes} bytes`,
-      };
+    const need = reader.offset + header.compressed_page_size;
+    if (need > bytes.byteLength) {
+      if (need > maxPage || need > total) {
+        return {
+          reason: `its first page (${header.compressed_page_size} bytes) is larger than ${maxPage} bytes`,
+        };
+      }
+      const rest = await source.read(start + bytes.byteLength, need - bytes.byteLength);
+      read += rest.byteLength;
+      const whole = new Uint8Array(bytes.byteLength + rest.byteLength);
+      whole.set(bytes, 0);
+      whole.set(rest, bytes.byteLength);
+      bytes = whole;
+      reader = { view: new DataView(whole.buffer), offset: reader.offset };
     }
     const decoder = {
       pathInSchema: [column],
@@ -596,6 +611,7 @@ export async function readColumnHead(
       element: node.element,
       schemaPath: [footer.tree, node],
       codec: meta.codec,
+      compressors,
       parsers: { ...(await defaultParsers()), ...RAW_PARSERS } as ParquetParsers,
       utf8: true,
     };
@@ -614,13 +630,22 @@ export async function readColumnHead(
     return {
       values,
       from: header.type === 'DICTIONARY_PAGE' ? 'dictionary' : 'page',
-      bytes: length,
+      bytes: read,
     };
   } catch (err) {
     return {
       reason: `its first page cannot be decoded (${err instanceof Error ? err.message : String(err)})`,
     };
   }
+}
+
+/** GZIP and BROTLI pages through node:zlib (Snappy is built into hyparquet). */
+async function decompressors(): Promise<Compressors> {
+  const zlib = await import('node:zlib');
+  return {
+    GZIP: (input: Uint8Array) => new Uint8Array(zlib.gunzipSync(input)),
+    BROTLI: (input: Uint8Array) => new Uint8Array(zlib.brotliDecompressSync(input)),
+  };
 }
 
 async function defaultParsers(): Promise<ParquetParsers> {

@@ -2,10 +2,10 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileWriter, ParquetWriter } from 'hyparquet-writer';
+import { fileWriter, ParquetWriter, parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inferParquetSource } from '../../src/infer/parquet.js';
-import { countingSource, openFileSource } from '../../src/inspect/byte-source.js';
+import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 
 /**
  * A real Parquet file with a 200 MB data section: four row groups of 50 rows, each row a
@@ -109,5 +109,42 @@ describe('inferring a file with a 200 MB data section reads only its tail', () =
     await source.close();
     expect(source.reads).toBe(3);
     expect(source.bytesRead).toBe((draft.document.parquetConfig?.footerLength ?? 0) + 12);
+  });
+});
+
+describe('a text time column is judged by one page, read whole when larger than the first read', () => {
+  test('a 150 KB first page of RFC 3339 text: footer, then 64 KiB and the rest of that page', async () => {
+    const rows = 5000;
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        codec: 'UNCOMPRESSED',
+        pageSize: 1 << 20,
+        rowGroupSize: rows,
+        columnData: [
+          {
+            name: 'time',
+            type: 'STRING',
+            data: Array.from({ length: rows }, (_, i) =>
+              new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+            ),
+          },
+          { name: 'v', type: 'DOUBLE', data: Float64Array.from({ length: rows }, (_, i) => i) },
+        ],
+      }),
+    );
+    const source = countingSource(memorySource(bytes, 'text-time.parquet'));
+    const draft = await inferParquetSource(source);
+    expect(draft.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'time',
+      format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+    });
+    const footerLength = draft.document.parquetConfig?.footerLength ?? 0;
+    const [, , , first, rest] = source.log;
+    expect(source.reads).toBe(5);
+    expect(first).toEqual([4, 64 * 1024]);
+    const pageEnd = (rest?.[0] ?? 0) + (rest?.[1] ?? 0);
+    expect(pageEnd).toBeGreaterThan(4 + 64 * 1024);
+    expect(pageEnd).toBeLessThan(4 + rows * 30);
+    expect(source.bytesRead).toBe(footerLength + 12 + pageEnd - 4);
   });
 });
