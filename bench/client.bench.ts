@@ -32,7 +32,7 @@ function serve(): Promise<{ url: string; child: ChildProcess }> {
     process.execPath,
     [BIN, 'serve', '--port', '0', '--api-key', `${KEY}=bench`],
     {
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   return new Promise((resolve, reject) => {

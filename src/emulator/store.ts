@@ -106,13 +106,22 @@ export class Store {
     if (!this.dataDir) return Promise.resolve();
     this.dirty = true;
     const dir = this.dataDir;
-    this.saving = this.saving.then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      const tmp = join(dir, 'state.json.tmp');
-      await writeFile(tmp, JSON.stringify(this.data));
-      await rename(tmp, join(dir, 'state.json'));
-    });
-    return this.saving;
+    // A failed write fails its own callers, never the writes after it.
+    const write = this.saving
+      .catch(() => {})
+      .then(async () => {
+        if (!this.dirty) return;
+        this.dirty = false;
+        const tmp = join(dir, 'state.json.tmp');
+        try {
+          await writeFile(tmp, JSON.stringify(this.data));
+          await rename(tmp, join(dir, 'state.json'));
+        } catch (err) {
+          this.dirty = true;
+          throw err;
+        }
+      });
+    this.saving = write;
+    return write;
   }
 }

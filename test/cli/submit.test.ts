@@ -132,6 +132,25 @@ describe('importkit submit', () => {
     }
   });
 
+  test('status --wait --timeout: exit 1 naming the last status', async () => {
+    const pending = await fetch(`${emu.url}/api/v2/data-imports:upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: await readFile(goodConfig, 'utf8'),
+    });
+    const { dataImportId } = (await pending.json()) as { dataImportId: string };
+    const t = io();
+    expect(
+      await run(
+        ['status', dataImportId, '--wait', '--timeout', '0.3', '--poll-interval', '0.01'],
+        t.io,
+      ),
+    ).toBe(1);
+    expect(t.err()).toContain(
+      `importkit status: data import ${dataImportId} did not finish within 300 ms (last status: DATA_IMPORT_STATUS_PENDING)`,
+    );
+  });
+
   test('the environment is required; usage errors exit 2', async () => {
     const t = io({ IMPORTKIT_API_KEY: undefined });
     expect(await run(['submit', 'good.json', DATA], t.io)).toBe(2);
@@ -167,9 +186,10 @@ describe('importkit submit', () => {
     expect(
       await run(['submit', 'good.json', DATA, '--wait', '--poll-interval', '0.01'], t.io),
     ).toBe(0);
-    expect(t.err()).toMatch(
-      /\rwaiting for [0-9a-f-]{36}: (PENDING|IN_PROGRESS|SUCCEEDED) \(\d+ s\)\x1b\[K/,
-    );
+    const ESC = String.fromCharCode(27);
+    const line =
+      /\rwaiting for [0-9a-f-]{36}: (PENDING|IN_PROGRESS|SUCCEEDED) \(\d+ s\)(.)\[K/.exec(t.err());
+    expect(line?.[2]).toBe(ESC);
     expect(t.err()).not.toContain('status: ');
   });
 });
