@@ -183,14 +183,19 @@ export const arbMetadataValue: fc.Arbitrary<MetadataValue> = fc
           numberValue: v === 0 ? 0 : v,
         })),
         fc.boolean().map((v) => ({ type: 'METADATA_KEY_TYPE_BOOLEAN' as const, booleanValue: v })),
+        // A relation has no key type of its own.
+        fc
+          .record({ resourceType: arbIdent, resourceId: fc.uuid() })
+          .map((relationValue) => ({ type: undefined, relationValue })),
       ),
       isArchived: fc.boolean(),
+      archivedDate: arbTimestamp,
     },
     { requiredKeys: ['name', 'value'] },
   )
-  .map(({ name, value, ...rest }) => {
+  .map(({ name, value, ...rest }): MetadataValue => {
     const { type, ...field } = value;
-    return { key: { name, type }, ...field, ...rest };
+    return { key: type === undefined ? { name } : { name, type }, ...field, ...rest };
   });
 
 const arbDataType: fc.Arbitrary<ChannelDataType> = specified(CHANNEL_DATA_TYPE_VALUES);
@@ -327,7 +332,19 @@ function csvConfigArb(placement: Placement): fc.Arbitrary<CsvConfig> {
   return withRun(body, placement).map(uniqueChannelNames);
 }
 
-export const arbCsvConfig: fc.Arbitrary<CsvConfig> = csvConfigArb(TOP);
+/** A CSV file that carries its own config: no time or data columns here. */
+const arbEmbeddedCsvConfig: fc.Arbitrary<CsvConfig> = withRun(
+  fc.record(
+    { firstDataRow: fc.integer({ min: 1, max: 5 }), numRows: arbUint64String },
+    { requiredKeys: [] },
+  ),
+  TOP,
+).map((c) => ({ ...c, useEmbeddedConfig: true }));
+
+export const arbCsvConfig: fc.Arbitrary<CsvConfig> = fc.oneof(
+  { arbitrary: csvConfigArb(TOP), weight: 9 },
+  { arbitrary: arbEmbeddedCsvConfig, weight: 1 },
+);
 
 // ---------------------------------------------------------------------------------------
 // CH10
