@@ -203,7 +203,10 @@ function cutAfterLines(bytes: Uint8Array, n: number): number {
   return last + 1;
 }
 
-function parseRows(text: string, dialect: CsvDialect): string[][] {
+function parseRows(
+  text: string,
+  dialect: CsvDialect,
+): { rows: string[][]; lastRowBroken: boolean } {
   const parsed = Papa.parse<string[]>(text, {
     delimiter: dialect.delimiter,
     newline: newlineOf(dialect.lineEnding),
@@ -214,7 +217,23 @@ function parseRows(text: string, dialect: CsvDialect): string[][] {
   const last = rows[rows.length - 1];
   if (last && last.length === 1 && last[0] === '') rows.pop();
   if (dialect.lineEnding === 'mixed') stripCr(rows);
-  return rows;
+  const lastIndex = rows.length - 1;
+  const lastRowBroken = parsed.errors.some(
+    (e) => e.type === 'Quotes' && (e.row === undefined || e.row >= lastIndex),
+  );
+  return { rows, lastRowBroken };
+}
+
+/** The index just after the `n`-th line end of the text (its length when it has fewer). */
+function cutTextAfterLines(text: string, n: number, nl: string): number {
+  let count = 0;
+  let i = text.indexOf(nl);
+  while (i >= 0) {
+    count += 1;
+    if (count >= n) return i + 1;
+    i = text.indexOf(nl, i + 1);
+  }
+  return text.length;
 }
 
 function stripCr(rows: string[][]): void {
@@ -265,7 +284,7 @@ export async function inspectCsvSource(
   const gzip = isGzip(magic);
 
   // ---- head bytes
-  const head = await readHead(source, gzip, headBytes, headRows + 200);
+  const head = await readHead(source, gzip, headBytes, headRows + 1000);
   const problem = encodingProblem(head.bytes);
   if (problem === 'utf16')
     fail(
@@ -281,7 +300,9 @@ export async function inspectCsvSource(
       'the file is not text (binary bytes): not a CSV file',
       'Check that this is the data file you meant.',
     );
-  let cut = head.complete ? head.bytes.byteLength : cutAfterLines(head.bytes, headRows + 200);
+  let cut = head.complete
+    ? head.bytes.byteLength
+    : cutAfterLines(head.bytes, Number.MAX_SAFE_INTEGER);
   if (!head.complete && cut === 0)
     fail(
       file,
@@ -291,7 +312,8 @@ export async function inspectCsvSource(
     );
   if (head.complete) cut = head.bytes.byteLength;
   const decoded = decodeText(head.bytes.subarray(0, cut));
-  const text = decoded.text;
+  let text = decoded.text;
+  let complete = head.complete;
   if (text.trim() === '') fail(file, 'csv_empty', 'the file holds no rows (only blank lines)');
   if (!decoded.validUtf8)
     issues.push({
@@ -339,10 +361,23 @@ export async function inspectCsvSource(
       source: { file },
     });
 
-  // ---- rows of the head
-  const rows = parseRows(text, dialect);
+  // ---- rows of the head: the preamble and header (from the sample) plus `headRows` rows
+  const sampleRows = parseRows(sample, dialect).rows;
+  const lead = detectLayout(
+    sampleRows,
+    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
+  ).firstData;
+  const lineCut = cutTextAfterLines(text, lead + headRows, lineEnding === 'CR' ? '\r' : '\n');
+  if (lineCut < text.length) {
+    text = text.slice(0, lineCut);
+    complete = false;
+    cut =
+      (decoded.bom ? 3 : 0) + (decoded.validUtf8 ? Buffer.byteLength(text, 'utf8') : text.length);
+  }
+  const parsedHead = parseRows(text, dialect);
+  const rows = parsedHead.rows;
   // The last row may be cut inside a quoted field when the head is not the whole file.
-  if (!head.complete && rows.length > 1) rows.pop();
+  if (!complete && parsedHead.lastRowBroken && rows.length > 1) rows.pop();
   if (options.headerRow !== undefined && options.headerRow > rows.length)
     fail(
       file,
@@ -371,7 +406,7 @@ export async function inspectCsvSource(
     for (let c = 0; c < n; c++) (stats[c] as ColumnStats).add(row[c] ?? '', r + 1);
   }
   const headTypes = stats.map(columnType);
-  const headLastRowComplete = head.complete && headLimit === rows.length;
+  const headLastRowComplete = complete && headLimit === rows.length;
 
   // ---- later parts: slices, or every row
   const slices: CsvSlice[] = [];
@@ -398,10 +433,10 @@ export async function inspectCsvSource(
     });
   } else if (!headLastRowComplete) {
     mode = 'head+slices';
-    const headEnd = Buffer.byteLength(text, 'utf8') + (decoded.bom ? 3 : 0);
+    const headEnd = cut;
     const offsets = sliceOffsets(headEnd, source.size, sliceBytes);
     for (const offset of offsets) {
-      const slice = await readSlice(source, offset, sliceBytes, dialect, n);
+      const slice = await readSlice(source, offset, sliceBytes, dialect, n, offset === headEnd);
       slices.push(slice.info);
       if (!slice.info.aligned) {
         issues.push({
@@ -685,6 +720,7 @@ async function readSlice(
   length: number,
   dialect: CsvDialect,
   columns: number,
+  rowStart: boolean,
 ): Promise<{ rows: string[][]; info: CsvSlice }> {
   const bytes = await source.read(offset, length);
   const atEnd = offset + bytes.byteLength >= source.size;
@@ -692,9 +728,10 @@ async function readSlice(
   const info: CsvSlice = { offset, length: bytes.byteLength, rows: 0, aligned: false };
   // Cut the end at the last line end (whole rows only) unless the slice reaches the end.
   const endCut = atEnd ? bytes.byteLength : bytes.lastIndexOf(nl) + 1;
-  let start = bytes.indexOf(nl);
-  for (let attempt = 0; attempt < 32 && start >= 0 && start < endCut; attempt++) {
-    const from = start + 1;
+  // A slice that starts where the head ended starts on a row; others skip to a line end first.
+  let from = rowStart ? 0 : bytes.indexOf(nl) + 1;
+  if (!rowStart && from === 0) from = -1; // no line end at all
+  for (let attempt = 0; attempt < 32 && from >= 0 && from < endCut; attempt++) {
     const text = decodeText(bytes.subarray(from, endCut)).text;
     const parsed = Papa.parse<string[]>(text, {
       delimiter: dialect.delimiter,
@@ -722,7 +759,8 @@ async function readSlice(
       info.aligned = true;
       return { rows, info };
     }
-    start = bytes.indexOf(nl, from);
+    const next = bytes.indexOf(nl, from);
+    from = next < 0 ? -1 : next + 1;
   }
   return { rows: [], info };
 }

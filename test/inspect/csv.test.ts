@@ -206,6 +206,22 @@ describe('head and slices', () => {
     expect(sampled.bytesRead).toBeLessThan(full.bytesRead);
   });
 
+  test('the head holds exactly headRows data rows; the rest is read from where it ends', async () => {
+    const lines = [
+      't,v',
+      ...Array.from({ length: 1500 }, (_, i) => `${i},${i === 1200 ? 'n/a' : i}`),
+    ];
+    const path = await write('gap.csv', `${lines.join('\n')}\n`);
+    const p = await inspectCsv(path, { headRows: 1000 });
+    expect(p.sampling.headRows).toBe(1000);
+    expect(p.sampling.slices.map((s) => s.rows)).toEqual([500]);
+    expect(field(p, 'v').physicalType).toBe('STRING');
+    expect(field(p, 'v').widenedBy).toEqual({
+      value: 'n/a',
+      where: `the slice at byte ${p.sampling.headBytes}, row 201`,
+    });
+  });
+
   test('time going backwards in a slice is seen', async () => {
     const text = quotedTable(3000).replace('\n1700002985,', '\n1600000000,');
     const p = await inspectCsv(await write('back.csv', text), small);

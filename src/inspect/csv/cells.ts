@@ -29,9 +29,6 @@ export type CsvColumnType =
 /** What the text of a time-like column holds. */
 export type TimeTextKind = 'rfc3339' | 'datetime' | 'date_dmy' | 'date_mdy' | 'date_ambiguous';
 
-const INT_RE = /^[+-]?\d+$/;
-const DOUBLE_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const LEADING_ZERO_RE = /^[+-]?0\d/;
 const SPECIAL_DOUBLE = new Set([
   'nan',
   'inf',
@@ -52,6 +49,46 @@ export const INT64_MIN = -9_223_372_036_854_775_808n;
 export const INT64_MAX = 9_223_372_036_854_775_807n;
 export const UINT64_MAX = 18_446_744_073_709_551_615n;
 
+/**
+ * Scans a decimal number by hand (no regex, no allocation): 'int' for `[+-]digits`,
+ * 'double' for a fraction or exponent, 'lead0' for `007`-style codes, undefined otherwise.
+ */
+function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
+  const n = s.length;
+  let i = 0;
+  let c = s.charCodeAt(0);
+  if (c === 43 || c === 45) {
+    i = 1;
+    c = s.charCodeAt(1);
+  }
+  const intStart = i;
+  while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+  const intDigits = i - intStart;
+  let frac = 0;
+  let dot = false;
+  if (i < n && s.charCodeAt(i) === 46) {
+    dot = true;
+    i++;
+    const f = i;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    frac = i - f;
+  }
+  if (intDigits + frac === 0) return undefined;
+  let exp = false;
+  if (i < n && ((c = s.charCodeAt(i)) === 101 || c === 69)) {
+    i++;
+    if (i < n && ((c = s.charCodeAt(i)) === 43 || c === 45)) i++;
+    const e = i;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    if (i === e) return undefined;
+    exp = true;
+  }
+  if (i !== n) return undefined;
+  // A leading zero followed by a digit (007, 00.5) is a code, not a number.
+  if (intDigits > 1 && s.charCodeAt(intStart) === 48) return 'lead0';
+  return dot || exp ? 'double' : 'int';
+}
+
 /** The kind of one cell's text (trimmed). `007` is a string: a code, not a number. */
 export function classifyCell(raw: string): CellKind {
   const s =
@@ -62,9 +99,9 @@ export function classifyCell(raw: string): CellKind {
   const c = s.charCodeAt(0);
   // digits, sign, dot
   if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
-    if (INT_RE.test(s)) return LEADING_ZERO_RE.test(s) ? 'string' : 'int';
-    if (DOUBLE_RE.test(s))
-      return LEADING_ZERO_RE.test(s) && !/^[+-]?0\./.test(s) ? 'string' : 'double';
+    const num = scanNumber(s);
+    if (num === 'int' || num === 'double') return num;
+    if (num === 'lead0') return 'string';
     if (c >= 48 && c <= 57) {
       const iso = ISO_RE.exec(s);
       if (iso) return validIso(iso) ? (iso[7] ? 'rfc3339' : 'datetime') : 'string';
@@ -136,6 +173,8 @@ export class ColumnStats {
   /** Exact smallest/largest integer text seen (int cells only). */
   intMin: string | undefined;
   intMax: string | undefined;
+  private intMinN = 0;
+  private intMaxN = 0;
   /** Smallest/largest numeric value (int and double cells) as numbers, for ranges. */
   numMin = Number.POSITIVE_INFINITY;
   numMax = Number.NEGATIVE_INFINITY;
@@ -176,7 +215,7 @@ export class ColumnStats {
       return;
     }
     if (this.firstOfKind[kind] === undefined) this.firstOfKind[kind] = { value: raw, index };
-    const text = raw.trim();
+    const text = raw.charCodeAt(0) <= 32 || raw.charCodeAt(raw.length - 1) <= 32 ? raw.trim() : raw;
     if (this.firstValue === undefined) this.firstValue = text;
     this.lastValue = text;
     if (this.samples.length < this.maxSamples && !this.samples.includes(text))
@@ -184,10 +223,25 @@ export class ColumnStats {
     if (kind === 'int' || kind === 'double') {
       const n = Number(text);
       if (kind === 'int') {
-        if (this.intMin === undefined || compareIntStrings(text, this.intMin) < 0)
+        const exact = text.length > 15;
+        if (
+          this.intMin === undefined ||
+          (exact || this.intMin.length > 15
+            ? compareIntStrings(text, this.intMin) < 0
+            : n < this.intMinN)
+        ) {
           this.intMin = text;
-        if (this.intMax === undefined || compareIntStrings(text, this.intMax) > 0)
+          this.intMinN = n;
+        }
+        if (
+          this.intMax === undefined ||
+          (exact || this.intMax.length > 15
+            ? compareIntStrings(text, this.intMax) > 0
+            : n > this.intMaxN)
+        ) {
           this.intMax = text;
+          this.intMaxN = n;
+        }
       }
       if (n < this.numMin || this.numMinText === undefined) {
         this.numMin = n;
@@ -266,11 +320,13 @@ export class ColumnStats {
       (this.intMin === undefined || compareIntStrings(other.intMin, this.intMin) < 0)
     )
       this.intMin = other.intMin;
+    this.intMinN = other.intMinN;
     if (
       other.intMax !== undefined &&
       (this.intMax === undefined || compareIntStrings(other.intMax, this.intMax) > 0)
     )
       this.intMax = other.intMax;
+    this.intMaxN = other.intMaxN;
     if (
       other.numMinText !== undefined &&
       (this.numMinText === undefined || other.numMin < this.numMin)
