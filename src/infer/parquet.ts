@@ -314,10 +314,12 @@ export async function draftFromProfile(
 
   // Channel names of a long-form file, from the name column's dictionary or first page.
   let channelNames: string[] | undefined;
+  let namesFrom = '';
   if (layout === 'multi-channel' && nameCol) {
     const head = await readHead(nameCol.name);
     if ('values' in head) {
       channelNames = [...new Set(head.values)].slice(0, 1000);
+      namesFrom = head.from === 'dictionary' ? 'dictionary' : 'first page';
       nameCol.samples = channelNames.slice(0, 20);
     } else {
       issue(
@@ -439,7 +441,7 @@ export async function draftFromProfile(
         path: `${layoutPath}/multiChannel`,
         choice: `namePath ${nameCol.name}, dataPath ${valueCol.name}`,
         reason: channelNames
-          ? `${channelNames.length} channel name${channelNames.length === 1 ? '' : 's'} in ${nameCol.name}: ${channelNames.slice(0, 20).join(', ')}${channelNames.length > 20 ? ', ...' : ''}`
+          ? `${channelNames.length} channel name${channelNames.length === 1 ? '' : 's'} in ${nameCol.name} (${namesFrom} of the first row group${profile.rowGroups > 1 ? `, of ${profile.rowGroups}` : ''}): ${channelNames.slice(0, 20).join(', ')}${channelNames.length > 20 ? ', ...' : ''}`
           : `${nameCol.name} holds the channel names, ${valueCol.name} the values`,
         confidence: layoutConfidence,
       });

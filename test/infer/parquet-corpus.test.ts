@@ -49,7 +49,9 @@ describe('corpus Parquet files infer the configs the platform imports them with'
     const names = draft.evidence.find(
       (e) => e.path === '/parquetConfig/singleChannelPerRow/multiChannel',
     );
-    expect(names?.reason).toBe('3 channel names in channel: rpm, speed, temperature');
+    expect(names?.reason).toBe(
+      '3 channel names in channel (dictionary of the first row group): rpm, speed, temperature',
+    );
   });
 
   test('parquet-single-channel-per-row.parquet: flat with one channel by default, singleChannel with --layout', async () => {
