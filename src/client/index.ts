@@ -3,6 +3,8 @@
  * its reference. `createClient` returns plain async functions; the transport (fetch,
  * timeouts, retries, errors), the operations and the polling are separate modules.
  */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { ImportDocument } from '../model/document.js';
 import type { DataImport } from '../model/resources.js';
 import { type CallOptions, createOperations, type Operations } from './operations.js';
@@ -73,6 +75,8 @@ export function createClient(options: TransportOptions): Client {
       const call: CallOptions = {};
       if (o.signal) call.signal = o.signal;
       if (o.deadlineMs !== undefined) call.deadlineMs = o.deadlineMs;
+      // A file that cannot be read fails here, before an import exists that would never get it.
+      await access(path, constants.R_OK);
       const { uploadUrl, dataImportId } = await ops.createImportFromUpload(document, call);
       o.onCreated?.(dataImportId);
       const upload: UploadOptions = { ...o.upload };

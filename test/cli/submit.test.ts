@@ -117,6 +117,14 @@ describe('importkit submit', () => {
     expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 
+  test('a data file that does not exist: exit 1, no import created', async () => {
+    const before = Object.keys(emu.store.data.imports).length;
+    const t = io();
+    expect(await run(['submit', 'good.json', 'nope.csv'], t.io)).toBe(1);
+    expect(t.err()).toBe('importkit submit: nope.csv: no such file; nothing was sent\n');
+    expect(Object.keys(emu.store.data.imports).length).toBe(before);
+  });
+
   test('--url creates an import from a URL', async () => {
     const files = await plainServer(async (_req, res) => res.end(await readFile(DATA)));
     try {

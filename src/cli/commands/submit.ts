@@ -5,7 +5,7 @@
  * The service and the key come from IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY, never
  * from the command line.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   type Client,
@@ -164,7 +164,9 @@ export async function submit(args: string[], io: Io): Promise<number> {
   const text = await readFile(resolve(io.cwd, configPath), 'utf8');
   const result = validateConfigText(text, { filename: configPath });
   if (result.ok && result.documents.length !== 1) {
-    throw new UsageError(`${configPath} holds ${result.documents.length} documents; submit takes one`);
+    throw new UsageError(
+      `${configPath} holds ${result.documents.length} documents; submit takes one`,
+    );
   }
   if (!result.ok || result.value === undefined) {
     const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
@@ -173,6 +175,13 @@ export async function submit(args: string[], io: Io): Promise<number> {
     reporter.end(summarize([report]));
     io.stderr.write(`importkit submit: ${configPath} is not a valid config; nothing was sent\n`);
     return EXIT_INVALID;
+  }
+  if (result.issues.length > 0) {
+    // Warnings do not stop the submit, but they are worth seeing before the upload.
+    const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
+    const report = { file: configPath, valid: true, issues: result.issues, text };
+    reporter.write(report);
+    reporter.end(summarize([report]));
   }
   const document = result.value as ImportDocument;
   const url = values.url ?? (dataPath ? undefined : document.url);
@@ -185,6 +194,11 @@ export async function submit(args: string[], io: Io): Promise<number> {
     io.stderr.write(`created data import ${id} from ${url}\n`);
   } else {
     const file = resolve(io.cwd, dataPath ?? '');
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) {
+      io.stderr.write(`importkit submit: ${dataPath}: no such file; nothing was sent\n`);
+      return EXIT_INVALID;
+    }
     const target = await client.createImportFromUpload(document);
     id = target.dataImportId;
     io.stderr.write(`created data import ${id}\n`);
