@@ -20,7 +20,7 @@ export type TimeSpec =
   | { format: AbsoluteTimeFormatName; start?: never }
   | { format: RelativeTimeFormatName; start: TimeInput };
 
-function fail(
+export function fail(
   builder: string,
   code: 'value_out_of_range' | 'unknown_key' | 'wrong_type',
   path: string,

@@ -8,6 +8,7 @@ import type {
   ParquetTimeColumn,
 } from '../model/index.js';
 import {
+  fail,
   finish,
   type Int64Input,
   int64,
@@ -136,6 +137,14 @@ function footerFields(f: FooterInput): { footerOffset: string; footerLength: num
   if (f.fileSize !== undefined) {
     const size = BigInt(int64(BUILDER, '/parquetConfig/footerOffset', f.fileSize));
     const offset = size - BigInt(f.footerLength) - 8n;
+    if (offset < 0n) {
+      fail(
+        BUILDER,
+        'value_out_of_range',
+        '/parquetConfig/footerOffset',
+        `a file of ${size} bytes cannot hold a footer of ${f.footerLength} bytes and its 8-byte tail`,
+      );
+    }
     return { footerOffset: offset.toString(), footerLength: f.footerLength };
   }
   return {

@@ -274,6 +274,16 @@ describe('parquetConfig', () => {
     ]);
   });
 
+  test('a file too small for its footer is refused', () => {
+    const e = buildError(() =>
+      parquetConfig({
+        flat: { time: { path: 'ts', format: 'absolute_unix_nanoseconds' } },
+        footer: { fileSize: 100n, footerLength: 95 },
+      }),
+    );
+    expect(codesAt(e)).toEqual([['value_out_of_range', '/parquetConfig/footerOffset']]);
+  });
+
   test('single-channel and multi-channel layouts', () => {
     expect(
       parquetConfig({
