@@ -123,6 +123,8 @@ function isParseArgsError(err: unknown): boolean {
 export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
   args: string[],
   options: T,
-) {
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
+> {
   return parseArgs({ args, options, strict: true, allowPositionals: true });
 }
