@@ -8,7 +8,8 @@
  * - any other `yaml` / `json` (a workflow, a fragment): must parse;
  * - `ts` / `typescript`: run as a module, `importkit` resolving to this repository's source;
  *   whatever it prints that is a config document must validate with no issue;
- * - `sh` / `bash`: each `importkit lint <files>` line runs in-process and must exit 0;
+ * - `sh` / `bash`: each `importkit lint <files>` line runs in-process and must exit 0 (or
+ *   the `exit=N` of the info string); a `text output` block right after holds what it prints;
  * - the info word `no-run` skips a block (for examples that need a live platform).
  * The example configs in fixtures/examples/ must match their `.expected.json`.
  */
@@ -163,7 +164,17 @@ describe('docs examples', () => {
     });
   }
 
+  /** The `text output` block right after a block, if any: what the command prints. */
+  const outputAfter = (b: Block): string | undefined => {
+    const next = all[all.indexOf(b) + 1];
+    const end = b.line + b.code.split('\n').length;
+    if (next?.file !== b.file || next.lang !== 'text' || !next.words.includes('output')) return;
+    return next.line <= end + 2 ? next.code : undefined;
+  };
+
   for (const b of runnable.filter((x) => ['sh', 'bash', 'shell'].includes(x.lang))) {
+    const exit = Number(b.words.find((w) => w.startsWith('exit='))?.slice(5) ?? 0);
+    const output = outputAfter(b);
     const commands = b.code
       .split('\n')
       .map((l) => /(?:^|\s)(?:npx\s+)?importkit\s+lint\s+(.+)$/.exec(l.trim())?.[1])
@@ -173,13 +184,16 @@ describe('docs examples', () => {
         .split(/\s+/)
         .map((a) => a.replace(/^'|'$/g, ''))
         .filter((a) => !a.startsWith('#'));
-      test(`${label(b)}: importkit lint ${args.join(' ')} exits 0`, async () => {
+      test(`${label(b)}: importkit lint ${args.join(' ')} exits ${exit}`, async () => {
         const files = args.filter((a) => !a.startsWith('-'));
         // Only commands over files shipped in the repository can run here.
         if (!files.every((f) => existsSync(join(root, f)))) return;
         const io = memoryIo();
         const code = await run(['lint', ...args], io);
-        expect({ code, stderr: io.err.join('') }).toEqual({ code: 0, stderr: '' });
+        expect({ code, stderr: io.err.join('') }).toEqual({ code: exit, stderr: '' });
+        if (output !== undefined && commands.length === 1) {
+          expect(io.out.join('').trimEnd()).toBe(output.trimEnd());
+        }
       });
     }
   }
