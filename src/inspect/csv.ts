@@ -172,7 +172,7 @@ async function readHead(
   let total = 0;
   let lines = 0;
   let complete = true;
-  const it = contentChunks(source, gzip, Math.min(MiB, Math.max(64 * KiB, maxBytes)));
+  const it = contentChunks(source, gzip, Math.min(256 * KiB, Math.max(64 * KiB, maxBytes)));
   for await (const c of it) {
     parts.push(c);
     total += c.byteLength;
@@ -436,7 +436,15 @@ export async function inspectCsvSource(
     const headEnd = cut;
     const offsets = sliceOffsets(headEnd, source.size, sliceBytes);
     for (const offset of offsets) {
-      const slice = await readSlice(source, offset, sliceBytes, dialect, n, offset === headEnd);
+      const slice = await readSlice(
+        source,
+        offset,
+        sliceBytes,
+        dialect,
+        n,
+        offset === headEnd,
+        head.bytes,
+      );
       slices.push(slice.info);
       if (!slice.info.aligned) {
         issues.push({
@@ -721,8 +729,13 @@ async function readSlice(
   dialect: CsvDialect,
   columns: number,
   rowStart: boolean,
+  /** Bytes already read from the start of the file: a slice inside them is not read again. */
+  read: Uint8Array,
 ): Promise<{ rows: string[][]; info: CsvSlice }> {
-  const bytes = await source.read(offset, length);
+  const bytes =
+    offset + length <= read.byteLength || read.byteLength >= source.size
+      ? read.subarray(offset, offset + length)
+      : await source.read(offset, length);
   const atEnd = offset + bytes.byteLength >= source.size;
   const nl = dialect.lineEnding === 'CR' ? 13 : 10;
   const info: CsvSlice = { offset, length: bytes.byteLength, rows: 0, aligned: false };
