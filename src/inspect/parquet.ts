@@ -590,6 +590,14 @@ export async function readColumnHead(
       offset: 0,
     };
     const header = parquetHeader(reader);
+    if (
+      !(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= 16 * maxPage) ||
+      !(header.compressed_page_size >= 0)
+    ) {
+      return {
+        reason: `its first page header is implausible (${header.uncompressed_page_size} bytes)`,
+      };
+    }
     const need = reader.offset + header.compressed_page_size;
     if (need > bytes.byteLength) {
       if (need > maxPage || need > total) {
