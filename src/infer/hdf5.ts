@@ -936,7 +936,7 @@ function planTwoD(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
   }
   const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
   const named = columnNames?.findIndex((c) => timeNameScore(c) === 1) ?? -1;
-  const timeColumn = named >= 0 ? named : 0;
+  const timeColumn = Math.max(named, 0);
   const rows = [...(ds.head ?? []), ...(ds.tail ?? [])];
   const timeValues = rows.map((r) => r[timeColumn] ?? '');
   if (rows.length > 1 && !isIncreasing(timeValues)) {
@@ -974,7 +974,7 @@ function planTwoD(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
 function planCompound(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
   const members = ds.type.members ?? [];
   const named = members.findIndex((m) => timeNameScore(m.name) === 1);
-  const time = members[named >= 0 ? named : 0];
+  const time = members[Math.max(named, 0)];
   if (!time || !canHoldTime(time.type)) {
     skipped.push({
       path: ds.path,

@@ -96,7 +96,7 @@ export async function readSuperblock(
   // A user block before the superblock: the library takes the superblock's own offset as
   // the base when the recorded base address is below it.
   const recorded = readAddress(head, addressesAt, sizeOfOffsets) ?? 0;
-  const baseAddress = recorded < offset ? offset : recorded;
+  const baseAddress = Math.max(recorded, offset);
   const endOfFileAddress = readAddress(head, addressesAt + 2 * sizeOfOffsets, sizeOfOffsets);
   const superblock: Superblock = {
     offset,
