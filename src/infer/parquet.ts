@@ -231,7 +231,10 @@ export async function draftFromProfile(
   }
 
   // ---- channels ----------------------------------------------------------------------
-  const data = flat.filter((f) => f !== time?.field);
+  // pyarrow writes a pandas index that is not a plain range as `__index_level_N__`: row
+  // labels, not a channel.
+  const pandasIndex = flat.filter((f) => f !== time?.field && /^__index_level_\d+__$/.test(f.name));
+  const data = flat.filter((f) => f !== time?.field && !pandasIndex.includes(f));
   const channelOf = (f: ParquetFieldProfile, name = f.name): ChannelConfig => {
     const { dataType } = channelTypeOf(f);
     return {
@@ -523,6 +526,15 @@ export async function draftFromProfile(
         confidence: options.relativeStartTime ? 'high' : 'medium',
       });
     }
+  }
+
+  if (pandasIndex.length > 0) {
+    evidence.push({
+      path: layoutPath,
+      choice: `left out ${pandasIndex.map((f) => f.name).join(', ')}`,
+      reason: 'a pandas index written by pyarrow: row labels, not a channel',
+      confidence: 'medium',
+    });
   }
 
   config.footerOffset = profile.footerOffset;

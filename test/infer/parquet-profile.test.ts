@@ -189,6 +189,24 @@ describe('draftFromProfile', () => {
     );
   });
 
+  test('a pandas index column written by pyarrow is not a channel', async () => {
+    const p = profile([
+      field('timestamp', 0, {
+        physicalType: 'INT64',
+        temporal: { kind: 'TIMESTAMP', unit: 'MICROS', utc: true },
+      }),
+      field('rpm', 1, {}),
+      field('__index_level_0__', 2, { physicalType: 'INT64' }),
+    ]);
+    const draft = await draftFromProfile(p, {}, noPages);
+    expect(draft.document.parquetConfig?.flatDataset?.dataColumns).toEqual([
+      { path: 'rpm', channelConfig: { name: 'rpm', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+    ]);
+    expect(draft.evidence.find((e) => e.choice === 'left out __index_level_0__')?.path).toBe(
+      '/parquetConfig/flatDataset',
+    );
+  });
+
   test('--time-column by 1-based number, and a nested column refused as time', async () => {
     const p = profile([
       field('a', 0, {}),
