@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ImportDocument } from '../model/document.js';
-import type { DataTypeKey } from '../model/enums.js';
+import { DATA_IMPORT_STATUS_VALUES, type DataTypeKey } from '../model/enums.js';
 import {
   Asset,
   Channel,
@@ -69,10 +69,21 @@ export type ViewUpdate = WithId<'viewId', View>;
 export type ChannelUpdate = WithId<'channelId', Channel>;
 export type SavedSearchUpdate = WithId<'savedSearchId', SavedSearch>;
 
+/**
+ * Proto3 JSON lets a server write an enum as its number: a DataImport status `3` is read
+ * as its name (SUCCEEDED); a number beyond the known values is kept as its decimal text.
+ */
+const TolerantDataImport = z.preprocess((value) => {
+  if (typeof value !== 'object' || value === null) return value;
+  const status = (value as { status?: unknown }).status;
+  if (typeof status !== 'number') return value;
+  return { ...value, status: DATA_IMPORT_STATUS_VALUES[status] ?? String(status) };
+}, DataImport);
+
 const UploadTargetBody = z.looseObject({ uploadUrl: z.string(), dataImportId: z.string() });
 const UrlImportBody = z.looseObject({ dataImportId: z.string() });
 const ListBody = z.looseObject({
-  dataImports: z.array(DataImport).optional(),
+  dataImports: z.array(TolerantDataImport).optional(),
   nextPageToken: z.string().optional(),
 });
 const DetectBody = z.looseObject({});
@@ -203,7 +214,7 @@ export function createOperations(t: Transport) {
         path: `/api/v2/data-imports/${enc(dataImportId)}`,
         retry: 'safe',
         ...callSignal(options),
-        parse: field('dataImport', DataImport),
+        parse: field('dataImport', TolerantDataImport),
       });
     },
 

@@ -71,6 +71,20 @@ describe('waitForImport', () => {
     expect(count()).toBe(6);
   });
 
+  test('a status written as its enum number is read as its name', async () => {
+    const { client } = await scripted([
+      { status: 200, body: { dataImport: { dataImportId: 'd1', status: 2 } } },
+      { status: 200, body: { dataImport: { dataImportId: 'd1', status: 3 } } },
+    ]);
+    const seen: unknown[] = [];
+    const done = await client.waitForImport('d1', {
+      ...fast,
+      onStatus: (d) => seen.push(d.status),
+    });
+    expect(seen).toEqual(['DATA_IMPORT_STATUS_IN_PROGRESS', 'DATA_IMPORT_STATUS_SUCCEEDED']);
+    expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
+  });
+
   test('FAILED throws ImportFailedError carrying errorMessage', async () => {
     const { client } = await scripted([
       di('DATA_IMPORT_STATUS_FAILED', { errorMessage: "column 'x' is not in the file" }),
