@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/hdf5.js';
 import { inferHdf5 } from '../../src/infer/hdf5.js';
+import { finishDraft } from '../../src/infer/index.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';
 
@@ -52,5 +53,24 @@ describe('HDF5 fixtures infer the drafts their generator expects', () => {
       document: expected.document,
       issues: expected.issues,
     });
+  });
+});
+
+describe('HDF5 fixture drafts pass the validator', () => {
+  test.each(cases.filter((c) => !c.startsWith('error-') && c !== 'no-channels'))(
+    '%s',
+    async (name) => {
+      const expected = load(name) as Expected;
+      const draft = finishDraft(
+        await inferHdf5(join(dir, `${name}.h5`), expected.options as InferOptions),
+      );
+      expect(draft.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    },
+  );
+
+  test('a file with nothing to import gives a draft the validator rejects', async () => {
+    const draft = finishDraft(await inferHdf5(join(dir, 'no-channels.h5')));
+    expect(draft.document).toEqual({ hdf5Config: { assetName: 'no-channels', data: [] } });
+    expect(draft.issues.some((i) => i.severity === 'error')).toBe(true);
   });
 });
