@@ -5,7 +5,7 @@ import { issue } from './_issue.js';
 import { normalizeDocument } from './normalize.js';
 import { runRules } from './rules/index.js';
 import { checkShape } from './shape.js';
-import { parseConfigSource, type SourcePosition } from './source.js';
+import { fastJsonValue, parseConfigSource, type SourcePosition } from './source.js';
 
 /** What validating one config document came to. */
 export interface ValidationResult {
@@ -102,6 +102,19 @@ export function validateConfigText(
   text: string,
   options: ValidateTextOptions = {},
 ): TextValidationResult {
+  // Valid JSON needs no positions: validate the plain value, and read the text with
+  // positions only when there is something to report.
+  const fast = fastJsonValue(text);
+  if (fast !== undefined) {
+    const r = validateConfig(fast);
+    if (r.issues.length === 0 && r.value !== undefined) {
+      const offset = text.search(/\S/);
+      const line = text.slice(0, offset).split('\n').length;
+      const start = { line, column: offset - text.lastIndexOf('\n', offset - 1), offset };
+      const doc: DocumentResult = { index: 0, start, ok: true, issues: [], value: r.value };
+      return { ok: true, value: r.value, issues: [], documents: [doc], values: [r.value] };
+    }
+  }
   const parsed = parseConfigSource(text, options);
   const documents: DocumentResult[] = parsed.documents.map((doc) => {
     let result: ValidationResult;

@@ -174,3 +174,29 @@ test('formatIssues renders the message, the place and a code frame', () => {
     ].join('\n'),
   );
 });
+
+describe('the fast path for valid JSON reads what the YAML reader reads', () => {
+  test('generated documents: the same result as the reading with positions', async () => {
+    const fc = (await import('fast-check')).default;
+    const { arbDocument } = await import('../helpers/arbitraries.js');
+    fc.assert(
+      fc.property(arbDocument, (doc) => {
+        const text = JSON.stringify(doc, null, 2);
+        const fast = validateConfigText(text, { filename: 'a.json' });
+        const [slowDoc] = parseConfigSource(text).documents;
+        const slow = validateConfig(slowDoc?.value);
+        expect(fast.value).toEqual(slow.value);
+        expect(fast.ok).toBe(slow.ok);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  test('duplicate keys and long integers take the slow path', () => {
+    expect(rows('{"ch10Config": {}, "ch10Config": {}}', 'a.json')).toEqual([
+      ['duplicate_key', '', 1, 20],
+    ]);
+    const r = validateConfigText('{"tdmsConfig": {"fileSize": 12345678901234567891}}');
+    expect(r.value).toEqual({ tdmsConfig: { fileSize: '12345678901234567891' } });
+  });
+});
