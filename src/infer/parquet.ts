@@ -193,6 +193,13 @@ export async function draftFromProfile(
     const format = normalizeEnum(options.timeFormat, 'TIME_FORMAT_', TIME_FORMAT_VALUES);
     if (format) {
       time = { ...time, format, reason: `given as an option (--time-format)`, confidence: 'high' };
+      // What inference said about its own guess of the unit no longer applies.
+      for (let i = issues.length - 1; i >= 0; i--) {
+        const code = issues[i]?.code;
+        if (code === 'parquet_time_unit_guessed' || code === 'parquet_time_out_of_range') {
+          issues.splice(i, 1);
+        }
+      }
     } else {
       issue(
         'parquet_option_invalid',

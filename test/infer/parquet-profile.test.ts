@@ -110,6 +110,7 @@ describe('draftFromProfile', () => {
       format: 'TIME_FORMAT_RELATIVE_MILLISECONDS',
       relativeStartTime: '2024-01-01T00:00:00Z',
     });
+    expect(codes(given)).toEqual([]);
   });
 
   test('INT64 statistics too large for 1990-2100 in any unit are called out', async () => {
