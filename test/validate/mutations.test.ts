@@ -298,7 +298,7 @@ describe('each rule’s mutation triggers exactly its code', () => {
           const added = validateConfig(copy).issues.filter((i) => !seen.has(key(i)));
           expect(added.map((i) => ({ code: i.code, path: i.path }))).toEqual([want]);
         }),
-        { numRuns: 25 },
+        { numRuns: 15 },
       );
       expect(applied).toBeGreaterThan(0);
     });

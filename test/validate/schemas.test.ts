@@ -129,7 +129,7 @@ describe('zod and ajv agree', () => {
         expect(ImportDocument.safeParse(doc).success).toBe(true);
         expect(ajv(doc)).toBe(true);
       }),
-      { numRuns: 200 },
+      { numRuns: 60 },
     );
   });
 
@@ -167,7 +167,7 @@ describe('zod and ajv agree', () => {
           expect(z.error?.issues.some((i) => near(pointer(...i.path.map(String))))).toBe(true);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });

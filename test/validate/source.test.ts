@@ -188,7 +188,7 @@ describe('the fast path for valid JSON reads what the YAML reader reads', () => 
         expect(fast.value).toEqual(slow.value);
         expect(fast.ok).toBe(slow.ok);
       }),
-      { numRuns: 50 },
+      { numRuns: 30 },
     );
   });
 
