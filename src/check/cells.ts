@@ -108,13 +108,28 @@ export function intFits(b: Uint8Array, s: number, e: number, range: IntRange): b
   return range === 'INT_64' ? big >= INT64_MIN && big <= INT64_MAX : big >= 0n && big <= UINT64_MAX;
 }
 
-/** True for `true`/`false`/`1`/`0` in any case. */
+/** True for `true`/`false`/`1`/`0` in any case (compared on the bytes). */
 export function isBool(b: Uint8Array, s: number, e: number): boolean {
   const n = e - s;
   if (n === 1) return b[s] === 48 || b[s] === 49;
-  if (n !== 4 && n !== 5) return false;
-  const t = LATIN1.decode(b.subarray(s, e)).toLowerCase();
-  return t === 'true' || t === 'false';
+  if (n === 4) {
+    return (
+      ((b[s] as number) | 32) === 116 &&
+      ((b[s + 1] as number) | 32) === 114 &&
+      ((b[s + 2] as number) | 32) === 117 &&
+      ((b[s + 3] as number) | 32) === 101
+    );
+  }
+  if (n === 5) {
+    return (
+      ((b[s] as number) | 32) === 102 &&
+      ((b[s + 1] as number) | 32) === 97 &&
+      ((b[s + 2] as number) | 32) === 108 &&
+      ((b[s + 3] as number) | 32) === 115 &&
+      ((b[s + 4] as number) | 32) === 101
+    );
+  }
+  return false;
 }
 
 /**

@@ -23,15 +23,14 @@ import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, type IssueSource, pointer } from '../model/issue.js';
 import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
 import {
+  type IntRange,
   intFits,
   isBool,
   isoMillis,
-  isSmallInt,
   Num,
   numberOf,
   numKind,
   significantDigits,
-  trimBounds,
 } from './cells.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';
 
@@ -73,6 +72,8 @@ interface ColumnAcc {
   lossy: number;
   firstLossy: Place | undefined;
   enumKeys: Set<string> | undefined;
+  judge: number;
+  range: IntRange;
 }
 
 interface TimeAcc {
@@ -161,6 +162,7 @@ export async function checkCsv(
       allSmallInts: true,
       lossy: 0,
       firstLossy: undefined,
+      ...judgeOf(channel.dataType ?? 'CHANNEL_DATA_TYPE_UNSPECIFIED'),
       enumKeys:
         channel.dataType === 'CHANNEL_DATA_TYPE_ENUM'
           ? new Set((channel.enumTypes ?? []).flatMap((e) => [String(e.key), e.name]))
@@ -187,7 +189,6 @@ export async function checkCsv(
         }
       : undefined;
 
-  const fieldCounts = new Map<number, number>();
   let dataRows = 0;
   // The first records as text: the header, units and first-data-row judgement.
   await scanCsvFile(
@@ -225,53 +226,60 @@ export async function checkCsv(
   // values really start (the header's text is reported once, as the firstDataRow error).
   const checkFrom = onHeader ? (dataStart as number) : (firstDataRow ?? dataStart ?? 1);
 
+  // The hot loop of `--full`: no allocation per row or cell for values that fit.
+  const fieldCounts = new Int32Array(1024);
   const onRecord = (rec: CsvRecord, rowsKnown: boolean): void => {
     if (rowsKnown && rec.row < checkFrom) return;
-    if (rec.count === 1 && (rec.ends[0] ?? 0) === (rec.starts[0] ?? 0)) return; // blank line
+    const count = rec.count;
+    const starts = rec.starts;
+    const ends = rec.ends;
+    const b = rec.bytes;
+    if (count === 1 && ends[0] === starts[0]) return; // blank line
     dataRows += 1;
-    fieldCounts.set(rec.count, (fieldCounts.get(rec.count) ?? 0) + 1);
-    const place = (i: number, s: number, e: number): Place => {
-      const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
-      if (rowsKnown) {
-        p.row = rec.row;
-        p.line = rec.line;
-      }
-      return p;
-    };
-    if (time && time.column <= rec.count) {
+    if (count < 1024) fieldCounts[count] = (fieldCounts[count] as number) + 1;
+    if (time && time.column <= count) {
       const i = time.column - 1;
-      const [s, e] = trimBounds(rec.bytes, rec.starts[i] ?? 0, rec.ends[i] ?? 0);
+      let s = starts[i] as number;
+      let e = ends[i] as number;
+      while (s < e && (b[s] as number) <= 32) s += 1;
+      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
       if (s < e) {
         time.nonEmpty += 1;
-        const t = timeValue(rec.bytes, s, e, time);
+        const t = timeValue(b, s, e, time);
         if (Number.isNaN(t)) {
           time.bad += 1;
-          if (time.offenders.length < MAX_OFFENDERS) time.offenders.push(place(i, s, e));
+          if (time.offenders.length < MAX_OFFENDERS)
+            time.offenders.push(placeAt(rec, i, s, e, rowsKnown));
         } else {
           if (t < time.min) time.min = t;
           if (t > time.max) time.max = t;
           if (t < time.prev && rowsKnown && time.prevRow === rec.row - 1) {
             time.decreases += 1;
-            if (!time.firstDecrease) time.firstDecrease = place(i, s, e);
+            if (!time.firstDecrease) time.firstDecrease = placeAt(rec, i, s, e, rowsKnown);
           }
           time.prev = t;
           time.prevRow = rowsKnown ? rec.row : -1;
         }
       }
     }
-    for (const col of columns) {
-      if (col.column > rec.count) continue;
+    for (let c = 0; c < columns.length; c++) {
+      const col = columns[c] as ColumnAcc;
+      if (col.column > count || col.judge === J_NONE) continue;
       const i = col.column - 1;
-      const [s, e] = trimBounds(rec.bytes, rec.starts[i] ?? 0, rec.ends[i] ?? 0);
+      let s = starts[i] as number;
+      let e = ends[i] as number;
+      while (s < e && (b[s] as number) <= 32) s += 1;
+      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
       if (s >= e) continue;
       col.nonEmpty += 1;
-      const verdict = judge(rec.bytes, s, e, col, rec, i);
+      const verdict = judge(b, s, e, col, rec, i);
       if (verdict === BAD) {
         col.bad += 1;
-        if (col.offenders.length < MAX_OFFENDERS) col.offenders.push(place(i, s, e));
+        if (col.offenders.length < MAX_OFFENDERS)
+          col.offenders.push(placeAt(rec, i, s, e, rowsKnown));
       } else if (verdict === LOSSY) {
         col.lossy += 1;
-        if (!col.firstLossy) col.firstLossy = place(i, s, e);
+        if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
       }
     }
   };
@@ -362,7 +370,9 @@ export async function checkCsv(
   // The file's width: the most common field count of the data rows.
   let width = 0;
   let best = -1;
-  for (const [n, c] of fieldCounts) {
+  for (let n = 1; n < fieldCounts.length; n++) {
+    const c = fieldCounts[n] as number;
+    if (c === 0) continue;
     if (c > best || (c === best && n > width)) {
       width = n;
       best = c;
@@ -476,6 +486,36 @@ const OK = 0;
 const BAD = 1;
 const LOSSY = 2;
 
+/** How a column's cells are judged, decided once per column (not per cell). */
+const J_NONE = 0;
+const J_DOUBLE = 1;
+const J_FLOAT = 2;
+const J_INT = 3;
+const J_BOOL = 4;
+const J_ENUM = 5;
+
+function judgeOf(t: ChannelDataType): { judge: number; range: IntRange } {
+  switch (t) {
+    case 'CHANNEL_DATA_TYPE_DOUBLE':
+      return { judge: J_DOUBLE, range: 'INT_64' };
+    case 'CHANNEL_DATA_TYPE_FLOAT':
+      return { judge: J_FLOAT, range: 'INT_64' };
+    case 'CHANNEL_DATA_TYPE_INT_32':
+    case 'CHANNEL_DATA_TYPE_UINT_32':
+    case 'CHANNEL_DATA_TYPE_INT_64':
+    case 'CHANNEL_DATA_TYPE_UINT_64':
+      return { judge: J_INT, range: shortName(t) as IntRange };
+    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
+      return { judge: J_INT, range: 'UINT_64' };
+    case 'CHANNEL_DATA_TYPE_BOOL':
+      return { judge: J_BOOL, range: 'INT_64' };
+    case 'CHANNEL_DATA_TYPE_ENUM':
+      return { judge: J_ENUM, range: 'INT_64' };
+    default:
+      return { judge: J_NONE, range: 'INT_64' };
+  }
+}
+
 function judge(
   b: Uint8Array,
   s: number,
@@ -484,35 +524,43 @@ function judge(
   rec: CsvRecord,
   i: number,
 ): number {
-  switch (col.dataType) {
-    case 'CHANNEL_DATA_TYPE_DOUBLE': {
-      if (numKind(b, s, e) === Num.NotNumber) return BAD;
-      if (col.allSmallInts && !isSmallInt(b, s, e)) col.allSmallInts = false;
-      return OK;
-    }
-    case 'CHANNEL_DATA_TYPE_FLOAT': {
+  switch (col.judge) {
+    case J_DOUBLE: {
       const k = numKind(b, s, e);
       if (k === Num.NotNumber) return BAD;
-      const v = numberOf(b, s, e);
-      if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
-      return significantDigits(b, s, e) > 7 ? LOSSY : OK;
+      if (col.allSmallInts && (k !== Num.Int || !intFits(b, s, e, 'INT_32')))
+        col.allSmallInts = false;
+      return OK;
     }
-    case 'CHANNEL_DATA_TYPE_INT_32':
-    case 'CHANNEL_DATA_TYPE_UINT_32':
-    case 'CHANNEL_DATA_TYPE_INT_64':
-    case 'CHANNEL_DATA_TYPE_UINT_64': {
-      if (numKind(b, s, e) !== Num.Int) return BAD;
-      return intFits(b, s, e, shortName(col.dataType) as 'INT_32') ? OK : BAD;
+    case J_FLOAT: {
+      const k = numKind(b, s, e);
+      if (k === Num.NotNumber) return BAD;
+      if (e - s > 8 || k === Num.Double) {
+        const v = numberOf(b, s, e);
+        if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
+        return significantDigits(b, s, e) > 7 ? LOSSY : OK;
+      }
+      return OK;
     }
-    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
-      return numKind(b, s, e) === Num.Int && intFits(b, s, e, 'UINT_64') ? OK : BAD;
-    case 'CHANNEL_DATA_TYPE_BOOL':
+    case J_INT:
+      return numKind(b, s, e) === Num.Int && intFits(b, s, e, col.range) ? OK : BAD;
+    case J_BOOL:
       return isBool(b, s, e) ? OK : BAD;
-    case 'CHANNEL_DATA_TYPE_ENUM':
+    case J_ENUM:
       return col.enumKeys?.has(fieldText(rec, i).trim()) ? OK : BAD;
     default:
       return OK;
   }
+}
+
+/** A place in the file for an offending cell (made only for the few offenders kept). */
+function placeAt(rec: CsvRecord, i: number, s: number, e: number, rowsKnown: boolean): Place {
+  const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
+  if (rowsKnown) {
+    p.row = rec.row;
+    p.line = rec.line;
+  }
+  return p;
 }
 
 function decodeCell(rec: CsvRecord, i: number, s: number, e: number): string {
