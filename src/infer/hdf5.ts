@@ -532,7 +532,7 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       continue;
     }
     if (shape.length === 2) {
-      planTwoD(ds, planned, skipped);
+      planTwoD(ds, planned, skipped, byPath, usedAsTime);
       continue;
     }
     skipped.push({
@@ -903,8 +903,51 @@ function rank(name: string): number {
   return i < 0 ? TIME_NAMES.length : i;
 }
 
-function planTwoD(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {
+function planTwoD(
+  ds: Hdf5Dataset,
+  planned: Planned[],
+  skipped: Skip[],
+  byPath: Map<string, Hdf5Dataset>,
+  usedAsTime: Set<string>,
+): void {
   const [n = 0, k = 0] = ds.shape ?? [];
+  // A dimension scale on dimension 0 (netCDF-4 `var(time, x)`): time comes from the scale
+  // and every column is a channel.
+  const scalePath = ds.dimensionScales?.[0]?.[0];
+  const scale = scalePath === undefined ? undefined : byPath.get(scalePath);
+  if (isUsableTime(scale, n) && k >= 1 && k <= MAX_TWO_D_COLUMNS) {
+    const typeChoice = channelTypeOf(ds.type);
+    if ('skip' in typeChoice) {
+      skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
+      return;
+    }
+    const base = baseName(ds);
+    const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
+    const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
+    const unitsList = stringList(unitsAttr, k);
+    for (let c = 0; c < k; c++) {
+      const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
+      const units = unitsList
+        ? unitsList[c]
+        : typeof unitsAttr === 'string'
+          ? unitsAttr
+          : undefined;
+      planned.push({
+        layout: 'TWO_D',
+        time: { dataset: scale },
+        value: ds,
+        valueIndex: c,
+        type: ds.type,
+        name: `${base.name}${suffix}`,
+        nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+        ...(units ? { units } : {}),
+        reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
+        confidence: 'high',
+      });
+    }
+    usedAsTime.add(scale.path);
+    return;
+  }
   if (!isNumeric(ds.type)) {
     skipped.push({
       path: ds.path,
