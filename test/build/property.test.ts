@@ -271,7 +271,7 @@ function batchInput(c: BatchConfig, s: Style): BatchConfigInput {
   return out as unknown as BatchConfigInput;
 }
 
-const RUNS = 60;
+const RUNS = 40;
 
 describe('builders on arbitrary input give back the canonical config', () => {
   test('channel', () => {
@@ -279,7 +279,7 @@ describe('builders on arbitrary input give back the canonical config', () => {
       fc.property(arbChannelConfig, arbStyle, (c, s) => {
         expect(channel(channelInput(c, s) as unknown as Parameters<typeof channel>[0])).toEqual(c);
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 

@@ -5,7 +5,7 @@ import { CONFIG_KIND_NAMES, type ImportDocument } from '../../src/model/index.js
 import { validateConfig, validateConfigText } from '../../src/validate/index.js';
 import { arbDocument, arbDocumentOf, arbParquetConfigOf } from '../helpers/arbitraries.js';
 
-const RUNS = 60;
+const RUNS = 40;
 
 describe('arbitrary valid configs', () => {
   for (const kind of CONFIG_KIND_NAMES) {
@@ -28,7 +28,7 @@ describe('arbitrary valid configs', () => {
         fc.property(arbParquetConfigOf(layout), (parquetConfig) => {
           expect(validateConfig({ parquetConfig }).issues).toEqual([]);
         }),
-        { numRuns: 30 },
+        { numRuns: 20 },
       );
     });
   }
@@ -44,7 +44,7 @@ describe('round trip', () => {
         expect(result.ok).toBe(true);
         expect(result.value).toEqual(doc);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -57,7 +57,7 @@ describe('round trip', () => {
         expect(result.issues).toEqual([]);
         expect(result.value).toEqual(doc);
       }),
-      { numRuns: 100 },
+      { numRuns: 60 },
     );
   });
 });
