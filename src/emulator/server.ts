@@ -196,6 +196,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     keys.set(key, { organizationId: stableId('organization', name), organizationName: name });
   }
   const running = new Set<Promise<void>>();
+  /** Imports whose file is arriving right now (a second upload meanwhile is refused). */
+  const uploading = new Set<string>();
   let baseUrl = '';
   const now = () => new Date().toISOString();
   const ctx = {
@@ -531,8 +533,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       throw notFound('upload', id);
     }
     if (rec.source !== 'upload') throw new HttpFailure(9, `data import ${id} takes no upload`);
-    if (rec.filePath !== undefined)
+    if (rec.filePath !== undefined || uploading.has(id)) {
       throw new HttpFailure(9, `data import ${id} already has its file`);
+    }
+    uploading.add(id);
+    try {
+      await receive(req, res, rec, id);
+    } finally {
+      uploading.delete(id);
+    }
+  }
+
+  async function receive(req: IncomingMessage, res: ServerResponse, rec: ImportRecord, id: string) {
     const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity' && encoding !== 'gzip') {
       throw invalid(`Content-Encoding '${encoding}' is not supported (gzip or none)`);
