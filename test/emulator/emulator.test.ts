@@ -10,7 +10,7 @@ import {
 } from '../../src/client/index.js';
 import { type Emulator, parseFaults, seededIds, startEmulator } from '../../src/emulator/index.js';
 import { filenameOf } from '../../src/emulator/server.js';
-import { json, plainServer, seedResources } from '../client/_helpers.js';
+import { corpusDir, json, plainServer, seedResources } from '../client/_helpers.js';
 
 const KEY = 'key-acme';
 const OTHER = 'key-other';
@@ -391,5 +391,43 @@ describe('detect config', () => {
       .detectConfig(new Uint8Array([1, 2]), 'DATA_TYPE_KEY_TDMS')
       .catch((e: unknown) => e)) as ApiError;
     expect([err.status, err.code]).toEqual([400, 3]);
+  });
+});
+
+describe('other kinds', () => {
+  test('Parquet and HDF5 corpus files with their inferred configs succeed; a missing Parquet column fails naming it', async () => {
+    const { inferConfig } = await import('../../src/infer/index.js');
+    const parquet = join(corpusDir, 'parquet-flat.parquet');
+    const draft = await inferConfig(parquet);
+    const doc = draft.document as {
+      parquetConfig: Record<string, unknown> & { flatDataset: { dataColumns: unknown[] } };
+    };
+    doc.parquetConfig.assetName = 'pq';
+    const done = await client.importFile(parquet, doc as never, { wait });
+    expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
+    expect(done.dataStartTime).toBe('2024-01-01T00:00:00.000Z');
+    const named = new Set(
+      Object.values(emu.store.data.channels)
+        .filter((c) => c.value.assetId === done.assetId)
+        .map((c) => c.value.name),
+    );
+    expect(named.size).toBe(doc.parquetConfig.flatDataset.dataColumns.length);
+    const broken = structuredClone(doc);
+    broken.parquetConfig.flatDataset.dataColumns.push({
+      path: 'no_such_column',
+      channelConfig: { name: 'nope', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+    });
+    const err = (await client
+      .importFile(parquet, broken as never, { wait })
+      .catch((e: unknown) => e)) as ImportFailedError;
+    expect(err).toBeInstanceOf(ImportFailedError);
+    expect(err.errorMessage).toContain('no_such_column');
+
+    const h5 = join(corpusDir, 'hdf5-one-d.h5');
+    const h5doc = (await inferConfig(h5)).document as { hdf5Config: Record<string, unknown> };
+    h5doc.hdf5Config.assetName = 'h5';
+    expect((await client.importFile(h5, h5doc as never, { wait })).status).toBe(
+      'DATA_IMPORT_STATUS_SUCCEEDED',
+    );
   });
 });
