@@ -1,6 +1,7 @@
 import type { ImportDocument } from '../model/document.js';
 import type { Issue } from '../model/issue.js';
 import { hasErrors } from '../model/issue.js';
+import { fastYamlValue } from './_fast-yaml.js';
 import { issue } from './_issue.js';
 import { normalizeDocument } from './normalize.js';
 import { runRules } from './rules/index.js';
@@ -102,9 +103,10 @@ export function validateConfigText(
   text: string,
   options: ValidateTextOptions = {},
 ): TextValidationResult {
-  // Valid JSON needs no positions: validate the plain value, and read the text with
-  // positions only when there is something to report.
-  const fast = fastJsonValue(text);
+  // A valid config needs no positions: read plain JSON or plain block YAML quickly,
+  // validate the value, and read the text with positions only when there is an issue.
+  const json = options.filename?.toLowerCase().endsWith('.json') === true;
+  const fast = fastJsonValue(text) ?? (json ? undefined : fastYamlValue(text));
   if (fast !== undefined) {
     const r = validateConfig(fast);
     if (r.issues.length === 0 && r.value !== undefined) {
