@@ -31,10 +31,12 @@ function serve(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--port', '0', '--api-key', `${KEY}=bench`],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d) => {
@@ -42,7 +44,7 @@ function serve(): Promise<{ url: string; child: ChildProcess }> {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m?.[1]) resolve({ url: m[1], child });
     });
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}`)));
+    child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${err}`)));
   });
 }
 
