@@ -129,12 +129,10 @@ export const arbTimeSpec: fc.Arbitrary<{ format: TimeFormat; relativeStartTime?:
     specified(TIME_FORMAT_VALUES.filter((f) => f.startsWith('TIME_FORMAT_ABSOLUTE_'))).map(
       (format) => ({ format }),
     ),
-    fc
-      .record({
-        format: specified(TIME_FORMAT_VALUES.filter((f) => f.startsWith('TIME_FORMAT_RELATIVE_'))),
-        relativeStartTime: arbTimestamp,
-      })
-      .map((r) => r),
+    fc.record({
+      format: specified(TIME_FORMAT_VALUES.filter((f) => f.startsWith('TIME_FORMAT_RELATIVE_'))),
+      relativeStartTime: arbTimestamp,
+    }),
   );
 
 // ---------------------------------------------------------------------------------------
@@ -349,12 +347,10 @@ export const arbCsvConfig: fc.Arbitrary<CsvConfig> = fc.oneof(
 // ---------------------------------------------------------------------------------------
 // CH10
 
-export const arbCh10Config: fc.Arbitrary<Ch10Config> = fc
-  .record(
-    { assetName: arbIdent, runName: arbIdent, scaleValues: fc.boolean() },
-    { requiredKeys: ['assetName'] },
-  )
-  .map((c) => c);
+export const arbCh10Config: fc.Arbitrary<Ch10Config> = fc.record(
+  { assetName: arbIdent, runName: arbIdent, scaleValues: fc.boolean() },
+  { requiredKeys: ['assetName'] },
+);
 
 // ---------------------------------------------------------------------------------------
 // TDMS
