@@ -23,8 +23,19 @@ const fixtures = join(repoRoot, 'fixtures', 'csv');
 function fakeIo(cwd = repoRoot, env: Record<string, string> = {}, tty = false) {
   const out = { stdout: '', stderr: '' };
   const io: Io = {
-    stdout: { write: (s) => void (out.stdout += s), isTTY: tty },
-    stderr: { write: (s) => void (out.stderr += s), isTTY: tty, columns: 100 },
+    stdout: {
+      write: (s) => {
+        out.stdout += s;
+      },
+      isTTY: tty,
+    },
+    stderr: {
+      write: (s) => {
+        out.stderr += s;
+      },
+      isTTY: tty,
+      columns: 100,
+    },
     env,
     cwd,
   };

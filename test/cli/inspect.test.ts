@@ -10,8 +10,16 @@ const fixtures = join(repoRoot, 'fixtures', 'csv');
 function fakeIo() {
   const out = { stdout: '', stderr: '' };
   const io: Io = {
-    stdout: { write: (s) => void (out.stdout += s) },
-    stderr: { write: (s) => void (out.stderr += s) },
+    stdout: {
+      write: (s) => {
+        out.stdout += s;
+      },
+    },
+    stderr: {
+      write: (s) => {
+        out.stderr += s;
+      },
+    },
     env: {},
     cwd: fixtures,
   };

@@ -56,13 +56,10 @@ export const UINT64_MAX = 18_446_744_073_709_551_615n;
 function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
   const n = s.length;
   let i = 0;
-  let c = s.charCodeAt(0);
-  if (c === 43 || c === 45) {
-    i = 1;
-    c = s.charCodeAt(1);
-  }
+  const c0 = s.charCodeAt(0);
+  if (c0 === 43 || c0 === 45) i = 1;
   const intStart = i;
-  while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
   const intDigits = i - intStart;
   let frac = 0;
   let dot = false;
@@ -70,16 +67,18 @@ function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
     dot = true;
     i++;
     const f = i;
-    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
     frac = i - f;
   }
   if (intDigits + frac === 0) return undefined;
   let exp = false;
-  if (i < n && ((c = s.charCodeAt(i)) === 101 || c === 69)) {
+  const e0 = s.charCodeAt(i);
+  if (i < n && (e0 === 101 || e0 === 69)) {
     i++;
-    if (i < n && ((c = s.charCodeAt(i)) === 43 || c === 45)) i++;
+    const sign = s.charCodeAt(i);
+    if (i < n && (sign === 43 || sign === 45)) i++;
     const e = i;
-    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    while (i < n && isDigit(s.charCodeAt(i))) i++;
     if (i === e) return undefined;
     exp = true;
   }
@@ -87,6 +86,10 @@ function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
   // A leading zero followed by a digit (007, 00.5) is a code, not a number.
   if (intDigits > 1 && s.charCodeAt(intStart) === 48) return 'lead0';
   return dot || exp ? 'double' : 'int';
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** The kind of one cell's text (trimmed). `007` is a string: a code, not a number. */
@@ -103,6 +106,8 @@ export function classifyCell(raw: string): CellKind {
     if (num === 'int' || num === 'double') return num;
     if (num === 'lead0') return 'string';
     if (c >= 48 && c <= 57) {
+      const fast = scanIso(s);
+      if (fast !== undefined) return fast;
       const iso = ISO_RE.exec(s);
       if (iso) return validIso(iso) ? (iso[7] ? 'rfc3339' : 'datetime') : 'string';
       const sl = SLASH_DATE_RE.exec(s);
@@ -115,6 +120,51 @@ export function classifyCell(raw: string): CellKind {
   if (lower === 'true' || lower === 'false') return 'bool';
   if (SPECIAL_DOUBLE.has(lower)) return 'double';
   return 'string';
+}
+
+function digits(s: string, from: number, count: number): number {
+  let v = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+/**
+ * The common ISO shapes by hand, without a regex: `YYYY-MM-DD[T ]hh:mm:ss[.f...]` with an
+ * optional `Z`. Undefined when the text has another shape (the regex then decides).
+ */
+function scanIso(s: string): 'rfc3339' | 'datetime' | 'string' | undefined {
+  const n = s.length;
+  if (n < 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return undefined;
+  const sep = s.charCodeAt(10);
+  if ((sep !== 84 && sep !== 32) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+    return undefined;
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return undefined;
+  let i = 19;
+  if (i < n && s.charCodeAt(i) === 46) {
+    i++;
+    const f = i;
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    if (i === f) return undefined;
+  }
+  let zone = false;
+  if (i === n - 1 && (s.charCodeAt(i) === 90 || s.charCodeAt(i) === 122)) {
+    zone = true;
+    i++;
+  }
+  if (i !== n) return undefined;
+  const ok = mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && sec <= 60;
+  if (!ok) return 'string';
+  return zone ? 'rfc3339' : 'datetime';
 }
 
 function validIso(m: RegExpExecArray): boolean {
@@ -154,22 +204,34 @@ export function intRangeType(min: string, max: string): CsvColumnType {
   return 'DOUBLE';
 }
 
+const KIND_LIST: readonly CellKind[] = [
+  'empty',
+  'bool',
+  'int',
+  'double',
+  'rfc3339',
+  'datetime',
+  'date_dmy',
+  'date_mdy',
+  'date_ambiguous',
+  'string',
+];
+const KIND_INDEX = new Map<CellKind, number>(KIND_LIST.map((k, i) => [k, i]));
+const K_EMPTY = 0;
+const K_INT = 2;
+const K_DOUBLE = 3;
+const K_RFC3339 = 4;
+const K_DATETIME = 5;
+
 /** Running facts of one column over the rows seen. JSON-free; summarised by `columnType`. */
 export class ColumnStats {
   cells = 0;
   empty = 0;
-  readonly kinds: Record<CellKind, number> = {
-    empty: 0,
-    bool: 0,
-    int: 0,
-    double: 0,
-    rfc3339: 0,
-    datetime: 0,
-    date_dmy: 0,
-    date_mdy: 0,
-    date_ambiguous: 0,
-    string: 0,
-  };
+  /** Count of each kind, by its index in KIND_LIST (numbers keep the hot loop monomorphic). */
+  private readonly counts = new Float64Array(KIND_LIST.length);
+  private readonly firstOf: Array<{ value: string; index: number } | undefined> = new Array(
+    KIND_LIST.length,
+  ).fill(undefined);
   /** Exact smallest/largest integer text seen (int cells only). */
   intMin: string | undefined;
   intMax: string | undefined;
@@ -185,16 +247,14 @@ export class ColumnStats {
   lastValue: string | undefined;
   /** Non-decreasing so far (numbers by value, dates by text order). */
   increasing = true;
-  /** 0-based index (within what was fed) of the first value smaller than the one before it. */
+  /** Where (as given to `add`) the first value smaller than the one before it was. */
   firstDecrease: number | undefined;
   /** The first few distinct non-empty values. */
   readonly samples: string[] = [];
   /** The first numeric values in order (for the spacing of time columns). */
   readonly head: number[] = [];
-  /** A value that was not of the column's kind so far, with its index (for widening reports). */
-  readonly firstOfKind: Partial<Record<CellKind, { value: string; index: number }>> = {};
-  private prevText: string | undefined;
-  private prevKind: CellKind | undefined;
+  private prevText = '';
+  private prevKind = -1;
   private prevNum = Number.NaN;
   private fed = 0;
 
@@ -203,26 +263,44 @@ export class ColumnStats {
     private readonly maxHead = 200,
   ) {}
 
+  /** Count of each kind of cell seen. */
+  get kinds(): Record<CellKind, number> {
+    const out = {} as Record<CellKind, number>;
+    KIND_LIST.forEach((k, i) => {
+      out[k] = this.counts[i] ?? 0;
+    });
+    return out;
+  }
+
+  /** The first value of each kind seen, with where it was. */
+  get firstOfKind(): Partial<Record<CellKind, { value: string; index: number }>> {
+    const out: Partial<Record<CellKind, { value: string; index: number }>> = {};
+    KIND_LIST.forEach((k, i) => {
+      const f = this.firstOf[i];
+      if (f) out[k] = f;
+    });
+    return out;
+  }
+
   /** Adds one cell; `where` locates it (a row number) in reports. */
   add(raw: string, where: number = this.fed): void {
     this.fed += 1;
-    const index = where;
     this.cells += 1;
-    const kind = classifyCell(raw);
-    this.kinds[kind] += 1;
-    if (kind === 'empty') {
+    const k = KIND_INDEX.get(classifyCell(raw)) as number;
+    this.counts[k] = (this.counts[k] as number) + 1;
+    if (k === K_EMPTY) {
       this.empty += 1;
       return;
     }
-    if (this.firstOfKind[kind] === undefined) this.firstOfKind[kind] = { value: raw, index };
+    if (this.firstOf[k] === undefined) this.firstOf[k] = { value: raw, index: where };
     const text = raw.charCodeAt(0) <= 32 || raw.charCodeAt(raw.length - 1) <= 32 ? raw.trim() : raw;
     if (this.firstValue === undefined) this.firstValue = text;
     this.lastValue = text;
     if (this.samples.length < this.maxSamples && !this.samples.includes(text))
       this.samples.push(text);
-    if (kind === 'int' || kind === 'double') {
+    if (k === K_INT || k === K_DOUBLE) {
       const n = Number(text);
-      if (kind === 'int') {
+      if (k === K_INT) {
         const exact = text.length > 15;
         if (
           this.intMin === undefined ||
@@ -252,23 +330,22 @@ export class ColumnStats {
         this.numMaxText = text;
       }
       if (this.head.length < this.maxHead) this.head.push(n);
-      if (this.prevKind === 'int' || this.prevKind === 'double') {
+      if (this.prevKind === K_INT || this.prevKind === K_DOUBLE) {
         const smaller =
-          kind === 'int' && this.prevKind === 'int' && text.length > 15
-            ? compareIntStrings(text, this.prevText ?? '') < 0
+          k === K_INT && this.prevKind === K_INT && text.length > 15
+            ? compareIntStrings(text, this.prevText) < 0
             : n < this.prevNum;
-        if (smaller) this.markDecrease(index);
+        if (smaller) this.markDecrease(where);
       }
       this.prevNum = n;
-    } else if (kind === this.prevKind && (kind === 'rfc3339' || kind === 'datetime')) {
+    } else if (k === this.prevKind && (k === K_RFC3339 || k === K_DATETIME)) {
       const smaller =
-        kind === 'datetime'
-          ? text < (this.prevText ?? '')
-          : Date.parse(text.replace(' ', 'T')) <
-            Date.parse((this.prevText ?? '').replace(' ', 'T'));
-      if (smaller) this.markDecrease(index);
+        k === K_DATETIME
+          ? text < this.prevText
+          : Date.parse(text.replace(' ', 'T')) < Date.parse(this.prevText.replace(' ', 'T'));
+      if (smaller) this.markDecrease(where);
     }
-    this.prevKind = kind;
+    this.prevKind = k;
     this.prevText = text;
   }
 
@@ -308,25 +385,27 @@ export class ColumnStats {
 
   /** Folds another column's facts (a later part of the same column) into this one. */
   merge(other: ColumnStats): void {
-    for (const k of Object.keys(this.kinds) as CellKind[]) {
-      this.kinds[k] += other.kinds[k];
-      if (this.firstOfKind[k] === undefined && other.firstOfKind[k] !== undefined)
-        this.firstOfKind[k] = other.firstOfKind[k];
+    for (let i = 0; i < KIND_LIST.length; i++) {
+      this.counts[i] = (this.counts[i] as number) + (other.counts[i] as number);
+      if (this.firstOf[i] === undefined && other.firstOf[i] !== undefined)
+        this.firstOf[i] = other.firstOf[i];
     }
     this.cells += other.cells;
     this.empty += other.empty;
     if (
       other.intMin !== undefined &&
       (this.intMin === undefined || compareIntStrings(other.intMin, this.intMin) < 0)
-    )
+    ) {
       this.intMin = other.intMin;
-    this.intMinN = other.intMinN;
+      this.intMinN = other.intMinN;
+    }
     if (
       other.intMax !== undefined &&
       (this.intMax === undefined || compareIntStrings(other.intMax, this.intMax) > 0)
-    )
+    ) {
       this.intMax = other.intMax;
-    this.intMaxN = other.intMaxN;
+      this.intMaxN = other.intMaxN;
+    }
     if (
       other.numMinText !== undefined &&
       (this.numMinText === undefined || other.numMin < this.numMin)
@@ -343,8 +422,8 @@ export class ColumnStats {
     }
     if (other.lastValue !== undefined) this.lastValue = other.lastValue;
     this.firstValue ??= other.firstValue;
-    for (const s of other.samples)
-      if (this.samples.length < this.maxSamples && !this.samples.includes(s)) this.samples.push(s);
+    for (const v of other.samples)
+      if (this.samples.length < this.maxSamples && !this.samples.includes(v)) this.samples.push(v);
   }
 }
 
