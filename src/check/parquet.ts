@@ -141,10 +141,33 @@ export async function checkParquet(
   const base = flat ? 'flatDataset' : 'singleChannelPerRow';
   const timeColumn = flat?.timeColumn ?? rows?.timeColumn;
   const timeField = field(timeColumn?.path, at(base, 'timeColumn', 'path'), 'time column');
-  if (timeField && timeColumn?.format)
+  if (timeField && timeColumn?.format) {
+    let field = timeField;
+    if (options.full && !timeField.nested) {
+      const read = await readTimeColumn(dataPath, timeField.path, options.onProgress);
+      if (read.firstDecrease !== undefined) {
+        issues.push(
+          checkIssue(
+            'time_decreasing',
+            at(base, 'timeColumn', 'path'),
+            `time goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at row ${read.firstDecrease}`,
+            { source: { file: dataPath, column: timeField.path, row: read.firstDecrease } },
+          ),
+        );
+      }
+      // Every value was read: judge the range from them when the footer has no statistics.
+      if (
+        (field.stats?.min === undefined || field.stats?.max === undefined) &&
+        read.min !== undefined &&
+        read.max !== undefined
+      ) {
+        field = { ...field, stats: { min: String(read.min), max: String(read.max) } };
+      }
+    }
     issues.push(
-      ...timeIssues(timeField, timeColumn.format, at(base, 'timeColumn', 'format'), dataPath),
+      ...timeIssues(field, timeColumn.format, at(base, 'timeColumn', 'format'), dataPath),
     );
+  }
 
   if (flat && flat.useEmbeddedConfig !== true) {
     (flat.dataColumns ?? []).forEach((c, i) => {
@@ -291,4 +314,74 @@ function toBig(v: string | number): bigint | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Raw integers for timestamps (hyparquet's defaults make `Date`s and drop nanoseconds). */
+const RAW = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+  dateFromDays: (v: number) => v,
+};
+
+/**
+ * Reads the time column one row group at a time (memory bounded by one group's column),
+ * counting where time goes backwards and its smallest and largest values.
+ */
+async function readTimeColumn(
+  path: string,
+  column: string,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<{
+  decreases: number;
+  firstDecrease?: number;
+  min?: bigint | number;
+  max?: bigint | number;
+}> {
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import(
+    'hyparquet'
+  );
+  const file = await asyncBufferFromFile(path);
+  const metadata = await parquetMetadataAsync(file);
+  const total = Number(metadata.num_rows);
+  let start = 0;
+  let prev: bigint | number | undefined;
+  let min: bigint | number | undefined;
+  let max: bigint | number | undefined;
+  let decreases = 0;
+  let firstDecrease: number | undefined;
+  for (const group of metadata.row_groups) {
+    const n = Number(group.num_rows);
+    const rows = await parquetReadObjects({
+      file,
+      metadata,
+      columns: [column],
+      rowStart: start,
+      rowEnd: start + n,
+      parsers: RAW as never,
+    });
+    for (let i = 0; i < rows.length; i++) {
+      const v = (rows[i] as Record<string, unknown>)[column];
+      if (typeof v !== 'number' && typeof v !== 'bigint') continue;
+      if (prev !== undefined && v < prev) {
+        decreases += 1;
+        firstDecrease ??= start + i + 1;
+      }
+      if (min === undefined || v < min) min = v;
+      if (max === undefined || v > max) max = v;
+      prev = v;
+    }
+    start += n;
+    onProgress?.(start, total);
+  }
+  const out: {
+    decreases: number;
+    firstDecrease?: number;
+    min?: bigint | number;
+    max?: bigint | number;
+  } = { decreases };
+  if (firstDecrease !== undefined) out.firstDecrease = firstDecrease;
+  if (min !== undefined) out.min = min;
+  if (max !== undefined) out.max = max;
+  return out;
 }

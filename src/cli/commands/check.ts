@@ -6,7 +6,8 @@ import type { Issue } from '../../model/issue.js';
 import { MAX_CONFIG_BYTES, parseConfigSource, validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { createProgress } from '../progress.js';
+import { showsProgress } from '../io.js';
+import { createProgress, type Progress } from '../progress.js';
 import { type FileReport, loadReporter, REPORTER_NAMES, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -101,15 +102,24 @@ export async function checkAgainstData(
   full = false,
 ): Promise<Issue[]> {
   const size = (await stat(dataPath)).size;
-  const progress = full ? createProgress(io, `checking ${dataName}`, size) : undefined;
+  // CSV reports bytes of the file; Parquet and HDF5 report rows: the bar takes the unit of
+  // the first report.
+  let progress: Progress | undefined;
+  const onProgress = (done: number, total: number) => {
+    progress ??= createProgress(io, `checking ${dataName}`, total, {
+      unit: total === size ? 'bytes' : 'items',
+    });
+    progress.setTotal(total);
+    progress.update(done);
+  };
   let found: Issue[];
   try {
     found = await checkConfig(document, dataPath, {
       full,
-      ...(progress?.active ? { onProgress: (done: number) => progress.update(done) } : {}),
+      ...(full && showsProgress(io) ? { onProgress } : {}),
     });
   } finally {
-    progress?.done();
+    (progress as Progress | undefined)?.done();
   }
   const source = parseConfigSource(text, { filename: configFile }).documents.find(
     (d) => d.value !== undefined,
