@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
+  batchConfig,
   type CsvDocument,
   channel,
   csvConfig,
@@ -60,6 +61,12 @@ describe('builder types', () => {
         dataPath: 'v',
       },
     });
+    const flat = { time: { path: 't', format: 'absolute_unix_seconds' } } as const;
+    // @ts-expect-error a footer from an offset or from a file size, not both
+    parquetConfig({ flat, footer: { footerOffset: 1, fileSize: 9, footerLength: 2 } });
+    // @ts-expect-error a misspelled file type
+    batchConfig({ files: { 'a.csv': 'cvs' } });
+    batchConfig({ files: { 'a.csv': 'csv', 'b.parquet': parquetConfig({ flat }) } });
     // @ts-expect-error HDF5 needs the time format
     hdf5Config({ data: [{ timeDataset: '/t', valueDataset: '/v' }] });
   });
