@@ -33,7 +33,7 @@ function sarifValidator() {
   const { $schema: _draft, id, ...rest } = schema;
   const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
   addFormats(ajv);
-  return ajv.compile({ ...rest, $id: id });
+  return ajv.compile({ ...rest, $id: id as string });
 }
 
 function render(factory: ReporterFactory, reports: FileReport[], options: ReporterOptions = {}) {
@@ -59,7 +59,7 @@ const configIssue: Issue = {
   column: 3,
 };
 const dataIssue: Issue = {
-  code: 'value_not_int32',
+  code: 'value_type_mismatch',
   severity: 'warning',
   path: '/csvConfig/dataColumns/3',
   message: 'values do not fit INT_32: 3.5 (and 2 more)',
@@ -75,7 +75,7 @@ const infoIssue: Issue = {
   source: { file: 'data/run 1.csv', column: 7 },
 };
 const nasty: Issue = {
-  code: 'invalid_value',
+  code: 'wrong_type',
   severity: 'error',
   path: '/csvConfig/assetName',
   message: 'bad: 100% "wrong" <tag> & a, b\r\nnext line \u0001',
@@ -96,8 +96,8 @@ describe('github reporter', () => {
     const commands = lines.filter((l) => l.startsWith('::'));
     expect(commands).toEqual([
       "::error file=configs/bad.yaml,line=4,col=3,title=unknown_key::unknown key 'timeColum'%0Ahint: did you mean 'timeColumn'?",
-      '::warning file=configs/bad.yaml,line=9,col=5,title=value_not_int32::values do not fit INT_32: 3.5 (and 2 more)',
-      '::error file=configs/odd%2C name%3A x%25.yaml,title=invalid_value::bad: 100%25 "wrong" <tag> & a, b%0D%0Anext line \u0001',
+      '::warning file=configs/bad.yaml,line=9,col=5,title=value_type_mismatch::values do not fit INT_32: 3.5 (and 2 more)',
+      '::error file=configs/odd%2C name%3A x%25.yaml,title=wrong_type::bad: 100%25 "wrong" <tag> & a, b%0D%0Anext line \u0001',
     ]);
     for (const c of commands) expect(c).toMatch(ANNOTATION);
     expect(lines.at(-1)).toBe('3 files: 1 valid, 2 invalid (2 errors, 1 warning)');
@@ -149,8 +149,8 @@ describe('sarif reporter', () => {
     expect(log.version).toBe('2.1.0');
     expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
       'unknown_key',
-      'value_not_int32',
-      'invalid_value',
+      'value_type_mismatch',
+      'wrong_type',
     ]);
     expect(run.results).toHaveLength(3);
     expect(run.results[0]).toEqual({
@@ -180,7 +180,7 @@ describe('sarif reporter', () => {
         fc.string({ minLength: 1 }),
         fc.option(fc.nat({ max: 10_000 }), { nil: undefined }),
         (message, file, line) => {
-          const issue: Issue = { code: 'invalid_value', severity: 'warning', path: '', message };
+          const issue: Issue = { code: 'wrong_type', severity: 'warning', path: '', message };
           if (line !== undefined) issue.line = line + 1;
           const log = JSON.parse(render(sarifReporter, [{ file, valid: true, issues: [issue] }]));
           expect(validate(log)).toBe(true);
@@ -266,7 +266,7 @@ describe('junit reporter', () => {
           {
             file,
             valid,
-            issues: [{ code: 'invalid_value', severity: 'error', path: '', message }],
+            issues: [{ code: 'wrong_type', severity: 'error', path: '', message }],
           },
         ]);
         expect(wellFormed(xml)).toEqual({ ok: true, root: 'testsuites' });
