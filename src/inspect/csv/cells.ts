@@ -59,7 +59,13 @@ function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
   const c0 = s.charCodeAt(0);
   if (c0 === 43 || c0 === 45) i = 1;
   const intStart = i;
-  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  let mantissa = 0;
+  while (i < n) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    mantissa = mantissa * 10 + d;
+    i++;
+  }
   const intDigits = i - intStart;
   let frac = 0;
   let dot = false;
@@ -67,7 +73,12 @@ function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
     dot = true;
     i++;
     const f = i;
-    while (i < n && isDigit(s.charCodeAt(i))) i++;
+    while (i < n) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      mantissa = mantissa * 10 + d;
+      i++;
+    }
     frac = i - f;
   }
   if (intDigits + frac === 0) return undefined;
@@ -85,8 +96,19 @@ function scanNumber(s: string): 'int' | 'double' | 'lead0' | undefined {
   if (i !== n) return undefined;
   // A leading zero followed by a digit (007, 00.5) is a code, not a number.
   if (intDigits > 1 && s.charCodeAt(intStart) === 48) return 'lead0';
+  // Up to 15 digits the mantissa is exact, and one division by an exact power of ten is
+  // correctly rounded: the same double Number(s) gives, without its cost.
+  if (!exp && intDigits + frac <= 15) {
+    const v = frac === 0 ? mantissa : mantissa / POW10[frac]!;
+    scanned = c0 === 45 ? -v : v;
+  }
   return dot || exp ? 'double' : 'int';
 }
+
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** The value of the last number `classifyCell` scanned (NaN when it was not simple). */
+let scanned = Number.NaN;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -94,6 +116,7 @@ function isDigit(c: number): boolean {
 
 /** The kind of one cell's text (trimmed). `007` is a string: a code, not a number. */
 export function classifyCell(raw: string): CellKind {
+  scanned = Number.NaN;
   const s =
     raw.length > 0 && (raw.charCodeAt(0) <= 32 || raw.charCodeAt(raw.length - 1) <= 32)
       ? raw.trim()
@@ -287,6 +310,7 @@ export class ColumnStats {
     this.fed += 1;
     this.cells += 1;
     const k = KIND_INDEX.get(classifyCell(raw)) as number;
+    const value = scanned;
     this.counts[k] = (this.counts[k] as number) + 1;
     if (k === K_EMPTY) {
       this.empty += 1;
@@ -299,7 +323,7 @@ export class ColumnStats {
     if (this.samples.length < this.maxSamples && !this.samples.includes(text))
       this.samples.push(text);
     if (k === K_INT || k === K_DOUBLE) {
-      const n = Number(text);
+      const n = Number.isNaN(value) ? Number(text) : value;
       if (k === K_INT) {
         const exact = text.length > 15;
         if (
