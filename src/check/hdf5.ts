@@ -6,6 +6,7 @@
  */
 import { channelTypeOf } from '../infer/hdf5.js';
 import { unixUnitThatFits } from '../infer/time.js';
+import { loadH5, quietly } from '../inspect/hdf5/h5.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/hdf5.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
@@ -44,6 +45,11 @@ export async function checkHdf5(
   const used = new Set<string>();
   const issues: Issue[] = [];
   const timeChecked = new Set<string>();
+  const fullReads: Array<{
+    t: Hdf5Dataset;
+    tp: { type: Hdf5Type; column: number | string | undefined };
+    ptr: string;
+  }> = [];
 
   const dataset = (path: string | undefined, ptr: string, what: string) => {
     if (!path) return undefined;
@@ -225,9 +231,31 @@ export async function checkHdf5(
     }
     if (t && tp && config.timeFormat && !timeChecked.has(`${t.path}#${String(tp.column)}`)) {
       timeChecked.add(`${t.path}#${String(tp.column)}`);
+      fullReads.push({ t, tp, ptr: at('data', i, 'timeDataset') });
       issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
     }
   });
+
+  if (options.full) {
+    const total = fullReads.reduce((n, r) => n + (r.t.shape?.[0] ?? 0), 0);
+    let done = 0;
+    for (const r of fullReads) {
+      const read = await readTimeDataset(dataPath, r.t, r.tp.column, (n) =>
+        options.onProgress?.(done + n, total),
+      );
+      done += r.t.shape?.[0] ?? 0;
+      if (read.firstDecrease !== undefined) {
+        issues.push(
+          checkIssue(
+            'time_decreasing',
+            r.ptr,
+            `the time of '${r.t.path}' goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at index ${read.firstDecrease}`,
+            { source: { file: dataPath, dataset: r.t.path, row: read.firstDecrease } },
+          ),
+        );
+      }
+    }
+  }
 
   for (const d of profile.datasets) {
     if (used.has(d.path)) continue;
@@ -322,4 +350,60 @@ function timeIssues(
       );
   }
   return out;
+}
+
+/** Rows read per slice of a time dataset with `--full`: memory stays bounded. */
+const SLICE_ROWS = 1 << 20;
+
+/**
+ * Reads a time dataset (a 1-D dataset, one column of an [N, k] one, or one member of a
+ * compound) in slices, counting where time goes backwards (0-based index of the first).
+ */
+async function readTimeDataset(
+  path: string,
+  d: Hdf5Dataset,
+  column: number | string | undefined,
+  onProgress: (done: number) => void,
+): Promise<{ decreases: number; firstDecrease?: number }> {
+  const h5 = await loadH5();
+  const file = new h5.File(path, 'r');
+  let decreases = 0;
+  let firstDecrease: number | undefined;
+  try {
+    const ds = quietly(() => file.get(d.path)).value as
+      | { slice(ranges: number[][]): unknown }
+      | undefined;
+    const n = d.shape?.[0] ?? 0;
+    if (!ds) return { decreases };
+    const member =
+      typeof column === 'string' ? (d.type.members?.findIndex((m) => m.name === column) ?? -1) : -1;
+    let prev: number | bigint | undefined;
+    for (let a = 0; a < n; a += SLICE_ROWS) {
+      const b = Math.min(n, a + SLICE_ROWS);
+      const ranges =
+        d.shape?.length === 2 && typeof column === 'number'
+          ? [
+              [a, b],
+              [column, column + 1],
+            ]
+          : [[a, b]];
+      const got = quietly(() => ds.slice(ranges));
+      if (got.error !== undefined) break;
+      const values = got.value as ArrayLike<unknown>;
+      for (let i = 0; i < values.length; i++) {
+        let v = values[i];
+        if (member >= 0 && Array.isArray(v)) v = v[member];
+        if (typeof v !== 'number' && typeof v !== 'bigint') continue;
+        if (prev !== undefined && v < prev) {
+          decreases += 1;
+          firstDecrease ??= a + i;
+        }
+        prev = v;
+      }
+      onProgress(b);
+    }
+  } finally {
+    quietly(() => file.close());
+  }
+  return firstDecrease === undefined ? { decreases } : { decreases, firstDecrease };
 }
