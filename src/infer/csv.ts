@@ -7,6 +7,7 @@ import { type Issue, pointer } from '../model/issue.js';
 import {
   isRelativeFormat,
   isRfc3339,
+  isUnixFormat,
   parseTimeFormatName,
   relativeFormatFromUnit,
   relativeUnitFromSpacing,
@@ -468,7 +469,20 @@ function chooseTimeFormat(
         message: `the time format '${options.timeFormat}' is not a time format (e.g. ABSOLUTE_UNIX_SECONDS, RELATIVE_MILLISECONDS)`,
       });
     } else {
-      if (detected && detected.format !== format && !compatible(format, detected.format))
+      const outOfRange =
+        isUnixFormat(format) &&
+        f.stats !== undefined &&
+        isNumericType(f.physicalType) &&
+        unixUnitFromMagnitude([String(f.stats.min), String(f.stats.max)])?.format !== format;
+      if (outOfRange)
+        issues.push({
+          code: 'infer_time_out_of_range',
+          severity: 'warning',
+          path,
+          message: `${file}: column ${f.column} (${f.name}) read as ${format} gives dates outside 1990-2100 (values ${f.stats?.min} to ${f.stats?.max})`,
+          hint: 'Check the unit: seconds, milliseconds, micro- or nanoseconds.',
+        });
+      else if (detected && detected.format !== format && !compatible(format, detected.format))
         issues.push({
           code: 'infer_time_format_mismatch',
           severity: 'warning',

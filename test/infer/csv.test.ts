@@ -112,6 +112,15 @@ describe('options override every choice', () => {
     expect(codes(draft.issues)).toContain('infer_time_format_mismatch');
   });
 
+  test('a unix unit that puts the values outside 1990-2100 is kept, with a warning', async () => {
+    const rows = ['ts,v', ...Array.from({ length: 10 }, (_, i) => `${1_700_000_000_000 + i},${i}`)];
+    const draft = await inferCsv(await write('unit.csv', rows.join('\n')), {
+      timeFormat: 'ABSOLUTE_UNIX_SECONDS',
+    });
+    expect(draft.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_ABSOLUTE_UNIX_SECONDS');
+    expect(codes(draft.issues)).toEqual(['infer_time_out_of_range']);
+  });
+
   test('a start time with an absolute format is left out, with a warning', async () => {
     const draft = await inferCsv(await write('start.csv', table), {
       relativeStartTime: '2024-01-01T00:00:00Z',
