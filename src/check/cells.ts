@@ -67,13 +67,12 @@ function special(b: Uint8Array, s: number, e: number): Num {
   return t === 'nan' || t === 'inf' || t === 'infinity' ? Num.Double : Num.NotNumber;
 }
 
-/** Number of digits of an integer cell (sign excluded), and whether it is negative. */
-function intDigits(b: Uint8Array, s: number, e: number): { neg: boolean; from: number } {
+/** The first digit that is not a leading zero (keeping one digit), after an optional sign. */
+function digitsFrom(b: Uint8Array, s: number, e: number): number {
   const c0 = b[s] as number;
-  const neg = c0 === MINUS;
   let from = c0 === PLUS || c0 === MINUS ? s + 1 : s;
   while (from < e - 1 && b[from] === D0) from += 1;
-  return { neg, from };
+  return from;
 }
 
 /** The value of a short integer cell (at most 15 digits) as a number. */
@@ -87,7 +86,8 @@ export type IntRange = 'INT_32' | 'UINT_32' | 'INT_64' | 'UINT_64';
 
 /** True when the integer cell (already known to be an integer) fits the range. */
 export function intFits(b: Uint8Array, s: number, e: number, range: IntRange): boolean {
-  const { neg, from } = intDigits(b, s, e);
+  const neg = b[s] === MINUS;
+  const from = digitsFrom(b, s, e);
   const n = e - from;
   if (n <= 15) {
     const v = smallInt(b, from, e, neg);
@@ -160,12 +160,20 @@ export function isSmallInt(b: Uint8Array, s: number, e: number): boolean {
 
 /** A cell as a float (NaN when not a number). */
 export function numberOf(b: Uint8Array, s: number, e: number): number {
+  // Fast path: a plain unsigned integer of at most 15 digits (unix times, counters).
+  if (e - s <= 15) {
+    let v = 0;
+    let i = s;
+    for (; i < e; i++) {
+      const d = (b[i] as number) - D0;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === e && e > s) return v;
+  }
   const k = numKind(b, s, e);
   if (k === Num.NotNumber) return Number.NaN;
-  if (k === Num.Int && e - s <= 15) {
-    const { neg, from } = intDigits(b, s, e);
-    return smallInt(b, from, e, neg);
-  }
+  if (k === Num.Int && e - s <= 15) return smallInt(b, digitsFrom(b, s, e), e, b[s] === MINUS);
   return Number(LATIN1.decode(b.subarray(s, e)));
 }
 
