@@ -210,7 +210,7 @@ function parseRows(
   const parsed = Papa.parse<string[]>(text, {
     delimiter: dialect.delimiter,
     newline: newlineOf(dialect.lineEnding),
-    quoteChar: '"',
+    quoteChar: dialect.quoteChar,
     skipEmptyLines: false,
   });
   const rows = parsed.data;
@@ -328,9 +328,13 @@ export async function inspectCsvSource(
   // ---- dialect
   const lineEnding = detectLineEnding(text);
   const sample = text.slice(0, 64 * KiB);
-  let delimiter: { delimiter: string; reason: string; rivals: string[] };
+  let delimiter: ReturnType<typeof detectDelimiter>;
   if (options.delimiter !== undefined) {
-    delimiter = { delimiter: options.delimiter, reason: 'as given', rivals: [] };
+    delimiter = {
+      ...detectDelimiter(sample, newlineOf(lineEnding), [options.delimiter]),
+      reason: 'as given',
+      rivals: [],
+    };
   } else {
     delimiter = detectDelimiter(sample, newlineOf(lineEnding));
   }
@@ -339,7 +343,7 @@ export async function inspectCsvSource(
     validUtf8: decoded.validUtf8,
     lineEnding,
     delimiter: delimiter.delimiter,
-    quoteChar: '"',
+    quoteChar: delimiter.quoteChar,
     delimiterReason: delimiter.reason,
     delimiterRivals: delimiter.rivals,
   };
@@ -749,7 +753,7 @@ async function readSlice(
     const parsed = Papa.parse<string[]>(text, {
       delimiter: dialect.delimiter,
       newline: newlineOf(dialect.lineEnding),
-      quoteChar: '"',
+      quoteChar: dialect.quoteChar,
       skipEmptyLines: true,
     });
     const rows = parsed.data;
@@ -811,7 +815,7 @@ async function scanRest(
     Papa.parse<string[]>(Readable.from(text()) as unknown as File, {
       delimiter: dialect.delimiter,
       newline: newlineOf(dialect.lineEnding),
-      quoteChar: '"',
+      quoteChar: dialect.quoteChar,
       skipEmptyLines: false,
       step: (result) => {
         const r = result.data;

@@ -139,6 +139,22 @@ describe('files of many shapes give a profile or a clear error', () => {
     expect(p.rowCount).toBe(2);
     expect(p.fields.map((f) => f.physicalType)).toEqual(['STRING', 'INT_32']);
   });
+  test('single quotes are detected when they quote the delimiter', async () => {
+    const rows = ['name,v', ...Array.from({ length: 20 }, (_, i) => `'a, b ${i}',${i}`)];
+    const p = await inspectCsv(await write('squote.csv', rows.join('\n')));
+    expect(p.dialect.quoteChar).toBe("'");
+    expect(p.fields.map((f) => [f.name, f.physicalType])).toEqual([
+      ['name', 'STRING'],
+      ['v', 'INT_32'],
+    ]);
+    expect(p.fields[0]?.samples[0]).toBe('a, b 0');
+    // An apostrophe in text does not make it the quote.
+    const text = ['name,v', ...Array.from({ length: 20 }, (_, i) => `it's ${i},${i}`)];
+    expect((await inspectCsv(await write('apos.csv', text.join('\n')))).dialect.quoteChar).toBe(
+      '"',
+    );
+  });
+
   test('ragged rows are counted and reported', async () => {
     const p = await inspectCsv(await write('ragged.csv', 'a,b,c\n1,2,3\n4,5\n6,7,8,9\n10,11,12\n'));
     expect(p.sampling.raggedRows).toBe(2);

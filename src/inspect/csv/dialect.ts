@@ -7,7 +7,8 @@ export interface CsvDialect {
   validUtf8: boolean;
   lineEnding: 'LF' | 'CRLF' | 'CR' | 'mixed' | 'none';
   delimiter: string;
-  quoteChar: '"';
+  /** `"` unless single quotes split the rows more consistently. */
+  quoteChar: '"' | "'";
   /** How the delimiter was chosen. */
   delimiterReason: string;
   /** Other delimiters that split the rows as consistently (the choice was a guess). */
@@ -86,53 +87,79 @@ export function newlineOf(ending: CsvDialect['lineEnding']): '\n' | '\r\n' | '\r
 
 interface DelimiterScore {
   delimiter: string;
+  quoteChar: '"' | "'";
   fields: number;
   consistency: number;
+  /** Share of all rows (preamble included) with the mode's number of fields. */
+  overall: number;
+}
+
+function score(
+  sample: string,
+  newline: string,
+  delimiter: string,
+  quoteChar: '"' | "'",
+): DelimiterScore {
+  const parsed = Papa.parse<string[]>(sample, {
+    delimiter,
+    newline: newline as '\n',
+    quoteChar,
+    preview: 200,
+  });
+  const rows = parsed.data.filter((r) => !(r.length === 1 && (r[0] ?? '').trim() === ''));
+  const body = rows.filter((r) => !(r[0] ?? '').startsWith('#'));
+  const counts = new Map<number, number>();
+  for (const r of body) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+  let fields = 1;
+  let best = 0;
+  for (const [len, c] of counts) {
+    if (c > best || (c === best && len > fields)) {
+      fields = len;
+      best = c;
+    }
+  }
+  // Leading rows with other counts are a preamble: judge consistency from the first row of the mode on.
+  const start = body.findIndex((r) => r.length === fields);
+  const tail = start < 0 ? [] : body.slice(start);
+  const same = tail.filter((r) => r.length === fields).length;
+  const all = body.filter((r) => r.length === fields).length;
+  return {
+    delimiter,
+    quoteChar,
+    fields,
+    consistency: tail.length === 0 ? 0 : same / tail.length,
+    overall: body.length === 0 ? 0 : all / body.length,
+  };
 }
 
 /**
- * Chooses the delimiter among `, ; \t |`: the one that splits the sample's rows into the
- * same number (> 1) of fields most consistently; among equally consistent ones, the one
- * giving more fields. Lines starting with `#` (comments) are left out.
+ * Chooses the delimiter among `, ; \t |` (or among those given) and the quote character:
+ * the pair that splits the sample's rows into the same number (> 1) of fields most
+ * consistently; among equally consistent ones, the one giving more fields. `"` is the quote
+ * unless `'` does strictly better. Lines starting with `#` (comments) are left out.
  */
 export function detectDelimiter(
   sample: string,
   newline: string,
-): { delimiter: string; reason: string; rivals: string[] } {
+  candidates: readonly string[] = DELIMITERS,
+): { delimiter: string; quoteChar: '"' | "'"; reason: string; rivals: string[] } {
   const scores: DelimiterScore[] = [];
-  for (const delimiter of DELIMITERS) {
-    const parsed = Papa.parse<string[]>(sample, {
-      delimiter,
-      newline: newline as '\n',
-      quoteChar: '"',
-      preview: 200,
-    });
-    const rows = parsed.data.filter((r) => !(r.length === 1 && (r[0] ?? '').trim() === ''));
-    const body = rows.filter((r) => !(r[0] ?? '').startsWith('#'));
-    const counts = new Map<number, number>();
-    for (const r of body) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
-    let fields = 1;
-    let best = 0;
-    for (const [len, c] of counts) {
-      if (c > best || (c === best && len > fields)) {
-        fields = len;
-        best = c;
-      }
-    }
-    // Leading rows with other counts are a preamble: judge consistency from the first row of the mode on.
-    const start = body.findIndex((r) => r.length === fields);
-    const tail = start < 0 ? [] : body.slice(start);
-    const same = tail.filter((r) => r.length === fields).length;
-    scores.push({
-      delimiter,
-      fields,
-      consistency: tail.length === 0 ? 0 : same / tail.length,
-    });
+  const singleQuotes = sample.includes("'");
+  for (const delimiter of candidates) {
+    const dq = score(sample, newline, delimiter, '"');
+    const sq = singleQuotes ? score(sample, newline, delimiter, "'") : undefined;
+    const better =
+      sq !== undefined &&
+      sq.fields > 1 &&
+      sq.consistency >= dq.consistency &&
+      sq.overall > dq.overall;
+    scores.push(better ? sq : dq);
   }
   const usable = scores.filter((s) => s.fields > 1 && s.consistency > 0.5);
   if (usable.length === 0) {
     return {
-      delimiter: ',',
+      delimiter: candidates[0] ?? ',',
+      quoteChar: '"',
       reason: 'no delimiter splits the rows into more than one field: one column',
       rivals: [],
     };
@@ -142,9 +169,11 @@ export function detectDelimiter(
   near.sort((a, b) => b.fields - a.fields);
   const chosen = near[0] as DelimiterScore;
   const name = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
+  const quote = chosen.quoteChar === "'" ? `, quoted with '` : '';
   return {
     delimiter: chosen.delimiter,
-    reason: `${name(chosen.delimiter)} splits ${(chosen.consistency * 100).toFixed(0)}% of the sampled rows into ${chosen.fields} fields`,
+    quoteChar: chosen.quoteChar,
+    reason: `${name(chosen.delimiter)} splits ${(chosen.consistency * 100).toFixed(0)}% of the sampled rows into ${chosen.fields} fields${quote}`,
     rivals: near.slice(1).map((s) => s.delimiter),
   };
 }
