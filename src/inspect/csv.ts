@@ -34,6 +34,8 @@ export const CSV_HEAD_BYTES = 4 * MiB;
 export const CSV_HEAD_ROWS = 10_000;
 export const CSV_SLICE_BYTES = 64 * KiB;
 export const CSV_SLICES = 3;
+/** Rows of the head kept as arrays for the layout (preamble, header, units) when typing in place. */
+const LAYOUT_ROWS = 2000;
 
 export interface CsvInspectOptions {
   /** Read every row instead of the head and a few slices. */
@@ -378,28 +380,69 @@ export async function inspectCsvSource(
     cut =
       (decoded.bom ? 3 : 0) + (decoded.validUtf8 ? Buffer.byteLength(text, 'utf8') : text.length);
   }
-  const parsedHead = parseRows(text, dialect);
-  const rows = parsedHead.rows;
-  // The last row may be cut inside a quoted field when the head is not the whole file.
-  if (!complete && parsedHead.lastRowBroken && rows.length > 1) rows.pop();
-  if (options.headerRow !== undefined && options.headerRow > rows.length)
+  // Text without the quote character splits exactly as papaparse would (its fast mode):
+  // then only the first rows become arrays (for the layout) and the rest are typed in place.
+  const quoteFree = text.indexOf(dialect.quoteChar) < 0;
+  let rows: string[][];
+  let lines: string[] | undefined;
+  if (quoteFree) {
+    lines = text.split(newlineOf(lineEnding));
+    if (lines[lines.length - 1] === '') lines.pop();
+    const mixed = lineEnding === 'mixed';
+    rows = lines
+      .slice(0, LAYOUT_ROWS)
+      .map((l) => (mixed && l.endsWith('\r') ? l.slice(0, -1) : l).split(dialect.delimiter));
+  } else {
+    const parsedHead = parseRows(text, dialect);
+    rows = parsedHead.rows;
+    // The last row may be cut inside a quoted field when the head is not the whole file.
+    if (!complete && parsedHead.lastRowBroken && rows.length > 1) rows.pop();
+  }
+  const headRowCount = lines ? lines.length : rows.length;
+  if (options.headerRow !== undefined && options.headerRow > headRowCount)
     fail(
       file,
       'csv_header_row_out_of_range',
-      `header row ${options.headerRow} is beyond the ${rows.length} rows read`,
+      `header row ${options.headerRow} is beyond the ${headRowCount} rows read`,
     );
   const layout = detectLayout(
     rows,
     options.headerRow === undefined ? {} : { headerRow: options.headerRow },
   );
   const n = layout.columnCount;
-  const headLimit = Math.min(rows.length, layout.firstData + headRows);
+  const headLimit = Math.min(headRowCount, layout.firstData + headRows);
 
   const stats = Array.from({ length: n }, () => new ColumnStats());
   let ragged = 0;
   let firstRagged: number | undefined;
   let dataRows = 0;
+  const delim = dialect.delimiter;
   for (let r = layout.firstData; r < headLimit; r++) {
+    if (lines && r >= rows.length) {
+      let line = lines[r] as string;
+      if (lineEnding === 'mixed' && line.endsWith('\r')) line = line.slice(0, -1);
+      if (line.indexOf(delim) < 0 && line.trim() === '') continue;
+      let fields = 0;
+      let from = 0;
+      for (;;) {
+        const at = line.indexOf(delim, from);
+        if (fields < n)
+          (stats[fields] as ColumnStats).add(
+            line.substring(from, at < 0 ? line.length : at),
+            r + 1,
+          );
+        fields += 1;
+        if (at < 0) break;
+        from = at + delim.length;
+      }
+      for (let c = fields; c < n; c++) (stats[c] as ColumnStats).add('', r + 1);
+      if (fields !== n) {
+        ragged += 1;
+        firstRagged ??= r + 1;
+      }
+      dataRows += 1;
+      continue;
+    }
     const row = rows[r] as string[];
     if (isBlankRow(row)) continue;
     if (row.length !== n) {
@@ -410,7 +453,7 @@ export async function inspectCsvSource(
     for (let c = 0; c < n; c++) (stats[c] as ColumnStats).add(row[c] ?? '', r + 1);
   }
   const headTypes = stats.map(columnType);
-  const headLastRowComplete = complete && headLimit === rows.length;
+  const headLastRowComplete = complete && headLimit === headRowCount;
 
   // ---- later parts: slices, or every row
   const slices: CsvSlice[] = [];

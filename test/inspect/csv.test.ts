@@ -238,6 +238,30 @@ describe('head and slices', () => {
     });
   });
 
+  test('rows typed in place (text without quotes) give the profile papaparse rows give', async () => {
+    const body = Array.from({ length: 5000 }, (_, i) => {
+      if (i === 3000) return '';
+      if (i === 3100) return `${1_700_000_000 + i},1`;
+      if (i === 3200) return `${1_700_000_000 + i},1,2,x,extra`;
+      return `${1_700_000_000 + i},${i % 7 === 0 ? '' : i},${(i * 0.5).toFixed(1)},${i === 4000 ? 'text' : i % 2 === 0}`;
+    });
+    const plain = await inspectCsv(await write('plain.csv', `t,a,b,c\n${body.join('\n')}\n`));
+    const quoted = await inspectCsv(
+      await write('quoted-header.csv', `"t",a,b,c\n${body.join('\n')}\n`),
+    );
+    const strip = (p: CsvProfile) => p.fields.map(({ header: _h, ...f }) => f);
+    expect(strip(plain)).toEqual(strip(quoted));
+    expect({ ...plain.sampling, headBytes: 0 }).toEqual({ ...quoted.sampling, headBytes: 0 });
+    expect(plain.sampling.raggedRows).toBe(2);
+    expect(plain.fields.map((f) => f.physicalType)).toEqual([
+      'INT_32',
+      'INT_32',
+      'DOUBLE',
+      'STRING',
+    ]);
+    expect(plain.fields[1]?.nullCount).toBe(715);
+  });
+
   test('time going backwards in a slice is seen', async () => {
     const text = quotedTable(3000).replace('\n1700002985,', '\n1600000000,');
     const p = await inspectCsv(await write('back.csv', text), small);
