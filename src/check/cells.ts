@@ -24,11 +24,35 @@ export function trimBounds(b: Uint8Array, s: number, e: number): [number, number
 export const Num = { NotNumber: 0, Int: 1, Double: 2 } as const;
 export type Num = (typeof Num)[keyof typeof Num];
 
+/** Byte classes for the fast number test: digit 1, dot 2, anything else 4. */
+const CLASS = new Uint8Array(256).fill(4);
+for (let c = D0; c <= D9; c++) CLASS[c] = 1;
+CLASS[DOT] = 2;
+
 /**
  * Classifies trimmed bytes as an integer, a decimal/scientific number, or neither.
- * `nan`, `inf`, `infinity` (any case, signed) count as doubles.
+ * `nan`, `inf`, `infinity` (any case, signed) count as doubles. The common shapes
+ * (`-12`, `3.25`) are decided in one branch-light pass; the rest by the full grammar.
  */
 export function numKind(b: Uint8Array, s: number, e: number): Num {
+  let i = s;
+  const c0 = b[s] as number;
+  if (c0 === PLUS || c0 === MINUS) i += 1;
+  if (i < e) {
+    let mask = 0;
+    let dots = 0;
+    for (let j = i; j < e; j++) {
+      const k = CLASS[b[j] as number] as number;
+      mask |= k;
+      dots += k >> 1;
+    }
+    if (mask === 1) return Num.Int;
+    if (mask === 3 && dots === 1) return Num.Double;
+  }
+  return numKindFull(b, s, e);
+}
+
+function numKindFull(b: Uint8Array, s: number, e: number): Num {
   if (s >= e) return Num.NotNumber;
   let i = s;
   const c0 = b[i] as number;
