@@ -183,6 +183,26 @@ describe('files that are not HDF5 or are damaged give clear errors', () => {
   });
 });
 
+describe('a file on which the HDF5 library never finishes', () => {
+  test('is stopped after the time limit with a clear error, and the next file still reads', async () => {
+    // One byte changed in the global heap of a string attribute: the HDF5 library loops.
+    const bytes = Buffer.from(readFileSync(join(corpus, 'hdf5-one-d.h5')));
+    bytes[2984] = 161;
+    const file = join(tmp, 'loops.h5');
+    writeFileSync(file, bytes);
+    const started = performance.now();
+    const err = await inspectHdf5(file, { timeoutMs: 1500 }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(err).toBeInstanceOf(InspectError);
+    expect((err as InspectError).issue.code).toBe('hdf5_unreadable');
+    expect((err as InspectError).message).toBe(
+      `${file}: the HDF5 library cannot read the file (the HDF5 library did not finish reading it within 2 s)`,
+    );
+    const p = await inspectHdf5(join(corpus, 'hdf5-one-d.h5'));
+    expect(p.datasets).toHaveLength(4);
+  });
+});
+
 describe('readSuperblock', () => {
   test('reads version, offsets and end-of-file address of v0 and v2 superblocks', async () => {
     for (const [file, version] of [
