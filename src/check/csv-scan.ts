@@ -23,8 +23,10 @@ export interface CsvRecord {
   starts: Int32Array;
   /** End offset (exclusive) of each field's content (before a closing quote). */
   ends: Int32Array;
-  /** 1 when the field was quoted (its content may hold `""` pairs). */
+  /** 1 when the field was quoted (its content may hold `""` pairs); read only when `anyQuoted`. */
   quoted: Uint8Array;
+  /** False for a record read by the fast path (no field quoted): `quoted` is then stale. */
+  anyQuoted: boolean;
   /** Number of fields. */
   count: number;
   /** 1-based record number. */
@@ -104,7 +106,7 @@ function splitLine(
       starts[n] = s;
       ends[n] = q > s && b[q - 1] === CR ? q - 1 : q;
       rec.count = n + 1;
-      rec.quoted.fill(0, 0, n + 1);
+      rec.anyQuoted = false;
       return q;
     } else if (c === QUOTE || (c === CR && b[q + 1] !== LF)) {
       return -2;
@@ -131,7 +133,7 @@ export function fieldText(rec: CsvRecord, i: number, decoder = UTF8): string {
   const s = rec.starts[i] ?? 0;
   const e = rec.ends[i] ?? 0;
   const text = decoder.decode(rec.bytes.subarray(s, e));
-  return rec.quoted[i] ? text.replace(/""/g, '"') : text;
+  return rec.anyQuoted && rec.quoted[i] ? text.replace(/""/g, '"') : text;
 }
 const UTF8 = new TextDecoder('utf-8');
 
@@ -172,6 +174,7 @@ export async function scanCsvFile(
       starts,
       ends,
       quoted,
+      anyQuoted: false,
       count: 0,
       row: 0,
       line: 0,
@@ -360,6 +363,7 @@ export async function scanCsvFile(
         }
         row += 1;
         rec.count = n;
+        rec.anyQuoted = true;
         rec.row = row;
         rec.line = line;
         rec.offset = bufFileOffset + recStart;

@@ -564,7 +564,7 @@ function placeAt(rec: CsvRecord, i: number, s: number, e: number, rowsKnown: boo
 }
 
 function decodeCell(rec: CsvRecord, i: number, s: number, e: number): string {
-  if (rec.quoted[i]) return fieldText(rec, i).trim();
+  if (rec.anyQuoted && rec.quoted[i]) return fieldText(rec, i).trim();
   return new TextDecoder().decode(rec.bytes.subarray(s, e));
 }
 
