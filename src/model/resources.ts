@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { BatchConfig } from './batch.js';
-import { Ch10Config } from './ch10.js';
-import { CsvConfig } from './csv.js';
+import type { BatchConfig } from './batch.js';
+import type { Ch10Config } from './ch10.js';
+import type { CsvConfig } from './csv.js';
 import { ChannelDataType, DataImportStatus, FunctionDataType, MetadataKeyType } from './enums.js';
-import { Hdf5Config } from './hdf5.js';
-import { ParquetConfig } from './parquet.js';
-import { TdmsConfig } from './tdms.js';
-import { UlogConfig } from './ulog.js';
+import type { Hdf5Config } from './hdf5.js';
+import type { ParquetConfig } from './parquet.js';
+import type { TdmsConfig } from './tdms.js';
+import type { UlogConfig } from './ulog.js';
 
 /**
  * The platform's resources as the service answers them. Responses are read tolerantly:
