@@ -3,7 +3,12 @@ import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
-import { MAX_CONFIG_BYTES, parseConfigSource, validateConfigText } from '../../validate/index.js';
+import {
+  MAX_CONFIG_BYTES,
+  parseConfigSource,
+  validateConfig,
+  validateConfigText,
+} from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { showsProgress } from '../io.js';
@@ -121,10 +126,18 @@ export async function checkAgainstData(
   } finally {
     (progress as Progress | undefined)?.done();
   }
+  // A field the validator already rejects (firstDataRow -1, a misspelt key) says nothing
+  // reliable about the data: its data findings would only repeat the error in other words.
+  const rejected = validateConfig(document)
+    .issues.filter((i) => i.severity === 'error')
+    .map((i) => i.path);
+  const relevant = found.filter(
+    (i) => !rejected.some((p) => i.path === p || i.path.startsWith(`${p}/`)),
+  );
   const source = parseConfigSource(text, { filename: configFile }).documents.find(
     (d) => d.value !== undefined,
   );
-  return found.map((i) => {
+  return relevant.map((i) => {
     const out: Issue = { ...i };
     if (out.source) out.source = { ...out.source, file: dataName };
     if (source && out.line === undefined) {
