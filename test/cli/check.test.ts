@@ -152,3 +152,24 @@ describe('importkit lint --data', () => {
     expect((await call('lint', SKIPS, '--data', DATA, '--fail-on', 'warning')).code).toBe(1);
   });
 });
+
+describe('a field the validator rejects', () => {
+  test('is reported once, by the validator, not again by the data checks', async () => {
+    const path = config(
+      'negative-row.yaml',
+      `csvConfig:
+  firstDataRow: -1
+  timeColumn:
+    columnNumber: 1
+    format: TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS
+  dataColumns:
+    "2": { name: p, dataType: CHANNEL_DATA_TYPE_DOUBLE }
+`,
+    );
+    const { code, stdout } = await call('check', path, DATA, '--reporter', 'json');
+    expect(code).toBe(1);
+    const issues = JSON.parse(stdout).files[0].issues as Array<{ code: string; path: string }>;
+    const atRow = issues.filter((i) => i.path === '/csvConfig/firstDataRow').map((i) => i.code);
+    expect(atRow).toEqual(['negative_unsigned']);
+  });
+});
