@@ -8,8 +8,10 @@
  * - any other `yaml` / `json` (a workflow, a fragment): must parse;
  * - `ts` / `typescript`: run as a module, `importkit` resolving to this repository's source;
  *   whatever it prints that is a config document must validate with no issue;
- * - `sh` / `bash`: each `importkit lint <files>` line runs in-process and must exit 0 (or
- *   the `exit=N` of the info string); a `text output` block right after holds what it prints;
+ * - `sh` / `bash`: each `importkit lint|infer|inspect|check|fmt|schema ...` line over files
+ *   shipped in the repository runs in-process and must exit 0 (or the `exit=N` of the info
+ *   string); `lint` must print nothing on stderr; a `text output` block right after holds
+ *   what it prints on stdout;
  * - the info word `no-run` skips a block (for examples that need a live platform).
  * The example configs in fixtures/examples/ must match their `.expected.json`.
  */
@@ -177,15 +179,40 @@ describe('docs examples', () => {
     const output = outputAfter(b);
     const commands = b.code
       .split('\n')
-      .map((l) => /(?:^|\s)(?:npx\s+)?importkit\s+lint\s+(.+)$/.exec(l.trim())?.[1])
-      .filter((c): c is string => c !== undefined);
-    for (const command of commands) {
-      const args = command
+      .map((l) =>
+        /(?:^|\s)(?:npx\s+)?importkit\s+(lint|infer|inspect|check|fmt|schema)\b(.*)$/.exec(
+          l.trim(),
+        ),
+      )
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ name: m[1] as string, rest: (m[2] ?? '').trim() }));
+    for (const { name, rest } of commands) {
+      const args = rest
         .split(/\s+/)
-        .map((a) => a.replace(/^'|'$/g, ''))
-        .filter((a) => !a.startsWith('#'));
-      test(`${label(b)}: importkit lint ${args.join(' ')} exits ${exit}`, async () => {
-        const takesValue = new Set(['--reporter', '-r', '--fail-on', '--data']);
+        .filter((a) => a !== '')
+        .map((a) => a.replace(/^'|'$/g, ''));
+      const hash = args.findIndex((a) => a.startsWith('#'));
+      if (hash >= 0) args.splice(hash);
+      // Commands that write files (`-o`, `fmt` without --check) are shown, not run.
+      if (args.includes('-o') || (name === 'fmt' && !args.includes('--check'))) continue;
+      test(`${label(b)}: importkit ${name} ${args.join(' ')} exits ${exit}`, async () => {
+        const takesValue = new Set([
+          '--reporter',
+          '-r',
+          '--fail-on',
+          '--data',
+          '--asset',
+          '--run',
+          '--time-column',
+          '--time-format',
+          '--relative-start',
+          '--format',
+          '--layout',
+          '--complex-types',
+          '--time-dataset',
+          '--delimiter',
+          '--header-row',
+        ]);
         const files = args.filter(
           (a, i) => !a.startsWith('-') && !takesValue.has(args[i - 1] ?? ''),
         );
@@ -193,8 +220,15 @@ describe('docs examples', () => {
         const base = (f: string) => (/[*?[{]/.test(f) ? f.slice(0, f.search(/[*?[{]/)) : f);
         if (!files.every((f) => existsSync(join(root, base(f))))) return;
         const io = memoryIo();
-        const code = await run(['lint', ...args], io);
-        expect({ code, stderr: io.err.join('') }).toEqual({ code: exit, stderr: '' });
+        const code = await run([name, ...args], io);
+        if (name === 'lint') {
+          expect({ code, stderr: io.err.join('') }).toEqual({ code: exit, stderr: '' });
+        } else {
+          expect({ code, stderr: code === exit ? '' : io.err.join('') }).toEqual({
+            code: exit,
+            stderr: '',
+          });
+        }
         if (output !== undefined && commands.length === 1) {
           expect(io.out.join('').trimEnd()).toBe(output.trimEnd());
         }
