@@ -2,12 +2,20 @@
  * Checks an Hdf5Config against an HDF5 file from its structure (h5wasm, no data loaded):
  * every dataset, member and index the config names exists (with "did you mean"), time and
  * value datasets have the same length, declared channel types fit the stored types, and
- * the first and last time values parse in the declared unit and go forward.
+ * the first and last time values parse in the declared unit and go forward. With `full`,
+ * every time value is read (in slices) and its order checked. Every read of the file runs
+ * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
+ * InspectError (`hdf5_unreadable`), never a hang.
  */
 import { channelTypeOf } from '../infer/hdf5.js';
 import { unixUnitThatFits } from '../infer/time.js';
-import { loadH5, quietly } from '../inspect/hdf5/h5.js';
-import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/hdf5.js';
+import {
+  type Hdf5Dataset,
+  type Hdf5Type,
+  inspectHdf5,
+  readHdf5TimeOrder,
+  type TimeOrder,
+} from '../inspect/hdf5.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
@@ -19,6 +27,8 @@ export interface Hdf5CheckOptions {
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
+  /** Time limit of each read of the HDF5 library, in ms (default: that of `inspectHdf5`). */
+  timeoutMs?: number;
 }
 
 const PER_SECOND: Partial<Record<TimeFormat, number>> = {
@@ -39,7 +49,8 @@ export async function checkHdf5(
   const at = (...t: Array<string | number>) => pointer(key, ...t);
   const entries = config.data ?? [];
   const timePaths = [...new Set(entries.map((e) => e.timeDataset).filter((p): p is string => !!p))];
-  const profile = await inspectHdf5(dataPath, { sample: timePaths });
+  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  const profile = await inspectHdf5(dataPath, { sample: timePaths, ...limit });
   const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
   const paths = [...byPath.keys()];
   const used = new Set<string>();
@@ -240,9 +251,10 @@ export async function checkHdf5(
     const total = fullReads.reduce((n, r) => n + (r.t.shape?.[0] ?? 0), 0);
     let done = 0;
     for (const r of fullReads) {
-      const read = await readTimeDataset(dataPath, r.t, r.tp.column, (n) =>
-        options.onProgress?.(done + n, total),
-      );
+      const read = await readTimeDataset(dataPath, r.t, r.tp.column, {
+        ...limit,
+        onProgress: (n) => options.onProgress?.(done + n, total),
+      });
       done += r.t.shape?.[0] ?? 0;
       if (read.firstDecrease !== undefined) {
         issues.push(
@@ -357,53 +369,26 @@ const SLICE_ROWS = 1 << 20;
 
 /**
  * Reads a time dataset (a 1-D dataset, one column of an [N, k] one, or one member of a
- * compound) in slices, counting where time goes backwards (0-based index of the first).
+ * compound) in slices in the HDF5 worker, counting where time goes backwards (0-based index
+ * of the first).
  */
-async function readTimeDataset(
+function readTimeDataset(
   path: string,
   d: Hdf5Dataset,
   column: number | string | undefined,
-  onProgress: (done: number) => void,
-): Promise<{ decreases: number; firstDecrease?: number }> {
-  const h5 = await loadH5();
-  const file = new h5.File(path, 'r');
-  let decreases = 0;
-  let firstDecrease: number | undefined;
-  try {
-    const ds = quietly(() => file.get(d.path)).value as
-      | { slice(ranges: number[][]): unknown }
-      | undefined;
-    const n = d.shape?.[0] ?? 0;
-    if (!ds) return { decreases };
-    const member =
-      typeof column === 'string' ? (d.type.members?.findIndex((m) => m.name === column) ?? -1) : -1;
-    let prev: number | bigint | undefined;
-    for (let a = 0; a < n; a += SLICE_ROWS) {
-      const b = Math.min(n, a + SLICE_ROWS);
-      const ranges =
-        d.shape?.length === 2 && typeof column === 'number'
-          ? [
-              [a, b],
-              [column, column + 1],
-            ]
-          : [[a, b]];
-      const got = quietly(() => ds.slice(ranges));
-      if (got.error !== undefined) break;
-      const values = got.value as ArrayLike<unknown>;
-      for (let i = 0; i < values.length; i++) {
-        let v = values[i];
-        if (member >= 0 && Array.isArray(v)) v = v[member];
-        if (typeof v !== 'number' && typeof v !== 'bigint') continue;
-        if (prev !== undefined && v < prev) {
-          decreases += 1;
-          firstDecrease ??= a + i;
-        }
-        prev = v;
-      }
-      onProgress(b);
-    }
-  } finally {
-    quietly(() => file.close());
-  }
-  return firstDecrease === undefined ? { decreases } : { decreases, firstDecrease };
+  options: { timeoutMs?: number; onProgress: (done: number) => void },
+): Promise<TimeOrder> {
+  const member =
+    typeof column === 'string' ? (d.type.members?.findIndex((m) => m.name === column) ?? -1) : -1;
+  return readHdf5TimeOrder(
+    path,
+    {
+      dataset: d.path,
+      rows: d.shape?.[0] ?? 0,
+      column: d.shape?.length === 2 && typeof column === 'number' ? column : null,
+      member: member >= 0 ? member : null,
+      sliceRows: SLICE_ROWS,
+    },
+    options,
+  );
 }

@@ -17,6 +17,8 @@ export interface CheckOptions {
   full?: boolean;
   /** Progress of long reads: done of total (bytes for CSV, rows for the others). */
   onProgress?: (done: number, total: number) => void;
+  /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
+  timeoutMs?: number;
 }
 
 /** The file format each config kind reads. */

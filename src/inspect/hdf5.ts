@@ -11,12 +11,14 @@
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
 import type { Issue } from '../model/issue.js';
+import type { TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
-import { readTreeInWorker } from './hdf5/worker.js';
+import { readTimeOrderInWorker, readTreeInWorker } from './hdf5/worker.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
+export type { TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
 export type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -43,6 +45,9 @@ export interface Hdf5InspectOptions {
   /** Time limit of the HDF5 library's reading, in ms (default 60 000). */
   timeoutMs?: number;
 }
+
+/** Time limit of the HDF5 library's reading when none is given, in ms. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** [N, k] datasets with more columns than this are not sampled (images, matrices). */
 export const MAX_TWO_D_COLUMNS = 64;
@@ -90,6 +95,15 @@ function inspectError(
       source: { file: path },
     },
     cause === undefined ? undefined : { cause },
+  );
+}
+
+function unreadable(path: string, reason: string): InspectError {
+  return inspectError(
+    path,
+    'hdf5_unreadable',
+    `${path}: the HDF5 library cannot read the file (${reason})`,
+    'Check that the file opens with `h5dump -H`; write it again if it does not.',
   );
 }
 
@@ -150,17 +164,10 @@ export async function inspectHdf5(
       sampleRows: options.sampleRows ?? 3,
       maxColumns: MAX_TWO_D_COLUMNS,
     },
-    options.timeoutMs ?? 60_000,
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   );
-  if (!result.ok) {
-    throw inspectError(
-      path,
-      'hdf5_unreadable',
-      `${path}: the HDF5 library cannot read the file (${result.reason})`,
-      'Check that the file opens with `h5dump -H`; write it again if it does not.',
-    );
-  }
-  const { groups, datasets, links, objects } = result.tree;
+  if (!result.ok) throw unreadable(path, result.reason);
+  const { groups, datasets, links, objects } = result.value;
   const issues: Issue[] = [];
   if (objects > 100_000) {
     issues.push({
@@ -205,4 +212,24 @@ function stringAttribute(d: Hdf5Dataset, names: string[]): string | undefined {
     if (typeof v === 'string') return v;
   }
   return undefined;
+}
+
+/**
+ * Reads a whole time dataset in slices, in the worker with the time limit of `inspectHdf5`
+ * (applied to each slice), and counts where time goes backwards: memory stays bounded by
+ * one slice. Throws InspectError (`hdf5_unreadable`) when the library fails or stalls.
+ */
+export async function readHdf5TimeOrder(
+  path: string,
+  request: TimeOrderRequest,
+  options: { timeoutMs?: number; onProgress?: (done: number) => void } = {},
+): Promise<TimeOrder> {
+  const result = await readTimeOrderInWorker(
+    path,
+    request,
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    options.onProgress,
+  );
+  if (!result.ok) throw unreadable(path, result.reason);
+  return result.value;
 }

@@ -1,10 +1,13 @@
 /**
- * Reads the tree of an HDF5 file with h5wasm: groups, datasets (type, shape, chunking,
- * filters, attributes, dimension scales) and the first and last rows of the datasets that
- * may hold time.
+ * Every read of an HDF5 file through h5wasm, for inspection and for the check stage:
+ * - `tree`: groups, datasets (type, shape, chunking, filters, attributes, dimension
+ *   scales) and the first and last rows of the datasets that may hold time;
+ * - `time-order`: one time dataset (1-D, one column of an [N, k] one, or one compound
+ *   member) read whole in slices, counting where time goes backwards; only the counts
+ *   leave the function, so memory stays bounded however long the dataset.
  *
- * `readHdf5Tree` is self-contained on purpose (it uses nothing from outside its own body
- * but its arguments): the inspector runs its source text in a worker thread, so that a
+ * `runHdf5Job` is self-contained on purpose (it uses nothing from outside its own body
+ * but its arguments): the worker runs its source text in a worker thread, so that a
  * damaged file on which the HDF5 library loops forever can be stopped (the worker is
  * terminated) instead of hanging the process.
  */
@@ -39,16 +42,44 @@ export interface RawTree {
   objects: number;
 }
 
-export type ReadResult =
-  | { ok: true; tree: RawTree }
+export interface TimeOrderRequest {
+  /** Absolute path of the time dataset. */
+  dataset: string;
+  /** Its rows (the first dimension). */
+  rows: number;
+  /** The column of an [N, k] dataset, else null. */
+  column: number | null;
+  /** The index of the member of a compound dataset, else null. */
+  member: number | null;
+  /** Rows per slice (memory stays bounded by one slice). */
+  sliceRows: number;
+}
+
+export interface TimeOrder {
+  /** Times a value is smaller than the one before it. */
+  decreases: number;
+  /** 0-based index of the first such value. */
+  firstDecrease?: number;
+}
+
+export type Hdf5Job =
+  | { kind: 'tree'; path: string; options: ReadOptions }
+  | { kind: 'time-order'; path: string; request: TimeOrderRequest };
+
+export type JobResult<T> =
+  | { ok: true; value: T }
   | { ok: false; reason: string; wasmFailure: boolean };
 
-export function readHdf5Tree(
+/**
+ * Runs one job. `progress` is called with the rows read so far after each slice of a
+ * `time-order` job. Never throws: a file the library cannot read gives `ok: false`.
+ */
+export function runHdf5Job(
   h5: H5Module,
   fs: typeof fsModule,
-  path: string,
-  options: ReadOptions,
-): ReadResult {
+  job: Hdf5Job,
+  progress: (done: number) => void,
+): JobResult<RawTree | TimeOrder> {
   /** Attributes larger than this are listed without their value. */
   const MAX_ATTRIBUTE_BYTES = 4096;
   /** Compound rows larger than this are not sampled. */
@@ -176,7 +207,7 @@ export function readHdf5Tree(
     return rows;
   }
 
-  function shouldSample(ds: Hdf5Dataset, wanted: Set<string>): boolean {
+  function shouldSample(ds: Hdf5Dataset, wanted: Set<string>, maxColumns: number): boolean {
     const shape = ds.shape;
     if (!shape || shape.length === 0 || (shape[0] ?? 0) === 0) return false;
     if (wanted.has(ds.path)) return shape.length <= 2;
@@ -192,12 +223,18 @@ export function readHdf5Tree(
     }
     if (shape.length === 2) {
       const k = shape[1] ?? 0;
-      return isNumeric(ds.type) && k >= 2 && k <= options.maxColumns;
+      return isNumeric(ds.type) && k >= 2 && k <= maxColumns;
     }
     return false;
   }
 
-  function readDataset(ds: Dataset, path: string, wanted: Set<string>, rows: number): Hdf5Dataset {
+  function readDataset(
+    ds: Dataset,
+    path: string,
+    wanted: Set<string>,
+    rows: number,
+    maxColumns: number,
+  ): Hdf5Dataset {
     const meta = ds.metadata;
     const type = typeOfMetadata(meta);
     const attributes = readAttributes(ds);
@@ -220,7 +257,7 @@ export function readHdf5Tree(
       }
       out.dimensionScales = scales;
     }
-    if (shouldSample(out, wanted) && meta.shape) {
+    if (shouldSample(out, wanted, maxColumns) && meta.shape) {
       const n = meta.shape[0] ?? 0;
       const shape = meta.shape;
       const width: Array<[] | [number, number]> = shape.length === 2 ? [[]] : [];
@@ -276,9 +313,8 @@ export function readHdf5Tree(
     return detail ?? minor;
   }
 
-  const run = quietly(() => {
-    const file = new h5.File(path, 'r');
-    if (file.file_id < 0n) throw new Error('the file could not be opened');
+  function readTree(path: string, options: ReadOptions): RawTree {
+    const file = open(path);
     const groups: Hdf5Group[] = [];
     const datasets: Hdf5Dataset[] = [];
     const links: Hdf5Link[] = [];
@@ -302,7 +338,7 @@ export function readHdf5Tree(
         if (e instanceof h5.Group) {
           groups.push({ path: full, attributes: readAttributes(e) });
         } else if (e instanceof h5.Dataset) {
-          datasets.push(readDataset(e, full, wanted, rows));
+          datasets.push(readDataset(e, full, wanted, rows, options.maxColumns));
         } else if ('filename' in e && 'obj_path' in e) {
           links.push({ path: full, kind: 'external', target: `${e.filename}:${e.obj_path}` });
         } else if ('target' in e) {
@@ -313,7 +349,56 @@ export function readHdf5Tree(
       file.close();
     }
     return { groups, datasets, links, objects };
-  });
+  }
+
+  function open(path: string) {
+    const file = new h5.File(path, 'r');
+    if (file.file_id < 0n) throw new Error('the file could not be opened');
+    return file;
+  }
+
+  function timeOrder(path: string, r: TimeOrderRequest): TimeOrder {
+    const file = open(path);
+    let decreases = 0;
+    let firstDecrease: number | undefined;
+    try {
+      const ds = quietly(() => file.get(r.dataset)).value;
+      if (!(ds instanceof h5.Dataset)) return { decreases };
+      let prev: number | bigint | undefined;
+      const step = Math.max(1, r.sliceRows);
+      for (let a = 0; a < r.rows; a += step) {
+        const b = Math.min(r.rows, a + step);
+        const ranges: Array<[number, number]> =
+          r.column === null
+            ? [[a, b]]
+            : [
+                [a, b],
+                [r.column, r.column + 1],
+              ];
+        const got = quietly(() => ds.slice(ranges));
+        if (got.error !== undefined) break;
+        const values = got.value as ArrayLike<unknown>;
+        for (let i = 0; i < values.length; i++) {
+          let v = values[i];
+          if (r.member !== null && Array.isArray(v)) v = v[r.member];
+          if (typeof v !== 'number' && typeof v !== 'bigint') continue;
+          if (prev !== undefined && v < prev) {
+            decreases += 1;
+            firstDecrease ??= a + i;
+          }
+          prev = v;
+        }
+        progress(b);
+      }
+    } finally {
+      quietly(() => file.close());
+    }
+    return firstDecrease === undefined ? { decreases } : { decreases, firstDecrease };
+  }
+
+  const run = quietly((): RawTree | TimeOrder =>
+    job.kind === 'tree' ? readTree(job.path, job.options) : timeOrder(job.path, job.request),
+  );
   if (run.error !== undefined || !run.value) {
     const message = run.error instanceof Error ? run.error.message : String(run.error);
     const wasmFailure =
@@ -325,5 +410,5 @@ export function readHdf5Tree(
       wasmFailure,
     };
   }
-  return { ok: true, tree: run.value };
+  return { ok: true, value: run.value };
 }

@@ -1,14 +1,25 @@
 import { Worker } from 'node:worker_threads';
-import { type ReadOptions, type ReadResult, readHdf5Tree } from './reader.js';
+import {
+  type Hdf5Job,
+  type JobResult,
+  type RawTree,
+  type ReadOptions,
+  runHdf5Job,
+  type TimeOrder,
+  type TimeOrderRequest,
+} from './reader.js';
 
 /**
- * Runs `readHdf5Tree` in a worker thread that loads h5wasm (its Node build, reading the
- * file in place) on first use and is kept for later files. The worker does not keep the
- * process alive while idle. A read that takes longer than the time limit (the HDF5 library
- * can loop forever on some damaged metadata) terminates the worker: the next read starts a
- * fresh one.
+ * Runs `runHdf5Job` in a worker thread that loads h5wasm (its Node build, reading the file
+ * in place) on first use and is kept for later jobs: every read of an HDF5 file goes
+ * through here. The worker does not keep the process alive while idle. A job that goes
+ * longer than the time limit without an answer (the HDF5 library can loop forever on some
+ * damaged metadata) terminates the worker: the next job starts a fresh one. Long jobs
+ * report progress after each slice, and each report starts the time limit again.
  */
-export type WorkerResult = ReadResult | { ok: false; reason: string; timedOut: true };
+export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
+
+type Message = { progress: number } | { done: JobResult<RawTree | TimeOrder> };
 
 let worker: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -18,7 +29,7 @@ function workerSource(h5url: string): string {
 var __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
-const readHdf5Tree = (${readHdf5Tree.toString()});
+const runHdf5Job = (${runHdf5Job.toString()});
 let h5;
 parentPort.on('message', async (job) => {
   try {
@@ -27,9 +38,12 @@ parentPort.on('message', async (job) => {
       await mod.default.ready;
       h5 = mod.default;
     }
-    parentPort.postMessage(readHdf5Tree(h5, fs, job.path, job.options));
+    const done = runHdf5Job(h5, fs, job, (n) => parentPort.postMessage({ progress: n }));
+    parentPort.postMessage({ done });
   } catch (e) {
-    parentPort.postMessage({ ok: false, reason: String((e && e.message) || e), wasmFailure: true });
+    parentPort.postMessage({
+      done: { ok: false, reason: String((e && e.message) || e), wasmFailure: true },
+    });
   }
 });
 `;
@@ -45,11 +59,16 @@ function start(): Worker {
   return w;
 }
 
-function runOne(path: string, options: ReadOptions, timeoutMs: number): Promise<WorkerResult> {
+function runOne(
+  job: Hdf5Job,
+  timeoutMs: number,
+  timeoutReason: string,
+  onProgress: (done: number) => void,
+): Promise<WorkerResult<RawTree | TimeOrder>> {
   worker ??= start();
   const w = worker;
-  return new Promise<WorkerResult>((resolve) => {
-    const finish = (result: WorkerResult, kill: boolean) => {
+  return new Promise((resolve) => {
+    const finish = (result: WorkerResult<RawTree | TimeOrder>, kill: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage);
       w.off('error', onError);
@@ -61,7 +80,14 @@ function runOne(path: string, options: ReadOptions, timeoutMs: number): Promise<
       }
       resolve(result);
     };
-    const onMessage = (m: ReadResult) => finish(m, !m.ok && m.wasmFailure);
+    const onMessage = (m: Message) => {
+      if ('progress' in m) {
+        timer.refresh();
+        onProgress(m.progress);
+        return;
+      }
+      finish(m.done, !m.done.ok && m.done.wasmFailure);
+    };
     const onError = (e: Error) => finish({ ok: false, reason: e.message, wasmFailure: true }, true);
     const onExit = (code: number) =>
       finish(
@@ -69,32 +95,60 @@ function runOne(path: string, options: ReadOptions, timeoutMs: number): Promise<
         true,
       );
     const timer = setTimeout(
-      () =>
-        finish(
-          {
-            ok: false,
-            reason: `the HDF5 library did not finish reading it within ${Math.round(timeoutMs / 1000)} s`,
-            timedOut: true,
-          },
-          true,
-        ),
+      () => finish({ ok: false, reason: timeoutReason, timedOut: true }, true),
       timeoutMs,
     );
     w.on('message', onMessage);
     w.on('error', onError);
     w.on('exit', onExit);
     w.ref();
-    w.postMessage({ path, options });
+    w.postMessage(job);
   });
 }
 
-/** Reads the tree of one file in the worker; reads run one at a time. */
+/** Runs one job in the worker; jobs run one at a time. */
+function enqueue<T>(
+  job: Hdf5Job,
+  timeoutMs: number,
+  timeoutReason: string,
+  onProgress: (done: number) => void = () => {},
+): Promise<WorkerResult<T>> {
+  const next = queue.then(() => runOne(job, timeoutMs, timeoutReason, onProgress));
+  queue = next.catch(() => undefined);
+  return next as Promise<WorkerResult<T>>;
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 1000);
+}
+
+/** Reads the tree of one file (and the head and tail of the datasets that may hold time). */
 export function readTreeInWorker(
   path: string,
   options: ReadOptions,
   timeoutMs: number,
-): Promise<WorkerResult> {
-  const next = queue.then(() => runOne(path, options, timeoutMs));
-  queue = next.catch(() => undefined);
-  return next;
+): Promise<WorkerResult<RawTree>> {
+  return enqueue<RawTree>(
+    { kind: 'tree', path, options },
+    timeoutMs,
+    `the HDF5 library did not finish reading it within ${seconds(timeoutMs)} s`,
+  );
+}
+
+/**
+ * Reads a whole time dataset in slices and counts where time goes backwards. `onProgress`
+ * gets the rows read so far; the time limit applies to each slice.
+ */
+export function readTimeOrderInWorker(
+  path: string,
+  request: TimeOrderRequest,
+  timeoutMs: number,
+  onProgress?: (done: number) => void,
+): Promise<WorkerResult<TimeOrder>> {
+  return enqueue<TimeOrder>(
+    { kind: 'time-order', path, request },
+    timeoutMs,
+    `the HDF5 library did not finish reading a slice of '${request.dataset}' within ${seconds(timeoutMs)} s`,
+    onProgress,
+  );
 }

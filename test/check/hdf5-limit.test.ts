@@ -1,0 +1,85 @@
+import fs, { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import h5wasm from 'h5wasm/node';
+import { afterAll, describe, expect, test } from 'vitest';
+import { checkConfig } from '../../src/check/index.js';
+import { InspectError } from '../../src/inspect/profile.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
+const tmp = mkdtempSync(join(tmpdir(), 'importkit-check-h5-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const doc = {
+  hdf5Config: {
+    timeFormat: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS' as const,
+    data: [
+      {
+        timeDataset: '/timestamp',
+        valueDataset: '/channel_0',
+        channelConfig: { name: 'channel_0', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+      },
+    ],
+  },
+};
+
+describe('check on a file on which the HDF5 library never finishes', () => {
+  // One byte changed in the global heap of a string attribute: the HDF5 library loops.
+  const file = join(tmp, 'loops.h5');
+  const bytes = Buffer.from(readFileSync(join(corpus, 'hdf5-one-d.h5')));
+  bytes[2984] = 161;
+  writeFileSync(file, bytes);
+
+  for (const full of [false, true]) {
+    test(`${full ? '--full' : 'sampled'}: stopped at the time limit with hdf5_unreadable`, async () => {
+      const started = performance.now();
+      const err = await checkConfig(doc, file, { full, timeoutMs: 1500 }).catch((e: unknown) => e);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(err).toBeInstanceOf(InspectError);
+      expect((err as InspectError).issue).toMatchObject({
+        code: 'hdf5_unreadable',
+        severity: 'error',
+        source: { file },
+      });
+      expect((err as InspectError).message).toBe(
+        `${file}: the HDF5 library cannot read the file (the HDF5 library did not finish reading it within 2 s)`,
+      );
+      // The next check (a fresh worker) still reads the undamaged file.
+      const good = join(corpus, 'hdf5-one-d.h5');
+      const issues = await checkConfig(doc, good, { full, timeoutMs: 1500 });
+      expect(issues.map((i) => i.code)).toEqual(['column_not_in_config', 'column_not_in_config']);
+    });
+  }
+});
+
+test('--full reports progress in rows of the time datasets, up to their total', async () => {
+  await h5wasm.ready;
+  const path = join(tmp, 'progress.h5');
+  const n = 70;
+  const f = new h5wasm.File(path, 'w');
+  f.create_dataset({
+    name: 'timestamp',
+    data: BigInt64Array.from({ length: n }, (_, i) => 1_735_689_600_000_000_000n + BigInt(i)),
+  });
+  f.create_dataset({ name: 'v', data: Float64Array.from({ length: n }, (_, i) => i) });
+  f.close();
+  const calls: Array<[number, number]> = [];
+  const issues = await checkConfig(
+    {
+      hdf5Config: {
+        ...doc.hdf5Config,
+        data: [{ ...doc.hdf5Config.data[0], timeDataset: '/timestamp', valueDataset: '/v' }],
+      },
+    },
+    path,
+    { full: true, onProgress: (done, total) => calls.push([done, total]) },
+  );
+  expect(issues).toEqual([]);
+  expect(calls.length).toBeGreaterThan(0);
+  expect(calls.at(-1)).toEqual([n, n]);
+  expect(calls.every(([done, total], i) => total === n && done >= (calls[i - 1]?.[0] ?? 0))).toBe(
+    true,
+  );
+});
