@@ -312,7 +312,7 @@ function csvConfigArb(placement: Placement): fc.Arbitrary<CsvConfig> {
         numRows: arbUint64String,
         useEmbeddedConfig: fc.constant(false),
       },
-      { requiredKeys: ['timeCol', 'time', 'cols', 'channels'] },
+      { requiredKeys: ['timeCol', 'time', 'cols', 'channels', 'firstDataRow'] },
     )
     .filter((r) => r.cols.some((c) => c !== r.timeCol))
     .map(({ timeCol, time, cols, channels, ...rest }): CsvConfig => {

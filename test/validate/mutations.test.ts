@@ -195,9 +195,138 @@ const MUTATIONS: Array<{ name: string; kind: ConfigKind; mutate: Mutation }> = [
     name: 'data_columns_missing',
     kind: 'csv',
     mutate: (d) => {
+      // An embedded config without its flag would also lack a time column and firstDataRow.
+      if (d.csvConfig!.useEmbeddedConfig === true) return undefined;
       delete d.csvConfig!.dataColumns;
       delete d.csvConfig!.useEmbeddedConfig;
       return { code: 'data_columns_missing', path: '/csvConfig' };
+    },
+  },
+  {
+    name: 'time_column_missing',
+    kind: 'csv',
+    mutate: (d) => {
+      if (d.csvConfig!.useEmbeddedConfig === true) return undefined;
+      delete d.csvConfig!.timeColumn;
+      return { code: 'time_column_missing', path: '/csvConfig' };
+    },
+  },
+  {
+    name: 'time_column_number_missing',
+    kind: 'csv',
+    mutate: (d) => {
+      const tc = d.csvConfig!.timeColumn as Record<string, unknown> | undefined;
+      if (!tc || d.csvConfig!.useEmbeddedConfig === true) return undefined;
+      delete tc.columnNumber;
+      return { code: 'time_column_number_missing', path: '/csvConfig/timeColumn' };
+    },
+  },
+  {
+    name: 'time_format_missing (CSV time column)',
+    kind: 'csv',
+    mutate: (d) => {
+      const tc = d.csvConfig!.timeColumn as Record<string, unknown> | undefined;
+      if (!tc || d.csvConfig!.useEmbeddedConfig === true) return undefined;
+      delete tc.format;
+      delete tc.relativeStartTime;
+      return { code: 'time_format_missing', path: '/csvConfig/timeColumn' };
+    },
+  },
+  {
+    name: 'first_data_row_missing',
+    kind: 'csv',
+    mutate: (d) => {
+      if (d.csvConfig!.useEmbeddedConfig === true) return undefined;
+      delete d.csvConfig!.firstDataRow;
+      return { code: 'first_data_row_missing', path: '/csvConfig' };
+    },
+  },
+  {
+    name: 'time_column_missing (Parquet)',
+    kind: 'parquet',
+    mutate: (d) => {
+      const layout = d.parquetConfig!.flatDataset ? 'flatDataset' : 'singleChannelPerRow';
+      const l = d.parquetConfig![layout] as Record<string, unknown> | undefined;
+      if (!l) return undefined;
+      delete l.timeColumn;
+      return { code: 'time_column_missing', path: `/parquetConfig/${layout}` };
+    },
+  },
+  {
+    name: 'time_column_path_missing',
+    kind: 'parquet',
+    mutate: (d) => {
+      const layout = d.parquetConfig!.flatDataset ? 'flatDataset' : 'singleChannelPerRow';
+      const tc = (d.parquetConfig![layout] as { timeColumn?: Record<string, unknown> } | undefined)
+        ?.timeColumn;
+      if (!tc) return undefined;
+      tc.path = '';
+      return { code: 'time_column_path_missing', path: `/parquetConfig/${layout}/timeColumn/path` };
+    },
+  },
+  {
+    name: 'time_format_missing (Parquet time column)',
+    kind: 'parquet',
+    mutate: (d) => {
+      const layout = d.parquetConfig!.flatDataset ? 'flatDataset' : 'singleChannelPerRow';
+      const tc = (d.parquetConfig![layout] as { timeColumn?: Record<string, unknown> } | undefined)
+        ?.timeColumn;
+      if (!tc) return undefined;
+      delete tc.format;
+      delete tc.relativeStartTime;
+      return { code: 'time_format_missing', path: `/parquetConfig/${layout}/timeColumn` };
+    },
+  },
+  {
+    name: 'deprecated_enum_value (TDMS)',
+    kind: 'tdms',
+    mutate: (d) => {
+      d.tdmsConfig!.fallbackMethod = 'TDMS_FALLBACK_METHOD_UNSPECIFIED';
+      return { code: 'deprecated_enum_value', path: '/tdmsConfig/fallbackMethod' };
+    },
+  },
+  {
+    name: 'deprecated_enum_value (Parquet)',
+    kind: 'parquet',
+    mutate: (d) => {
+      d.parquetConfig!.complexTypesImportMode = 0;
+      return { code: 'deprecated_enum_value', path: '/parquetConfig/complexTypesImportMode' };
+    },
+  },
+  {
+    name: 'unspecified_means_default (ULog)',
+    kind: 'ulog',
+    mutate: (d) => {
+      d.ulogConfig!.parseErrorPolicy = 'ULOG_PARSE_ERROR_POLICY_UNSPECIFIED';
+      return { code: 'unspecified_means_default', path: '/ulogConfig/parseErrorPolicy' };
+    },
+  },
+  {
+    name: 'unspecified_means_default (TDMS)',
+    kind: 'tdms',
+    mutate: (d) => {
+      const data = (d.tdmsConfig!.data ?? []) as Array<Record<string, unknown>>;
+      if (data.length === 0) return undefined;
+      data[0]!.complexComponent = 'TDMS_COMPLEX_COMPONENT_UNSPECIFIED';
+      return { code: 'unspecified_means_default', path: '/tdmsConfig/data/0/complexComponent' };
+    },
+  },
+  {
+    name: 'time_column_missing (batch file config)',
+    kind: 'batch',
+    mutate: (d) => {
+      const files = (d.batchConfig!.fileConfigs ?? {}) as Record<string, unknown>;
+      d.batchConfig!.fileConfigs = {
+        ...files,
+        'zz.csv': {
+          type: 'DATA_TYPE_KEY_CSV',
+          csvConfig: { firstDataRow: 2, dataColumns: { '2': { name: 'zz' } } },
+        },
+      };
+      return {
+        code: 'time_column_missing',
+        path: '/batchConfig/fileConfigs/zz.csv/csvConfig',
+      };
     },
   },
   {

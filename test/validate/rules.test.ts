@@ -24,6 +24,7 @@ const CSV_OK = `csvConfig:
     "2":
       name: speed
       dataType: CHANNEL_DATA_TYPE_DOUBLE
+  firstDataRow: 2
 `;
 
 const cases: Array<{ name: string; text: string; want: Row[]; filename?: string }> = [
@@ -66,7 +67,7 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   {
     name: 'two config kinds',
     text: `${CSV_OK}ch10Config:\n  scaleValues: true\n`,
-    want: [['config_kind_multiple', '/ch10Config', 10, 3]],
+    want: [['config_kind_multiple', '/ch10Config', 11, 3]],
   },
   {
     name: 'url that is not http, https or s3',
@@ -160,10 +161,9 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   },
   {
     name: 'CSV: first data row 0, time column 0',
-    text: CSV_OK.replace('columnNumber: 1', 'columnNumber: 0').replace(
-      'csvConfig:\n',
-      'csvConfig:\n  firstDataRow: 0\n',
-    ),
+    text: CSV_OK.replace('  firstDataRow: 2\n', '')
+      .replace('columnNumber: 1', 'columnNumber: 0')
+      .replace('csvConfig:\n', 'csvConfig:\n  firstDataRow: 0\n'),
     want: [
       ['first_data_row_below_one', '/csvConfig/firstDataRow', 2, 17],
       ['column_number_below_one', '/csvConfig/timeColumn/columnNumber', 4, 19],
@@ -188,7 +188,11 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   {
     name: 'CSV: no data columns and no embedded config',
     text: 'csvConfig:\n  assetName: rig\n',
-    want: [['data_columns_missing', '/csvConfig', 2, 3]],
+    want: [
+      ['first_data_row_missing', '/csvConfig', 2, 3],
+      ['time_column_missing', '/csvConfig', 2, 3],
+      ['data_columns_missing', '/csvConfig', 2, 3],
+    ],
   },
   {
     name: 'CSV: the embedded config needs no data columns',
@@ -222,10 +226,9 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   },
   {
     name: 'uint32 out of range, negative unsigned, not an integer',
-    text: CSV_OK.replace('columnNumber: 1', 'columnNumber: 4294967296').replace(
-      'csvConfig:\n',
-      'csvConfig:\n  firstDataRow: -1\n  numRows: 1.5\n',
-    ),
+    text: CSV_OK.replace('  firstDataRow: 2\n', '')
+      .replace('columnNumber: 1', 'columnNumber: 4294967296')
+      .replace('csvConfig:\n', 'csvConfig:\n  firstDataRow: -1\n  numRows: 1.5\n'),
     want: [
       ['negative_unsigned', '/csvConfig/firstDataRow', 2, 17],
       ['not_an_integer', '/csvConfig/numRows', 3, 12],
@@ -259,7 +262,11 @@ tdmsConfig:
   {
     name: 'Parquet: both layouts',
     text: 'parquetConfig:\n  flatDataset:\n    useEmbeddedConfig: true\n  singleChannelPerRow:\n    singleChannel: { dataPath: v }\n',
-    want: [['parquet_layout_conflict', '/parquetConfig/singleChannelPerRow', 5, 5]],
+    want: [
+      ['time_column_missing', '/parquetConfig/flatDataset', 3, 5],
+      ['parquet_layout_conflict', '/parquetConfig/singleChannelPerRow', 5, 5],
+      ['time_column_missing', '/parquetConfig/singleChannelPerRow', 5, 5],
+    ],
   },
   {
     name: 'Parquet: no channel mode, and both',
@@ -275,6 +282,7 @@ batchConfig:
     want: [
       ['channel_mode_missing', '/parquetConfig/singleChannelPerRow', 3, 5],
       ['config_kind_multiple', '/batchConfig', 5, 3],
+      ['time_column_missing', '/batchConfig/defaultParquetConfig/singleChannelPerRow', 7, 7],
       [
         'channel_mode_conflict',
         '/batchConfig/defaultParquetConfig/singleChannelPerRow/multiChannel',
@@ -333,10 +341,94 @@ batchConfig:
 `,
     want: [
       ['batch_config_type_mismatch', '/batchConfig/fileConfigs/a.csv/parquetConfig', 6, 22],
+      ['time_column_missing', '/batchConfig/fileConfigs/a.csv/parquetConfig/flatDataset', 6, 37],
       ['run_field_in_file_config', '/batchConfig/fileConfigs/b.csv/csvConfig/runId', 9, 52],
       ['batch_config_multiple', '/batchConfig/fileConfigs/b.csv/ulogConfig', 10, 19],
       ['batch_config_missing', '/batchConfig/fileConfigs/c.h5', 12, 7],
       ['unspecified_value', '/batchConfig/fileConfigs/d.bin/type', 14, 13],
+    ],
+  },
+  {
+    name: 'CSV: time column without number or format',
+    text: CSV_OK.replace(
+      '    columnNumber: 1\n    format: TIME_FORMAT_ABSOLUTE_RFC3339\n',
+      '    {}\n',
+    ),
+    want: [
+      ['time_format_missing', '/csvConfig/timeColumn', 3, 5],
+      ['time_column_number_missing', '/csvConfig/timeColumn', 3, 5],
+    ],
+  },
+  {
+    name: 'CSV: a misspelled time column is reported once, as unknown_key',
+    text: CSV_OK.replace('  timeColumn:', '  timeColum:'),
+    want: [['unknown_key', '/csvConfig/timeColum', 2, 3]],
+  },
+  {
+    name: 'Parquet: no time column; a time column without path or format',
+    text: `parquetConfig:
+  flatDataset:
+    dataColumns: [{ path: a }]
+batchConfig:
+  defaultParquetConfig:
+    flatDataset:
+      timeColumn: { path: "" , format: TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS }
+  fileConfigs:
+    b.parquet:
+      type: DATA_TYPE_KEY_PARQUET_FLATDATASET
+      parquetConfig:
+        singleChannelPerRow:
+          timeColumn:
+            relativeStartTime: 2024-05-01T12:00:00Z
+          multiChannel: { namePath: n, dataPath: v }
+`,
+    want: [
+      ['time_column_missing', '/parquetConfig/flatDataset', 3, 5],
+      ['config_kind_multiple', '/batchConfig', 5, 3],
+      [
+        'time_column_path_missing',
+        '/batchConfig/defaultParquetConfig/flatDataset/timeColumn/path',
+        7,
+        27,
+      ],
+      [
+        'time_format_missing',
+        '/batchConfig/fileConfigs/b.parquet/parquetConfig/singleChannelPerRow/timeColumn',
+        14,
+        13,
+      ],
+      [
+        'time_column_path_missing',
+        '/batchConfig/fileConfigs/b.parquet/parquetConfig/singleChannelPerRow/timeColumn',
+        14,
+        13,
+      ],
+    ],
+  },
+  {
+    name: 'UNSPECIFIED values that are deprecated or mean a default (warnings)',
+    text: `tdmsConfig:
+  fallbackMethod: TDMS_FALLBACK_METHOD_UNSPECIFIED
+  data:
+    - groupName: g
+      channelName: c
+      complexComponent: 0
+---
+parquetConfig:
+  complexTypesImportMode: PARQUET_COMPLEX_TYPES_IMPORT_MODE_UNSPECIFIED
+  flatDataset:
+    timeColumn: { path: t, format: TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS }
+    dataColumns: [{ path: a }]
+---
+ulogConfig:
+  relativeStartTime: 2024-05-01T12:00:00Z
+  parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_UNSPECIFIED
+`,
+    want: [
+      ['deprecated_enum_value', '/tdmsConfig/fallbackMethod', 2, 19],
+      ['unspecified_means_default', '/tdmsConfig/data/0/complexComponent', 6, 25],
+      ['deprecated_enum_value', '/parquetConfig/complexTypesImportMode', 9, 27],
+      ['unspecified_means_default', '/ulogConfig/parseErrorPolicy', 16, 21],
     ],
   },
   {
@@ -349,7 +441,10 @@ batchConfig:
   },
   {
     name: 'snake_case key given twice',
-    text: CSV_OK.replace('csvConfig:\n', 'csvConfig:\n  first_data_row: 2\n  firstDataRow: 2\n'),
+    text: CSV_OK.replace('  firstDataRow: 2\n', '').replace(
+      'csvConfig:\n',
+      'csvConfig:\n  first_data_row: 2\n  firstDataRow: 2\n',
+    ),
     want: [['key_given_twice', '/csvConfig/firstDataRow', 3, 17]],
   },
 ];

@@ -143,8 +143,45 @@ export const validateCodes = {
   },
   time_format_missing: {
     severity: 'error',
-    summary: 'An HDF5 config without `timeFormat`: the platform cannot read the time datasets.',
-    fix: 'Add `timeFormat` (for example `TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS`).',
+    summary:
+      'An HDF5 config without `timeFormat`, or a CSV or Parquet time column without `format`: the platform cannot read the times.',
+    fix: 'Add the format the times are written in (for example `TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS`).',
+  },
+  time_column_missing: {
+    severity: 'error',
+    summary:
+      'A CSV config without `timeColumn` (and without `useEmbeddedConfig: true`), or a Parquet `flatDataset` / `singleChannelPerRow` without `timeColumn`: the rows have no time.',
+    fix: 'Add `timeColumn` with the column that holds the time and its `format`.',
+  },
+  time_column_number_missing: {
+    severity: 'error',
+    summary:
+      'A CSV `timeColumn` without `columnNumber`: the platform does not know which column is the time.',
+    fix: 'Add `columnNumber`, the 1-based number of the time column (the first column is 1).',
+  },
+  time_column_path_missing: {
+    severity: 'error',
+    summary:
+      'A Parquet `timeColumn` without `path` (or with an empty one): the platform does not know which column is the time.',
+    fix: 'Add `path`, the name (or dotted path) of the time column in the file.',
+  },
+  first_data_row_missing: {
+    severity: 'warning',
+    summary:
+      'A CSV config without `firstDataRow`: the platform receives 0, which is no row (rows count from 1), and its behaviour for it is not documented; a header row may be read as data.',
+    fix: 'Write `firstDataRow` out: 2 after one header row, 1 when the file has no header.',
+  },
+  deprecated_enum_value: {
+    severity: 'warning',
+    summary:
+      'A deprecated `..._UNSPECIFIED` value (`TDMS_FALLBACK_METHOD_UNSPECIFIED`, `PARQUET_COMPLEX_TYPES_IMPORT_MODE_UNSPECIFIED`): what the platform does with it is not defined.',
+    fix: 'Write the value you mean, as named in the hint (for example `TDMS_FALLBACK_METHOD_FAIL_ON_ERROR`), or remove the field.',
+  },
+  unspecified_means_default: {
+    severity: 'warning',
+    summary:
+      'An `..._UNSPECIFIED` value that the platform reads as a default (`ULOG_PARSE_ERROR_POLICY_UNSPECIFIED` is FAIL_ON_ERROR, `TDMS_COMPLEX_COMPONENT_UNSPECIFIED` is the real part).',
+    fix: 'Write the explicit value named in the hint (`ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR`, `TDMS_COMPLEX_COMPONENT_REAL`), so the config says what it does.',
   },
 
   // Runs

@@ -1,6 +1,7 @@
 import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
 import { escapePointerToken } from '../../model/issue.js';
+import { closest } from '../suggest.js';
 
 /** A semantic rule: the (normalised) document in, its issues out. Rules never throw. */
 export type Rule = (document: Record<string, unknown>) => Issue[];
@@ -137,4 +138,13 @@ export function channelsOf(c: ConfigAt): ChannelAt[] {
       break;
   }
   return out;
+}
+
+/**
+ * Whether `holder` lacks `key` but has a near miss of it (`timeColum`): the shape check
+ * already reports that as unknown_key with the right name, so rules about the missing key
+ * stay quiet rather than report the same mistake twice.
+ */
+export function misspelt(holder: Record<string, unknown>, key: string): boolean {
+  return Object.keys(holder).some((k) => k !== key && closest(k, [key]) === key);
 }

@@ -1,10 +1,19 @@
 import type { Issue } from '../../model/issue.js';
 import { issue } from '../_issue.js';
-import { configsOf, join, obj, type Rule } from './_walk.js';
+import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
 /**
  * CSV: rows and columns count from 1; dataColumns keys are 1-based column numbers; the time
- * column is not also a data column; something to import unless the file embeds its config.
+ * column is given (with its number) and is not also a data column; something to import
+ * unless the file embeds its config.
+ *
+ * An absent `firstDataRow` is a warning, not an error: proto3 sends an absent uint32 as 0,
+ * which is no row, but the reference documents no default and no rejection for it, so the
+ * import may still run (the platform's own examples always write it). The risk is a header
+ * row read as data, so the warning asks for the explicit value (2 after one header row, 1
+ * without a header). It is not asked for with `useEmbeddedConfig: true`: there the rows
+ * before the data hold the file's own config, how the platform counts rows then is not
+ * documented, and a guessed value would be worse than none.
  */
 export const csvRule: Rule = (doc) => {
   const out: Issue[] = [];
@@ -21,8 +30,38 @@ export const csvRule: Rule = (doc) => {
         ),
       );
     }
+    const embedded = cfg.useEmbeddedConfig === true;
+    if (cfg.firstDataRow === undefined && !embedded && !misspelt(cfg, 'firstDataRow')) {
+      out.push(
+        issue(
+          'first_data_row_missing',
+          c.path,
+          'firstDataRow is not set: the platform receives 0, which is no row, and may read a header row as data.',
+          'Set firstDataRow: 2 after one header row, 1 when the file has no header.',
+        ),
+      );
+    }
     const tc = obj(cfg.timeColumn);
     const timeNumber = tc?.columnNumber;
+    if (cfg.timeColumn === undefined && !embedded && !misspelt(cfg, 'timeColumn')) {
+      out.push(
+        issue(
+          'time_column_missing',
+          c.path,
+          'The CSV config has no timeColumn and useEmbeddedConfig is not set: the rows have no time.',
+          'Add timeColumn: { columnNumber, format }, or set useEmbeddedConfig: true for a file that carries its config.',
+        ),
+      );
+    } else if (tc && timeNumber === undefined && !embedded && !misspelt(tc, 'columnNumber')) {
+      out.push(
+        issue(
+          'time_column_number_missing',
+          join(c.path, 'timeColumn'),
+          'timeColumn has no columnNumber: which column holds the time is not said.',
+          'Add columnNumber, the 1-based number of the time column (the first column is 1).',
+        ),
+      );
+    }
     if (timeNumber === 0) {
       out.push(
         issue(

@@ -5,6 +5,7 @@ import { channelNameRule } from './channel-names.js';
 import { channelTypeRule } from './channels.js';
 import { csvRule } from './csv.js';
 import { documentRule } from './document.js';
+import { enumDefaultRule } from './enum-defaults.js';
 import { hdf5Rule } from './hdf5.js';
 import { metadataRule } from './metadata.js';
 import { parquetRule } from './parquet.js';
@@ -25,6 +26,7 @@ export const RULES: ReadonlyArray<{ name: string; rule: Rule }> = [
   { name: 'parquet', rule: parquetRule },
   { name: 'hdf5', rule: hdf5Rule },
   { name: 'batch', rule: batchRule },
+  { name: 'enum-defaults', rule: enumDefaultRule },
 ];
 
 /** Runs every rule on a normalised document. */

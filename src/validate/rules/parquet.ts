@@ -1,10 +1,12 @@
 import type { Issue } from '../../model/issue.js';
 import { issue } from '../_issue.js';
-import { configsOf, join, list, obj, type Rule } from './_walk.js';
+import { configsOf, given, join, list, misspelt, obj, type Rule } from './_walk.js';
 
 /**
- * Parquet: exactly one layout, exactly one channel mode per row, footer offset and length
- * together, and data columns that are neither the time column nor repeated.
+ * Parquet: exactly one layout, each with a time column that names its path, exactly one
+ * channel mode per row, footer offset and length together, and data columns that are
+ * neither the time column nor repeated. (The time column's format is checked by the time
+ * rule.)
  */
 export const parquetRule: Rule = (doc) => {
   const out: Issue[] = [];
@@ -31,6 +33,10 @@ export const parquetRule: Rule = (doc) => {
           'Keep the layout that describes the file.',
         ),
       );
+    }
+    for (const layout of ['flatDataset', 'singleChannelPerRow'] as const) {
+      const l = obj(cfg[layout]);
+      if (l) checkTimeColumn(l, join(c.path, layout), layout, out);
     }
     if (row) {
       const at = join(c.path, 'singleChannelPerRow');
@@ -102,3 +108,35 @@ export const parquetRule: Rule = (doc) => {
   }
   return out;
 };
+
+/** A layout's time column is there and names the column (its path). */
+function checkTimeColumn(
+  layout: Record<string, unknown>,
+  at: string,
+  name: string,
+  out: Issue[],
+): void {
+  if (layout.timeColumn === undefined) {
+    if (misspelt(layout, 'timeColumn')) return;
+    out.push(
+      issue(
+        'time_column_missing',
+        at,
+        `${name} has no timeColumn: the rows have no time.`,
+        'Add timeColumn: { path, format } naming the column that holds the time.',
+      ),
+    );
+    return;
+  }
+  const tc = obj(layout.timeColumn);
+  if (!tc || given(tc.path) || (tc.path !== undefined && typeof tc.path !== 'string')) return;
+  if (tc.path === undefined && misspelt(tc, 'path')) return;
+  out.push(
+    issue(
+      'time_column_path_missing',
+      tc.path === undefined ? join(at, 'timeColumn') : join(at, 'timeColumn', 'path'),
+      `${name}.timeColumn has ${tc.path === undefined ? 'no' : 'an empty'} path: which column holds the time is not said.`,
+      'Give path, the name of the time column in the file (a dotted path for a nested column).',
+    ),
+  );
+}

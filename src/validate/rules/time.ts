@@ -1,10 +1,12 @@
 import { isRelativeTimeFormat } from '../../model/enums.js';
 import type { Issue } from '../../model/issue.js';
 import { issue } from '../_issue.js';
-import { configsOf, join, obj, type Rule } from './_walk.js';
+import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
 /**
- * Relative time formats need `relativeStartTime`; absolute ones must not carry it; a time
+ * CSV and Parquet time columns need a `format` (HDF5's `timeFormat` is checked by its own
+ * rule; TDMS needs one only for time channels that are not TDMS timestamps). Relative time
+ * formats need `relativeStartTime`; absolute ones must not carry it; a time
  * format that is given must not be UNSPECIFIED. Checked on the CSV and Parquet time
  * columns and on the TDMS and HDF5 configs.
  */
@@ -12,12 +14,17 @@ export const timeRule: Rule = (doc) => {
   const out: Issue[] = [];
   for (const c of configsOf(doc)) {
     switch (c.kind) {
-      case 'csv':
-        check(obj(c.config.timeColumn), join(c.path, 'timeColumn'), 'format', out);
+      case 'csv': {
+        // With useEmbeddedConfig the file's own time column object is used and this one ignored.
+        const tc = obj(c.config.timeColumn);
+        if (c.config.useEmbeddedConfig !== true) formatGiven(tc, join(c.path, 'timeColumn'), out);
+        check(tc, join(c.path, 'timeColumn'), 'format', out);
         break;
+      }
       case 'parquet':
         for (const layout of ['flatDataset', 'singleChannelPerRow']) {
           const tc = obj(obj(c.config[layout])?.timeColumn);
+          formatGiven(tc, join(c.path, layout, 'timeColumn'), out);
           check(tc, join(c.path, layout, 'timeColumn'), 'format', out);
         }
         break;
@@ -70,4 +77,17 @@ function check(
       ),
     );
   }
+}
+
+/** A time column that is there says how its times are written (UNSPECIFIED is `check`'s). */
+function formatGiven(tc: Record<string, unknown> | undefined, path: string, out: Issue[]): void {
+  if (!tc || tc.format !== undefined || misspelt(tc, 'format')) return;
+  out.push(
+    issue(
+      'time_format_missing',
+      path,
+      'The time column has no format: how its times are written is not said.',
+      'Add format, for example TIME_FORMAT_ABSOLUTE_RFC3339 or TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS.',
+    ),
+  );
 }
