@@ -29,6 +29,11 @@ function workerSource(h5url: string): string {
 var __name = (f) => f;
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
+// The wasm runtime prints to stdout and stderr when the library aborts or decodes bad text:
+// dropped here, never forwarded to the process's own streams (the reason reaches the
+// caller in the job's result).
+process.stdout.write = () => true;
+process.stderr.write = () => true;
 const runHdf5Job = (${runHdf5Job.toString()});
 let h5;
 parentPort.on('message', async (job) => {
