@@ -54,6 +54,46 @@ describe('check on a file on which the HDF5 library never finishes', () => {
   }
 });
 
+test('--full: a time dataset on which the library loops in the middle is stopped at the limit', async () => {
+  // Variable-length strings long enough for three global heap collections: the head and
+  // the tail (sampled by every check) live in the first and the last, so only the full read
+  // reaches the middle one, where one byte of an object's size makes the library loop.
+  await h5wasm.ready;
+  const path = join(tmp, 'loops-in-the-middle.h5');
+  const n = 600;
+  const f = new h5wasm.File(path, 'w');
+  f.create_dataset({
+    name: 'time',
+    data: Array.from({ length: n }, (_, i) => String(1_735_689_600 + i).padEnd(300, ' ')),
+  });
+  f.create_dataset({ name: 'v', data: Float64Array.from({ length: n }, (_, i) => i) });
+  f.close();
+  const bytes = readFileSync(path);
+  const collections: number[] = [];
+  for (let i = bytes.indexOf('GCOL'); i >= 0; i = bytes.indexOf('GCOL', i + 4)) collections.push(i);
+  expect(collections).toHaveLength(3);
+  bytes[(collections[1] as number) + 25] = 0xff;
+  writeFileSync(path, bytes);
+  const config = {
+    hdf5Config: {
+      timeFormat: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS' as const,
+      data: [{ timeDataset: '/time', valueDataset: '/v', channelConfig: { name: 'v' } }],
+    },
+  };
+  const sampled = await checkConfig(config, path, { timeoutMs: 1500 });
+  expect(sampled.map((i) => i.code)).toEqual(['time_not_parseable']);
+  const started = performance.now();
+  const err = await checkConfig(config, path, { full: true, timeoutMs: 1500 }).catch(
+    (e: unknown) => e,
+  );
+  expect(performance.now() - started).toBeLessThan(10_000);
+  expect(err).toBeInstanceOf(InspectError);
+  expect((err as InspectError).issue.code).toBe('hdf5_unreadable');
+  expect((err as InspectError).message).toBe(
+    `${path}: the HDF5 library cannot read the file (the HDF5 library did not finish reading a slice of '/time' within 2 s)`,
+  );
+});
+
 test('--full reports progress in rows of the time datasets, up to their total', async () => {
   await h5wasm.ready;
   const path = join(tmp, 'progress.h5');
