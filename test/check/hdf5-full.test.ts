@@ -42,3 +42,41 @@ test('check --full finds where an HDF5 time dataset goes backwards', async () =>
     },
   ]);
 });
+
+test('check --full reads the named column of an [N, k] time dataset', async () => {
+  await h5wasm.ready;
+  const path = join(mkdtempSync(join(tmpdir(), 'h5-full-')), 'two-d.h5');
+  const n = 40;
+  // Column 0 goes forward; column 1 steps back at row 17 (and only there).
+  const rows = Float64Array.from({ length: n * 2 }, (_, i) => {
+    const row = Math.floor(i / 2);
+    return i % 2 === 0 ? 1_735_689_600 + row : 1_735_689_600 + (row === 17 ? 0 : row);
+  });
+  const f = new h5wasm.File(path, 'w');
+  f.create_dataset({ name: 'pairs', data: rows, shape: [n, 2] });
+  f.create_dataset({ name: 'v', data: Float64Array.from({ length: n }, (_, i) => i) });
+  f.close();
+  const doc = (timeIndex: string) => ({
+    hdf5Config: {
+      timeFormat: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS' as const,
+      data: [
+        {
+          timeDataset: '/pairs',
+          timeIndex,
+          valueDataset: '/v',
+          channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+        },
+      ],
+    },
+  });
+  expect(await checkConfig(doc('0'), path, { full: true })).toEqual([]);
+  expect(await checkConfig(doc('1'), path, { full: true })).toEqual([
+    {
+      code: 'time_decreasing',
+      severity: 'warning',
+      path: '/hdf5Config/data/0/timeDataset',
+      message: "the time of '/pairs' goes backwards 1 time; first at index 17",
+      source: { file: path, dataset: '/pairs', row: 17 },
+    },
+  ]);
+});
