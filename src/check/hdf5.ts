@@ -256,6 +256,19 @@ export async function checkHdf5(
         onProgress: (n) => options.onProgress?.(done + n, total),
       });
       done += r.t.shape?.[0] ?? 0;
+      if (read.unreadFrom !== undefined) {
+        issues.push(
+          checkIssue(
+            'time_partly_read',
+            r.ptr,
+            `the HDF5 library could not read '${r.t.path}' from index ${read.unreadFrom} on (${read.error || 'no reason given'}): the rows after it were not checked`,
+            {
+              hint: 'The file may be damaged there; the platform is likely to fail on it too.',
+              source: { file: dataPath, dataset: r.t.path, row: read.unreadFrom },
+            },
+          ),
+        );
+      }
       if (read.firstDecrease !== undefined) {
         issues.push(
           checkIssue(

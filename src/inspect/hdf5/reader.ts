@@ -60,6 +60,9 @@ export interface TimeOrder {
   decreases: number;
   /** 0-based index of the first such value. */
   firstDecrease?: number;
+  /** Set when the library failed on a slice: the first row not read, and why. */
+  unreadFrom?: number;
+  error?: string;
 }
 
 export type Hdf5Job =
@@ -361,6 +364,7 @@ export function runHdf5Job(
     const file = open(path);
     let decreases = 0;
     let firstDecrease: number | undefined;
+    let failure: { unreadFrom: number; error: string } | undefined;
     try {
       const ds = quietly(() => file.get(r.dataset)).value;
       if (!(ds instanceof h5.Dataset)) return { decreases };
@@ -376,7 +380,12 @@ export function runHdf5Job(
                 [r.column, r.column + 1],
               ];
         const got = quietly(() => ds.slice(ranges));
-        if (got.error !== undefined) break;
+        if (got.error !== undefined) {
+          // Say where reading stopped: a scan that ends early must not pass as a clean one.
+          const why = got.error instanceof Error ? got.error.message : String(got.error);
+          failure = { unreadFrom: a, error: why.split('\n')[0]?.slice(0, 200) ?? '' };
+          break;
+        }
         const values = got.value as ArrayLike<unknown>;
         for (let i = 0; i < values.length; i++) {
           let v = values[i];
@@ -393,7 +402,11 @@ export function runHdf5Job(
     } finally {
       quietly(() => file.close());
     }
-    return firstDecrease === undefined ? { decreases } : { decreases, firstDecrease };
+    return {
+      decreases,
+      ...(firstDecrease === undefined ? {} : { firstDecrease }),
+      ...(failure ?? {}),
+    };
   }
 
   const run = quietly((): RawTree | TimeOrder =>

@@ -55,6 +55,12 @@ export const checkCodes = {
     summary: 'The time column goes backwards between rows.',
     fix: 'Sort the file by time, or check that the time column is the right one.',
   },
+  time_partly_read: {
+    severity: 'warning',
+    summary:
+      'With --full, the data file could not be read to its end: the rows after the named index were not checked.',
+    fix: 'The file may be damaged there; rewrite it, or check the part that reads with the samples the default check takes.',
+  },
   time_wrong_unit: {
     severity: 'error',
     summary: 'Unix times read in the declared unit land in 1970 or after 2100: the unit is wrong.',
