@@ -13,8 +13,7 @@
  * A UTF-8 BOM at the start is skipped.
  */
 import { open } from 'node:fs/promises';
-import { openFileSource } from '../inspect/byte-source.js';
-import { gunzipChunks } from '../inspect/gzip-source.js';
+import { gunzipChunks, openFileSource } from '../inspect/index.js';
 
 /** The fields of one record: offsets into `bytes`, valid only during the callback. */
 export interface CsvRecord {

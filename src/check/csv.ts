@@ -6,18 +6,19 @@
  * `full` streams every row with bounded memory.
  */
 
-import { unixUnitThatFits } from '../infer/time.js';
-import { classifyCell } from '../inspect/csv/cells.js';
+import { unixUnitThatFits } from '../infer/index.js';
 import {
+  classifyCell,
   decodeText,
   detectDelimiter,
   detectLineEnding,
   encodingProblem,
+  gunzipHead,
+  InspectError,
+  isGzip,
   newlineOf,
-} from '../inspect/csv/dialect.js';
-import { gunzipHead, isGzip } from '../inspect/gzip-source.js';
-import { openForInspection } from '../inspect/inspect-file.js';
-import { InspectError } from '../inspect/profile.js';
+  openForInspection,
+} from '../inspect/index.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, type IssueSource, pointer } from '../model/issue.js';

@@ -7,19 +7,18 @@
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
  * InspectError (`hdf5_unreadable`), never a hang.
  */
-import { channelTypeOf } from '../infer/hdf5.js';
-import { unixUnitThatFits } from '../infer/time.js';
+import { hdf5ChannelTypeOf as channelTypeOf, unixUnitThatFits } from '../infer/index.js';
 import {
   type Hdf5Dataset,
   type Hdf5Type,
   inspectHdf5,
   readHdf5TimeOrder,
   type TimeOrder,
-} from '../inspect/hdf5.js';
+} from '../inspect/index.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
-import { closest } from '../validate/suggest.js';
+import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 

@@ -4,15 +4,14 @@
  * text), declared channel types against the stored types, the time column's format and
  * unit (TIMESTAMP units, else the row-group statistics), and columns left out.
  */
-import { channelTypeOf } from '../infer/parquet.js';
-import { unixUnitThatFits } from '../infer/time.js';
-import { inspectParquet, type ParquetFieldProfile } from '../inspect/parquet.js';
+import { parquetChannelTypeOf as channelTypeOf, unixUnitThatFits } from '../infer/index.js';
+import { inspectParquet, type ParquetFieldProfile } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
 import { pointer } from '../model/issue.js';
 import type { ParquetConfig } from '../model/parquet.js';
-import { closest } from '../validate/suggest.js';
+import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 

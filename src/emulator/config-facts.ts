@@ -1,5 +1,5 @@
 /** What a config names: its columns, channels and time column, read per kind. */
-import type { BaseProfile } from '../inspect/profile.js';
+import type { BaseProfile } from '../inspect/index.js';
 
 export interface NamedColumn {
   /** 1-based column number (CSV). */

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
-import { toCamelPath } from '../client/mask.js';
+import { toCamelPath } from '../client/index.js';
 import { CONFIG_KEYS } from '../model/document.js';
 import {
   Asset,

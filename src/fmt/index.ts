@@ -22,8 +22,7 @@ import { ImportDocument } from '../model/document.js';
 import { ENUMS } from '../model/enums.js';
 import { pointer } from '../model/issue.js';
 import { Int64String, Uint64String } from '../model/scalars.js';
-import { fullEnumName as validatorEnumName } from '../validate/normalize.js';
-import { camelCase } from '../validate/suggest.js';
+import { camelCase, fullEnumName as validatorEnumName } from '../validate/index.js';
 
 export interface FormatResult {
   /** The canonical text (equal to the input when nothing changed). */

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { type CsvFieldProfile, type CsvProfile, inspectCsv } from '../inspect/csv.js';
+import { type CsvFieldProfile, type CsvProfile, inspectCsv } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';

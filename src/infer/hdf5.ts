@@ -14,7 +14,7 @@ import {
   inspectHdf5,
   MAX_TWO_D_COLUMNS,
   typeName,
-} from '../inspect/hdf5.js';
+} from '../inspect/index.js';
 import type { ChannelConfig, EnumType } from '../model/channel.js';
 import { type ChannelDataType, TIME_FORMAT_VALUES, type TimeFormat } from '../model/enums.js';
 import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';

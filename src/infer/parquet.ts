@@ -5,16 +5,16 @@
  * first page of a channel-name column (to list the channel names).
  */
 import { basename, extname } from 'node:path';
-import type { ByteSource } from '../inspect/byte-source.js';
-import { openForInspection } from '../inspect/inspect-file.js';
 import {
+  type ByteSource,
   type ColumnHead,
   type ColumnHeadMissing,
   inspectParquetSource,
+  openForInspection,
   type ParquetFieldProfile,
   type ParquetProfile,
   readColumnHead,
-} from '../inspect/parquet.js';
+} from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import {
   type ChannelDataType,

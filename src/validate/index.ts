@@ -23,7 +23,7 @@ export {
   type SourceDocument,
   type SourcePosition,
 } from './source.js';
-export { closest as suggestClosest } from './suggest.js';
+export { camelCase, closest as suggestClosest } from './suggest.js';
 export {
   assertValidConfig,
   ConfigValidationError,
