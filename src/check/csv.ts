@@ -22,7 +22,15 @@ import {
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, type IssueSource, pointer } from '../model/issue.js';
-import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
+import {
+  checkIssue,
+  listSome,
+  PLAUSIBLE,
+  plausibleUnix,
+  quoteValue,
+  shortName,
+  unitThatFits,
+} from './_issue.js';
 import {
   type IntRange,
   intFits,
@@ -50,8 +58,8 @@ export interface CsvCheckOptions {
 
 const HEAD_RECORDS = 64;
 const MAX_OFFENDERS = 3;
-const MIN_PLAUSIBLE_MS = Date.UTC(1971, 0, 1);
-const MAX_PLAUSIBLE_MS = Date.UTC(2101, 0, 1);
+const MIN_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.minYear, 0, 1);
+const MAX_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.maxYear + 1, 0, 1);
 
 interface Place {
   row?: number;
@@ -642,9 +650,8 @@ function timeIssues(
     if (perMs !== undefined) {
       const lo = t.min / perMs;
       const hi = t.max / perMs;
-      if (lo < MIN_PLAUSIBLE_MS || hi >= MAX_PLAUSIBLE_MS) {
-        const fits =
-          unixUnitThatFits([t.min, t.max]) ?? unixUnitThatFits([t.min, t.max], { minYear: 1971 });
+      if (!plausibleUnix([t.min, t.max], t.format)) {
+        const fits = unitThatFits([t.min, t.max]);
         const landed = describeDate(lo < MIN_PLAUSIBLE_MS ? lo : hi);
         if (fits && fits !== t.format) {
           out.push(

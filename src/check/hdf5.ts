@@ -7,7 +7,11 @@
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
  * InspectError (`hdf5_unreadable`), never a hang.
  */
-import { hdf5ChannelTypeOf as channelTypeOf, unixUnitThatFits } from '../infer/index.js';
+import {
+  hdf5ChannelTypeOf as channelTypeOf,
+  isUnixFormat,
+  unixUnitThatFits,
+} from '../infer/index.js';
 import {
   type Hdf5Dataset,
   type Hdf5Type,
@@ -19,7 +23,7 @@ import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
 import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, shortName } from './_issue.js';
+import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface Hdf5CheckOptions {
@@ -29,15 +33,6 @@ export interface Hdf5CheckOptions {
   /** Time limit of each read of the HDF5 library, in ms (default: that of `inspectHdf5`). */
   timeoutMs?: number;
 }
-
-const PER_SECOND: Partial<Record<TimeFormat, number>> = {
-  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1,
-  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1e3,
-  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e6,
-  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e9,
-};
-const MIN_S = Date.UTC(1971, 0, 1) / 1000;
-const MAX_S = Date.UTC(2101, 0, 1) / 1000;
 
 export async function checkHdf5(
   config: Hdf5Config,
@@ -312,9 +307,9 @@ function timeIssues(
   const values = rows.map((r) => r[col]).filter((v): v is string => v !== undefined);
   if (values.length === 0) return [];
   const source = { file, dataset: d.path };
-  const per = PER_SECOND[format];
+  const unix = isUnixFormat(format);
   const nums = values.map(Number);
-  if (per !== undefined || format.startsWith('TIME_FORMAT_RELATIVE_')) {
+  if (unix || format.startsWith('TIME_FORMAT_RELATIVE_')) {
     if (part.type.class !== 'integer' && part.type.class !== 'float') {
       return [
         checkIssue(
@@ -340,11 +335,9 @@ function timeIssues(
       break;
     }
   }
-  if (per !== undefined) {
-    const lo = Math.min(...nums) / per;
-    const hi = Math.max(...nums) / per;
-    if (!(lo >= MIN_S && hi < MAX_S)) {
-      const fits = unixUnitThatFits(values) ?? unixUnitThatFits(values, { minYear: 1971 });
+  if (unix) {
+    if (!plausibleUnix(values, format)) {
+      const fits = unitThatFits(values);
       out.push(
         fits && fits !== format
           ? checkIssue(

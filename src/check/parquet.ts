@@ -4,7 +4,7 @@
  * text), declared channel types against the stored types, the time column's format and
  * unit (TIMESTAMP units, else the row-group statistics), and columns left out.
  */
-import { parquetChannelTypeOf as channelTypeOf, unixUnitThatFits } from '../infer/index.js';
+import { parquetChannelTypeOf as channelTypeOf, isUnixFormat } from '../infer/index.js';
 import { inspectParquet, type ParquetFieldProfile } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { TimeFormat } from '../model/enums.js';
@@ -12,7 +12,7 @@ import type { Issue } from '../model/issue.js';
 import { pointer } from '../model/issue.js';
 import type { ParquetConfig } from '../model/parquet.js';
 import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, shortName } from './_issue.js';
+import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface ParquetCheckOptions {
@@ -26,14 +26,6 @@ const UNIX_OF_UNIT: Record<string, TimeFormat> = {
   MICROS: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS',
   NANOS: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
 };
-const PER_SECOND: Partial<Record<TimeFormat, bigint>> = {
-  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1n,
-  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1_000n,
-  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1_000_000n,
-  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1_000_000_000n,
-};
-const MIN_S = BigInt(Date.UTC(1971, 0, 1) / 1000);
-const MAX_S = BigInt(Date.UTC(2101, 0, 1) / 1000);
 
 export async function checkParquet(
   config: ParquetConfig,
@@ -240,7 +232,7 @@ function timeIssues(
   if (f.temporal?.kind === 'TIMESTAMP' && f.temporal.unit) {
     const fits = UNIX_OF_UNIT[f.temporal.unit] as TimeFormat;
     if (format === fits) return [];
-    if (PER_SECOND[format] !== undefined) {
+    if (isUnixFormat(format)) {
       return [
         checkIssue(
           'time_wrong_unit',
@@ -278,15 +270,14 @@ function timeIssues(
       ),
     ];
   }
-  const per = PER_SECOND[format];
   const min = f.stats?.min;
   const max = f.stats?.max;
-  if (per === undefined || min === undefined || max === undefined || !numeric) return [];
+  if (!isUnixFormat(format) || min === undefined || max === undefined || !numeric) return [];
   const lo = toBig(min);
   const hi = toBig(max);
   if (lo === undefined || hi === undefined) return [];
-  if (lo / per >= MIN_S && hi / per < MAX_S) return [];
-  const fits = unixUnitThatFits([lo, hi]) ?? unixUnitThatFits([lo, hi], { minYear: 1971 });
+  if (plausibleUnix([lo, hi], format)) return [];
+  const fits = unitThatFits([lo, hi]);
   if (fits && fits !== format) {
     return [
       checkIssue(

@@ -7,7 +7,12 @@ import type { Draft, InferOptions } from './types.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
-export { unixUnitFromMagnitude, unixUnitThatFits } from './time.js';
+export {
+  fitsUnixFormat,
+  isUnixFormat,
+  unixUnitFromMagnitude,
+  unixUnitThatFits,
+} from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
 
 /** What a format's inferer returns before the shared validation of the draft. */

@@ -59,15 +59,9 @@ export function unixUnitFromMagnitude(
 ): TimeGuess | undefined {
   const minYear = range.minYear ?? 1990;
   const maxYear = range.maxYear ?? 2100;
-  const lo = BigInt(yearStartSeconds(minYear));
-  const hi = BigInt(yearStartSeconds(maxYear + 1));
   if (values.length === 0) return undefined;
   for (const unit of UNIX_UNITS) {
-    const fits = values.every((v) => {
-      const s = toBigSeconds(v, unit.perSecond);
-      return s !== undefined && s >= lo && s < hi;
-    });
-    if (fits) {
+    if (fitsUnixFormat(values, unit.format, range)) {
       return {
         format: unit.format,
         reason: `values read as unix ${unit.name} fall between ${minYear} and ${maxYear}`,
@@ -76,6 +70,25 @@ export function unixUnitFromMagnitude(
     }
   }
   return undefined;
+}
+
+/**
+ * True when every value, read in the given unix format, falls in the plausible range (exact
+ * for integers past 2^53). False for formats that are not unix ones.
+ */
+export function fitsUnixFormat(
+  values: ReadonlyArray<string | number | bigint>,
+  format: TimeFormat,
+  range: PlausibleRange = {},
+): boolean {
+  const unit = UNIX_UNITS.find((u) => u.format === format);
+  if (!unit) return false;
+  const lo = BigInt(yearStartSeconds(range.minYear ?? 1990));
+  const hi = BigInt(yearStartSeconds((range.maxYear ?? 2100) + 1));
+  return values.every((v) => {
+    const s = toBigSeconds(v, unit.perSecond);
+    return s !== undefined && s >= lo && s < hi;
+  });
 }
 
 /** Which unix unit would put the values in range, for a message about the wrong unit. */

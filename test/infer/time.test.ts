@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  fitsUnixFormat,
   isRelativeFormat,
   isRfc3339,
   parseTimeFormatName,
@@ -126,5 +127,24 @@ describe('relative unit from spacing', () => {
     expect(relativeUnitFromSpacing([0, 2_000_000, 4_000_000]).format).toBe(
       'TIME_FORMAT_RELATIVE_NANOSECONDS',
     );
+  });
+});
+
+describe('fitsUnixFormat', () => {
+  test('reads every value in the named unit, exactly past 2^53, bounds by year', () => {
+    const ns = '1735689600000000001'; // 2025-01-01T00:00:00.000000001Z, past 2^53
+    expect(fitsUnixFormat([ns], 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS')).toBe(true);
+    expect(fitsUnixFormat([ns], 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS')).toBe(false);
+    const y1971 = String(Date.UTC(1971, 0, 1) / 1000);
+    const y2101 = String(Date.UTC(2101, 0, 1) / 1000);
+    const range = { minYear: 1971, maxYear: 2100 };
+    expect(fitsUnixFormat([y1971], 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS', range)).toBe(true);
+    expect(fitsUnixFormat([y2101], 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS', range)).toBe(false);
+    expect(fitsUnixFormat([y1971], 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS')).toBe(false);
+  });
+
+  test('is false for formats that are not unix ones and for values that are not numbers', () => {
+    expect(fitsUnixFormat(['1735689600'], 'TIME_FORMAT_RELATIVE_SECONDS')).toBe(false);
+    expect(fitsUnixFormat(['soon'], 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS')).toBe(false);
   });
 });
