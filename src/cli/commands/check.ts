@@ -13,7 +13,16 @@ import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { showsProgress } from '../io.js';
 import { createProgress, type Progress } from '../progress.js';
-import { type FileReport, loadReporter, REPORTER_NAMES, summarize } from '../reporters/index.js';
+import {
+  type FailOn,
+  type FileReport,
+  failOnOf,
+  isValid,
+  openReporter,
+  REPORTER_FLAGS,
+  REPORTER_NAMES,
+  summarize,
+} from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit check <config> <data-file> [options]
@@ -40,25 +49,19 @@ file cannot be read), 2 usage error.
 export async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     full: { type: 'boolean', default: false },
-    reporter: { type: 'string', short: 'r', default: 'text' },
-    'fail-on': { type: 'string', default: 'error' },
-    quiet: { type: 'boolean', short: 'q', default: false },
-    verbose: { type: 'boolean', default: false },
+    ...REPORTER_FLAGS,
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
   }
-  const failOn = String(values['fail-on']);
-  if (failOn !== 'error' && failOn !== 'warning') {
-    throw new UsageError(`--fail-on takes error or warning, not '${failOn}'`);
-  }
+  const failOn = failOnOf(values['fail-on']);
   if (positionals.length !== 2) {
     throw new UsageError('give a config file and the data file it imports');
   }
   const [configFile, dataFile] = positionals as [string, string];
-  const factory = await loadReporter(String(values.reporter));
+  const reporter = await openReporter(values, io, 'check');
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
   if (!(await stat(dataPath).catch(() => undefined))) {
@@ -81,12 +84,6 @@ export async function check(args: string[], io: Io): Promise<number> {
     issues,
     text,
   };
-  const reporter = factory(io.stdout, {
-    quiet: values.quiet === true,
-    verbose: values.verbose === true,
-    color: io.stdout.isTTY === true && !io.env.NO_COLOR,
-    command: 'check',
-  });
   reporter.write(report);
   reporter.end(summarize([report]));
   return report.valid ? EXIT_OK : EXIT_INVALID;
@@ -149,12 +146,6 @@ export async function checkAgainstData(
   });
 }
 
-export function isValid(issues: readonly Issue[], failOn: string): boolean {
-  return !issues.some(
-    (i) => i.severity === 'error' || (failOn === 'warning' && i.severity === 'warning'),
-  );
-}
-
 async function readConfigText(file: string, io: Io): Promise<string> {
   const path = resolve(io.cwd, file);
   const st = await stat(path).catch(() => undefined);
@@ -174,7 +165,7 @@ export async function withDataChecks(
   report: FileReport,
   dataFile: string,
   io: Io,
-  failOn: string,
+  failOn: FailOn,
 ): Promise<void> {
   if (report.text === undefined) return;
   const dataPath = resolve(io.cwd, dataFile);

@@ -4,7 +4,16 @@ import type { Issue } from '../../model/issue.js';
 import { MAX_CONFIG_BYTES, validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { type FileReport, loadReporter, REPORTER_NAMES, summarize } from '../reporters/index.js';
+import {
+  type FailOn,
+  type FileReport,
+  failOnOf,
+  isValid,
+  openReporter,
+  REPORTER_FLAGS,
+  REPORTER_NAMES,
+  summarize,
+} from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
 import { expandFiles } from './_files.js';
 
@@ -29,10 +38,7 @@ no files, a file or glob that matches nothing).
 /** `importkit lint`: validates config files and reports their issues. */
 export async function lint(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
-    reporter: { type: 'string', short: 'r', default: 'text' },
-    'fail-on': { type: 'string', default: 'error' },
-    quiet: { type: 'boolean', short: 'q', default: false },
-    verbose: { type: 'boolean', default: false },
+    ...REPORTER_FLAGS,
     data: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -40,21 +46,12 @@ export async function lint(args: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return EXIT_OK;
   }
-  const failOn = String(values['fail-on']);
-  if (failOn !== 'error' && failOn !== 'warning') {
-    throw new UsageError(`--fail-on takes error or warning, not '${failOn}'`);
-  }
+  const failOn = failOnOf(values['fail-on']);
   if (positionals.length === 0) throw new UsageError('no files given');
-  const factory = await loadReporter(String(values.reporter));
   const files = await expandFiles(positionals, io.cwd);
   if (files.includes('-') && !io.stdin) throw new UsageError('no standard input to read');
 
-  const reporter = factory(io.stdout, {
-    quiet: values.quiet === true,
-    verbose: values.verbose === true,
-    color: io.stdout.isTTY === true && !io.env.NO_COLOR,
-    command: 'lint',
-  });
+  const reporter = await openReporter(values, io, 'lint');
   const reports: FileReport[] = [];
   for (const file of files) {
     const report = await lintFile(file, io, failOn);
@@ -70,18 +67,14 @@ export async function lint(args: string[], io: Io): Promise<number> {
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
 }
 
-async function lintFile(file: string, io: Io, failOn: string): Promise<FileReport> {
+async function lintFile(file: string, io: Io, failOn: FailOn): Promise<FileReport> {
   const name = file === '-' ? '<stdin>' : file;
   const read = file === '-' ? await readStdin(io) : readConfig(resolve(io.cwd, file));
   if (typeof read !== 'string') {
     return { file: name, valid: false, issues: [{ ...read, file: name }] };
   }
   const result = validateConfigText(read, { filename: name });
-  const valid =
-    failOn === 'warning'
-      ? !result.issues.some((i) => i.severity === 'error' || i.severity === 'warning')
-      : result.ok;
-  return { file: name, valid, issues: result.issues, text: read };
+  return { file: name, valid: isValid(result.issues, failOn), issues: result.issues, text: read };
 }
 
 /**

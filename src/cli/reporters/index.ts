@@ -1,5 +1,7 @@
+import type { Issue } from '../../model/issue.js';
 import { UsageError } from '../errors.js';
-import type { ReporterFactory } from './types.js';
+import type { Io } from '../io.js';
+import type { Reporter, ReporterFactory } from './types.js';
 
 export type { FileReport, Reporter, ReporterFactory, ReporterOptions, Summary } from './types.js';
 export { summarize } from './types.js';
@@ -21,4 +23,45 @@ export async function loadReporter(name: string): Promise<ReporterFactory> {
     throw new UsageError(`unknown reporter '${name}' (one of ${REPORTER_NAMES.join(', ')})`);
   }
   return load();
+}
+
+/** The flags every reporting command (`lint`, `check`) takes, for `parseArgs`. */
+export const REPORTER_FLAGS = {
+  reporter: { type: 'string', short: 'r', default: 'text' },
+  'fail-on': { type: 'string', default: 'error' },
+  quiet: { type: 'boolean', short: 'q', default: false },
+  verbose: { type: 'boolean', default: false },
+} as const;
+
+export type FailOn = 'error' | 'warning';
+
+/** The `--fail-on` level, or a usage error. */
+export function failOnOf(value: unknown): FailOn {
+  const level = String(value);
+  if (level !== 'error' && level !== 'warning') {
+    throw new UsageError(`--fail-on takes error or warning, not '${level}'`);
+  }
+  return level;
+}
+
+/** A file is valid when none of its issues reaches the `--fail-on` level. */
+export function isValid(issues: readonly Issue[], failOn: FailOn): boolean {
+  return !issues.some(
+    (i) => i.severity === 'error' || (failOn === 'warning' && i.severity === 'warning'),
+  );
+}
+
+/** The reporter the parsed REPORTER_FLAGS ask for, writing to stdout. */
+export async function openReporter(
+  values: { reporter?: unknown; quiet?: unknown; verbose?: unknown },
+  io: Io,
+  command: string,
+): Promise<Reporter> {
+  const factory = await loadReporter(String(values.reporter ?? 'text'));
+  return factory(io.stdout, {
+    quiet: values.quiet === true,
+    verbose: values.verbose === true,
+    color: io.stdout.isTTY === true && !io.env.NO_COLOR,
+    command,
+  });
 }
