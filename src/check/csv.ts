@@ -9,14 +9,11 @@
 import { unixUnitThatFits } from '../infer/index.js';
 import {
   classifyCell,
-  decodeText,
-  detectDelimiter,
-  detectLineEnding,
   encodingProblem,
   gunzipHead,
   InspectError,
+  inspectCsv,
   isGzip,
-  newlineOf,
   openForInspection,
 } from '../inspect/index.js';
 import type { CsvConfig } from '../model/csv.js';
@@ -54,7 +51,14 @@ export interface CsvCheckOptions {
   sampleBytes?: number;
   /** The config's key in the document (for pointers). Default `csvConfig`. */
   key?: string;
+  /** The delimiter (`,` `;` `\t` `|`), instead of detecting it (as `infer --delimiter`). */
+  delimiter?: string;
+  /** The 1-based header row (0: none), instead of detecting it (as `infer --header-row`). */
+  headerRow?: number;
 }
+
+/** What the file's structure says, from the same inspection `infer` makes (both modes). */
+const STRUCTURE_CODES = new Set(['csv_no_data_rows', 'csv_last_row_incomplete']);
 
 const HEAD_RECORDS = 64;
 const MAX_OFFENDERS = 3;
@@ -91,6 +95,8 @@ interface TimeAcc {
   nonEmpty: number;
   bad: number;
   offenders: Place[];
+  empty: number;
+  emptyAt: Place[];
   decreases: number;
   firstDecrease: Place | undefined;
   prev: number;
@@ -144,9 +150,14 @@ export async function checkCsv(
       source: { file: dataPath },
     });
   }
-  const headText = decodeText(head).text;
-  const ending = detectLineEnding(headText);
-  const delimiter = detectDelimiter(headText, newlineOf(ending)).delimiter;
+  // Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
+  // `infer` give, whatever the mode, so sampled and full checks agree with them.
+  const profile = await inspectCsv(dataPath, {
+    ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+    ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
+  });
+  for (const i of profile.issues) if (STRUCTURE_CODES.has(i.code)) issues.push(i);
+  const delimiter = profile.dialect.delimiter;
 
   const firstDataRow = config.firstDataRow;
   const useEmbedded = config.useEmbeddedConfig === true;
@@ -187,6 +198,8 @@ export async function checkCsv(
           nonEmpty: 0,
           bad: 0,
           offenders: [],
+          empty: 0,
+          emptyAt: [],
           decreases: 0,
           firstDecrease: undefined,
           prev: Number.NaN,
@@ -216,9 +229,12 @@ export async function checkCsv(
   const firstData = kinds.findIndex(
     (_, i) => isData(i) && (i + 1 >= kinds.length || isData(i + 1)),
   );
-  const dataStart = firstData === -1 ? undefined : firstData + 1; // 1-based row
+  let dataStart = firstData === -1 ? undefined : firstData + 1; // 1-based row
   let headerRow: number | undefined;
-  if (dataStart !== undefined && dataStart > 1) {
+  if (options.headerRow !== undefined) {
+    headerRow = options.headerRow === 0 ? undefined : options.headerRow;
+    dataStart = profile.layout.firstDataRow;
+  } else if (dataStart !== undefined && dataStart > 1) {
     const above = headRecords[dataStart - 2] ?? [];
     const unitsAbove = dataStart > 2 && looksLikeUnits(above);
     headerRow = unitsAbove ? dataStart - 2 : dataStart - 1;
@@ -237,6 +253,7 @@ export async function checkCsv(
 
   // The hot loop of `--full`: no allocation per row or cell for values that fit.
   const fieldCounts = new Int32Array(1024);
+  const again = headerAgain(header);
   const onRecord = (rec: CsvRecord, rowsKnown: boolean): void => {
     if (rowsKnown && rec.row < checkFrom) return;
     const count = rec.count;
@@ -244,6 +261,10 @@ export async function checkCsv(
     const ends = rec.ends;
     const b = rec.bytes;
     if (count === 1 && ends[0] === starts[0]) return; // blank line
+    if (again.test(rec)) {
+      again.note(placeAt(rec, 0, starts[0] as number, ends[0] as number, rowsKnown));
+      return;
+    }
     dataRows += 1;
     if (count < 1024) fieldCounts[count] = (fieldCounts[count] as number) + 1;
     if (time && time.column <= count) {
@@ -252,7 +273,11 @@ export async function checkCsv(
       let e = ends[i] as number;
       while (s < e && (b[s] as number) <= 32) s += 1;
       while (e > s && (b[e - 1] as number) <= 32) e -= 1;
-      if (s < e) {
+      if (s === e) {
+        time.empty += 1;
+        if (time.emptyAt.length < MAX_OFFENDERS)
+          time.emptyAt.push(placeAt(rec, i, s, e, rowsKnown));
+      } else {
         time.nonEmpty += 1;
         const t = timeValue(b, s, e, time);
         if (Number.isNaN(t)) {
@@ -389,6 +414,8 @@ export async function checkCsv(
   }
   if (width === 0) width = header.length;
   const names = header.map((h) => h.trim());
+  const nameIndex = indexNames(names);
+  if (again.count > 0) issues.push(repeatedHeaderIssue(again, dataPath));
 
   const referenced = new Set<number>();
   if (timeCol !== undefined) {
@@ -409,7 +436,7 @@ export async function checkCsv(
   }
   for (const col of columns) {
     referenced.add(col.column);
-    const nameAt = findName(names, col.name);
+    const nameAt = findName(nameIndex, col.name);
     if (col.column > width && width > 0) {
       issues.push(
         checkIssue(
@@ -611,6 +638,20 @@ function timeIssues(
 ): Issue[] {
   const out: Issue[] = [];
   const fmt = shortName(t.format);
+  if (t.empty > 0 && t.nonEmpty > 0) {
+    const first = t.emptyAt[0] as Place;
+    out.push(
+      checkIssue(
+        'csv_time_empty',
+        at('timeColumn', 'columnNumber'),
+        `${t.empty} ${full ? '' : 'sampled '}time cell${t.empty === 1 ? ' is' : 's are'} empty (first: ${t.emptyAt.map(placeText).join(', ')}): the import fails on those rows`,
+        {
+          hint: 'Fill in or remove those rows, or choose another time column.',
+          source: sourceOf(file, first, t.column),
+        },
+      ),
+    );
+  }
   if (t.bad > 0) {
     const first = t.offenders[0] as Place;
     const suggestion = suggestFormat(t.offenders.map((o) => o.value));
@@ -911,15 +952,70 @@ function sameName(a: string, b: string): boolean {
   return normalizeName(a) === normalizeName(b);
 }
 
+interface NameIndex {
+  exact: Map<string, number>;
+  normalized: Map<string, number>;
+}
+
+/** The header names indexed once (first column of each name wins): lookups are then O(1). */
+function indexNames(names: string[]): NameIndex {
+  const exact = new Map<string, number>();
+  const normalized = new Map<string, number>();
+  names.forEach((h, i) => {
+    if (!exact.has(h)) exact.set(h, i);
+    const n = normalizeName(h);
+    if (!normalized.has(n)) normalized.set(n, i);
+  });
+  return { exact, normalized };
+}
+
 /** The 0-based column whose header is this name (exactly, or up to case and punctuation). */
-function findName(names: string[], name: string | undefined): number | undefined {
+function findName(index: NameIndex, name: string | undefined): number | undefined {
   if (!name) return undefined;
-  const exact = names.indexOf(name);
-  if (exact !== -1) return exact;
+  const exact = index.exact.get(name);
+  if (exact !== undefined) return exact;
   const n = normalizeName(name);
   if (n === '') return undefined;
-  const i = names.findIndex((h) => normalizeName(h) === n);
-  return i === -1 ? undefined : i;
+  return index.normalized.get(n);
+}
+
+/** Finds the header line again inside the data (two logs concatenated), cheaply per record. */
+function headerAgain(header: string[]) {
+  const cells = header.map((h) => h.trim());
+  const firstLength = Buffer.byteLength(header[0] ?? '', 'utf8');
+  const state = {
+    count: 0,
+    first: [] as Place[],
+    test(rec: CsvRecord): boolean {
+      if (cells.length < 2 || rec.count !== cells.length) return false;
+      if ((rec.ends[0] as number) - (rec.starts[0] as number) !== firstLength) return false;
+      for (let i = 0; i < cells.length; i++)
+        if (fieldText(rec, i).trim() !== cells[i]) return false;
+      return true;
+    },
+    note(place: Place): void {
+      state.count += 1;
+      if (state.first.length < MAX_OFFENDERS) state.first.push(place);
+    },
+  };
+  return state;
+}
+
+function repeatedHeaderIssue(again: ReturnType<typeof headerAgain>, file: string): Issue {
+  const first = again.first[0] as Place;
+  const s: IssueSource = { file };
+  if (first.row !== undefined) s.row = first.row;
+  if (first.line !== undefined) s.line = first.line;
+  if (first.row === undefined) s.offset = first.offset;
+  return checkIssue(
+    'csv_header_repeated',
+    '',
+    `the header line is repeated inside the data ${again.count} time${again.count === 1 ? '' : 's'} (first: ${again.first.map(placeText).join(', ')}): the import fails there unless the line is removed`,
+    {
+      hint: 'Remove the repeated header lines (`importkit normalize` does), or import each log on its own.',
+      source: s,
+    },
+  );
 }
 
 function suggestTimeColumn(names: string[], kinds: string[][], body: Body): string {

@@ -19,6 +19,10 @@ export interface CheckOptions {
   onProgress?: (done: number, total: number) => void;
   /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
   timeoutMs?: number;
+  /** CSV: the delimiter (`,` `;` `\t` `|`) instead of detecting it. */
+  delimiter?: string;
+  /** CSV: the 1-based header row (0: none) instead of detecting it. */
+  headerRow?: number;
 }
 
 /** The file format each config kind reads. */

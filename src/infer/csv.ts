@@ -1,5 +1,11 @@
 import { basename } from 'node:path';
-import { type CsvFieldProfile, type CsvProfile, inspectCsv } from '../inspect/index.js';
+import {
+  type CsvFieldProfile,
+  type CsvProfile,
+  inspectCsv,
+  type NumberStyle,
+  numberStyleOf,
+} from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
@@ -173,6 +179,7 @@ export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions =
   // ---- time column
   const fields = profile.fields;
   const time = chooseTimeColumn(fields, options, file, issues);
+  if (time) issues.push(...timeCellIssues(time.field, file));
   if (time) {
     const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
     ev(
@@ -207,9 +214,13 @@ export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions =
     const key = String(f.column);
     const channel: ChannelConfig = { name: f.name };
     if (f.units !== undefined) channel.units = f.units;
-    const type = f.physicalType === 'EMPTY' ? 'STRING' : f.physicalType;
+    const style = numberStyle(f, profile.dialect.delimiter);
+    const type = style ? 'DOUBLE' : f.physicalType === 'EMPTY' ? 'STRING' : f.physicalType;
     channel.dataType = `CHANNEL_DATA_TYPE_${type}` as ChannelDataType;
     dataColumns[key] = channel;
+    if (style)
+      issues.push(numberStyleIssue(f, style, file, pointer(CSV, 'dataColumns', key, 'dataType')));
+    if (f.stray) issues.push(strayIssue(f, file, pointer(CSV, 'dataColumns', key, 'dataType')));
     ev(
       pointer(CSV, 'dataColumns', key, 'name'),
       f.name,
@@ -230,8 +241,10 @@ export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions =
     ev(
       pointer(CSV, 'dataColumns', key, 'dataType'),
       channel.dataType,
-      typeReason(f),
-      typeConfidence(f),
+      style
+        ? `numbers written with ${style === 'decimal_comma' ? 'a decimal comma' : 'thousands separators'}: ${typeReason(f)}`
+        : typeReason(f),
+      style ? 'medium' : typeConfidence(f),
     );
     if (f.physicalType === 'EMPTY')
       issues.push({
@@ -405,6 +418,11 @@ function chooseTimeColumn(
   const candidates = scoreTimeColumns(fields);
   const best = candidates[0];
   if (!best?.guess) {
+    const shaped = timeShapeIssue(fields, file);
+    if (shaped) {
+      issues.push(shaped);
+      return undefined;
+    }
     const mixed = best && fields.find((f) => f.column === best.column);
     issues.push({
       code: 'infer_time_column_not_found',
@@ -607,4 +625,151 @@ function chooseStartTime(
     hint: 'Pass --relative-start 2024-01-01T00:00:00Z (RFC 3339).',
   });
   return undefined;
+}
+
+/** The number style of a column written as text the platform cannot read (`20,1`, `1,234.5`). */
+function numberStyle(f: CsvFieldProfile, delimiter: string): NumberStyle | undefined {
+  if (f.physicalType !== 'STRING' || !f.textShapes) return undefined;
+  const numbers = (f.kinds.int ?? 0) + (f.kinds.double ?? 0);
+  return numberStyleOf(f.textShapes, f.valueCount, numbers, delimiter);
+}
+
+function numberStyleIssue(
+  f: CsvFieldProfile,
+  style: NumberStyle,
+  file: string,
+  path: string,
+): Issue {
+  const shapes = f.textShapes ?? {};
+  const first = [
+    shapes.decimal_comma,
+    shapes.decimal_comma_grouped,
+    shapes.thousands,
+    shapes.comma_ambiguous,
+  ]
+    .filter((x) => x !== undefined)
+    .sort((a, b) => rowOf(a.where) - rowOf(b.where))[0];
+  const example = first ? `'${first.value}' at ${first.where}` : '';
+  return style === 'decimal_comma'
+    ? {
+        code: 'csv_decimal_comma',
+        severity: 'error',
+        path,
+        message: `${file}: column ${f.column} (${f.name}) writes numbers with a decimal comma (${example}); the platform reads a decimal point`,
+        hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
+        source: { file, column: f.column, ...rowSource(first?.where) },
+      }
+    : {
+        code: 'csv_thousands_separator',
+        severity: 'error',
+        path,
+        message: `${file}: column ${f.column} (${f.name}) writes numbers with thousands separators (${example}); the platform reads plain digits`,
+        hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
+        source: { file, column: f.column, ...rowSource(first?.where) },
+      };
+}
+
+function strayIssue(f: CsvFieldProfile, file: string, path: string): Issue {
+  const s = f.stray as NonNullable<CsvFieldProfile['stray']>;
+  return {
+    code: 'csv_value_stray',
+    severity: 'error',
+    path,
+    message: `${file}: column ${f.column} (${f.name}) holds ${s.count} value(s) that are not ${f.physicalType} among ${f.valueCount} (first: '${s.value}' at ${s.where}); the import fails on those rows`,
+    hint: 'Fix or empty those cells, or set dataType to CHANNEL_DATA_TYPE_STRING if the text is meant.',
+    source: { file, column: f.column, ...rowSource(s.where) },
+  };
+}
+
+/** Empty or unparsable cells in the chosen time column: the import fails on those rows. */
+function timeCellIssues(f: CsvFieldProfile, file: string): Issue[] {
+  const out: Issue[] = [];
+  const path = pointer(CSV, 'timeColumn', 'columnNumber');
+  if (f.nullCount > 0 && f.valueCount > 0)
+    out.push({
+      code: 'csv_time_empty',
+      severity: 'error',
+      path,
+      message: `${file}: ${f.nullCount} cell(s) of the time column ${f.column} (${f.name}) are empty (first: ${(f.emptyAt ?? []).join(', ')}); the import fails on those rows`,
+      hint: 'Fill in or remove those rows, or choose another time column.',
+      source: { file, column: f.column, ...rowSource(f.emptyAt?.[0]) },
+    });
+  if (f.stray)
+    out.push({
+      code: 'csv_time_unparsable',
+      severity: 'error',
+      path: pointer(CSV, 'timeColumn', 'format'),
+      message: `${file}: ${f.stray.count} cell(s) of the time column ${f.column} (${f.name}) are not times (first: '${f.stray.value}' at ${f.stray.where}); the import fails on those rows`,
+      hint: 'Fix or remove those rows.',
+      source: { file, column: f.column, ...rowSource(f.stray.where) },
+    });
+  return out;
+}
+
+/** A column whose cells are mostly of one text shape (`date_only`, `time_ampm` ...). */
+function shapedColumn(
+  fields: readonly CsvFieldProfile[],
+  shape: NonNullable<keyof NonNullable<CsvFieldProfile['textShapes']>>,
+): CsvFieldProfile | undefined {
+  return fields.find((f) => {
+    const seen = f.textShapes?.[shape];
+    return seen !== undefined && seen.count * 2 > f.valueCount;
+  });
+}
+
+/** Times written in shapes the platform cannot read: split over two columns, AM/PM, zone names. */
+function timeShapeIssue(fields: readonly CsvFieldProfile[], file: string): Issue | undefined {
+  const path = pointer(CSV, 'timeColumn');
+  const hint = `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`;
+  const date =
+    shapedColumn(fields, 'date_only') ??
+    fields.find(
+      (f) => f.logicalType?.startsWith('date_') && f.samples.every((v) => !v.includes(':')),
+    );
+  const clock = shapedColumn(fields, 'time_of_day');
+  if (date && clock)
+    return {
+      code: 'csv_time_split_columns',
+      severity: 'error',
+      path,
+      message: `${file}: the date is in column ${date.column} (${date.name}, '${date.first ?? ''}') and the time of day in column ${clock.column} (${clock.name}, '${clock.first ?? ''}'); the platform reads one time column`,
+      hint: `${hint} (joins them into one RFC 3339 column; pass --timezone for local times)`,
+      source: { file, column: date.column },
+    };
+  const ampm = shapedColumn(fields, 'time_ampm');
+  if (ampm)
+    return {
+      code: 'csv_time_ampm',
+      severity: 'error',
+      path,
+      message: `${file}: column ${ampm.column} (${ampm.name}) writes times with AM/PM ('${ampm.textShapes?.time_ampm?.value}' at ${ampm.textShapes?.time_ampm?.where}); the platform reads 24-hour times`,
+      hint,
+      source: { file, column: ampm.column, ...rowSource(ampm.textShapes?.time_ampm?.where) },
+    };
+  const zoned = shapedColumn(fields, 'time_zone_name');
+  if (zoned)
+    return {
+      code: 'csv_time_zone_name',
+      severity: 'error',
+      path,
+      message: `${file}: column ${zoned.column} (${zoned.name}) writes times with a zone name ('${zoned.textShapes?.time_zone_name?.value}' at ${zoned.textShapes?.time_zone_name?.where}); the platform reads offsets (+01:00, Z) only`,
+      hint,
+      source: { file, column: zoned.column, ...rowSource(zoned.textShapes?.time_zone_name?.where) },
+    };
+  return undefined;
+}
+
+function rowOf(where: string): number {
+  const m = /^row (\d+)$/.exec(where);
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
+}
+
+function rowSource(where: string | undefined): { row?: number } {
+  const row = where === undefined ? Number.NaN : rowOf(where);
+  return Number.isFinite(row) && row !== Number.MAX_SAFE_INTEGER ? { row } : {};
+}
+
+/** `data.csv` → `data.normalized.csv`: where `normalize` is told to write in hints. */
+function normalizedName(file: string): string {
+  return `${assetNameOf(file)}.normalized.csv`;
 }

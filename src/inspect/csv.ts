@@ -8,6 +8,8 @@ import {
   type CsvColumnType,
   columnType,
   isWidening,
+  TEXT_SHAPES,
+  type TextShape,
   type TimeTextKind,
 } from './csv/cells.js';
 import {
@@ -23,7 +25,7 @@ import { gunzipChunks, isGzip } from './gzip-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
-export type { CellKind, CsvColumnType, TimeTextKind } from './csv/cells.js';
+export type { CellKind, CsvColumnType, TextShape, TimeTextKind } from './csv/cells.js';
 export type { CsvDialect } from './csv/dialect.js';
 
 const KiB = 1024;
@@ -34,6 +36,8 @@ export const CSV_HEAD_BYTES = 4 * MiB;
 export const CSV_HEAD_ROWS = 10_000;
 export const CSV_SLICE_BYTES = 64 * KiB;
 export const CSV_SLICES = 3;
+/** The most fields a table row may have: wider rows are not a table the platform reads. */
+export const MAX_CSV_COLUMNS = 100_000;
 /** Rows of the head kept as arrays for the layout (preamble, header, units) when typing in place. */
 const LAYOUT_ROWS = 2000;
 
@@ -82,6 +86,18 @@ export interface CsvFieldProfile extends FieldProfile {
   widenedBy?: { value: string; where: string };
   /** The JSON object of the platform's embedded config for this column. */
   embedded?: Record<string, unknown>;
+  /** A few text cells in a column of numbers, booleans or times (odd rows): count and the first. */
+  stray?: CellPlace & { count: number };
+  /** Where the first empty cells are (`row 7`). */
+  emptyAt?: string[];
+  /** Text cells of shapes the platform cannot read (`20,1`, `1:05 PM`), each with its first. */
+  textShapes?: Partial<Record<TextShape, CellPlace & { count: number }>>;
+}
+
+/** A cell's value and where it is: `row 12` (a 1-based file row) or a later part of the file. */
+export interface CellPlace {
+  value: string;
+  where: string;
 }
 
 export interface CsvSlice {
@@ -369,6 +385,7 @@ export async function inspectCsvSource(
 
   // ---- rows of the head: the preamble and header (from the sample) plus `headRows` rows
   const sampleRows = parseRows(sample, dialect).rows;
+  refuseTooWide(file, sampleRows);
   const lead = detectLayout(
     sampleRows,
     options.headerRow === undefined ? {} : { headerRow: options.headerRow },
@@ -398,6 +415,7 @@ export async function inspectCsvSource(
     // The last row may be cut inside a quoted field when the head is not the whole file.
     if (!complete && parsedHead.lastRowBroken && rows.length > 1) rows.pop();
   }
+  refuseTooWide(file, rows);
   const headRowCount = lines ? lines.length : rows.length;
   if (options.headerRow !== undefined && options.headerRow > headRowCount)
     fail(
@@ -417,11 +435,18 @@ export async function inspectCsvSource(
   let firstRagged: number | undefined;
   let dataRows = 0;
   const delim = dialect.delimiter;
+  const headerCells = layout.header >= 0 ? (rows[layout.header] ?? []) : undefined;
+  const headerLine = headerCells?.join(delim);
+  const repeated: RepeatedHeader = { count: 0, first: [] };
   for (let r = layout.firstData; r < headLimit; r++) {
     if (lines && r >= rows.length) {
       let line = lines[r] as string;
       if (lineEnding === 'mixed' && line.endsWith('\r')) line = line.slice(0, -1);
       if (line.indexOf(delim) < 0 && line.trim() === '') continue;
+      if (line === headerLine) {
+        noteRepeat(repeated, { row: r + 1, line: r + 1 });
+        continue;
+      }
       let fields = 0;
       let from = 0;
       for (;;) {
@@ -445,6 +470,10 @@ export async function inspectCsvSource(
     }
     const row = rows[r] as string[];
     if (isBlankRow(row)) continue;
+    if (headerCells && sameCells(row, headerCells)) {
+      noteRepeat(repeated, lines ? { row: r + 1, line: r + 1 } : { row: r + 1 });
+      continue;
+    }
     if (row.length !== n) {
       ragged += 1;
       firstRagged ??= r + 1;
@@ -457,6 +486,8 @@ export async function inspectCsvSource(
 
   // ---- later parts: slices, or every row
   const slices: CsvSlice[] = [];
+  /** The file's last bytes when a read already holds them (the whole head, the end slice). */
+  let tail: Uint8Array | undefined = head.complete && !gzip ? head.bytes : undefined;
   const rest = Array.from({ length: n }, () => new ColumnStats());
   const restWhere: string[] = [];
   const restKinds: KindWhere[] = Array.from({ length: n }, () => ({}));
@@ -464,7 +495,16 @@ export async function inspectCsvSource(
   let rowCount: number | undefined = headLastRowComplete ? dataRows : undefined;
   if (!headLastRowComplete && options.full) {
     mode = 'full';
-    const full = await scanRest(source, gzip, dialect, headLimit, n, rest, options.onProgress);
+    const full = await scanRest(
+      source,
+      gzip,
+      dialect,
+      headLimit,
+      n,
+      rest,
+      { header: headerCells, repeated },
+      options.onProgress,
+    );
     ragged += full.ragged;
     firstRagged ??= full.firstRagged;
     rowCount = dataRows + full.dataRows;
@@ -493,6 +533,7 @@ export async function inspectCsvSource(
         head.bytes,
       );
       slices.push(slice.info);
+      if (offset + slice.bytes.byteLength >= source.size) tail = slice.bytes;
       if (!slice.info.aligned) {
         issues.push({
           code: 'csv_slice_skipped',
@@ -506,6 +547,10 @@ export async function inspectCsvSource(
       }
       const part = Array.from({ length: n }, () => new ColumnStats());
       for (const [i, row] of slice.rows.entries()) {
+        if (headerCells && sameCells(row, headerCells)) {
+          noteRepeat(repeated, { where: `the slice at byte ${offset}, row ${i + 1}` });
+          continue;
+        }
         if (row.length !== n) ragged += 1;
         for (let c = 0; c < n; c++) (part[c] as ColumnStats).add(row[c] ?? '', i + 1);
       }
@@ -514,7 +559,7 @@ export async function inspectCsvSource(
         const p = part[c] as ColumnStats;
         if (p.firstDecrease !== undefined) restWhere[c] ??= `${where}, row ${p.firstDecrease}`;
         noteKinds(restKinds, c, p, (i) => `${where}, row ${i}`);
-        (rest[c] as ColumnStats).merge(p);
+        (rest[c] as ColumnStats).merge(p, false);
       }
       // Order across parts: the slice must not start below where the head ended.
       for (let c = 0; c < n; c++) {
@@ -525,6 +570,9 @@ export async function inspectCsvSource(
       }
     }
   }
+  if (repeated.count > 0) issues.push(repeatedHeaderIssue(file, repeated));
+  const cutShort = gzip ? undefined : await lastRowShort(source, tail, dialect, n);
+  if (cutShort) issues.push(lastRowIssue(file, cutShort, n));
   if (ragged > 0)
     issues.push({
       code: 'csv_ragged_rows',
@@ -547,9 +595,22 @@ export async function inspectCsvSource(
     const headIncreasing = s.increasing;
     const headFirstDecrease = s.firstDecrease;
     const headLast = s.lastValue;
+    const headStrings = s.kinds.string;
     s.merge(r);
     const type = columnType(s);
     const field = describeField(c, s, type, layout, headerRow, unitsRow, rows);
+    if (s.hasStrays()) {
+      const first = s.firstOfKind.string;
+      const later = restKinds[c]?.string;
+      field.stray = {
+        count: s.kinds.string,
+        value: (first?.value ?? '').trim(),
+        where:
+          headStrings > 0 && first
+            ? `row ${first.index}`
+            : (later?.where ?? 'a later part of the file'),
+      };
+    }
     if (!headIncreasing && headFirstDecrease !== undefined) {
       field.increasing = false;
       field.firstDecrease = `row ${headFirstDecrease}`;
@@ -590,10 +651,11 @@ export async function inspectCsvSource(
     else seenNames.set(field.name, c + 1);
     fields.push(field);
   }
+  dropTrailingEmpty(fields, layout, file, issues);
   if (rowCount === 0 || (dataRows === 0 && mode !== 'full'))
     issues.push({
       code: 'csv_no_data_rows',
-      severity: 'warning',
+      severity: 'error',
       path: '',
       message: `${file}: no data rows after row ${layout.firstData}`,
       source: { file },
@@ -696,7 +758,8 @@ function describeField(
   unitsRow: readonly string[],
   rows: readonly (readonly string[])[],
 ): CsvFieldProfile {
-  const rawHeader = layout.header >= 0 ? (headerRow[c] ?? '').trim() : '';
+  let rawHeader = layout.header >= 0 ? (headerRow[c] ?? '').trim() : '';
+  if (layout.commentedHeader && c === 0) rawHeader = rawHeader.replace(/^#\s*(?=[\p{L}_])/u, '');
   const split = splitHeaderUnits(rawHeader);
   const name = split.name !== '' ? split.name : `column_${c + 1}`;
   const kinds: Partial<Record<CellKind, number>> = {};
@@ -723,6 +786,17 @@ function describeField(
   }
   const timeKind = s.timeTextKind();
   if (timeKind) field.logicalType = timeKind;
+  if (s.emptyAt.length > 0) field.emptyAt = s.emptyAt.map(placeText);
+  for (const shape of TEXT_SHAPES) {
+    const seen = s.shapes[shape];
+    if (!seen) continue;
+    field.textShapes ??= {};
+    field.textShapes[shape] = {
+      count: seen.count,
+      value: seen.value,
+      where: placeText(seen.index),
+    };
+  }
   if (s.firstValue !== undefined) field.first = s.firstValue;
   if (s.lastValue !== undefined) field.last = s.lastValue;
   if (
@@ -748,6 +822,39 @@ function describeField(
     if (obj) field.embedded = { ...(field.embedded ?? {}), ...obj };
   }
   return field;
+}
+
+function placeText(index: number): string {
+  return index > 0 ? `row ${index}` : 'a later part of the file';
+}
+
+/**
+ * Spreadsheet exports often end each row with delimiters: trailing columns with no name and
+ * no values. They are left out of the fields (the file keeps them), with an info issue.
+ */
+function dropTrailingEmpty(
+  fields: CsvFieldProfile[],
+  layout: CsvLayout,
+  file: string,
+  issues: Issue[],
+): void {
+  let drop = 0;
+  for (let c = fields.length - 1; c > 0; c--) {
+    const f = fields[c] as CsvFieldProfile;
+    if (f.physicalType !== 'EMPTY' || (layout.header >= 0 && (f.header ?? '') !== '')) break;
+    drop += 1;
+  }
+  if (drop === 0) return;
+  const from = fields.length - drop + 1;
+  fields.splice(fields.length - drop, drop);
+  issues.push({
+    code: 'csv_trailing_empty_columns',
+    severity: 'info',
+    path: '',
+    message: `${file}: column${drop === 1 ? ` ${from} has` : `s ${from}-${from + drop - 1} have`} no name and no values (trailing delimiters): left out of the draft`,
+    hint: '`importkit normalize` drops them from the file.',
+    source: { file, column: from },
+  });
 }
 
 /** Offsets of the slices after the head: the middle and the end of what remains. */
@@ -778,7 +885,7 @@ async function readSlice(
   rowStart: boolean,
   /** Bytes already read from the start of the file: a slice inside them is not read again. */
   read: Uint8Array,
-): Promise<{ rows: string[][]; info: CsvSlice }> {
+): Promise<{ rows: string[][]; info: CsvSlice; bytes: Uint8Array }> {
   const bytes =
     offset + length <= read.byteLength || read.byteLength >= source.size
       ? read.subarray(offset, offset + length)
@@ -817,12 +924,12 @@ async function readSlice(
     ) {
       info.rows = rows.length;
       info.aligned = true;
-      return { rows, info };
+      return { rows, info, bytes };
     }
     const next = bytes.indexOf(nl, from);
     from = next < 0 ? -1 : next + 1;
   }
-  return { rows: [], info };
+  return { rows: [], info, bytes };
 }
 
 /** Streams every row after the head's rows (counting from row 0) into `rest`. */
@@ -833,6 +940,7 @@ async function scanRest(
   skipRows: number,
   columns: number,
   rest: ColumnStats[],
+  repeats: { header: readonly string[] | undefined; repeated: RepeatedHeader },
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ dataRows: number; ragged: number; firstRagged?: number }> {
   let done = 0;
@@ -866,6 +974,10 @@ async function scanRest(
         if (row <= skipRows) return;
         if (r.length === 1 && (r[0] ?? '').trim() === '') return;
         if (dialect.lineEnding === 'mixed') stripCr([r]);
+        if (repeats.header && sameCells(r, repeats.header)) {
+          noteRepeat(repeats.repeated, { row });
+          return;
+        }
         dataRows += 1;
         if (r.length !== columns) {
           ragged += 1;
@@ -878,4 +990,92 @@ async function scanRest(
     });
   });
   return firstRagged === undefined ? { dataRows, ragged } : { dataRows, ragged, firstRagged };
+}
+
+/** Header lines repeated inside the data (two logs concatenated): how many, and the first. */
+interface RepeatedHeader {
+  count: number;
+  first: Array<{ row?: number; line?: number; where?: string }>;
+}
+
+function noteRepeat(into: RepeatedHeader, at: { row?: number; line?: number; where?: string }) {
+  into.count += 1;
+  if (into.first.length < 3) into.first.push(at);
+}
+
+function sameCells(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if ((a[i] ?? '').trim() !== (b[i] ?? '').trim()) return false;
+  return true;
+}
+
+function repeatedHeaderIssue(file: string, repeated: RepeatedHeader): Issue {
+  const places = repeated.first.map(
+    (p) => p.where ?? `row ${p.row}${p.line !== undefined ? ` (line ${p.line})` : ''}`,
+  );
+  const first = repeated.first[0];
+  return {
+    code: 'csv_header_repeated',
+    severity: 'warning',
+    path: '',
+    message: `${file}: the header line is repeated inside the data ${repeated.count} time(s), at ${places.join(', ')}${repeated.count > places.length ? ', ...' : ''}; the import fails there unless the line is removed`,
+    hint: 'Remove the repeated header lines (`importkit normalize` does), or import each log on its own.',
+    source: {
+      file,
+      ...(first?.row !== undefined ? { row: first.row } : {}),
+      ...(first?.line !== undefined ? { line: first.line } : {}),
+    },
+  };
+}
+
+function refuseTooWide(file: string, rows: readonly (readonly string[])[]): void {
+  const widest = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  if (widest > MAX_CSV_COLUMNS)
+    fail(
+      file,
+      'csv_too_many_columns',
+      `a row has ${widest} fields; a table has at most ${MAX_CSV_COLUMNS} columns`,
+      'Check the delimiter (pass --delimiter) and that this is a CSV file of rows.',
+    );
+}
+
+/**
+ * The last row when the file ends without a line end and that row has fewer fields than the
+ * table: a file still being written, or cut. Uses the bytes already read at the end (the
+ * whole head, the end slice), else reads the last 64 KiB (plain files only: not gzip).
+ */
+async function lastRowShort(
+  source: ByteSource,
+  tail: Uint8Array | undefined,
+  dialect: CsvDialect,
+  columns: number,
+): Promise<{ fields: number; text: string } | undefined> {
+  if (columns < 2) return undefined;
+  const last = tail ? tail.subarray(tail.byteLength - 1) : await source.read(source.size - 1, 1);
+  if (last[0] === 10 || last[0] === 13) return undefined;
+  const bytes = tail ?? (await source.read(Math.max(0, source.size - 64 * KiB), 64 * KiB));
+  const nl = Math.max(bytes.lastIndexOf(10), bytes.lastIndexOf(13));
+  if (nl < 0 && bytes.byteLength < source.size) return undefined;
+  const text = decodeText(bytes.subarray(nl + 1)).text;
+  const fields = Papa.parse<string[]>(text, {
+    delimiter: dialect.delimiter,
+    quoteChar: dialect.quoteChar,
+  }).data[0]?.length;
+  return fields !== undefined && fields < columns ? { fields, text } : undefined;
+}
+
+function lastRowIssue(
+  file: string,
+  short: { fields: number; text: string },
+  columns: number,
+): Issue {
+  const preview = short.text.length > 40 ? `${short.text.slice(0, 40)}...` : short.text;
+  return {
+    code: 'csv_last_row_incomplete',
+    severity: 'warning',
+    path: '',
+    message: `${file}: the last row ('${preview}') has ${short.fields} of ${columns} fields and no line end: the file may still be being written, or was cut`,
+    hint: 'Wait for the export to finish (or copy the file again), then infer or check it once more.',
+    source: { file },
+  };
 }

@@ -6,7 +6,8 @@
 
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
-export { classifyCell } from './csv/cells.js';
+export type { NumberStyle, TextShape } from './csv/cells.js';
+export { classifyCell, numberStyleOf, textShape } from './csv/cells.js';
 export {
   decodeText,
   detectDelimiter,
@@ -14,7 +15,13 @@ export {
   encodingProblem,
   newlineOf,
 } from './csv/dialect.js';
-export type { CsvDialect, CsvFieldProfile, CsvInspectOptions, CsvProfile } from './csv.js';
+export type {
+  CellPlace,
+  CsvDialect,
+  CsvFieldProfile,
+  CsvInspectOptions,
+  CsvProfile,
+} from './csv.js';
 export { inspectCsv } from './csv.js';
 export type { Detection, FileFormat } from './detect.js';
 export { detectFormat } from './detect.js';

@@ -90,10 +90,18 @@ describe('options override every choice', () => {
     const path = await write('nohead.csv', table);
     const draft = await inferCsv(path, { headerRow: 0, timeColumn: 1 });
     expect(draft.document.csvConfig?.firstDataRow).toBe(1);
+    // The header line read as data is one odd row: the column keeps its type, the row is named.
     expect(draft.document.csvConfig?.dataColumns?.['3']).toEqual({
       name: 'column_3',
-      dataType: 'CHANNEL_DATA_TYPE_STRING',
+      dataType: 'CHANNEL_DATA_TYPE_INT_32',
     });
+    expect(
+      draft.issues.filter((i) => i.code === 'csv_value_stray').map((i) => [i.path, i.source?.row]),
+    ).toEqual([
+      ['/csvConfig/dataColumns/2/dataType', 1],
+      ['/csvConfig/dataColumns/3/dataType', 1],
+      ['/csvConfig/dataColumns/4/dataType', 1],
+    ]);
   });
 
   test('a time column that is not in the file is an error naming the columns', async () => {

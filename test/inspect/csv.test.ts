@@ -205,7 +205,7 @@ describe('head and slices', () => {
     ]);
   });
 
-  test('text in a later slice widens numbers to STRING; full scan finds a value slices miss', async () => {
+  test('one text cell in a later part is a stray, not the type; full scan finds a value slices miss', async () => {
     const path = await write(
       'widen2.csv',
       quotedTable(3000, (i) => (i === 1500 ? 'n/a' : undefined)),
@@ -214,11 +214,11 @@ describe('head and slices', () => {
     const full = await inspectCsv(path, { ...small, full: true });
     expect(full.sampling.mode).toBe('full');
     expect(full.rowCount).toBe(3000);
-    expect(field(full, 'count').physicalType).toBe('STRING');
-    expect(field(full, 'count').widenedBy?.value).toBe('n/a');
-    // The slices are 4 KiB in the middle: row 1500 may or may not be in one; the type then says which.
+    expect(field(full, 'count').physicalType).toBe('INT_32');
+    expect(field(full, 'count').stray).toEqual({ count: 1, value: 'n/a', where: 'row 1502' });
+    // The slices are 4 KiB in the middle: row 1500 may or may not be in one; the type stays.
     const count = field(sampled, 'count');
-    expect(['INT_32', 'STRING']).toContain(count.physicalType);
+    expect(count.physicalType).toBe('INT_32');
     expect(sampled.bytesRead).toBeLessThan(full.bytesRead);
   });
 
@@ -231,8 +231,9 @@ describe('head and slices', () => {
     const p = await inspectCsv(path, { headRows: 1000 });
     expect(p.sampling.headRows).toBe(1000);
     expect(p.sampling.slices.map((s) => s.rows)).toEqual([500]);
-    expect(field(p, 'v').physicalType).toBe('STRING');
-    expect(field(p, 'v').widenedBy).toEqual({
+    expect(field(p, 'v').physicalType).toBe('INT_32');
+    expect(field(p, 'v').stray).toEqual({
+      count: 1,
       value: 'n/a',
       where: `the slice at byte ${p.sampling.headBytes}, row 201`,
     });
@@ -253,12 +254,8 @@ describe('head and slices', () => {
     expect(strip(plain)).toEqual(strip(quoted));
     expect({ ...plain.sampling, headBytes: 0 }).toEqual({ ...quoted.sampling, headBytes: 0 });
     expect(plain.sampling.raggedRows).toBe(2);
-    expect(plain.fields.map((f) => f.physicalType)).toEqual([
-      'INT_32',
-      'INT_32',
-      'DOUBLE',
-      'STRING',
-    ]);
+    expect(plain.fields.map((f) => f.physicalType)).toEqual(['INT_32', 'INT_32', 'DOUBLE', 'BOOL']);
+    expect(plain.fields[3]?.stray).toEqual({ count: 2, value: 'x', where: 'row 3202' });
     expect(plain.fields[1]?.nullCount).toBe(715);
   });
 

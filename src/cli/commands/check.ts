@@ -24,6 +24,7 @@ import {
   summarize,
 } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
+import { csvDialectFromArgs } from './infer.js';
 
 const HELP = `Usage: importkit check <config> <data-file> [options]
 
@@ -35,6 +36,8 @@ By default a CSV file is sampled (its head and its tail); --full reads every row
 
 Options:
       --full              read the whole file (bounded memory, a progress bar on a terminal)
+      --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
+      --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)
       --fail-on <level>   error (default) or warning: the level that fails the check
   -q, --quiet             only errors; nothing at all when the file fits
@@ -49,6 +52,8 @@ file cannot be read), 2 usage error.
 export async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     full: { type: 'boolean', default: false },
+    delimiter: { type: 'string' },
+    'header-row': { type: 'string' },
     ...REPORTER_FLAGS,
     help: { type: 'boolean', short: 'h', default: false },
   });
@@ -57,6 +62,7 @@ export async function check(args: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
   const failOn = failOnOf(values['fail-on']);
+  const dialect = csvDialectFromArgs(values);
   if (positionals.length !== 2) {
     throw new UsageError('give a config file and the data file it imports');
   }
@@ -75,7 +81,10 @@ export async function check(args: string[], io: Io): Promise<number> {
     | undefined;
   if (document) {
     issues.push(
-      ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, values.full)),
+      ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
+        full: values.full,
+        ...dialect,
+      })),
     );
   }
   const report: FileReport = {
@@ -101,8 +110,9 @@ export async function checkAgainstData(
   dataName: string,
   dataPath: string,
   io: Io,
-  full = false,
+  options: { full?: boolean; delimiter?: string; headerRow?: number } = {},
 ): Promise<Issue[]> {
+  const full = options.full === true;
   const size = (await stat(dataPath)).size;
   // CSV reports bytes of the file; Parquet and HDF5 report rows: the bar takes the unit of
   // the first report.
@@ -117,6 +127,7 @@ export async function checkAgainstData(
   let found: Issue[];
   try {
     found = await checkConfig(document, dataPath, {
+      ...options,
       full,
       ...(full && showsProgress(io) ? { onProgress } : {}),
     });

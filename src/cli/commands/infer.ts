@@ -43,6 +43,27 @@ anyway) or a file that cannot be read, 2 usage error.
 const LAYOUTS: readonly Layout[] = ['flat', 'single-channel', 'multi-channel'];
 const COMPLEX_MODES = ['IGNORE', 'BOTH', 'STRING', 'BYTES'];
 
+/** `--delimiter` and `--header-row` (CSV; `infer`, `check` and `normalize` take them alike). */
+export function csvDialectFromArgs(values: Record<string, string | boolean | undefined>): {
+  delimiter?: string;
+  headerRow?: number;
+} {
+  const out: { delimiter?: string; headerRow?: number } = {};
+  const delimiter = values.delimiter;
+  if (typeof delimiter === 'string') {
+    const d = parseDelimiter(delimiter);
+    if (d === undefined) throw new UsageError(`--delimiter '${delimiter}' is not one of , ; tab |`);
+    out.delimiter = d;
+  }
+  const headerRow = values['header-row'];
+  if (typeof headerRow === 'string') {
+    if (!/^\d+$/.test(headerRow))
+      throw new UsageError(`--header-row takes a row number (0 for none), not '${headerRow}'`);
+    out.headerRow = Number(headerRow);
+  }
+  return out;
+}
+
 /** The command-line flags of `infer` → InferOptions (usage errors for values that cannot be right). */
 export function inferOptionsFromArgs(
   values: Record<string, string | boolean | undefined>,
@@ -85,18 +106,7 @@ export function inferOptionsFromArgs(
       );
     options.relativeStartTime = start;
   }
-  const delimiter = str('delimiter');
-  if (delimiter !== undefined) {
-    const d = parseDelimiter(delimiter);
-    if (d === undefined) throw new UsageError(`--delimiter '${delimiter}' is not one of , ; tab |`);
-    options.delimiter = d;
-  }
-  const headerRow = str('header-row');
-  if (headerRow !== undefined) {
-    if (!/^\d+$/.test(headerRow))
-      throw new UsageError(`--header-row takes a row number (0 for none), not '${headerRow}'`);
-    options.headerRow = Number(headerRow);
-  }
+  Object.assign(options, csvDialectFromArgs(values));
   const layout = str('layout');
   if (layout !== undefined) {
     if (!(LAYOUTS as readonly string[]).includes(layout))

@@ -29,6 +29,91 @@ export type CsvColumnType =
 /** What the text of a time-like column holds. */
 export type TimeTextKind = 'rfc3339' | 'datetime' | 'date_dmy' | 'date_mdy' | 'date_ambiguous';
 
+/**
+ * Shapes of text cells the platform cannot read as numbers or times, though people mean
+ * them so: `20,1` (decimal comma), `1,234.5` (thousands separators), `1.234,5` (both),
+ * `1,234` (either), a date alone, a time of day alone, `1:05 PM`, a time with a zone name.
+ */
+export type TextShape =
+  | 'decimal_comma'
+  | 'decimal_comma_grouped'
+  | 'thousands'
+  | 'comma_ambiguous'
+  | 'date_only'
+  | 'time_of_day'
+  | 'time_ampm'
+  | 'time_zone_name';
+
+export const TEXT_SHAPES: readonly TextShape[] = [
+  'decimal_comma',
+  'decimal_comma_grouped',
+  'thousands',
+  'comma_ambiguous',
+  'date_only',
+  'time_of_day',
+  'time_ampm',
+  'time_zone_name',
+];
+
+const COMMA_GROUPS_RE = /^[+-]?\d{1,3}(?:,\d{3})+(\.\d+)?$/;
+const DECIMAL_COMMA_RE = /^[+-]?\d+,\d+$/;
+const DOT_GROUPS_COMMA_RE = /^[+-]?\d{1,3}(?:\.\d{3})+,\d+$/;
+const DATE_ONLY_RE = /^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/;
+const TIME_OF_DAY_RE = /^\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
+const AMPM_RE = /(?:^|[ T])\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*[AaPp]\.?[Mm]\.?$/;
+const ZONE_NAME_RE =
+  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Z]{2,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)$/;
+
+/** The shape of a text cell (trimmed) that is not a number or time the platform reads. */
+export function textShape(s: string): TextShape | undefined {
+  const c = s.charCodeAt(0);
+  const digitStart = (c >= 48 && c <= 57) || c === 43 || c === 45;
+  if (!digitStart) return undefined;
+  if (s.includes(',')) {
+    const groups = COMMA_GROUPS_RE.exec(s);
+    if (groups)
+      return groups[1] !== undefined || s.split(',').length > 2 ? 'thousands' : 'comma_ambiguous';
+    if (DECIMAL_COMMA_RE.test(s)) return 'decimal_comma';
+    if (DOT_GROUPS_COMMA_RE.test(s)) return 'decimal_comma_grouped';
+  }
+  if (!(c >= 48 && c <= 57)) return undefined;
+  if (DATE_ONLY_RE.test(s)) return 'date_only';
+  if (TIME_OF_DAY_RE.test(s)) return 'time_of_day';
+  if (AMPM_RE.test(s)) return 'time_ampm';
+  if (ZONE_NAME_RE.test(s)) return 'time_zone_name';
+  return undefined;
+}
+
+/** How a column writes its numbers when it writes them as text the platform cannot read. */
+export type NumberStyle = 'decimal_comma' | 'thousands';
+
+/**
+ * The number style of a column from its counts of text shapes: any decimal comma makes it
+ * a decimal-comma column (`1,234` then reads 1.234); else any `1,234.5` or `1,234,567` makes
+ * it thousands; `1,234` alone reads as thousands in a comma-delimited file (the cell was
+ * quoted) and as a decimal comma otherwise. Undefined when the column is not mostly such numbers.
+ */
+export function numberStyleOf(
+  shapes: Partial<Record<TextShape, { count: number }>>,
+  values: number,
+  numbers: number,
+  delimiter: string,
+): NumberStyle | undefined {
+  const decimal = (shapes.decimal_comma?.count ?? 0) + (shapes.decimal_comma_grouped?.count ?? 0);
+  const thousands = shapes.thousands?.count ?? 0;
+  const either = shapes.comma_ambiguous?.count ?? 0;
+  const styled = decimal + thousands + either;
+  if (styled === 0 || values - styled - numbers > strayLimit(values)) return undefined;
+  if (decimal > 0) return 'decimal_comma';
+  if (thousands > 0) return 'thousands';
+  return delimiter === ',' ? 'thousands' : 'decimal_comma';
+}
+
+/** How many odd cells a column of `values` non-empty cells tolerates before they decide its type. */
+export function strayLimit(values: number): number {
+  return values < 4 ? 0 : Math.max(1, Math.floor(values * 0.01));
+}
+
 const SPECIAL_DOUBLE = new Set([
   'nan',
   'inf',
@@ -245,6 +330,7 @@ const K_INT = 2;
 const K_DOUBLE = 3;
 const K_RFC3339 = 4;
 const K_DATETIME = 5;
+const K_STRING = 9;
 
 /** Running facts of one column over the rows seen. JSON-free; summarised by `columnType`. */
 export class ColumnStats {
@@ -276,6 +362,10 @@ export class ColumnStats {
   readonly samples: string[] = [];
   /** The first numeric values in order (for the spacing of time columns). */
   readonly head: number[] = [];
+  /** Text cells of each shape the platform cannot read (decimal comma, a date alone ...), with the first. */
+  readonly shapes: Partial<Record<TextShape, { count: number; value: string; index: number }>> = {};
+  /** Where (as given to `add`) the first empty cells were. */
+  readonly emptyAt: number[] = [];
   private prevText = '';
   private prevKind = -1;
   private prevNum = Number.NaN;
@@ -314,10 +404,12 @@ export class ColumnStats {
     this.counts[k] = (this.counts[k] as number) + 1;
     if (k === K_EMPTY) {
       this.empty += 1;
+      if (this.emptyAt.length < 3) this.emptyAt.push(where);
       return;
     }
     if (this.firstOf[k] === undefined) this.firstOf[k] = { value: raw, index: where };
     const text = raw.charCodeAt(0) <= 32 || raw.charCodeAt(raw.length - 1) <= 32 ? raw.trim() : raw;
+    if (k === K_STRING) this.addShape(text, where);
     if (this.firstValue === undefined) this.firstValue = text;
     this.lastValue = text;
     if (this.samples.length < this.maxSamples && !this.samples.includes(text))
@@ -373,6 +465,21 @@ export class ColumnStats {
     this.prevText = text;
   }
 
+  private addShape(text: string, where: number): void {
+    const shape = textShape(text);
+    if (shape === undefined) return;
+    const seen = this.shapes[shape];
+    if (seen) seen.count += 1;
+    else this.shapes[shape] = { count: 1, value: text, index: where };
+  }
+
+  /** String cells that have none of the text shapes. */
+  get plainStrings(): number {
+    let n = this.counts[K_STRING] as number;
+    for (const s of Object.values(this.shapes)) n -= s.count;
+    return n;
+  }
+
   private markDecrease(index: number): void {
     if (this.increasing) {
       this.increasing = false;
@@ -397,7 +504,8 @@ export class ColumnStats {
     const seen = this.kindsSeen();
     const times = seen.filter(isTimeKind);
     if (times.length === 0) return undefined;
-    if (times.length < seen.length) return 'mixed';
+    if (times.length < seen.length && !(seen.length === times.length + 1 && this.hasStrays()))
+      return 'mixed';
     const iso = times.filter((k) => k === 'rfc3339' || k === 'datetime');
     if (iso.length > 0)
       return iso.length === 1 && times.length === 1 ? (iso[0] as TimeTextKind) : 'mixed';
@@ -407,8 +515,14 @@ export class ColumnStats {
     return 'date_ambiguous';
   }
 
+  /** True when the column's text cells are few enough to be odd cells, not its type. */
+  hasStrays(): boolean {
+    const k = this.kinds;
+    return k.string > 0 && k.string <= strayLimit(this.values) && this.values - k.string >= 4;
+  }
+
   /** Folds another column's facts (a later part of the same column) into this one. */
-  merge(other: ColumnStats): void {
+  merge(other: ColumnStats, placesKnown = true): void {
     for (let i = 0; i < KIND_LIST.length; i++) {
       this.counts[i] = (this.counts[i] as number) + (other.counts[i] as number);
       if (this.firstOf[i] === undefined && other.firstOf[i] !== undefined)
@@ -416,6 +530,15 @@ export class ColumnStats {
     }
     this.cells += other.cells;
     this.empty += other.empty;
+    for (const [k, v] of Object.entries(other.shapes) as Array<
+      [TextShape, { count: number; value: string; index: number }]
+    >) {
+      const seen = this.shapes[k];
+      if (seen) seen.count += v.count;
+      else this.shapes[k] = { ...v, index: placesKnown ? v.index : -1 };
+    }
+    if (placesKnown)
+      for (const at of other.emptyAt) if (this.emptyAt.length < 3) this.emptyAt.push(at);
     if (
       other.intMin !== undefined &&
       (this.intMin === undefined || compareIntStrings(other.intMin, this.intMin) < 0)
@@ -459,7 +582,9 @@ export function isTimeKind(k: CellKind): boolean {
 export function columnType(stats: ColumnStats): CsvColumnType {
   const k = stats.kinds;
   const numeric = k.int + k.double;
-  const other = k.string + k.rfc3339 + k.datetime + k.date_dmy + k.date_mdy + k.date_ambiguous;
+  // A few text cells among numbers or booleans are odd rows (reported), not the column's type.
+  const strings = stats.hasStrays() ? 0 : k.string;
+  const other = strings + k.rfc3339 + k.datetime + k.date_dmy + k.date_mdy + k.date_ambiguous;
   if (numeric + other + k.bool === 0) return 'EMPTY';
   if (other > 0) return 'STRING';
   if (k.bool > 0) return numeric > 0 ? 'STRING' : 'BOOL';

@@ -164,8 +164,12 @@ export function detectDelimiter(
       rivals: [],
     };
   }
+  // Consistency from the table's start first; then the share of all rows, header included
+  // (a header that splits on `,` while its cells hold `;` says `,`); then more fields.
   const top = Math.max(...usable.map((s) => s.consistency));
-  const near = usable.filter((s) => s.consistency >= top - 0.02);
+  const consistent = usable.filter((s) => s.consistency >= top - 0.02);
+  const topOverall = Math.max(...consistent.map((s) => s.overall));
+  const near = consistent.filter((s) => s.overall >= topOverall - 0.02);
   near.sort((a, b) => b.fields - a.fields);
   const chosen = near[0] as DelimiterScore;
   const name = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);

@@ -1,4 +1,4 @@
-import { type CellKind, classifyCell, isTimeKind } from './cells.js';
+import { type CellKind, classifyCell, isTimeKind, strayLimit } from './cells.js';
 
 /** Where the table starts in a CSV file: preamble, embedded config, header, units. 0-based rows. */
 export interface CsvLayout {
@@ -10,6 +10,8 @@ export interface CsvLayout {
   embeddedRows: number[];
   /** 0-based header row, or -1 for none. */
   header: number;
+  /** True when the header row is written as a comment (`#time,temp`). */
+  commentedHeader?: boolean;
   headerConfidence: 'high' | 'medium' | 'low';
   headerReason: string;
   /** 0-based units row, or -1 for none. */
@@ -185,24 +187,29 @@ export function splitHeaderUnits(cell: string): { name: string; units?: string }
   return { name: c };
 }
 
+/**
+ * The class of each column's values (number, bool, time) by weight of evidence: a few odd
+ * cells (a stray text, a repeated header line) do not take a column's class away.
+ */
 function columnClasses(
   rows: readonly (readonly string[])[],
   columns: number,
 ): Array<ColumnClass | undefined> {
   const out: Array<ColumnClass | undefined> = [];
   for (let c = 0; c < columns; c++) {
-    let cls: ColumnClass | undefined;
-    let ok = true;
+    const counts = { number: 0, bool: 0, time: 0, string: 0 };
+    let values = 0;
     for (const row of rows) {
       const k = cellClass(classifyCell(row[c] ?? ''));
       if (k === 'empty') continue;
-      if (k === 'string' || (cls !== undefined && cls !== k)) {
-        ok = false;
-        break;
-      }
-      cls = k;
+      counts[k] += 1;
+      values += 1;
     }
-    out.push(ok ? cls : undefined);
+    const top = (['number', 'bool', 'time'] as const).reduce((a, b) =>
+      counts[b] > counts[a] ? b : a,
+    );
+    const odd = values - counts[top];
+    out.push(counts[top] > 0 && odd <= strayLimit(values) ? top : undefined);
   }
   return out;
 }
@@ -281,10 +288,12 @@ export function detectLayout(
     layout.firstData = h;
     return layout;
   }
-  const after = rows.slice(h + 1).filter((r) => !isBlank(r));
+  const first = rows[h] as readonly string[];
+  const after = rows.slice(h + 1).filter((r) => !isBlank(r) && !sameRow(r, first));
   const body = (after.length >= 3 ? after.slice(1) : after).slice(0, 500);
   const classes = columnClasses(body, columnCount);
-  const first = rows[h] as readonly string[];
+  const commented = commentedHeader(rows, h, layout, classes);
+  if (commented) return commented;
   const typed = classes.flatMap((cls, c) => (cls ? [{ cls, c }] : []));
   if (typed.length > 0 && body.length > 0) {
     const misfit = typed.find(
@@ -360,4 +369,42 @@ function detectUnitsRow(
   }
   layout.units = u;
   layout.firstData = u + 1;
+}
+
+function sameRow(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.trim() === (b[i] ?? '').trim());
+}
+
+/**
+ * A header written as a comment (`#time,temp`, `# time,temp`) or whose first cell starts
+ * with `#` (`"##0","#,#00"`): the row just above the table, of the table's width, whose cells
+ * do not fit the values below it while the table's first row does.
+ */
+function commentedHeader(
+  rows: readonly (readonly string[])[],
+  h: number,
+  layout: CsvLayout,
+  classes: Array<ColumnClass | undefined>,
+): CsvLayout | undefined {
+  const above = rows[h - 1];
+  if (h < 1 || layout.embeddedRows.length > 0 || !above) return undefined;
+  if (!(above[0] ?? '').trimStart().startsWith('#') || above.length !== layout.columnCount)
+    return undefined;
+  const first = rows[h] as readonly string[];
+  const typed = classes.flatMap((cls, c) => (cls ? [{ cls, c }] : []));
+  if (typed.length === 0) return undefined;
+  if (typed.some(({ cls, c }) => !fits(first[c] ?? '', cls))) return undefined;
+  const misfit = typed.find(
+    ({ cls, c }) =>
+      (above[c] ?? '').trim() !== '' && !fits((above[c] ?? '').replace(/^#+\s*/, ''), cls),
+  );
+  if (!misfit && typed.some(({ c }) => (above[c] ?? '').replace(/^#+\s*/, '').trim() !== ''))
+    return undefined;
+  layout.header = h - 1;
+  layout.preambleRows = h - 1;
+  layout.commentedHeader = true;
+  layout.headerReason = `row ${h} starts with '#' but has the table's ${layout.columnCount} fields and names its columns: taken as the header`;
+  layout.firstData = h;
+  detectUnitsRow(rows, layout, classes);
+  return layout;
 }

@@ -39,8 +39,9 @@ export const csvCodes = {
     fix: 'Pass --full to read the whole file when the head may not be representative.',
   },
   csv_no_data_rows: {
-    severity: 'warning',
-    summary: 'The file has a header (and perhaps units) but no data rows in what was read.',
+    severity: 'error',
+    summary:
+      'The file has a header (and perhaps units) but no data rows: the import would hold nothing.',
     fix: 'Check that the export wrote its rows; the draft still names the columns.',
   },
   csv_ragged_rows: {
@@ -100,5 +101,74 @@ export const csvCodes = {
     severity: 'error',
     summary: 'The header row given is beyond the rows of the file.',
     fix: 'Give a header row that exists (1 is the first row; 0 means no header).',
+  },
+  csv_too_many_columns: {
+    severity: 'error',
+    summary:
+      'A row has more fields than a table can have (100,000): not a table the platform reads.',
+    fix: 'Check the delimiter (pass --delimiter) and that this is a CSV file of rows.',
+  },
+  csv_last_row_incomplete: {
+    severity: 'warning',
+    summary:
+      'The last row has fewer fields than the table and no line end: the file may still be being written, or was cut.',
+    fix: 'Wait for the export to finish (or copy the file again), then check it once more.',
+  },
+  csv_header_repeated: {
+    severity: 'warning',
+    summary:
+      'The header line appears again inside the data (two logs concatenated): the import fails on that line.',
+    fix: 'Remove the repeated header lines (`importkit normalize` does), or import each log on its own.',
+  },
+  csv_value_stray: {
+    severity: 'error',
+    summary:
+      'A few cells of a column of numbers, booleans or times hold other text: the column keeps its type and the import fails on those rows.',
+    fix: 'Fix or empty the cells named, or set the channel to STRING if the text is meant.',
+  },
+  csv_trailing_empty_columns: {
+    severity: 'info',
+    summary:
+      'The last columns have no name and no values (a spreadsheet export’s trailing delimiters): the draft leaves them out.',
+    fix: 'Nothing to fix; `importkit normalize` drops them from the file.',
+  },
+  csv_decimal_comma: {
+    severity: 'error',
+    summary:
+      'A column holds numbers written with a decimal comma (`20,1`); the platform reads `20.1`.',
+    fix: 'Convert the file with `importkit normalize in.csv -o out.csv` (commas to dots, delimiter to `,`).',
+  },
+  csv_thousands_separator: {
+    severity: 'error',
+    summary:
+      'A column holds numbers with thousands separators (`1,234.5`); the platform reads plain digits.',
+    fix: 'Convert the file with `importkit normalize in.csv -o out.csv` (separators dropped).',
+  },
+  csv_time_split_columns: {
+    severity: 'error',
+    summary:
+      'Date and time of day are in two columns; the platform reads one time column holding both.',
+    fix: 'Join them with `importkit normalize in.csv -o out.csv` (add `--timezone Area/City` for local times).',
+  },
+  csv_time_zone_name: {
+    severity: 'error',
+    summary:
+      'The times carry a zone name or abbreviation (`CET`, `Europe/Berlin`); the platform reads offsets (`+01:00`, `Z`) only.',
+    fix: 'Convert the times with `importkit normalize in.csv -o out.csv` (to RFC 3339 with an offset).',
+  },
+  csv_time_ampm: {
+    severity: 'error',
+    summary: 'The times are written with AM/PM; the platform reads 24-hour times.',
+    fix: 'Convert the times with `importkit normalize in.csv -o out.csv`, or re-export with 24-hour times.',
+  },
+  csv_time_empty: {
+    severity: 'error',
+    summary: 'Some cells of the time column are empty; the import fails on those rows.',
+    fix: 'Fill in or remove the rows named, or choose another time column.',
+  },
+  csv_time_unparsable: {
+    severity: 'error',
+    summary: 'A few cells of the time column are not times; the import fails on those rows.',
+    fix: 'Fix or remove the rows named.',
   },
 } as const satisfies Record<string, CodeDoc>;
