@@ -12,6 +12,9 @@ import {
 import type { Issue } from '../model/issue.js';
 import { checkIssue } from './_issue.js';
 
+export type { CsvRecord } from './csv-scan.js';
+export { fieldText, scanCsvFile } from './csv-scan.js';
+
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;

@@ -33,6 +33,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'check a config against the data file it will import',
     load: async () => (await import('./commands/check.js')).check,
   },
+  normalize: {
+    summary: 'write a copy of a CSV file the platform reads (decimal commas, split times ...)',
+    load: async () => (await import('./commands/normalize.js')).normalize,
+  },
   fmt: {
     summary: 'rewrite configs in canonical form',
     load: async () => (await import('./commands/fmt.js')).fmt,

@@ -1,0 +1,140 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { inferConfig } from '../../infer/index.js';
+import { hasErrors } from '../../model/issue.js';
+import { isKnownZone, type NormalizeReport, normalizeCsv } from '../../normalize/index.js';
+import { validateConfigText } from '../../validate/index.js';
+import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { showsProgress } from '../io.js';
+import { createProgress, type Progress } from '../progress.js';
+import { parseCommandArgs } from '../run.js';
+import { csvDialectFromArgs } from './infer.js';
+
+const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
+
+Writes a copy of a CSV file that the platform reads: decimal commas become dots,
+thousands separators are dropped, a date and a time of day in two columns become one
+RFC 3339 column, AM/PM times and times with zone names become RFC 3339, the delimiter
+becomes ',', a BOM and trailing empty columns are dropped, and header lines repeated
+inside the data are removed. Prints what it changed, then checks the draft for the new
+file. Streams the file (memory stays bounded); never writes over its input.
+
+Options:
+  -o, --output <file>       the file to write (required; not the input)
+      --timezone <zone>     IANA zone of local times (e.g. Europe/Berlin); default UTC
+      --config <draft>      take firstDataRow from a draft config (YAML or JSON)
+      --delimiter <d>       the input's delimiter: , ; tab | (default: detected)
+      --header-row <n>      the input's 1-based header row, 0 for none (default: detected)
+  -h, --help                show this help
+
+Exit status: 0 written and its draft is clean, 1 written but its draft still has errors
+(or the input cannot be read), 2 usage error.
+`;
+
+/** `importkit normalize <in.csv> -o <out.csv>` */
+export async function normalize(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    output: { type: 'string', short: 'o' },
+    timezone: { type: 'string' },
+    config: { type: 'string' },
+    delimiter: { type: 'string' },
+    'header-row': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0 ? 'no input file given' : 'one input file at a time',
+    );
+  const input = resolve(io.cwd, positionals[0] as string);
+  const output = await outputPath(input, values.output, io);
+  const zone = typeof values.timezone === 'string' ? values.timezone : undefined;
+  if (zone !== undefined && !isKnownZone(zone))
+    throw new UsageError(`--timezone '${zone}' is not a time zone (e.g. Europe/Berlin, UTC)`);
+  const firstDataRow =
+    typeof values.config === 'string' ? await firstDataRowOf(values.config, io) : undefined;
+  let progress: Progress | undefined;
+  const report = await normalizeCsv(input, output, {
+    ...csvDialectFromArgs(values),
+    ...(zone !== undefined ? { timezone: zone } : {}),
+    ...(firstDataRow !== undefined ? { firstDataRow } : {}),
+    ...(showsProgress(io)
+      ? {
+          onProgress: (done: number, total: number) => {
+            progress ??= createProgress(io, `normalizing ${basename(input)}`, total);
+            progress.update(done);
+          },
+        }
+      : {}),
+  }).finally(() => (progress as Progress | undefined)?.done());
+  io.stdout.write(describe(report, values.output as string));
+  const draft = await inferConfig(output);
+  const errors = draft.issues.filter((i) => i.severity === 'error');
+  const warnings = draft.issues.filter((i) => i.severity === 'warning');
+  io.stdout.write(
+    errors.length + warnings.length === 0
+      ? `draft for ${values.output}: clean (importkit infer ${values.output})\n`
+      : `draft for ${values.output}: ${errors.length} error(s), ${warnings.length} warning(s): ${draft.issues
+          .filter((i) => i.severity !== 'info')
+          .map((i) => i.code)
+          .join(', ')} (importkit infer ${values.output})\n`,
+  );
+  return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+/** The output path: required, and never the input (by path or by the file it names). */
+async function outputPath(input: string, given: unknown, io: Io): Promise<string> {
+  if (typeof given !== 'string' || given.trim() === '')
+    throw new UsageError('give the file to write with -o <out.csv>');
+  const inputStat = await stat(input).catch(() => undefined);
+  if (!inputStat?.isFile()) throw new UsageError(`${input}: no such file`);
+  const output = resolve(io.cwd, given);
+  const same =
+    output === input ||
+    (await realpath(output).catch(() => output)) === (await realpath(input).catch(() => input));
+  if (same) throw new UsageError(`-o ${given} is the input: normalize never writes over its input`);
+  return output;
+}
+
+async function firstDataRowOf(file: string, io: Io): Promise<number | undefined> {
+  const text = await readFile(resolve(io.cwd, file), 'utf8').catch(() => {
+    throw new UsageError(`${file}: no such file`);
+  });
+  const result = validateConfigText(text, { filename: file });
+  const doc = result.documents.find((d) => d.value !== undefined)?.value as
+    | { csvConfig?: { firstDataRow?: number } }
+    | undefined;
+  if (!doc?.csvConfig) throw new UsageError(`${file}: not a CSV config (no csvConfig)`);
+  return doc.csvConfig.firstDataRow;
+}
+
+/** What was changed, one line each, with counts. */
+function describe(r: NormalizeReport, output: string): string {
+  const c = r.counts;
+  const lines = [`wrote ${output} (${r.bytesOut} bytes from ${r.bytesIn})`];
+  const add = (n: number | boolean, text: string) => {
+    if (n) lines.push(`  ${text}`);
+  };
+  add(r.delimiter !== ',', `delimiter ${r.delimiter === '\t' ? 'tab' : `'${r.delimiter}'`} → ','`);
+  add(r.bomDropped, 'byte order mark dropped');
+  add(r.trailingColumnsDropped, `${r.trailingColumnsDropped} trailing empty column(s) dropped`);
+  add(c.decimalCommas, `${c.decimalCommas} decimal comma(s) → dots`);
+  add(c.thousandsSeparators, `${c.thousandsSeparators} number(s) without thousands separators`);
+  add(
+    c.timesJoined,
+    `${c.timesJoined} date + time pair(s) of columns ${r.joined?.join(' and ')} joined into RFC 3339 (local times read in ${r.timezone})`,
+  );
+  add(
+    c.timesRewritten,
+    `${c.timesRewritten} time(s) rewritten as RFC 3339 (local times read in ${r.timezone})`,
+  );
+  add(c.repeatedHeaders, `${c.repeatedHeaders} repeated header line(s) removed`);
+  add(c.cellsKept, `${c.cellsKept} cell(s) could not be rewritten and were kept as written`);
+  if (lines.length === 1)
+    lines.push('  nothing needed changing: the copy is byte for byte the same');
+  return `${lines.join('\n')}\n`;
+}

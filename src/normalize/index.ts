@@ -1,0 +1,8 @@
+/**
+ * Normalize: a CSV file → a copy the platform reads (numbers with dots, one RFC 3339 time
+ * column, `,` as delimiter, no BOM, no trailing empty columns, no repeated header lines).
+ * The public entry of this stage.
+ */
+export type { NormalizeCounts, NormalizeOptions, NormalizeReport } from './csv.js';
+export { normalizeCsv } from './csv.js';
+export { isKnownZone } from './times.js';
