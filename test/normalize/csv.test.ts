@@ -127,8 +127,16 @@ describe('importkit normalize', () => {
   function fakeIo() {
     const out = { stdout: '', stderr: '' };
     const io: Io = {
-      stdout: { write: (s) => void (out.stdout += s) },
-      stderr: { write: (s) => void (out.stderr += s) },
+      stdout: {
+        write: (s) => {
+          out.stdout += s;
+        },
+      },
+      stderr: {
+        write: (s) => {
+          out.stderr += s;
+        },
+      },
       env: {},
       cwd: dir,
     };
