@@ -92,6 +92,8 @@ interface DelimiterScore {
   consistency: number;
   /** Share of all rows (preamble included) with the mode's number of fields. */
   overall: number;
+  /** The first row (the header, when there is one) has the mode's number of fields. */
+  firstFits: boolean;
 }
 
 function score(
@@ -129,6 +131,7 @@ function score(
     fields,
     consistency: tail.length === 0 ? 0 : same / tail.length,
     overall: body.length === 0 ? 0 : all / body.length,
+    firstFits: body[0]?.length === fields,
   };
 }
 
@@ -164,12 +167,16 @@ export function detectDelimiter(
       rivals: [],
     };
   }
-  // Consistency from the table's start first; then the share of all rows, header included
-  // (a header that splits on `,` while its cells hold `;` says `,`); then more fields.
+  // Consistency from the table's start first; then whether the first row (the header)
+  // splits as the rows do (a header that splits on `,` while its cells hold `;` says `,`;
+  // `time;temp` above `…;20,1` says `;`); then the share of all rows; then more fields.
   const top = Math.max(...usable.map((s) => s.consistency));
   const consistent = usable.filter((s) => s.consistency >= top - 0.02);
-  const topOverall = Math.max(...consistent.map((s) => s.overall));
-  const near = consistent.filter((s) => s.overall >= topOverall - 0.02);
+  const headed = consistent.some((s) => s.firstFits)
+    ? consistent.filter((s) => s.firstFits)
+    : consistent;
+  const topOverall = Math.max(...headed.map((s) => s.overall));
+  const near = headed.filter((s) => s.overall >= topOverall - 0.02);
   near.sort((a, b) => b.fields - a.fields);
   const chosen = near[0] as DelimiterScore;
   const name = (d: string) => (d === '\t' ? 'tab' : `'${d}'`);
