@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
-import { fieldText, scanCsvFile } from '../check/index.js';
+import { type CsvRecord, fieldText, scanCsvFile } from '../check/index.js';
 import { inspectCsv } from '../inspect/index.js';
 import { type NormalizeCounts, type NormalizePlan, planNormalize, rewriteRow } from './plan.js';
 
@@ -144,8 +144,7 @@ async function rewriteRecords(
   await scanCsvFile(
     input,
     (rec) => {
-      const cells: string[] = [];
-      for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
+      const cells = cellsOf(rec, plan.delimiter);
       if (rec.count === 1 && cells[0] === '') return undefined;
       writeRecord(w, plan, rec.row, cells, header, counts, options.timezone);
       if (rec.row === plan.headerRow) header = cells.map((c) => c.trim());
@@ -157,6 +156,20 @@ async function rewriteRecords(
     },
   );
   return w.end();
+}
+
+const UTF8 = new TextDecoder('utf-8');
+
+/** A record's cells: one decode of the whole line when no field is quoted, else field by field. */
+function cellsOf(rec: CsvRecord, delimiter: string): string[] {
+  if (!rec.anyQuoted) {
+    const from = rec.starts[0] as number;
+    const to = rec.ends[rec.count - 1] as number;
+    return UTF8.decode(rec.bytes.subarray(from, to)).split(delimiter);
+  }
+  const cells: string[] = [];
+  for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
+  return cells;
 }
 
 function writeRecord(
