@@ -415,6 +415,13 @@ function chooseTimeColumn(
     }
     return { field, reason: 'as given', confidence: 'high' };
   }
+  // A date and a time of day in two columns: neither alone is the time (a date column
+  // would otherwise win as a day-resolution time).
+  const split = splitTimeIssue(fields, file);
+  if (split) {
+    issues.push(split);
+    return undefined;
+  }
   const candidates = scoreTimeColumns(fields);
   const best = candidates[0];
   if (!best?.guess) {
@@ -690,7 +697,7 @@ function timeCellIssues(f: CsvFieldProfile, file: string): Issue[] {
       code: 'csv_time_empty',
       severity: 'error',
       path,
-      message: `${file}: ${f.nullCount} cell(s) of the time column ${f.column} (${f.name}) are empty (first: ${(f.emptyAt ?? []).join(', ')}); the import fails on those rows`,
+      message: `${file}: ${f.nullCount} cell(s) of the time column ${f.column} (${f.name}) are empty (first: ${(f.emptyAt ?? []).join(', ') || 'in a later part of the file'}); the import fails on those rows`,
       hint: 'Fill in or remove those rows, or choose another time column.',
       source: { file, column: f.column, ...rowSource(f.emptyAt?.[0]) },
     });
@@ -717,25 +724,33 @@ function shapedColumn(
   });
 }
 
-/** Times written in shapes the platform cannot read: split over two columns, AM/PM, zone names. */
-function timeShapeIssue(fields: readonly CsvFieldProfile[], file: string): Issue | undefined {
-  const path = pointer(CSV, 'timeColumn');
-  const hint = `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`;
+function normalizeHint(file: string): string {
+  return `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`;
+}
+
+/** A date column and a time-of-day column: the platform reads one column holding both. */
+function splitTimeIssue(fields: readonly CsvFieldProfile[], file: string): Issue | undefined {
   const date =
     shapedColumn(fields, 'date_only') ??
     fields.find(
       (f) => f.logicalType?.startsWith('date_') && f.samples.every((v) => !v.includes(':')),
     );
   const clock = shapedColumn(fields, 'time_of_day');
-  if (date && clock)
-    return {
-      code: 'csv_time_split_columns',
-      severity: 'error',
-      path,
-      message: `${file}: the date is in column ${date.column} (${date.name}, '${date.first ?? ''}') and the time of day in column ${clock.column} (${clock.name}, '${clock.first ?? ''}'); the platform reads one time column`,
-      hint: `${hint} (joins them into one RFC 3339 column; pass --timezone for local times)`,
-      source: { file, column: date.column },
-    };
+  if (!date || !clock) return undefined;
+  return {
+    code: 'csv_time_split_columns',
+    severity: 'error',
+    path: pointer(CSV, 'timeColumn'),
+    message: `${file}: the date is in column ${date.column} (${date.name}, '${date.first ?? ''}') and the time of day in column ${clock.column} (${clock.name}, '${clock.first ?? ''}'); the platform reads one time column`,
+    hint: `${normalizeHint(file)} (joins them into one RFC 3339 column; pass --timezone for local times)`,
+    source: { file, column: date.column },
+  };
+}
+
+/** Times written in shapes the platform cannot read: AM/PM, zone names. */
+function timeShapeIssue(fields: readonly CsvFieldProfile[], file: string): Issue | undefined {
+  const path = pointer(CSV, 'timeColumn');
+  const hint = normalizeHint(file);
   const ampm = shapedColumn(fields, 'time_ampm');
   if (ampm)
     return {

@@ -105,6 +105,29 @@ describe('what normalize writes', () => {
     );
   });
 
+  test('a day-first date beside a time of day: named as split (not a daily time), joined day-first', async () => {
+    const input = join(dir, 'dmy.csv');
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) => `1${i % 3}.03.2024;08:${String(i).padStart(2, '0')}:00;${i},5`,
+    );
+    await writeFile(input, `Datum;Zeit;Wert\n${rows.join('\n')}\n`);
+    const draft = await inferCsv(input);
+    expect(
+      draft.issues
+        .filter((i) => i.severity === 'error')
+        .map((i) => i.code)
+        .sort(),
+    ).toEqual(['csv_decimal_comma', 'csv_time_split_columns']);
+    const out = join(dir, 'dmy.out.csv');
+    await normalizeCsv(input, out, { timezone: 'Europe/Berlin' });
+    expect((await readFile(out, 'utf8')).split('\n').slice(0, 3)).toEqual([
+      'Zeit,Wert',
+      '2024-03-10T08:00:00+01:00,0.5',
+      '2024-03-11T08:01:00+01:00,1.5',
+    ]);
+  });
+
   test('the byte path drops repeated header lines across its 4 MiB pieces, CRLF included', async () => {
     const header = 'time,a,b';
     const rows = Array.from({ length: 200_000 }, (_, i) =>
