@@ -2,7 +2,7 @@
  * importkit's public API: named exports only. Every value export is listed here by name and
  * a test pins the list; types come through from each stage's entry. Left out on purpose:
  * the emulator's seed helpers, the validator's internal limits and suggestion helper, the
- * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`).
+ * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`/`inspectTdms`/`inspectCh10`).
  */
 
 // Build: typed builders that return validated, canonical documents.
@@ -60,17 +60,19 @@ export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
 // Infer: a file → a draft config with the evidence for each choice.
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './infer/index.js';
-export { inferConfig } from './infer/index.js';
+export { inferCh10, inferConfig, inferTdms } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {
   countingSource,
   detectFormat,
   InspectError,
+  inspectCh10,
   inspectCsv,
   inspectFile,
   inspectHdf5,
   inspectParquet,
+  inspectTdms,
   memorySource,
   openFileSource,
 } from './inspect/index.js';
