@@ -143,7 +143,7 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
       'IRIG 106 requires the TMATS record first; check the recording.',
     );
   }
-  const tmats = await readTmats(source, at, header);
+  const tmats = await readTmats(source, head, at, header);
   const attributes = parseTmats(tmats);
   const channels = channelsOf(attributes);
   if (channels.length === 0) {
@@ -176,7 +176,12 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
 }
 
 /** The TMATS text of the first packet (after the 4-byte channel-specific word). */
-async function readTmats(source: ByteSource, at: number, header: Header): Promise<string> {
+async function readTmats(
+  source: ByteSource,
+  head: Uint8Array,
+  at: number,
+  header: Header,
+): Promise<string> {
   const file = source.name;
   const start = at + HEADER + ((header.flags & 0x80) !== 0 ? SECONDARY : 0) + 4;
   const length = header.dataLength - 4;
@@ -188,7 +193,10 @@ async function readTmats(source: ByteSource, at: number, header: Header): Promis
       'The file is damaged: copy it again.',
     );
   }
-  const bytes = await source.read(start, length);
+  const bytes =
+    start + length <= head.byteLength
+      ? head.subarray(start, start + length)
+      : await source.read(start, length);
   if (bytes.byteLength < length) {
     throw ch10Error(
       file,

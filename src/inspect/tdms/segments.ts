@@ -139,6 +139,10 @@ export async function walkSegments(
       state.problems.push({ kind, message: `${where}: ${message}` });
     };
     const head = await meta.at(metaPos, LEAD_IN);
+    const tagFound = String.fromCharCode(...head.subarray(0, 4));
+    if (tagFound !== tag && state.segments === 0) {
+      throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
+    }
     if (head.byteLength < LEAD_IN) {
       fail('truncated', `the lead-in is cut short (${head.byteLength} of 28 bytes)`);
       break;
@@ -186,8 +190,12 @@ export async function walkSegments(
     }
     noteSegment(state, lead, active, (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0);
     pos = step.end;
-    metaPos += LEAD_IN + step.metaLength;
+    // The index file holds lead-ins and metadata only; the data file also the raw data.
+    metaPos = options.index ? metaPos + LEAD_IN + step.metaLength : pos;
     if (step.unfinished || step.cut) break;
+  }
+  if (state.segments === 0 && !options.index) {
+    throw new TdmsWalkError('signature', `no '${tag}' tag (found "")`);
   }
   state.end = pos;
   return state;
