@@ -12,6 +12,8 @@ import {
 import type { Issue } from '../model/issue.js';
 import { checkIssue } from './_issue.js';
 
+export { checkTdms } from './tdms.js';
+
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;
@@ -77,6 +79,10 @@ export async function checkConfig(
     case 'hdf5': {
       const { checkHdf5 } = await import('./hdf5.js');
       return checkHdf5(document.hdf5Config ?? {}, dataPath, { ...options, key });
+    }
+    case 'tdms': {
+      const { checkTdms } = await import('./tdms.js');
+      return checkTdms(document.tdmsConfig ?? {}, dataPath, { key });
     }
     default:
       return [
