@@ -21,7 +21,7 @@ export {
 } from './build/index.js';
 // Check: a config × its data file → issues.
 export type { CheckOptions } from './check/index.js';
-export { checkConfig } from './check/index.js';
+export { checkConfig, checkTdms } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {

@@ -107,6 +107,7 @@ const EXPECTED = [
   'ch10Config',
   'channel',
   'checkConfig',
+  'checkTdms',
   'committedSchema',
   'countingSource',
   'createClient',
