@@ -45,7 +45,7 @@ interface Channel {
 interface Group {
   name: string;
   /** A timestamp channel timing the others; else every channel is a waveform. */
-  time?: string;
+  time?: string | undefined;
   channels: Channel[];
 }
 

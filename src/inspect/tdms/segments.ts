@@ -32,6 +32,8 @@ export const LEAD_IN = 28;
 /** A metadata block larger than this is refused (memory stays bounded). */
 export const MAX_METADATA = 64 * 1024 * 1024;
 const ALL_ONES = 0xffff_ffff_ffff_ffffn;
+/** The most metadata read ahead with a lead-in. */
+const MAX_GUESS = 64 * 1024;
 
 export interface ObjectState {
   path: string;
@@ -132,13 +134,17 @@ export async function walkSegments(
   let active: Active[] = [];
   let pos = 0;
   let metaPos = 0;
+  // Streaming writers repeat the same metadata block: reading the lead-in with as many bytes
+  // as the previous segment's metadata makes one read per segment instead of two.
+  let guess = 0;
   while (pos < data.size && (!options.index || metaPos < metaSize)) {
     const fail = (kind: WalkProblem['kind'], message: string) => {
       const where = `segment ${state.segments + 1} (byte ${pos})`;
       if (state.segments === 0) throw new TdmsWalkError(kind, `${where}: ${message}`);
       state.problems.push({ kind, message: `${where}: ${message}` });
     };
-    const head = await meta.at(metaPos, LEAD_IN);
+    const read = await meta.at(metaPos, LEAD_IN + guess);
+    const head = read.subarray(0, LEAD_IN);
     const tagFound = String.fromCharCode(...head.subarray(0, 4));
     if (tagFound !== tag && state.segments === 0) {
       throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
@@ -165,7 +171,10 @@ export async function walkSegments(
       });
     }
     if (lead.toc & TOC.metaData) {
-      const block = await meta.at(metaPos + LEAD_IN, step.metaLength);
+      const block =
+        step.metaLength <= guess
+          ? read.subarray(LEAD_IN, LEAD_IN + step.metaLength)
+          : await meta.at(metaPos + LEAD_IN, step.metaLength);
       if (block.byteLength < step.metaLength) {
         fail(
           'truncated',
@@ -188,6 +197,7 @@ export async function walkSegments(
       }
       active = applied;
     }
+    guess = lead.toc & TOC.metaData ? Math.min(step.metaLength, MAX_GUESS) : 0;
     noteSegment(state, lead, active, (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0);
     pos = step.end;
     // The index file holds lead-ins and metadata only; the data file also the raw data.
