@@ -288,6 +288,7 @@ function planGroup(
   const time = groupTimeOf(channels);
   if (time.kind === 'relative') plan.relative.push({ group: g.name, time });
   let timeNoted = false;
+  const typeEvidence = new Map<string, { evidence: Evidence; count: number }>();
   let waveNoted = false;
   for (const c of channels) {
     if (time.kind !== 'none' && c.name === time.channel) continue;
@@ -317,12 +318,20 @@ function planGroup(
     )) {
       plan.data.push(entry);
     }
-    ctx.evidence.push({
-      path: `${P}/data/${at}/channelConfig/dataType`,
-      choice: type.dataType,
-      reason: type.reason,
-      confidence: 'high',
-    });
+    const seen = typeEvidence.get(type.reason);
+    if (seen) {
+      seen.count += 1;
+      seen.evidence.reason = `${type.reason} (${seen.count} channels of group ${g.name})`;
+    } else {
+      const evidence: Evidence = {
+        path: `${P}/data/${at}/channelConfig/dataType`,
+        choice: type.dataType,
+        reason: type.reason,
+        confidence: 'high',
+      };
+      typeEvidence.set(type.reason, { evidence, count: 1 });
+      ctx.evidence.push(evidence);
+    }
     if (!waveform && !timeNoted) {
       timeNoted = true;
       ctx.evidence.push(groupTimeEvidence(`${P}/data/${at}/timeChannelName`, g.name, time));
