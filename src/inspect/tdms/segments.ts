@@ -171,28 +171,12 @@ export async function walkSegments(
       });
     }
     if (lead.toc & TOC.metaData) {
-      const block =
-        step.metaLength <= guess
-          ? read.subarray(LEAD_IN, LEAD_IN + step.metaLength)
-          : await meta.at(metaPos + LEAD_IN, step.metaLength);
-      if (block.byteLength < step.metaLength) {
-        fail(
-          'truncated',
-          `the metadata is cut short (${block.byteLength} of ${step.metaLength} bytes)`,
-        );
-        break;
-      }
-      let objects: SegmentObject[];
-      try {
-        objects = parseMetadata(block, (lead.toc & TOC.bigEndian) !== 0);
-      } catch (err) {
-        if (!(err instanceof TdmsFormatError)) throw err;
-        fail('invalid', err.message);
-        break;
-      }
-      const applied = applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0);
-      if (typeof applied === 'string') {
-        fail('invalid', applied);
+      const objects = await segmentObjects(meta, read, metaPos, step, lead);
+      const applied = Array.isArray(objects)
+        ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
+        : objects;
+      if (!Array.isArray(applied)) {
+        fail(applied.kind, applied.message);
         break;
       }
       active = applied;
@@ -209,6 +193,32 @@ export async function walkSegments(
   }
   state.end = pos;
   return state;
+}
+
+/** A segment's metadata block, parsed; what is wrong with it otherwise. */
+async function segmentObjects(
+  meta: WindowReader,
+  read: Uint8Array,
+  at: number,
+  step: SegmentPlan,
+  lead: LeadIn,
+): Promise<SegmentObject[] | WalkProblem> {
+  const block =
+    read.byteLength - LEAD_IN >= step.metaLength
+      ? read.subarray(LEAD_IN, LEAD_IN + step.metaLength)
+      : await meta.at(at + LEAD_IN, step.metaLength);
+  if (block.byteLength < step.metaLength) {
+    return {
+      kind: 'truncated',
+      message: `the metadata is cut short (${block.byteLength} of ${step.metaLength} bytes)`,
+    };
+  }
+  try {
+    return parseMetadata(block, (lead.toc & TOC.bigEndian) !== 0);
+  } catch (err) {
+    if (!(err instanceof TdmsFormatError)) throw err;
+    return { kind: 'invalid', message: err.message };
+  }
 }
 
 function newWalk(): WalkResult {
@@ -273,7 +283,7 @@ function applyObjects(
   previous: readonly Active[],
   objects: readonly SegmentObject[],
   newList: boolean,
-): Active[] | string {
+): Active[] | WalkProblem {
   const list: Active[] = newList ? [] : [...previous];
   for (const o of objects) {
     let state = walk.objects.get(o.path);
@@ -284,8 +294,12 @@ function applyObjects(
     for (const p of o.properties) state.properties.set(p.name, p);
     let index: RawIndex = o.index;
     if (index.kind === 'same') {
-      if (!state.index)
-        return `${o.path}: the raw data index repeats a previous one, but there is none`;
+      if (!state.index) {
+        return {
+          kind: 'invalid',
+          message: `${o.path}: the raw data index repeats a previous one, but there is none`,
+        };
+      }
       index = state.index;
     } else if (index.kind === 'plain' || index.kind === 'daqmx') {
       state.index = index;
