@@ -28,7 +28,8 @@ const TDMS_EPOCH = '1904-01-01T00:00:00Z';
 
 /** Inspects a TDMS file and infers its draft (not yet validated: `inferConfig` does that). */
 export async function inferTdms(path: string, options: InferOptions = {}): Promise<Draft> {
-  return draftFromTdmsProfile(await inspectTdms(path), options);
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  return draftFromTdmsProfile(await inspectTdms(path, progress), options);
 }
 
 // ---- types ---------------------------------------------------------------------------

@@ -46,6 +46,7 @@ export type {
   DaqmxScaler,
   TdmsChannelProfile,
   TdmsGroupProfile,
+  TdmsInspectOptions,
   TdmsProfile,
   TdmsProperty,
   TdmsValue,

@@ -60,7 +60,7 @@ export async function inspectFile(
     case 'hdf5':
       return (await import('./hdf5.js')).inspectHdf5(path);
     case 'tdms':
-      return (await import('./tdms.js')).inspectTdms(path);
+      return (await import('./tdms.js')).inspectTdms(path, { onProgress: options.onProgress });
     case 'ch10':
       return (await import('./ch10.js')).inspectCh10(path);
     case 'ulog':

@@ -62,8 +62,16 @@ export interface TdmsProfile extends BaseProfile {
   channels: TdmsChannelProfile[];
 }
 
+export interface TdmsInspectOptions {
+  /** Progress in bytes of the file (files of many segments take a while without an index). */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
 /** Inspects a TDMS file (and its `.tdms_index` when present). Throws InspectError when unusable. */
-export async function inspectTdms(path: string): Promise<TdmsProfile> {
+export async function inspectTdms(
+  path: string,
+  options: TdmsInspectOptions = {},
+): Promise<TdmsProfile> {
   const indexPath = `${path}_index`;
   const hasIndex = await access(indexPath).then(
     () => true,
@@ -73,7 +81,7 @@ export async function inspectTdms(path: string): Promise<TdmsProfile> {
   let index: ByteSource | undefined;
   try {
     if (hasIndex) index = await openForInspection(indexPath).catch(() => undefined);
-    const profile = await inspectTdmsSource(data, index);
+    const profile = await inspectTdmsSource(data, index, options);
     return { ...profile, file: { path, size: data.size } };
   } finally {
     await index?.close();
@@ -85,14 +93,15 @@ export async function inspectTdms(path: string): Promise<TdmsProfile> {
 export async function inspectTdmsSource(
   data: ByteSource,
   index?: ByteSource,
+  options: TdmsInspectOptions = {},
 ): Promise<TdmsProfile> {
   const file = data.name;
   const issues: Issue[] = [];
   let walk: Walked | undefined;
   if (index) {
-    walk = await walkIndex(data, index, issues);
+    walk = await walkIndex(data, index, issues, options);
   }
-  walk ??= await walkData(data);
+  walk ??= await walkData(data, options);
   for (const p of walk.problems) {
     issues.push(
       tdmsIssue(
@@ -136,9 +145,9 @@ export async function inspectTdmsSource(
 
 type Walked = WalkResult & { fromIndex?: boolean };
 
-async function walkData(data: ByteSource): Promise<Walked> {
+async function walkData(data: ByteSource, options: TdmsInspectOptions): Promise<Walked> {
   try {
-    return await walkSegments(data);
+    return await walkSegments(data, { onProgress: options.onProgress });
   } catch (err) {
     if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
     throw err;
@@ -150,10 +159,11 @@ async function walkIndex(
   data: ByteSource,
   index: ByteSource,
   issues: Issue[],
+  options: TdmsInspectOptions,
 ): Promise<Walked | undefined> {
   let reason: string | undefined;
   try {
-    const walk = await walkSegments(data, { index });
+    const walk = await walkSegments(data, { index, onProgress: options.onProgress });
     if (walk.problems.length > 0) reason = walk.problems[0]?.message;
     else if (walk.end !== data.size) {
       reason = `its segments cover ${walk.end} bytes, but the data file has ${data.size}`;

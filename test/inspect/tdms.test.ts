@@ -204,4 +204,18 @@ describe('TDMS metadata reader', () => {
     expect(cut).toBeInstanceOf(InspectError);
     expect((cut as InspectError).issue.code).toBe('tdms_truncated');
   });
+
+  test('progress every 1024 segments, in bytes of the file', async () => {
+    const segments: SegmentSpec[] = Array.from({ length: 2100 }, (_, i) =>
+      i === 0 ? { objects: [{ path: ['G', 'a'], data: F64(1) }] } : { noMeta: true, objects: [] },
+    );
+    const { data } = tdmsBytes(segments);
+    const calls: Array<[number, number]> = [];
+    await inspectTdmsSource(src(data), undefined, { onProgress: (d, t) => calls.push([d, t]) });
+    const first = data.byteLength - 2099 * 36; // the end of the first segment
+    expect(calls).toEqual([
+      [first + 1023 * 36, data.byteLength],
+      [first + 2047 * 36, data.byteLength],
+    ]);
+  });
 });

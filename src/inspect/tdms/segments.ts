@@ -118,6 +118,8 @@ function parseLeadIn(b: Uint8Array, tag: string): LeadIn | string {
 export interface WalkOptions {
   /** The `.tdms_index` file: lead-ins and metadata are read from it instead. */
   index?: ByteSource;
+  /** Progress in bytes of the data file, every 1024 segments. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /** Walks every segment; throws TdmsWalkError when not even the first segment is usable. */
@@ -187,6 +189,7 @@ export async function walkSegments(
     // The index file holds lead-ins and metadata only; the data file also the raw data.
     metaPos = options.index ? metaPos + LEAD_IN + step.metaLength : pos;
     if (step.unfinished || step.cut) break;
+    if (state.segments % 1024 === 0) options.onProgress?.(pos, data.size);
   }
   if (state.segments === 0 && !options.index) {
     throw new TdmsWalkError('signature', `no '${tag}' tag (found "")`);
