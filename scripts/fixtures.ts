@@ -13,6 +13,8 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   csv: async () => (await import('./fixtures/csv.js')).generate,
   parquet: async () => (await import('./fixtures/parquet.js')).generate,
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
+  tdms: async () => (await import('./fixtures/tdms.js')).generate,
+  ch10: async () => (await import('./fixtures/ch10.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
 };
 

@@ -2,7 +2,7 @@
  * importkit's public API: named exports only. Every value export is listed here by name and
  * a test pins the list; types come through from each stage's entry. Left out on purpose:
  * the emulator's seed helpers, the validator's internal limits and suggestion helper, the
- * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`).
+ * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`/`inspectTdms`/`inspectCh10`).
  */
 
 // Build: typed builders that return validated, canonical documents.
@@ -21,7 +21,7 @@ export {
 } from './build/index.js';
 // Check: a config × its data file → issues.
 export type { CheckOptions } from './check/index.js';
-export { checkConfig } from './check/index.js';
+export { checkConfig, checkTdms } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -60,17 +60,19 @@ export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
 // Infer: a file → a draft config with the evidence for each choice.
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './infer/index.js';
-export { inferConfig } from './infer/index.js';
+export { inferCh10, inferConfig, inferTdms } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {
   countingSource,
   detectFormat,
   InspectError,
+  inspectCh10,
   inspectCsv,
   inspectFile,
   inspectHdf5,
   inspectParquet,
+  inspectTdms,
   memorySource,
   openFileSource,
 } from './inspect/index.js';

@@ -15,6 +15,8 @@ import { checkIssue } from './_issue.js';
 export type { CsvRecord } from './csv-scan.js';
 export { fieldText, scanCsvFile } from './csv-scan.js';
 
+export { checkTdms } from './tdms.js';
+
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;
@@ -84,6 +86,10 @@ export async function checkConfig(
     case 'hdf5': {
       const { checkHdf5 } = await import('./hdf5.js');
       return checkHdf5(document.hdf5Config ?? {}, dataPath, { ...options, key });
+    }
+    case 'tdms': {
+      const { checkTdms } = await import('./tdms.js');
+      return checkTdms(document.tdmsConfig ?? {}, dataPath, { key });
     }
     default:
       return [

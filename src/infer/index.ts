@@ -4,8 +4,10 @@ import type { Issue } from '../model/issue.js';
 import { validateConfig } from '../validate/index.js';
 import type { Draft, InferOptions } from './types.js';
 
+export { draftFromCh10Profile, inferCh10 } from './ch10.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
+export { channelTypeOf as tdmsChannelTypeOf, draftFromTdmsProfile, inferTdms } from './tdms.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
 export {
   fitsUnixFormat,
@@ -44,9 +46,17 @@ export async function inferConfig(path: string, options: InferOptions = {}): Pro
         raw = await inferHdf5(path, options);
         break;
       }
-      case 'tdms':
+      case 'tdms': {
+        const { inferTdms } = await import('./tdms.js');
+        raw = await inferTdms(path, options);
+        break;
+      }
+      case 'ch10': {
+        const { inferCh10 } = await import('./ch10.js');
+        raw = await inferCh10(path, options);
+        break;
+      }
       case 'ulog':
-      case 'ch10':
         throw new InspectError({
           code: 'format_not_supported',
           severity: 'error',

@@ -6,6 +6,8 @@
 
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
+export type { Ch10Channel, Ch10Profile } from './ch10.js';
+export { inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';
 export type { NumberStyle, TextShape } from './csv/cells.js';
 export { classifyCell, numberStyleOf, textShape } from './csv/cells.js';
 export {
@@ -46,3 +48,23 @@ export type {
 export { inspectParquet, inspectParquetSource, readColumnHead } from './parquet.js';
 export type { BaseProfile, FieldProfile } from './profile.js';
 export { InspectError } from './profile.js';
+export type {
+  DaqmxIndex,
+  DaqmxScaler,
+  TdmsChannelProfile,
+  TdmsGroupProfile,
+  TdmsInspectOptions,
+  TdmsProfile,
+  TdmsProperty,
+  TdmsValue,
+} from './tdms.js';
+export {
+  inspectTdms,
+  inspectTdmsSource,
+  joinTdmsPath,
+  splitTdmsPath,
+  TDMS_TYPE_CODES,
+  tdmsProperty,
+  tdmsTimestampOf,
+  tdmsTimestampText,
+} from './tdms.js';

@@ -60,8 +60,10 @@ export async function inspectFile(
     case 'hdf5':
       return (await import('./hdf5.js')).inspectHdf5(path);
     case 'tdms':
-    case 'ulog':
+      return (await import('./tdms.js')).inspectTdms(path, { onProgress: options.onProgress });
     case 'ch10':
+      return (await import('./ch10.js')).inspectCh10(path);
+    case 'ulog':
       throw new InspectError({
         code: 'format_not_supported',
         severity: 'error',

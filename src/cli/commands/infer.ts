@@ -14,7 +14,7 @@ import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit infer <file> [options]
 
-Inspects a local data file (CSV, CSV.gz, Parquet, HDF5) and prints a draft import config,
+Inspects a local data file (CSV, CSV.gz, Parquet, HDF5, TDMS, CH10) and prints a draft config,
 YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
 
 Options:

@@ -1,4 +1,5 @@
 import type { CodeDoc } from './_types.js';
+import { ch10Codes } from './ch10.js';
 import { checkCodes } from './check.js';
 import { cliCodes } from './cli.js';
 import { clientCodes } from './client.js';
@@ -7,6 +8,7 @@ import { hdf5Codes } from './hdf5.js';
 import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
 import { parquetCodes } from './parquet.js';
+import { tdmsCodes } from './tdms.js';
 import { validateCodes } from './validate.js';
 
 export type { CodeDoc } from './_types.js';
@@ -22,6 +24,8 @@ export const CODE_AREAS = {
   csv: csvCodes,
   parquet: parquetCodes,
   hdf5: hdf5Codes,
+  tdms: tdmsCodes,
+  ch10: ch10Codes,
   check: checkCodes,
   client: clientCodes,
   cli: cliCodes,
@@ -34,6 +38,8 @@ export const CODES = {
   ...csvCodes,
   ...parquetCodes,
   ...hdf5Codes,
+  ...tdmsCodes,
+  ...ch10Codes,
   ...checkCodes,
   ...clientCodes,
   ...cliCodes,

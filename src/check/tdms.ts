@@ -1,0 +1,257 @@
+/**
+ * Checks a TdmsConfig against a TDMS file from its metadata (no raw data read): every
+ * group, channel and time channel the config names exists (with "did you mean"), time
+ * channels hold times (a timestamp channel, or a numeric one with `timeFormat`), channels
+ * without a time channel carry waveform properties or a fallback that skips them, declared
+ * channel types fit the stored types, and `complexComponent` goes with complex channels.
+ */
+import { tdmsChannelTypeOf } from '../infer/index.js';
+import {
+  inspectTdms,
+  type TdmsChannelProfile,
+  type TdmsProfile,
+  tdmsProperty,
+} from '../inspect/index.js';
+import type { Issue } from '../model/issue.js';
+import { pointer } from '../model/issue.js';
+import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
+import { suggestClosest as closest } from '../validate/index.js';
+import { checkIssue, listSome, shortName } from './_issue.js';
+import { fitOf } from './types.js';
+
+export interface TdmsCheckOptions {
+  /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
+  key?: string;
+}
+
+interface Ctx {
+  config: TdmsConfig;
+  profile: TdmsProfile;
+  file: string;
+  at: (...t: Array<string | number>) => string;
+  issues: Issue[];
+}
+
+/** Checks a TdmsConfig against its TDMS file; throws InspectError when the file cannot be read. */
+export async function checkTdms(
+  config: TdmsConfig,
+  dataPath: string,
+  options: TdmsCheckOptions = {},
+): Promise<Issue[]> {
+  const key = options.key ?? 'tdmsConfig';
+  const profile = await inspectTdms(dataPath);
+  const ctx: Ctx = {
+    config,
+    profile,
+    file: dataPath,
+    at: (...t) => pointer(key, ...t),
+    issues: profile.issues.filter((i) => i.severity === 'warning'),
+  };
+  const entries = config.data ?? [];
+  const used = new Set<string>();
+  entries.forEach((entry, i) => {
+    const channel = checkEntry(ctx, entry, i);
+    if (channel) used.add(channel.path);
+  });
+  if (entries.length === 0) checkEverything(ctx);
+  else {
+    for (const c of profile.channels) {
+      if (used.has(c.path) || isTimeChannelOfConfig(entries, c)) continue;
+      ctx.issues.push(
+        checkIssue(
+          'column_not_in_config',
+          ctx.at('data'),
+          `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
+          { source: { file: dataPath, dataset: c.path } },
+        ),
+      );
+    }
+  }
+  return ctx.issues;
+}
+
+function isTimeChannelOfConfig(entries: readonly TdmsDataEntry[], c: TdmsChannelProfile): boolean {
+  return entries.some((e) => e.groupName === c.group && e.timeChannelName === c.name);
+}
+
+/** One data entry: its group, channel, time and type; the channel when found. */
+function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfile | undefined {
+  const { profile, file } = ctx;
+  const groupName = entry.groupName ?? '';
+  const group = profile.groups.find((g) => g.name === groupName);
+  if (!group) {
+    const names = profile.groups.map((g) => g.name);
+    const near = closest(groupName, names);
+    ctx.issues.push(
+      checkIssue(
+        'tdms_group_not_in_file',
+        ctx.at('data', i, 'groupName'),
+        `group '${groupName}' is not in the file`,
+        {
+          hint: near
+            ? `Did you mean '${near}'?`
+            : `The file's groups: ${listSome(names, 8) || 'none'}.`,
+          source: { file },
+        },
+      ),
+    );
+    return undefined;
+  }
+  const channelName = entry.channelName ?? '';
+  const channel = profile.channels.find((c) => c.group === groupName && c.name === channelName);
+  if (!channel) {
+    ctx.issues.push(
+      checkIssue(
+        'tdms_channel_not_in_file',
+        ctx.at('data', i, 'channelName'),
+        `channel '${channelName}' is not in group '${groupName}'`,
+        { hint: channelHint(profile, groupName, channelName), source: { file } },
+      ),
+    );
+    return undefined;
+  }
+  checkTime(ctx, entry, channel, i);
+  checkType(ctx, entry, channel, i);
+  return channel;
+}
+
+function channelHint(profile: TdmsProfile, group: string, name: string): string {
+  const inGroup = profile.channels.filter((c) => c.group === group).map((c) => c.name);
+  const near = closest(name, inGroup);
+  if (near) return `Did you mean '${near}'?`;
+  const elsewhere = profile.channels.find((c) => c.name === name);
+  if (elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
+  return `The group's channels: ${listSome(inGroup, 8) || 'none'}.`;
+}
+
+function isWaveform(c: TdmsChannelProfile): boolean {
+  return (
+    tdmsProperty(c.properties, 'wf_start_time') !== undefined &&
+    tdmsProperty(c.properties, 'wf_increment') !== undefined
+  );
+}
+
+const NUMERIC = /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$|^extended/;
+
+/** The time channel exists and holds times, or the channel is a waveform (or skipped by the fallback). */
+function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, i: number): void {
+  const { file } = ctx;
+  const timeName = entry.timeChannelName ?? '';
+  if (timeName === '') {
+    if (isWaveform(channel)) return;
+    const ignore = ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR';
+    ctx.issues.push(
+      checkIssue(
+        ignore ? 'tdms_channel_will_be_skipped' : 'tdms_waveform_missing',
+        ctx.at('data', i),
+        `channel '${channel.group}/${channel.name}' has no timeChannelName and no waveform properties (wf_start_time, wf_increment)${ignore ? ': the platform skips it' : ''}`,
+        { hint: timeHint(ctx.profile, channel.group), source: { file } },
+      ),
+    );
+    return;
+  }
+  const time = ctx.profile.channels.find((c) => c.group === channel.group && c.name === timeName);
+  const ptr = ctx.at('data', i, 'timeChannelName');
+  if (!time) {
+    const names = ctx.profile.channels.filter((c) => c.group === channel.group).map((c) => c.name);
+    const near = closest(timeName, names);
+    ctx.issues.push(
+      checkIssue(
+        'tdms_time_channel_not_in_file',
+        ptr,
+        `time channel '${timeName}' is not in group '${channel.group}'`,
+        {
+          hint: near ? `Did you mean '${near}'?` : timeHint(ctx.profile, channel.group),
+          source: { file },
+        },
+      ),
+    );
+    return;
+  }
+  if (time.dataType === 'timestamp') return;
+  if (NUMERIC.test(time.dataType) && ctx.config.timeFormat !== undefined) return;
+  ctx.issues.push(
+    checkIssue(
+      'tdms_time_channel_not_time',
+      ptr,
+      NUMERIC.test(time.dataType)
+        ? `time channel '${timeName}' is numeric (${time.dataType}), but the config sets no timeFormat`
+        : `time channel '${timeName}' holds ${time.dataType} values, not times`,
+      {
+        hint: NUMERIC.test(time.dataType)
+          ? 'Set timeFormat (RELATIVE_SECONDS ...) and relativeStartTime.'
+          : timeHint(ctx.profile, channel.group),
+        source: { file },
+      },
+    ),
+  );
+}
+
+function timeHint(profile: TdmsProfile, group: string): string {
+  const stamp = profile.channels.find((c) => c.group === group && c.dataType === 'timestamp');
+  return stamp
+    ? `Group '${group}' has the timestamp channel '${stamp.name}'.`
+    : `Group '${group}' has no timestamp channel; give a numeric time channel with timeFormat, or drop the entry.`;
+}
+
+/** The declared type fits the stored one; complexComponent only on complex channels. */
+function checkType(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, i: number): void {
+  const { file } = ctx;
+  const complex = channel.dataType.startsWith('complex');
+  if (entry.complexComponent !== undefined && !complex) {
+    ctx.issues.push(
+      checkIssue(
+        'tdms_complex_component_unexpected',
+        ctx.at('data', i, 'complexComponent'),
+        `complexComponent is set, but channel '${channel.name}' is ${channel.dataType}, not complex`,
+        { source: { file } },
+      ),
+    );
+  }
+  const declared = entry.channelConfig?.dataType;
+  if (!declared || declared === 'CHANNEL_DATA_TYPE_UNSPECIFIED') return;
+  const actual = tdmsChannelTypeOf(channel);
+  if ('skip' in actual) return;
+  const fit = fitOf(declared, actual.dataType);
+  if (fit === 'ok') return;
+  const code =
+    fit === 'mismatch'
+      ? 'value_type_mismatch'
+      : fit === 'wide'
+        ? 'type_too_wide'
+        : 'type_too_narrow';
+  ctx.issues.push(
+    checkIssue(
+      code,
+      ctx.at('data', i, 'channelConfig', 'dataType'),
+      `channel '${channel.name}' stores ${channel.dataType} (${shortName(actual.dataType)}), declared ${shortName(declared)}`,
+      { hint: `Declare ${actual.dataType}.`, source: { file, dataset: channel.path } },
+    ),
+  );
+}
+
+/** Empty `data` imports every channel: each must be timed unless the fallback skips it. */
+function checkEverything(ctx: Ctx): void {
+  if (ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR') return;
+  const groupsWithTime = new Set(
+    ctx.profile.channels.filter((c) => c.dataType === 'timestamp').map((c) => c.group),
+  );
+  const untimed = ctx.profile.channels.filter(
+    (c) => c.dataType !== 'timestamp' && !isWaveform(c) && !groupsWithTime.has(c.group),
+  );
+  if (untimed.length === 0) return;
+  ctx.issues.push(
+    checkIssue(
+      'tdms_waveform_missing',
+      ctx.at('data'),
+      `data is empty, so every channel is imported, but ${listSome(
+        untimed.map((c) => `'${c.group}/${c.name}'`),
+        3,
+      )} ${untimed.length === 1 ? 'has' : 'have'} no time channel and no waveform properties`,
+      {
+        hint: 'Set fallbackMethod: TDMS_FALLBACK_METHOD_IGNORE_ERROR to skip them, or list the channels to import.',
+        source: { file: ctx.file },
+      },
+    ),
+  );
+}

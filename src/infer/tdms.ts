@@ -1,0 +1,534 @@
+/**
+ * A TDMS profile → a draft TdmsConfig. Every channel with data becomes a data entry with
+ * its channel config (type by the platform's table, units from `unit_string`, description).
+ * Timing, per channel: waveform properties (`wf_start_time` + `wf_increment`, no time
+ * channel), else the group's timestamp-typed channel, else a numeric channel of the group
+ * named or united as time (relative: `timeFormat` and `relativeStartTime`). Channels with
+ * none of these are named in an issue. Pure functions of the profile plus options, but for
+ * `inferTdms`, which inspects the file first.
+ */
+import { basename, extname } from 'node:path';
+import {
+  inspectTdms,
+  type TdmsChannelProfile,
+  type TdmsGroupProfile,
+  type TdmsProfile,
+  type TdmsProperty,
+  tdmsProperty,
+} from '../inspect/index.js';
+import type { ChannelConfig } from '../model/channel.js';
+import type { ChannelDataType, TimeFormat } from '../model/enums.js';
+import type { Issue } from '../model/issue.js';
+import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
+import { relativeFormatFromUnit, timeNameScore, unitFromName } from './time.js';
+import type { Draft, Evidence, InferOptions } from './types.js';
+
+const P = '/tdmsConfig';
+const TDMS_EPOCH = '1904-01-01T00:00:00Z';
+
+/** Inspects a TDMS file and infers its draft (not yet validated: `inferConfig` does that). */
+export async function inferTdms(path: string, options: InferOptions = {}): Promise<Draft> {
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  return draftFromTdmsProfile(await inspectTdms(path, progress), options);
+}
+
+// ---- types ---------------------------------------------------------------------------
+
+export type TdmsTypeChoice =
+  | { dataType: ChannelDataType; reason: string; complex?: boolean }
+  | { skip: string };
+
+const PLAIN_TYPES: Record<string, ChannelDataType> = {
+  i8: 'CHANNEL_DATA_TYPE_INT_32',
+  i16: 'CHANNEL_DATA_TYPE_INT_32',
+  i32: 'CHANNEL_DATA_TYPE_INT_32',
+  i64: 'CHANNEL_DATA_TYPE_INT_64',
+  u8: 'CHANNEL_DATA_TYPE_UINT_32',
+  u16: 'CHANNEL_DATA_TYPE_UINT_32',
+  u32: 'CHANNEL_DATA_TYPE_UINT_32',
+  u64: 'CHANNEL_DATA_TYPE_UINT_64',
+  f32: 'CHANNEL_DATA_TYPE_FLOAT',
+  'f32-unit': 'CHANNEL_DATA_TYPE_FLOAT',
+  f64: 'CHANNEL_DATA_TYPE_DOUBLE',
+  'f64-unit': 'CHANNEL_DATA_TYPE_DOUBLE',
+  extended: 'CHANNEL_DATA_TYPE_DOUBLE',
+  'extended-unit': 'CHANNEL_DATA_TYPE_DOUBLE',
+  'fixed-point': 'CHANNEL_DATA_TYPE_DOUBLE',
+  bool: 'CHANNEL_DATA_TYPE_BOOL',
+  string: 'CHANNEL_DATA_TYPE_STRING',
+  timestamp: 'CHANNEL_DATA_TYPE_INT_64',
+  'complex-f32': 'CHANNEL_DATA_TYPE_FLOAT',
+  'complex-f64': 'CHANNEL_DATA_TYPE_DOUBLE',
+};
+
+/** True when the channel's raw values are scaled (NI_Scale…) into doubles on import. */
+function scaledByProperties(c: TdmsChannelProfile): boolean {
+  const n = tdmsProperty(c.properties, 'NI_Number_Of_Scales');
+  const status = tdmsProperty(c.properties, 'NI_Scaling_Status');
+  return typeof n === 'number' && n > 0 && status !== 'scaled';
+}
+
+/**
+ * The channel type of a TDMS channel, by the platform's table: f64, extended and fixed
+ * point → DOUBLE, f32 → FLOAT, i8-i32 → INT_32, i64 → INT_64, u8-u32 → UINT_32, u64 →
+ * UINT_64, bool → BOOL, string → STRING, timestamp → INT_64, complex → FLOAT/DOUBLE per
+ * component; DAQmx raw data and scaled channels → DOUBLE (the scaled type).
+ */
+export function channelTypeOf(c: TdmsChannelProfile): TdmsTypeChoice {
+  if (c.dataType === 'none') return { skip: 'it holds no data' };
+  if (c.dataType === 'daqmx') {
+    const scalers = c.daqmx?.scalers ?? [];
+    if (scalers.length === 0) return { skip: 'DAQmx raw data without scalers' };
+    const raw = [...new Set(scalers.map((s) => s.type))].join(', ');
+    return {
+      dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
+      reason: `DAQmx raw data (${raw} scaler${scalers.length === 1 ? '' : 's'}): scaled values are doubles`,
+    };
+  }
+  const dataType = PLAIN_TYPES[c.dataType];
+  if (!dataType) return { skip: `TDMS ${c.dataType} has no channel type` };
+  if (scaledByProperties(c) && dataType !== 'CHANNEL_DATA_TYPE_STRING') {
+    return {
+      dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
+      reason: `TDMS ${c.dataType} with NI_Scale properties: scaled values are doubles`,
+    };
+  }
+  const complex = c.dataType.startsWith('complex');
+  return {
+    dataType,
+    reason: complex ? `TDMS ${c.dataType}: one channel per component` : `TDMS ${c.dataType}`,
+    ...(complex ? { complex } : {}),
+  };
+}
+
+// ---- time ----------------------------------------------------------------------------
+
+/** How a group's channels are timed when they are not waveforms. */
+type GroupTime =
+  | { kind: 'timestamp'; channel: string }
+  | { kind: 'relative'; channel: string; format: TimeFormat; unit: string; guessed: boolean }
+  | { kind: 'none' };
+
+const NUMERIC = /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$|^extended/;
+
+function isWaveform(c: TdmsChannelProfile): boolean {
+  return (
+    tdmsProperty(c.properties, 'wf_start_time') !== undefined &&
+    tdmsProperty(c.properties, 'wf_increment') !== undefined
+  );
+}
+
+/** The unit of a channel that says it holds time: its unit_string or its name. */
+function timeUnitOf(c: TdmsChannelProfile): { format: TimeFormat; unit: string } | undefined {
+  const unit = tdmsProperty(c.properties, 'unit_string');
+  if (typeof unit === 'string') {
+    const format = relativeFormatFromUnit(unit);
+    if (format) return { format, unit };
+  }
+  return unitFromName(c.name);
+}
+
+/** The group's time channel: timestamp-typed first, else a numeric channel named or united as time. */
+export function groupTimeOf(channels: readonly TdmsChannelProfile[]): GroupTime {
+  const stamp = channels.find((c) => c.dataType === 'timestamp');
+  if (stamp) return { kind: 'timestamp', channel: stamp.name };
+  for (const c of channels) {
+    if (!NUMERIC.test(c.dataType) || isWaveform(c)) continue;
+    const unit = timeUnitOf(c);
+    if (!unit && timeNameScore(c.name) < 1) continue;
+    return {
+      kind: 'relative',
+      channel: c.name,
+      format: unit?.format ?? 'TIME_FORMAT_RELATIVE_SECONDS',
+      unit: unit?.unit ?? 'seconds',
+      guessed: unit === undefined,
+    };
+  }
+  return { kind: 'none' };
+}
+
+/** A timestamp property that can give a start time (`datetime`, `start_time` ...), not the 1904 epoch. */
+function startProperty(properties: readonly TdmsProperty[]): TdmsProperty | undefined {
+  return properties.find(
+    (p) =>
+      p.type === 'timestamp' &&
+      /date|time|start/i.test(p.name) &&
+      !/^wf_/.test(p.name) &&
+      typeof p.value === 'string' &&
+      p.value !== TDMS_EPOCH &&
+      !p.value.includes('since 1904'),
+  );
+}
+
+function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
+  return (
+    tdmsProperty(c.properties, 'wf_start_time') === TDMS_EPOCH ||
+    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === true ||
+    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === 1
+  );
+}
+
+// ---- the draft -----------------------------------------------------------------------
+
+interface Ctx {
+  file: string;
+  options: InferOptions;
+  issues: Issue[];
+  evidence: Evidence[];
+}
+
+function addIssue(
+  ctx: Ctx,
+  code: Issue['code'],
+  severity: Issue['severity'],
+  path: string,
+  message: string,
+  hint?: string,
+): void {
+  ctx.issues.push({
+    code,
+    severity,
+    path,
+    message,
+    ...(hint ? { hint } : {}),
+    source: { file: ctx.file },
+  });
+}
+
+const label = (c: { group: string; name: string }) => `${c.group}/${c.name}`;
+
+/** What the walk over groups decided. */
+interface Plan {
+  data: TdmsDataEntry[];
+  relative: Array<{ group: string; time: Extract<GroupTime, { kind: 'relative' }> }>;
+  epochWaveforms: TdmsChannelProfile[];
+  untimed: TdmsChannelProfile[];
+}
+
+/** A TDMS profile → its draft: data entries, timing, file properties, with evidence. */
+export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions = {}): Draft {
+  const ctx: Ctx = { file: profile.file.path, options, issues: [...profile.issues], evidence: [] };
+  const names = channelNames(profile.channels, ctx);
+  const plan: Plan = { data: [], relative: [], epochWaveforms: [], untimed: [] };
+  for (const g of profile.groups) planGroup(g, profile, names, plan, ctx);
+  const time = relativeTime(profile, plan, ctx);
+  reportTiming(profile, plan, ctx);
+  const importFileProperties = fileProperties(profile, ctx);
+  if (plan.data.length === 0) {
+    addIssue(
+      ctx,
+      'tdms_no_channels',
+      'warning',
+      `${P}/data`,
+      `${ctx.file}: no channel with data the platform can import (${profile.channels.length} channels in ${profile.groups.length} groups)`,
+      'Check that this is the file you meant; `importkit inspect` lists its channels.',
+    );
+  }
+  const config: TdmsConfig = {
+    assetName: options.assetName ?? basename(ctx.file, extname(ctx.file)),
+    ...(options.runName ? { runName: options.runName } : {}),
+    data: plan.data,
+    fallbackMethod: 'TDMS_FALLBACK_METHOD_FAIL_ON_ERROR',
+    ...time,
+    ...(importFileProperties ? { importFileProperties } : {}),
+  };
+  ctx.evidence.unshift(
+    {
+      path: `${P}/assetName`,
+      choice: config.assetName ?? '',
+      reason: options.assetName ? 'given as an option' : "default: the file's base name",
+      confidence: options.assetName ? 'high' : 'low',
+    },
+    {
+      path: `${P}/fallbackMethod`,
+      choice: 'TDMS_FALLBACK_METHOD_FAIL_ON_ERROR',
+      reason: 'an import that cannot time a listed channel fails instead of skipping it silently',
+      confidence: 'medium',
+      alternatives: ['TDMS_FALLBACK_METHOD_IGNORE_ERROR: skips channels it cannot time'],
+    },
+  );
+  return {
+    document: { tdmsConfig: config },
+    kind: 'tdms',
+    evidence: ctx.evidence,
+    issues: ctx.issues,
+  };
+}
+
+/** Channel names: the TDMS channel name, or `<group>.<channel>` when several groups share it. */
+function channelNames(channels: readonly TdmsChannelProfile[], ctx: Ctx): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const c of channels) count.set(c.name, (count.get(c.name) ?? 0) + 1);
+  const names = new Map<string, string>();
+  const shared: string[] = [];
+  for (const c of channels) {
+    const dup = (count.get(c.name) ?? 0) > 1;
+    names.set(c.path, dup ? `${c.group}.${c.name}` : c.name);
+    if (dup) shared.push(label(c));
+  }
+  if (shared.length > 0) {
+    addIssue(
+      ctx,
+      'tdms_channel_name_duplicate',
+      'info',
+      `${P}/data`,
+      `channels of the same name in several groups (${shared.join(', ')}): named <group>.<channel>`,
+    );
+  }
+  return names;
+}
+
+function planGroup(
+  g: TdmsGroupProfile,
+  profile: TdmsProfile,
+  names: ReadonlyMap<string, string>,
+  plan: Plan,
+  ctx: Ctx,
+): void {
+  const channels = profile.channels.filter((c) => c.group === g.name);
+  const time = groupTimeOf(channels);
+  if (time.kind === 'relative') plan.relative.push({ group: g.name, time });
+  let timeNoted = false;
+  const typeEvidence = new Map<string, { evidence: Evidence; count: number }>();
+  let waveNoted = false;
+  for (const c of channels) {
+    if (time.kind !== 'none' && c.name === time.channel) continue;
+    const type = channelTypeOf(c);
+    if ('skip' in type) {
+      addIssue(
+        ctx,
+        'tdms_channel_skipped',
+        'info',
+        `${P}/data`,
+        `${label(c)} is left out: ${type.skip}`,
+      );
+      continue;
+    }
+    const waveform = isWaveform(c);
+    if (!waveform && time.kind === 'none') {
+      plan.untimed.push(c);
+      continue;
+    }
+    if (waveform && waveformStartsAtEpoch(c)) plan.epochWaveforms.push(c);
+    const at = plan.data.length;
+    for (const entry of entriesOf(
+      c,
+      names.get(c.path) ?? c.name,
+      type,
+      waveform ? undefined : time,
+    )) {
+      plan.data.push(entry);
+    }
+    const seen = typeEvidence.get(type.reason);
+    if (seen) {
+      seen.count += 1;
+      seen.evidence.reason = `${type.reason} (${seen.count} channels of group ${g.name})`;
+    } else {
+      const evidence: Evidence = {
+        path: `${P}/data/${at}/channelConfig/dataType`,
+        choice: type.dataType,
+        reason: type.reason,
+        confidence: 'high',
+      };
+      typeEvidence.set(type.reason, { evidence, count: 1 });
+      ctx.evidence.push(evidence);
+    }
+    if (!waveform && !timeNoted) {
+      timeNoted = true;
+      ctx.evidence.push(groupTimeEvidence(`${P}/data/${at}/timeChannelName`, g.name, time));
+    } else if (waveform && !waveNoted) {
+      waveNoted = true;
+      const n = channels.filter(isWaveform).length;
+      ctx.evidence.push({
+        path: `${P}/data/${at}`,
+        choice: 'waveform (no timeChannelName)',
+        reason: `${n === 1 ? label(c) : `${n} channels of group ${g.name}`} ${n === 1 ? 'has' : 'have'} wf_start_time and wf_increment`,
+        confidence: 'high',
+      });
+    }
+  }
+}
+
+function groupTimeEvidence(path: string, group: string, time: GroupTime): Evidence {
+  if (time.kind === 'timestamp') {
+    return {
+      path,
+      choice: time.channel,
+      reason: `the timestamp-typed channel of group ${group}`,
+      confidence: 'high',
+    };
+  }
+  const channel = time.kind === 'relative' ? time.channel : '';
+  return {
+    path,
+    choice: channel,
+    reason: `group ${group} has no timestamp channel; ${channel} is numeric and ${time.kind === 'relative' && !time.guessed ? `in ${time.unit}` : 'named as time'}`,
+    confidence: time.kind === 'relative' && !time.guessed ? 'medium' : 'low',
+  };
+}
+
+/** One data entry, or two (real and imaginary) for a complex channel. */
+function entriesOf(
+  c: TdmsChannelProfile,
+  name: string,
+  type: Extract<TdmsTypeChoice, { dataType: ChannelDataType }>,
+  time: GroupTime | undefined,
+): TdmsDataEntry[] {
+  const units = tdmsProperty(c.properties, 'unit_string');
+  const description = tdmsProperty(c.properties, 'description');
+  const config = (n: string): ChannelConfig => ({
+    name: n,
+    ...(typeof units === 'string' && units !== '' ? { units } : {}),
+    ...(typeof description === 'string' && description !== '' ? { description } : {}),
+    dataType: type.dataType,
+  });
+  const base = (n: string): TdmsDataEntry => ({
+    groupName: c.group,
+    channelName: c.name,
+    channelConfig: config(n),
+    ...(time && time.kind !== 'none' ? { timeChannelName: time.channel } : {}),
+  });
+  if (!type.complex) return [base(name)];
+  return [
+    { ...base(`${name}.real`), complexComponent: 'TDMS_COMPLEX_COMPONENT_REAL' },
+    { ...base(`${name}.imaginary`), complexComponent: 'TDMS_COMPLEX_COMPONENT_IMAGINARY' },
+  ];
+}
+
+/** `timeFormat` and `relativeStartTime` for relative time channels, with evidence and issues. */
+function relativeTime(
+  profile: TdmsProfile,
+  plan: Plan,
+  ctx: Ctx,
+): { timeFormat?: TimeFormat; relativeStartTime?: string } {
+  const first = plan.relative[0];
+  if (!first) return {};
+  const used = plan.data.some((e) => plan.relative.some((r) => r.group === e.groupName));
+  if (!used) return {};
+  const formats = [...new Set(plan.relative.map((r) => r.time.format))];
+  if (formats.length > 1) {
+    addIssue(
+      ctx,
+      'tdms_time_formats_differ',
+      'warning',
+      `${P}/timeFormat`,
+      `relative time channels in different units (${plan.relative.map((r) => `${r.group}/${r.time.channel}: ${r.time.unit}`).join(', ')}); one timeFormat applies to all`,
+    );
+  }
+  const given = ctx.options.timeFormat as TimeFormat | undefined;
+  const timeFormat = given ?? first.time.format;
+  ctx.evidence.push({
+    path: `${P}/timeFormat`,
+    choice: timeFormat,
+    reason: given
+      ? 'given as an option'
+      : first.time.guessed
+        ? `${first.group}/${first.time.channel} names no unit: seconds assumed`
+        : `${first.group}/${first.time.channel} is in ${first.time.unit}`,
+    confidence: given ? 'high' : first.time.guessed ? 'low' : 'medium',
+  });
+  if (!given && first.time.guessed) {
+    addIssue(
+      ctx,
+      'tdms_time_unit_guessed',
+      'warning',
+      `${P}/timeFormat`,
+      `${first.group}/${first.time.channel} has no unit_string and no unit in its name: seconds assumed`,
+      'Pass --time-format (RELATIVE_MILLISECONDS ...) if the times are in another unit.',
+    );
+  }
+  const start = relativeStart(profile, first.group, ctx);
+  return { timeFormat, ...(start ? { relativeStartTime: start } : {}) };
+}
+
+function relativeStart(profile: TdmsProfile, group: string, ctx: Ctx): string | undefined {
+  const path = `${P}/relativeStartTime`;
+  if (ctx.options.relativeStartTime) {
+    ctx.evidence.push({
+      path,
+      choice: ctx.options.relativeStartTime,
+      reason: 'given as an option',
+      confidence: 'high',
+    });
+    return ctx.options.relativeStartTime;
+  }
+  const g = profile.groups.find((x) => x.name === group);
+  const fromGroup = startProperty(g?.properties ?? []);
+  const fromRoot = startProperty(profile.properties);
+  const found = fromGroup ?? fromRoot;
+  if (found && typeof found.value === 'string') {
+    ctx.evidence.push({
+      path,
+      choice: found.value,
+      reason: `the ${fromGroup ? `group ${group}` : 'file'} property '${found.name}'`,
+      confidence: 'medium',
+    });
+    return found.value;
+  }
+  addIssue(
+    ctx,
+    'infer_start_time_missing',
+    'error',
+    path,
+    `the relative time channel of group ${group} needs a start time, and the file has no datetime property to give one`,
+    'Pass --relative-start 2024-01-01T00:00:00Z (RFC 3339).',
+  );
+  return undefined;
+}
+
+/** Issues for waveforms starting at the 1904 epoch and for channels nothing times. */
+function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
+  if (plan.epochWaveforms.length > 0) {
+    const start = startProperty(profile.properties);
+    addIssue(
+      ctx,
+      'tdms_waveform_start_relative',
+      'warning',
+      `${P}/startTimeOverride`,
+      `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${listed(plan.epochWaveforms)}`,
+      start && typeof start.value === 'string'
+        ? `Set startTimeOverride: ${start.value} (the file property '${start.name}') if the acquisition started then.`
+        : 'Set startTimeOverride to the time the acquisition started.',
+    );
+  }
+  if (plan.untimed.length > 0) {
+    addIssue(
+      ctx,
+      'tdms_channel_untimed',
+      'warning',
+      `${P}/data`,
+      `no waveform properties and no time channel in their group, left out: ${listed(plan.untimed)}`,
+      'List them with fallbackMethod TDMS_FALLBACK_METHOD_IGNORE_ERROR (skipped) or TDMS_FALLBACK_METHOD_FAIL_ON_ERROR (the import fails), or add a time channel to their group.',
+    );
+  }
+}
+
+function listed(channels: readonly TdmsChannelProfile[]): string {
+  const shown = channels.slice(0, 5).map(label).join(', ');
+  return channels.length > 5 ? `${shown} and ${channels.length - 5} more` : shown;
+}
+
+/** `importFileProperties` when the file has properties and a run is named; else an info issue. */
+function fileProperties(profile: TdmsProfile, ctx: Ctx): boolean {
+  const props = profile.properties;
+  if (props.length === 0) return false;
+  const names = props.map((p) => p.name).join(', ');
+  if (ctx.options.runName) {
+    ctx.evidence.push({
+      path: `${P}/importFileProperties`,
+      choice: 'true',
+      reason: `the file has properties (${names}) and a run is named`,
+      confidence: 'medium',
+    });
+    return true;
+  }
+  addIssue(
+    ctx,
+    'tdms_file_properties',
+    'info',
+    `${P}/importFileProperties`,
+    `the file has properties (${names}); importFileProperties needs a run`,
+    'Pass --run <name> to import them as run metadata.',
+  );
+  return false;
+}
