@@ -16,9 +16,9 @@ import {
 import { inferConfig } from '../../src/infer/index.js';
 import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/inspect/hdf5.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-infer-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
