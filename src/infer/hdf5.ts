@@ -788,7 +788,7 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   if (data.length === 0) {
     issue(
       'hdf5_no_channels',
-      'warning',
+      'error',
       `${P}/data`,
       `no dataset fits a layout the platform imports (${datasets.length} datasets, ${skipped.length} left out)`,
       { hint: 'Check the file; give --time-dataset when the time dataset has an unusual name.' },

@@ -166,10 +166,11 @@ describe('importkit infer on HDF5', () => {
   test('without options the same file has no time for /g/v: an empty draft, exit 1', async () => {
     const a = io();
     const code = await run(['infer', join(tmp, 'cli.h5'), '--format', 'json'], a.io);
-    // No channel and so no timeFormat: the validator finds the draft incomplete.
+    // No channel: one error saying so (the missing timeFormat it implies is not said twice).
     expect(code).toBe(1);
     expect(JSON.parse(a.out.join('')).hdf5Config.data).toEqual([]);
-    expect(a.err.join('')).toContain('warning hdf5_no_channels');
+    expect(a.err.join('')).toContain('error hdf5_no_channels');
+    expect(a.err.join('')).not.toContain('time_format_missing');
   });
 
   test('an unknown --time-dataset is an error draft (exit 1); a truncated file exits 1', async () => {
