@@ -2,7 +2,13 @@
  * Check: a config × its data file → issues. Does the file fit the config, before anything
  * is uploaded? The public entry of this stage.
  */
-import { detectFormat, type FileFormat, openForInspection } from '../inspect/index.js';
+import {
+  detectFormat,
+  emptyFileIssue,
+  type FileFormat,
+  InspectError,
+  openForInspection,
+} from '../inspect/index.js';
 import {
   CONFIG_KINDS,
   type ConfigKind,
@@ -56,6 +62,9 @@ export async function checkConfig(
   const source = await openForInspection(dataPath);
   let format: FileFormat;
   try {
+    if (source.size === 0) {
+      throw new InspectError({ ...emptyFileIssue(dataPath), source: { file: dataPath } });
+    }
     format = (await detectFormat(source)).format;
   } finally {
     await source.close();

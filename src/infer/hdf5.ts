@@ -788,7 +788,7 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   if (data.length === 0) {
     issue(
       'hdf5_no_channels',
-      'warning',
+      'error',
       `${P}/data`,
       `no dataset fits a layout the platform imports (${datasets.length} datasets, ${skipped.length} left out)`,
       { hint: 'Check the file; give --time-dataset when the time dataset has an unusual name.' },
@@ -980,13 +980,12 @@ function planTwoD(
   const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
   const named = columnNames?.findIndex((c) => timeNameScore(c) === 1) ?? -1;
   const timeColumn = Math.max(named, 0);
-  const rows = [...(ds.head ?? []), ...(ds.tail ?? [])];
-  const timeValues = rows.map((r) => r[timeColumn] ?? '');
-  if (rows.length > 1 && !isIncreasing(timeValues)) {
+  const notTime = notTimeColumn(ds, timeColumn, named >= 0);
+  if (notTime !== undefined) {
     skipped.push({
       path: ds.path,
       dataset: ds.path,
-      reason: `shape [${n}, ${k}]: column ${timeColumn} does not increase (${timeValues.slice(0, 3).join(', ')} …): not a time column (an image or a matrix?)`,
+      reason: `shape [${n}, ${k}]: ${notTime}: not a time column (an image or a matrix?); name the time column in a \`columns\` attribute to import it`,
     });
     return;
   }
@@ -1012,6 +1011,21 @@ function planTwoD(
       confidence: named >= 0 || k === 2 ? 'high' : 'medium',
     });
   }
+}
+
+/**
+ * Why column `c` of an [N, k] dataset cannot be its time, or undefined when it can: a time
+ * column never goes down, and one not named as time must also change (a constant column 0
+ * is an image or a matrix of zeros, not a clock). Judged on the rows read (head and tail).
+ */
+function notTimeColumn(ds: Hdf5Dataset, c: number, named: boolean): string | undefined {
+  const values = [...(ds.head ?? []), ...(ds.tail ?? [])].map((r) => r[c] ?? '');
+  const shown = `${values.slice(0, 3).join(', ')} …`;
+  if (values.length > 1 && !isIncreasing(values)) return `column ${c} does not increase (${shown})`;
+  if (named) return undefined;
+  if (values.length < 2) return `column ${c} has fewer than two rows: nothing shows it is time`;
+  if (values.every((v) => v === values[0])) return `column ${c} is constant (${shown})`;
+  return undefined;
 }
 
 function planCompound(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): void {

@@ -1,12 +1,13 @@
 /** Infer: a file → a draft config with the evidence for each choice. The public entry of this stage. */
 import { detectFormat, InspectError, openForInspection } from '../inspect/index.js';
-import type { Issue } from '../model/issue.js';
 import { validateConfig } from '../validate/index.js';
+import { newFacts } from './restated.js';
 import type { Draft, InferOptions } from './types.js';
 
 export { draftFromCh10Profile, inferCh10 } from './ch10.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
+export { RESTATED_BY } from './restated.js';
 export { channelTypeOf as tdmsChannelTypeOf, draftFromTdmsProfile, inferTdms } from './tdms.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
 export {
@@ -81,14 +82,11 @@ export async function inferConfig(path: string, options: InferOptions = {}): Pro
   return finishDraft(raw);
 }
 
-/** Validates a draft's document and appends the validation issues to what inference reported. */
+/**
+ * Validates a draft's document and appends the validation issues to what inference reported,
+ * leaving out those that restate an inference issue (one fact, one message).
+ */
 export function finishDraft(raw: RawDraft): Draft {
   const result = validateConfig(raw.document);
-  const seen = new Set(raw.issues.map(issueKey));
-  const extra: Issue[] = result.issues.filter((i) => !seen.has(issueKey(i)));
-  return { ...raw, issues: [...raw.issues, ...extra] };
-}
-
-function issueKey(i: Issue): string {
-  return `${i.code} ${i.path}`;
+  return { ...raw, issues: [...raw.issues, ...newFacts(raw.issues, result.issues)] };
 }

@@ -220,7 +220,7 @@ export async function draftFromProfile(
     } else {
       issue(
         'parquet_relative_start_unknown',
-        'warning',
+        'error',
         P,
         `${time.field.name} holds relative time (${time.format}) and no start time was given or found in the file name`,
         'Give it with --relative-start 2024-01-01T00:00:00Z.',

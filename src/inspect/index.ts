@@ -27,6 +27,7 @@ export type {
 export { inspectCsv } from './csv.js';
 export type { Detection, FileFormat } from './detect.js';
 export { detectFormat } from './detect.js';
+export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from './file-kind.js';
 export { gunzipChunks, gunzipHead, isGzip } from './gzip-source.js';
 export type {
   Hdf5Attribute,

@@ -1,6 +1,7 @@
 import type { ByteSource } from './byte-source.js';
 import { openFileSource } from './byte-source.js';
 import { detectFormat } from './detect.js';
+import { fileErrorIssue, fileProblem } from './file-kind.js';
 import { type BaseProfile, InspectError } from './profile.js';
 
 /** Options every inspector understands; each reads the ones it knows. */
@@ -17,21 +18,13 @@ export interface InspectOptions {
 
 /** Opens a file, turning the OS's errors into an InspectError with a clear one-line message. */
 export async function openForInspection(path: string): Promise<ByteSource> {
+  const problem = await fileProblem(path);
+  if (problem) throw new InspectError({ ...problem, source: { file: path } });
   try {
     return await openFileSource(path);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const notFound = e.code === 'ENOENT';
     throw new InspectError(
-      {
-        code: notFound ? 'file_not_found' : 'file_unreadable',
-        severity: 'error',
-        path: '',
-        message: notFound
-          ? `${path}: no such file`
-          : `${path}: cannot read (${e.code ?? e.message})`,
-        source: { file: path },
-      },
+      { ...fileErrorIssue(err, path), source: { file: path } },
       { cause: err },
     );
   }

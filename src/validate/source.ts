@@ -269,11 +269,19 @@ function at(i: Issue, p: { line: number; column: number }): Issue {
   return i;
 }
 
-/** Walks a JSON pointer through the YAML nodes; returns the offset of the deepest node found. */
+/**
+ * Walks a JSON pointer through the YAML nodes; returns the offset where an issue about it
+ * goes. A pointer that ends on a key whose value is a mapping or a sequence is placed on the
+ * key (as editors place it); one that ends on a scalar value, on that value (or on its key
+ * when `wantKey`). A member that is not there is placed on the key of the mapping that lacks
+ * it.
+ */
 function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): number {
   const tokens = parsePointer(ptr);
   let node: unknown = doc.contents;
   let offset = (node as Node | null)?.range?.[0] ?? doc.range[0];
+  /** Where the current node's own key is (the node itself at the top or in a sequence). */
+  let anchor = offset;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string;
     const last = i === tokens.length - 1;
@@ -282,23 +290,30 @@ function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): numb
       const pair =
         node.items.find((p) => isScalar(p.key) && String(p.key.value) === token) ??
         node.items.find((p) => isScalar(p.key) && camelCase(String(p.key.value)) === token);
-      if (!pair || !isPair(pair)) return offset;
+      if (!pair || !isPair(pair)) return anchor;
       const key = pair.key as Node;
-      if (last && wantKey) return key.range?.[0] ?? offset;
+      const keyOffset = key.range?.[0] ?? offset;
       const value = pair.value as Node | null;
-      if (!value?.range) return key.range?.[0] ?? offset;
+      if (last && (wantKey || isCollection(value))) return keyOffset;
+      if (!value?.range) return keyOffset;
       offset = value.range[0];
+      anchor = keyOffset;
       node = value;
     } else if (isSeq(node)) {
       const item = node.items[Number(token)] as Node | undefined;
-      if (!item?.range) return offset;
+      if (!item?.range) return anchor;
       offset = item.range[0];
+      anchor = offset;
       node = item;
     } else {
       return offset;
     }
   }
   return offset;
+}
+
+function isCollection(node: unknown): boolean {
+  return isMap(node) || isSeq(node);
 }
 
 /**

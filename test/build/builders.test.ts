@@ -14,8 +14,7 @@ import {
   ulogConfig,
 } from '../../src/build/index.js';
 import { validateConfig } from '../../src/validate/index.js';
-
-const corpus = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'platform-examples');
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 /** The error a builder throws, for inspection. */
 function buildError(build: () => unknown): ConfigBuildError {

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { fieldText, scanCsvFile } from '../../src/check/csv-scan.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'csv-scan-'));
+const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-scan-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 async function scan(

@@ -1,72 +1,113 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import { validateConfig } from '../../src/validate/index.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-const UNDECIDED = new Set(['infer_time_column_not_found', 'parquet_no_time_column']);
+import { repoRoot } from '../helpers/paths.js';
 
 /** Every inspector fixture whose expected draft is a document (error fixtures have none). */
-function drafts(area: string): Array<{
-  name: string;
-  file: string;
-  document: ImportDocument;
-  inferenceErrors: boolean;
-  undecided: boolean;
-}> {
-  const dir = join(root, 'fixtures', area);
+function drafts(
+  area: string,
+): Array<{ name: string; file: string; document: ImportDocument; flagged: boolean }> {
+  const dir = join(repoRoot, 'fixtures', area);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.expected.json'))
+    .sort()
     .flatMap((f) => {
       const expected = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
         file?: string;
         document?: ImportDocument;
-        issues?: Array<{ severity: string; code: string }>;
+        issues?: Array<{ severity: string }>;
       };
       const name = f.replace('.expected.json', '');
       const file =
         expected.file ??
         readdirSync(dir).find((x) => x.startsWith(`${name}.`) && !x.endsWith('.json'));
       if (!expected.document || !file) return [];
-      // "No time column found" is inference not deciding, not the file misfitting a config:
-      // such a draft simply names no time column, and the check has nothing to say on it.
-      const errors = (expected.issues ?? []).filter((i) => i.severity === 'error');
-      const inferenceErrors = errors.some((i) => !UNDECIDED.has(i.code));
-      const undecided = errors.length > 0 && !inferenceErrors;
+      const flagged = (expected.issues ?? []).some((i) => i.severity === 'error');
       return [
-        { name, file: join(dir, file), document: expected.document, inferenceErrors, undecided },
+        { name: `${area}/${name}`, file: join(dir, file), document: expected.document, flagged },
       ];
     });
 }
 
+const AREAS = { csv: 35, parquet: 10, hdf5: 10 } as const;
+
+/** What `importkit check` says on a draft: whether the config validates, and the file's errors. */
+interface Verdict {
+  valid: boolean;
+  sampled: string[];
+  full: string[];
+}
+
+const FITS: Verdict = { valid: true, sampled: [], full: [] };
+
+/**
+ * The drafts inference itself flags as wrong, and what the check says on each. A draft that
+ * names no time column, or a relative time without its start, is invalid as a config; dates
+ * the platform cannot read and a header without rows fail the file check, sampled or full.
+ */
+const FLAGGED: Record<string, Verdict> = {
+  'csv/dates-ambiguous': {
+    valid: true,
+    sampled: ['time_not_parseable'],
+    full: ['time_not_parseable'],
+  },
+  'csv/dates-day-first': {
+    valid: true,
+    sampled: ['time_not_parseable'],
+    full: ['time_not_parseable'],
+  },
+  'csv/header-only': {
+    valid: false,
+    sampled: ['first_data_row_past_end'],
+    full: ['first_data_row_past_end'],
+  },
+  'csv/no-time': { valid: false, sampled: [], full: [] },
+  'csv/one-column': { valid: false, sampled: [], full: [] },
+  'csv/relative-ms-no-start': { valid: false, sampled: [], full: [] },
+  'parquet/no-time': { valid: false, sampled: [], full: [] },
+  'hdf5/no-channels': { valid: false, sampled: [], full: [] },
+};
+
 /**
  * The inspectors' fixtures come with the draft inference makes for them. A draft that
- * inference found no error in must fit its file (no check error, sampled or full); a draft
- * inference itself flags as wrong (dates it cannot read, no data rows) must fail
- * `importkit check` too (its own validation or the file check): the two stages agree on the verdict.
+ * inference found no error in fits its file (valid, no check error sampled or full); each
+ * draft inference flags as wrong gets the verdict pinned above: the two stages agree.
  */
 describe('check agrees with inference on every inspector fixture', () => {
-  for (const area of ['csv', 'parquet', 'hdf5']) {
-    for (const d of drafts(area)) {
-      test(`${area}/${d.name}${d.inferenceErrors ? ' (draft with errors)' : ''}`, async () => {
-        const errors = async (full: boolean) =>
-          (await checkConfig(d.document, d.file, { full })).filter((i) => i.severity === 'error');
-        if (d.undecided) {
-          // Only that it runs to a list (the draft is incomplete, either verdict is fair).
-          expect(Array.isArray(await errors(false))).toBe(true);
-        } else if (d.inferenceErrors) {
-          // The verdict `importkit check` gives: the config's own errors plus the file's.
-          const configOk = validateConfig(d.document).ok;
-          expect(!configOk || (await errors(false)).length > 0).toBe(true);
-        } else {
-          expect(await errors(false)).toEqual([]);
-          expect(await errors(true)).toEqual([]);
-        }
-      });
+  const all = Object.keys(AREAS).flatMap((area) => drafts(area));
+
+  test('each area has its number of drafts, and every flagged one is among them', () => {
+    for (const [area, count] of Object.entries(AREAS)) {
+      expect(
+        all.filter((d) => d.name.startsWith(`${area}/`)),
+        area,
+      ).toHaveLength(count);
     }
-  }
+    // The drafts inference flags are exactly those pinned, and each fails the check.
+    expect(
+      all
+        .filter((d) => d.flagged)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(Object.keys(FLAGGED).sort());
+    for (const [name, v] of Object.entries(FLAGGED)) {
+      expect(!v.valid || v.sampled.length > 0, name).toBe(true);
+    }
+  });
+
+  test.each(all)('$name', async (d) => {
+    const errors = async (full: boolean) =>
+      (await checkConfig(d.document, d.file, { full }))
+        .filter((i) => i.severity === 'error')
+        .map((i) => i.code);
+    const verdict: Verdict = {
+      valid: validateConfig(d.document).ok,
+      sampled: await errors(false),
+      full: await errors(true),
+    };
+    expect(verdict).toEqual(FLAGGED[d.name] ?? FITS);
+  });
 });

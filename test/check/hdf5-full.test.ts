@@ -1,14 +1,17 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-full-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `--full` on HDF5 reads the whole time dataset in slices: a step back in the middle is found. */
 test('check --full finds where an HDF5 time dataset goes backwards', async () => {
   await h5wasm.ready;
-  const path = join(mkdtempSync(join(tmpdir(), 'h5-full-')), 'backwards.h5');
+  const path = join(dir, 'backwards.h5');
   const t = BigInt64Array.from(
     { length: 50 },
     (_, i) => 1_735_689_600_000_000_000n + BigInt(i) * 1_000_000n,
@@ -45,7 +48,7 @@ test('check --full finds where an HDF5 time dataset goes backwards', async () =>
 
 test('check --full reads the named column of an [N, k] time dataset', async () => {
   await h5wasm.ready;
-  const path = join(mkdtempSync(join(tmpdir(), 'h5-full-')), 'two-d.h5');
+  const path = join(dir, 'two-d.h5');
   const n = 40;
   // Column 0 goes forward; column 1 steps back at row 17 (and only there).
   const rows = Float64Array.from({ length: n * 2 }, (_, i) => {

@@ -1,14 +1,12 @@
 import fs, { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-check-h5-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -1,8 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-pq-full-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 import { checkConfig } from '../../src/check/index.js';
 
 /**
@@ -19,7 +23,7 @@ test('check --full finds where a Parquet time column goes backwards', async () =
     ],
     rowGroupSize: 10,
   });
-  const path = join(mkdtempSync(join(tmpdir(), 'pq-full-')), 'backwards.parquet');
+  const path = join(dir, 'backwards.parquet');
   writeFileSync(path, new Uint8Array(bytes));
   const doc = {
     parquetConfig: {

@@ -508,6 +508,12 @@ const CASES: Case[] = [
         code: 'column_not_in_config',
         severity: 'info',
         path: '/hdf5Config/data',
+        source: { file: 'hdf5/two-d.h5', dataset: '/flat' },
+      },
+      {
+        code: 'column_not_in_config',
+        severity: 'info',
+        path: '/hdf5Config/data',
         source: { file: 'hdf5/two-d.h5', dataset: '/grid' },
       },
       {
@@ -515,6 +521,12 @@ const CASES: Case[] = [
         severity: 'info',
         path: '/hdf5Config/data',
         source: { file: 'hdf5/two-d.h5', dataset: '/image' },
+      },
+      {
+        code: 'column_not_in_config',
+        severity: 'info',
+        path: '/hdf5Config/data',
+        source: { file: 'hdf5/two-d.h5', dataset: '/zeros' },
       },
     ],
   },

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/run.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
-const dir = mkdtempSync(join(tmpdir(), 'check-cli-'));
+const dir = mkdtempSync(join(tmpdir(), 'importkit-check-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function call(...argv: string[]) {
   let stdout = '';

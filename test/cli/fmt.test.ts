@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { z } from 'zod';
 import { run } from '../../src/cli/run.js';
@@ -194,6 +194,9 @@ describe('fmt properties', () => {
 });
 
 describe('importkit fmt', () => {
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
+
   async function call(cwd: string, ...argv: string[]) {
     let stdout = '';
     let stderr = '';
@@ -215,7 +218,8 @@ describe('importkit fmt', () => {
   }
 
   test('--check exits 1 naming the files that would change; fmt rewrites; then --check passes', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'fmt-'));
+    const dir = await mkdtemp(join(tmpdir(), 'importkit-fmt-'));
+    made.push(dir);
     await writeFile(join(dir, 'messy.yaml'), MESSY);
     const canonical = formatConfigText(MESSY).text;
     await writeFile(join(dir, 'clean.yaml'), canonical);
@@ -236,7 +240,8 @@ describe('importkit fmt', () => {
   });
 
   test('a file that does not parse is left alone (exit 1); a missing file is a usage error', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'fmt-'));
+    const dir = await mkdtemp(join(tmpdir(), 'importkit-fmt-'));
+    made.push(dir);
     const broken = 'csvConfig:\n  firstDataRow: [1\n';
     await writeFile(join(dir, 'broken.yaml'), broken);
     const r = await call(dir, 'broken.yaml');

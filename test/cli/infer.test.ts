@@ -8,16 +8,10 @@ import { inferOptionsFromArgs } from '../../src/cli/commands/infer.js';
 import type { Io } from '../../src/cli/io.js';
 import { createProgress } from '../../src/cli/progress.js';
 import { run } from '../../src/cli/run.js';
+import { platformExamples } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpusCsv = join(
-  repoRoot,
-  '..',
-  'shared',
-  'corpus',
-  'platform-examples',
-  'csv-absolute-datetime.csv',
-);
+const corpusCsv = join(platformExamples, 'csv-absolute-datetime.csv');
 const fixtures = join(repoRoot, 'fixtures', 'csv');
 
 function fakeIo(cwd = repoRoot, env: Record<string, string> = {}, tty = false) {

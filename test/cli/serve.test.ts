@@ -55,9 +55,11 @@ afterAll(async () => {
 /** Starts `importkit serve` and resolves with its URL once it prints it. */
 function serve(
   args: string[],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   children.push(child);
   let err = '';
@@ -140,5 +142,22 @@ describe('importkit serve + submit, as processes', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("unknown kind 'oops'");
     await stop(s.child);
+  }, 60_000);
+
+  test('without --data-dir, a stopped server leaves nothing in the temp directory', async () => {
+    const temp = await mkdtemp(join(dir, 'temp-'));
+    try {
+      const draft = await inferConfig(DATA);
+      (draft.document as { csvConfig: { assetName?: string } }).csvConfig.assetName = 'tmp';
+      await writeFile(join(dir, 'tmp.json'), JSON.stringify(draft.document));
+      const s = await serve(['--api-key', `${KEY}=e2e-org`], { ...process.env, TMPDIR: temp });
+      expect((await readdir(temp)).length).toBe(1);
+      const ok = cli(['submit', 'tmp.json', DATA, '--wait', '--poll-interval', '0.05'], s.url);
+      expect(ok.code).toBe(0);
+      expect(await stop(s.child)).toBe(0);
+      expect(await readdir(temp)).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   }, 60_000);
 });

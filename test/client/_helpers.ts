@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Emulator } from '../../src/emulator/index.js';
+import { platformExamples } from '../helpers/paths.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const corpusDir = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
+export const corpusDir = platformExamples;
 
 /** A key long and odd enough that finding it anywhere is no accident. */
 export const SECRET = `sk-test-${randomUUID()}-do-not-leak`;

@@ -1,15 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inferCsv, scoreTimeColumns } from '../../src/infer/csv.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { inspectCsv } from '../../src/inspect/csv.js';
 import { InspectError } from '../../src/inspect/profile.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 let dir: string;
 beforeAll(async () => {

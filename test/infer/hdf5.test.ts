@@ -16,9 +16,9 @@ import {
 import { inferConfig } from '../../src/infer/index.js';
 import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/inspect/hdf5.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-infer-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -103,6 +103,55 @@ describe('the platform examples infer the configs the corpus README lists', () =
   });
 });
 
+describe('an [N, k] dataset is a time table only when a column can be time', () => {
+  test('a 64 x 64 image of zeros is left out with the reason, not 63 channels', async () => {
+    const file = join(tmp, 'zeros.h5');
+    await writeHdf5(file, [
+      { path: '/image', kind: 'float64', shape: [64, 64], values: new Array(64 * 64).fill(0) },
+    ]);
+    const draft = await inferConfig(file);
+    expect(draft.document.hdf5Config?.data).toEqual([]);
+    expect(draft.issues.map((i) => [i.severity, i.code, i.message])).toEqual([
+      [
+        'info',
+        'hdf5_dataset_skipped',
+        '/image: left out: shape [64, 64]: column 0 is constant (0, 0, 0 …): not a time column (an image or a matrix?); name the time column in a `columns` attribute to import it',
+      ],
+      [
+        'error',
+        'hdf5_no_channels',
+        'no dataset fits a layout the platform imports (1 datasets, 1 left out)',
+      ],
+    ]);
+  });
+
+  test('a constant column 0 is fine when another column is named as time; one that rises is time', async () => {
+    const file = join(tmp, 'named.h5');
+    const t0 = 1_735_689_600;
+    await writeHdf5(file, [
+      {
+        path: '/named',
+        kind: 'float64',
+        shape: [6, 3],
+        values: Array.from({ length: 18 }, (_, i) => (i % 3 === 0 ? 1 : i % 3 === 1 ? t0 + i : i)),
+        attrs: { columns: ['id', 'time', 'v'] },
+      },
+      {
+        path: '/rising',
+        kind: 'float64',
+        shape: [6, 2],
+        values: Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? t0 + i : i)),
+      },
+    ]);
+    const data = (await inferConfig(file)).document.hdf5Config?.data ?? [];
+    expect(data.map((e) => [e.valueDataset, e.timeIndex, e.valueIndex])).toEqual([
+      ['/named', '1', '0'],
+      ['/named', '1', '2'],
+      ['/rising', '0', '1'],
+    ]);
+  });
+});
+
 describe('importkit infer on HDF5', () => {
   function io() {
     const out: string[] = [];
@@ -166,10 +215,11 @@ describe('importkit infer on HDF5', () => {
   test('without options the same file has no time for /g/v: an empty draft, exit 1', async () => {
     const a = io();
     const code = await run(['infer', join(tmp, 'cli.h5'), '--format', 'json'], a.io);
-    // No channel and so no timeFormat: the validator finds the draft incomplete.
+    // No channel: one error saying so (the missing timeFormat it implies is not said twice).
     expect(code).toBe(1);
     expect(JSON.parse(a.out.join('')).hdf5Config.data).toEqual([]);
-    expect(a.err.join('')).toContain('warning hdf5_no_channels');
+    expect(a.err.join('')).toContain('error hdf5_no_channels');
+    expect(a.err.join('')).not.toContain('time_format_missing');
   });
 
   test('an unknown --time-dataset is an error draft (exit 1); a truncated file exits 1', async () => {

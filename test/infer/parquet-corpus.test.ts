@@ -1,11 +1,8 @@
 import { statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { inferParquet } from '../../src/infer/parquet.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 describe('corpus Parquet files infer the configs the platform imports them with', () => {
   test('parquet-flat.parquet: flatDataset, time `timestamp`, footer 10798 / 2523', async () => {

@@ -98,7 +98,7 @@ describe('draftFromProfile', () => {
     });
     expect(codes(draft)).toEqual([
       'warning parquet_time_unit_guessed',
-      'warning parquet_relative_start_unknown',
+      'error parquet_relative_start_unknown',
     ]);
     const given = await draftFromProfile(
       p,
@@ -123,7 +123,7 @@ describe('draftFromProfile', () => {
     const draft = await draftFromProfile(p, {}, noPages);
     expect(codes(draft)).toEqual([
       'warning parquet_time_out_of_range',
-      'warning parquet_relative_start_unknown',
+      'error parquet_relative_start_unknown',
       'warning parquet_no_data_columns',
     ]);
   });

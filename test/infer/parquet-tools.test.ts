@@ -24,6 +24,7 @@ import { run } from '../../src/cli/run.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { Draft } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let dir: string;
@@ -236,14 +237,7 @@ describe('files written by parquet-wasm and hyparquet-writer with other options'
   });
 
   test('Parquet content under another extension (.pqt, .bin) is detected by its magic', async () => {
-    const corpusFile = join(
-      repoRoot,
-      '..',
-      'shared',
-      'corpus',
-      'platform-examples',
-      'parquet-flat.parquet',
-    );
+    const corpusFile = join(platformExamples, 'parquet-flat.parquet');
     const whole = await readFile(corpusFile);
     for (const name of ['flat.pqt', 'flat.bin', 'flat']) {
       const file = join(dir, name);
@@ -258,14 +252,7 @@ describe('files written by parquet-wasm and hyparquet-writer with other options'
     const junk = join(dir, 'junk.parquet');
     await writeFile(junk, 'time,value\n1,2\n');
     expect(await outcome(junk)).toBe('parquet_not_parquet');
-    const corpusFile = join(
-      repoRoot,
-      '..',
-      'shared',
-      'corpus',
-      'platform-examples',
-      'parquet-flat.parquet',
-    );
+    const corpusFile = join(platformExamples, 'parquet-flat.parquet');
     const whole = await readFile(corpusFile);
     const half = join(dir, 'half.pqt');
     await writeFile(half, whole.subarray(0, whole.byteLength / 2));
@@ -288,7 +275,7 @@ describe('importkit infer on Parquet', () => {
       },
     };
   }
-  const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
+  const corpus = platformExamples;
 
   test('--format json prints the draft; --layout, --time-column, --complex-types, --explain are honoured', async () => {
     const a = io();

@@ -8,9 +8,9 @@ import { readSuperblock } from '../../src/inspect/hdf5/superblock.js';
 import { inspectHdf5 } from '../../src/inspect/hdf5.js';
 import { inspectFile } from '../../src/inspect/inspect-file.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
 const fixtures = join(repoRoot, 'fixtures', 'hdf5');
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import { inspectFile } from '../../src/inspect/inspect-file.js';
 import { inspectParquetSource } from '../../src/inspect/parquet.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const corpus = join(repoRoot, '..', 'shared', 'corpus', 'platform-examples');
 const flat = new Uint8Array(readFileSync(join(corpus, 'parquet-flat.parquet')));
 
 /** The issue an inspection of these bytes fails with, or undefined when it succeeds. */

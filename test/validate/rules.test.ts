@@ -37,7 +37,7 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   {
     name: 'wrong type',
     text: CSV_OK.replace('columnNumber: 1', 'columnNumber: [1]'),
-    want: [['wrong_type', '/csvConfig/timeColumn/columnNumber', 3, 19]],
+    want: [['wrong_type', '/csvConfig/timeColumn/columnNumber', 3, 5]],
   },
   {
     name: 'enum value that does not exist',
@@ -67,7 +67,7 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   {
     name: 'two config kinds',
     text: `${CSV_OK}ch10Config:\n  scaleValues: true\n`,
-    want: [['config_kind_multiple', '/ch10Config', 11, 3]],
+    want: [['config_kind_multiple', '/ch10Config', 10, 1]],
   },
   {
     name: 'url that is not http, https or s3',
@@ -126,7 +126,7 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
   {
     name: 'enumTypes on a DOUBLE channel',
     text: CSV_OK.replace('DOUBLE\n', 'DOUBLE\n      enumTypes: [{ name: on, key: 1 }]\n'),
-    want: [['enum_types_unexpected', '/csvConfig/dataColumns/2/enumTypes', 9, 18]],
+    want: [['enum_types_unexpected', '/csvConfig/dataColumns/2/enumTypes', 9, 7]],
   },
   {
     name: 'BIT_FIELD channel without elements',
@@ -157,7 +157,7 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
       'CHANNEL_DATA_TYPE_DOUBLE\n',
       'CHANNEL_DATA_TYPE_STRING\n      bitFieldElements: [{ name: a, bitCount: 1 }]\n',
     ),
-    want: [['bit_field_elements_unexpected', '/csvConfig/dataColumns/2/bitFieldElements', 9, 25]],
+    want: [['bit_field_elements_unexpected', '/csvConfig/dataColumns/2/bitFieldElements', 9, 7]],
   },
   {
     name: 'CSV: first data row 0, time column 0',
@@ -189,9 +189,9 @@ const cases: Array<{ name: string; text: string; want: Row[]; filename?: string 
     name: 'CSV: no data columns and no embedded config',
     text: 'csvConfig:\n  assetName: rig\n',
     want: [
-      ['first_data_row_missing', '/csvConfig', 2, 3],
-      ['time_column_missing', '/csvConfig', 2, 3],
-      ['data_columns_missing', '/csvConfig', 2, 3],
+      ['first_data_row_missing', '/csvConfig', 1, 1],
+      ['time_column_missing', '/csvConfig', 1, 1],
+      ['data_columns_missing', '/csvConfig', 1, 1],
     ],
   },
   {
@@ -246,8 +246,8 @@ tdmsConfig:
   fileSize: 18446744073709551616
 `,
     want: [
+      ['config_kind_multiple', '/ulogConfig', 1, 1],
       ['value_out_of_range', '/ulogConfig/data/0/instance', 5, 17],
-      ['config_kind_multiple', '/ulogConfig', 2, 3],
       ['value_out_of_range', '/tdmsConfig/fileSize', 7, 13],
     ].sort((a, b) => (a[2] as number) - (b[2] as number)) as Row[],
   },
@@ -255,7 +255,7 @@ tdmsConfig:
     name: 'Parquet: no layout, footer offset without length',
     text: 'parquetConfig:\n  footerOffset: "1024"\n',
     want: [
-      ['parquet_layout_missing', '/parquetConfig', 2, 3],
+      ['parquet_layout_missing', '/parquetConfig', 1, 1],
       ['footer_fields_unpaired', '/parquetConfig/footerOffset', 2, 17],
     ],
   },
@@ -263,9 +263,9 @@ tdmsConfig:
     name: 'Parquet: both layouts',
     text: 'parquetConfig:\n  flatDataset:\n    useEmbeddedConfig: true\n  singleChannelPerRow:\n    singleChannel: { dataPath: v }\n',
     want: [
-      ['time_column_missing', '/parquetConfig/flatDataset', 3, 5],
-      ['parquet_layout_conflict', '/parquetConfig/singleChannelPerRow', 5, 5],
-      ['time_column_missing', '/parquetConfig/singleChannelPerRow', 5, 5],
+      ['time_column_missing', '/parquetConfig/flatDataset', 2, 3],
+      ['parquet_layout_conflict', '/parquetConfig/singleChannelPerRow', 4, 3],
+      ['time_column_missing', '/parquetConfig/singleChannelPerRow', 4, 3],
     ],
   },
   {
@@ -280,14 +280,14 @@ batchConfig:
       multiChannel: { namePath: n, dataPath: v }
 `,
     want: [
-      ['channel_mode_missing', '/parquetConfig/singleChannelPerRow', 3, 5],
-      ['config_kind_multiple', '/batchConfig', 5, 3],
-      ['time_column_missing', '/batchConfig/defaultParquetConfig/singleChannelPerRow', 7, 7],
+      ['channel_mode_missing', '/parquetConfig/singleChannelPerRow', 2, 3],
+      ['config_kind_multiple', '/batchConfig', 4, 1],
+      ['time_column_missing', '/batchConfig/defaultParquetConfig/singleChannelPerRow', 6, 5],
       [
         'channel_mode_conflict',
         '/batchConfig/defaultParquetConfig/singleChannelPerRow/multiChannel',
         8,
-        21,
+        7,
       ],
     ],
   },
@@ -316,7 +316,7 @@ batchConfig:
       timeField: t
 `,
     want: [
-      ['time_format_missing', '/hdf5Config', 2, 3],
+      ['time_format_missing', '/hdf5Config', 1, 1],
       ['dataset_path_empty', '/hdf5Config/data/0/timeDataset', 3, 20],
       ['dataset_path_empty', '/hdf5Config/data/1', 5, 7],
       ['value_field_missing', '/hdf5Config/data/1/timeField', 6, 18],
@@ -340,11 +340,11 @@ batchConfig:
       type: DATA_TYPE_KEY_UNSPECIFIED
 `,
     want: [
-      ['batch_config_type_mismatch', '/batchConfig/fileConfigs/a.csv/parquetConfig', 6, 22],
-      ['time_column_missing', '/batchConfig/fileConfigs/a.csv/parquetConfig/flatDataset', 6, 37],
+      ['batch_config_type_mismatch', '/batchConfig/fileConfigs/a.csv/parquetConfig', 6, 7],
+      ['time_column_missing', '/batchConfig/fileConfigs/a.csv/parquetConfig/flatDataset', 6, 24],
       ['run_field_in_file_config', '/batchConfig/fileConfigs/b.csv/csvConfig/runId', 9, 52],
-      ['batch_config_multiple', '/batchConfig/fileConfigs/b.csv/ulogConfig', 10, 19],
-      ['batch_config_missing', '/batchConfig/fileConfigs/c.h5', 12, 7],
+      ['batch_config_multiple', '/batchConfig/fileConfigs/b.csv/ulogConfig', 10, 7],
+      ['batch_config_missing', '/batchConfig/fileConfigs/c.h5', 11, 5],
       ['unspecified_value', '/batchConfig/fileConfigs/d.bin/type', 14, 13],
     ],
   },
@@ -355,8 +355,8 @@ batchConfig:
       '    {}\n',
     ),
     want: [
-      ['time_format_missing', '/csvConfig/timeColumn', 3, 5],
-      ['time_column_number_missing', '/csvConfig/timeColumn', 3, 5],
+      ['time_format_missing', '/csvConfig/timeColumn', 2, 3],
+      ['time_column_number_missing', '/csvConfig/timeColumn', 2, 3],
     ],
   },
   {
@@ -383,8 +383,8 @@ batchConfig:
           multiChannel: { namePath: n, dataPath: v }
 `,
     want: [
-      ['time_column_missing', '/parquetConfig/flatDataset', 3, 5],
-      ['config_kind_multiple', '/batchConfig', 5, 3],
+      ['time_column_missing', '/parquetConfig/flatDataset', 2, 3],
+      ['config_kind_multiple', '/batchConfig', 4, 1],
       [
         'time_column_path_missing',
         '/batchConfig/defaultParquetConfig/flatDataset/timeColumn/path',
@@ -394,14 +394,14 @@ batchConfig:
       [
         'time_format_missing',
         '/batchConfig/fileConfigs/b.parquet/parquetConfig/singleChannelPerRow/timeColumn',
-        14,
         13,
+        11,
       ],
       [
         'time_column_path_missing',
         '/batchConfig/fileConfigs/b.parquet/parquetConfig/singleChannelPerRow/timeColumn',
-        14,
         13,
+        11,
       ],
     ],
   },

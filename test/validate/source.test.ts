@@ -34,8 +34,12 @@ describe('positions', () => {
       column: 5,
       offset: 31,
     });
-    // Past what exists: the deepest node found.
-    expect(doc?.locate('/csvConfig/timeColumn/format')).toEqual({ line: 3, column: 5, offset: 31 });
+    // A key whose value is a mapping: the key itself, not the first line inside.
+    expect(doc?.locate('/csvConfig/timeColumn')).toEqual({ line: 2, column: 3, offset: 14 });
+    expect(doc?.locate('/csvConfig')).toEqual({ line: 1, column: 1, offset: 0 });
+    // Past what exists: the key of the mapping that lacks the member.
+    expect(doc?.locate('/csvConfig/timeColumn/format')).toEqual({ line: 2, column: 3, offset: 14 });
+    expect(doc?.locate('/csvConfig/dataColumns/2')).toEqual({ line: 1, column: 1, offset: 0 });
   });
 
   test('several documents: issues of each with their own lines, a value for each', () => {

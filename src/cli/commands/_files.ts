@@ -1,6 +1,11 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileProblem, fileProblemSync, InspectError } from '../../inspect/index.js';
+import type { Issue } from '../../model/issue.js';
+import { MAX_CONFIG_BYTES } from '../../validate/index.js';
 import { UsageError } from '../errors.js';
+import type { Io } from '../io.js';
 
 /** Config files a directory argument stands for. */
 const CONFIG_EXTENSIONS = /\.(ya?ml|json)$/i;
@@ -27,8 +32,14 @@ export async function expandFiles(args: readonly string[], cwd: string): Promise
     out.push(...found);
   }
   if (missing.length > 0) {
-    const what = missing.map((m) =>
-      hasMagic(m) ? `no file matches '${m}'` : `no such file '${m}'`,
+    const what = await Promise.all(
+      missing.map(async (m) => {
+        if (hasMagic(m)) return `no file matches '${m}'`;
+        const st = await stat(resolve(cwd, m)).catch(() => undefined);
+        return st?.isDirectory()
+          ? `no config file (.yaml, .yml, .json) in the folder '${m}'`
+          : `no such file '${m}'`;
+      }),
     );
     throw new UsageError(what.join('; '));
   }
@@ -121,4 +132,116 @@ export function globToRegExp(glob: string): RegExp {
     } else re += c.replace(/[.+^$()|\\\]]/g, '\\$&');
   }
   return new RegExp(`^${re}$`);
+}
+
+/**
+ * The file's text, or an issue when it cannot be read or is far too large for a config.
+ * Synchronous on purpose: files are linted one after another, and for many small files
+ * plain system calls cost a fraction of the promise round trips.
+ */
+export function readConfig(path: string): string | Issue {
+  const problem = fileProblemSync(path, '');
+  if (problem) return { ...problem, line: 1, column: 1 };
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (st.size > MAX_CONFIG_BYTES) {
+      return fileIssue(
+        'input_too_large',
+        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
+        TOO_LARGE_HINT,
+      );
+    }
+    // Read one byte past the limit: a file that grew meanwhile is still caught.
+    const buf = Buffer.allocUnsafe(Math.min(st.size + 1, MAX_CONFIG_BYTES + 1));
+    let n = 0;
+    for (;;) {
+      const r = readSync(fd, buf, n, buf.length - n, n);
+      if (r === 0) break;
+      n += r;
+      if (n === buf.length) break;
+    }
+    if (n > MAX_CONFIG_BYTES) {
+      return fileIssue(
+        'input_too_large',
+        `The file is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        TOO_LARGE_HINT,
+      );
+    }
+    return stripBom(buf.subarray(0, n).toString('utf8'));
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return fileIssue(
+      code === 'ENOENT' ? 'file_not_found' : 'file_unreadable',
+      `The file cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`,
+    );
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const TOO_LARGE_HINT = 'Check that this is a config file and not a data file.';
+
+export function fileIssue(code: Issue['code'], message: string, hint?: string): Issue {
+  return {
+    code,
+    severity: 'error',
+    path: '',
+    message,
+    line: 1,
+    column: 1,
+    ...(hint ? { hint } : {}),
+  };
+}
+
+/** A config from standard input: at most 4 MiB are read, as from a file. */
+export async function readConfigStdin(io: Io): Promise<string | Issue> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin ?? []) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += b.length;
+    if (size > MAX_CONFIG_BYTES) {
+      return fileIssue(
+        'input_too_large',
+        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        TOO_LARGE_HINT,
+      );
+    }
+    chunks.push(b);
+  }
+  return stripBom(Buffer.concat(chunks).toString('utf8'));
+}
+
+export function stripBom(s: string): string {
+  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+}
+
+/**
+ * Makes sure `path` (given as `shown`) is a regular readable file before a command reads
+ * it: a missing file is a usage error (exit 2); a folder, a FIFO, a device or an unreadable
+ * file is an error naming what it is, with a code and a hint (exit 1).
+ */
+export async function requireFile(path: string, shown: string): Promise<void> {
+  const problem = await fileProblem(path, shown);
+  if (!problem) return;
+  if (problem.code === 'file_not_found') throw new UsageError(`${shown}: no such file`);
+  throw new InspectError({ ...problem, source: { file: shown } });
+}
+
+/** A config file's text (at most 4 MiB, read as `lint` reads it), or the error for it. */
+export function readConfigOrThrow(path: string, shown: string): string {
+  return textOrThrow(readConfig(path), shown);
+}
+
+/** The text read, or the error for what was read (named `shown`). */
+export function textOrThrow(read: string | Issue, shown: string): string {
+  if (typeof read === 'string') return read;
+  if (read.code === 'file_not_found') throw new UsageError(`${shown}: no such file`);
+  throw new InspectError({
+    ...read,
+    message: `${shown}: ${read.message}`,
+    source: { file: shown },
+  });
 }

@@ -1,14 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
-import {
-  MAX_CONFIG_BYTES,
-  parseConfigSource,
-  validateConfig,
-  validateConfigText,
-} from '../../validate/index.js';
+import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { showsProgress } from '../io.js';
@@ -24,6 +19,7 @@ import {
   summarize,
 } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
+import { readConfigOrThrow, requireFile } from './_files.js';
 import { csvDialectFromArgs } from './infer.js';
 
 const HELP = `Usage: importkit check <config> <data-file> [options]
@@ -70,9 +66,7 @@ export async function check(args: string[], io: Io): Promise<number> {
   const reporter = await openReporter(values, io, 'check');
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
-  if (!(await stat(dataPath).catch(() => undefined))) {
-    throw new UsageError(`${dataFile}: no such file`);
-  }
+  await requireFile(dataPath, dataFile);
 
   const result = validateConfigText(text, { filename: configFile });
   const issues: Issue[] = [...result.issues];
@@ -158,14 +152,7 @@ export async function checkAgainstData(
 }
 
 async function readConfigText(file: string, io: Io): Promise<string> {
-  const path = resolve(io.cwd, file);
-  const st = await stat(path).catch(() => undefined);
-  if (!st || st.isDirectory()) throw new UsageError(`${file}: no such file`);
-  if (st.size > MAX_CONFIG_BYTES) {
-    throw new UsageError(`${file}: ${st.size} bytes; a config file is at most 4 MiB`);
-  }
-  const text = await readFile(path, 'utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return readConfigOrThrow(resolve(io.cwd, file), file);
 }
 
 /**
@@ -180,9 +167,7 @@ export async function withDataChecks(
 ): Promise<void> {
   if (report.text === undefined) return;
   const dataPath = resolve(io.cwd, dataFile);
-  if (!(await stat(dataPath).catch(() => undefined))) {
-    throw new UsageError(`${dataFile}: no such file`);
-  }
+  await requireFile(dataPath, dataFile);
   const result = validateConfigText(report.text, { filename: report.file });
   const document = result.documents.find((d) => d.value !== undefined)?.value as
     | ImportDocument

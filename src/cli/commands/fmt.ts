@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatConfigText } from '../../fmt/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { parseCommandArgs } from '../run.js';
+import { readConfigOrThrow, readConfigStdin, textOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit fmt <files...> [--check]
 
@@ -19,6 +20,8 @@ Options:
 Exit codes: 0 all files canonical (or rewritten), 1 a file would change (--check) or
 cannot be parsed, 2 usage error (unknown flag, no such file).
 `;
+
+const EMPTY_HINT = 'Write a config, for example `csvConfig: ...`.';
 
 /** `importkit fmt <files...> [--check]` */
 export async function fmt(args: string[], io: Io): Promise<number> {
@@ -36,21 +39,23 @@ export async function fmt(args: string[], io: Io): Promise<number> {
   const inputs: Array<{ name: string; text: string }> = [];
   for (const name of positionals) {
     if (name === '-') {
-      inputs.push({ name, text: await readStdin(io) });
+      if (!io.stdin) throw new UsageError('no standard input to read');
+      inputs.push({ name, text: textOrThrow(await readConfigStdin(io), '<stdin>') });
       continue;
     }
-    try {
-      inputs.push({ name, text: await readFile(resolve(io.cwd, name), 'utf8') });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        code === 'ENOENT' ? `${name}: no such file` : `${name}: cannot read (${code ?? err})`,
-      );
-    }
+    inputs.push({ name, text: readConfigOrThrow(resolve(io.cwd, name), name) });
   }
 
   let failed = false;
   for (const { name, text } of inputs) {
+    if (text.trim() === '') {
+      // Nothing to format is not a canonical config: say so, as lint does.
+      io.stderr.write(
+        `${name}:1:1 error document_empty The file holds no config.\n  hint: ${EMPTY_HINT}\n`,
+      );
+      failed = true;
+      continue;
+    }
     const result = formatConfigText(text, name === '-' ? {} : { filename: name });
     if (result.error) {
       const at =
@@ -77,14 +82,4 @@ export async function fmt(args: string[], io: Io): Promise<number> {
     }
   }
   return failed ? EXIT_INVALID : EXIT_OK;
-}
-
-async function readStdin(io: Io): Promise<string> {
-  if (!io.stdin) throw new UsageError('no standard input to read');
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of io.stdin) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
 }

@@ -1,7 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Issue } from '../../model/issue.js';
-import { MAX_CONFIG_BYTES, validateConfigText } from '../../validate/index.js';
+import { validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import {
@@ -15,7 +13,7 @@ import {
   summarize,
 } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
-import { expandFiles } from './_files.js';
+import { expandFiles, readConfig, readConfigStdin } from './_files.js';
 
 const HELP = `Usage: importkit lint [options] <files, folders or globs...>
 
@@ -69,83 +67,10 @@ export async function lint(args: string[], io: Io): Promise<number> {
 
 async function lintFile(file: string, io: Io, failOn: FailOn): Promise<FileReport> {
   const name = file === '-' ? '<stdin>' : file;
-  const read = file === '-' ? await readStdin(io) : readConfig(resolve(io.cwd, file));
+  const read = file === '-' ? await readConfigStdin(io) : readConfig(resolve(io.cwd, file));
   if (typeof read !== 'string') {
     return { file: name, valid: false, issues: [{ ...read, file: name }] };
   }
   const result = validateConfigText(read, { filename: name });
   return { file: name, valid: isValid(result.issues, failOn), issues: result.issues, text: read };
-}
-
-/**
- * The file's text, or an issue when it cannot be read or is far too large for a config.
- * Synchronous on purpose: files are linted one after another, and for many small files
- * plain system calls cost a fraction of the promise round trips.
- */
-function readConfig(path: string): string | Issue {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const st = fstatSync(fd);
-    if (st.isDirectory()) {
-      return fileIssue('file_unreadable', 'This is a folder, not a config file.');
-    }
-    if (st.size > MAX_CONFIG_BYTES) {
-      return fileIssue(
-        'input_too_large',
-        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
-      );
-    }
-    // Read one byte past the limit: a file that grew meanwhile is still caught.
-    const buf = Buffer.allocUnsafe(Math.min(st.size + 1, MAX_CONFIG_BYTES + 1));
-    let n = 0;
-    for (;;) {
-      const r = readSync(fd, buf, n, buf.length - n, n);
-      if (r === 0) break;
-      n += r;
-      if (n === buf.length) break;
-    }
-    if (n > MAX_CONFIG_BYTES) {
-      return fileIssue(
-        'input_too_large',
-        `The file is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
-      );
-    }
-    return stripBom(buf.subarray(0, n).toString('utf8'));
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EISDIR')
-      return fileIssue('file_unreadable', 'This is a folder, not a config file.');
-    return fileIssue(
-      code === 'ENOENT' ? 'file_not_found' : 'file_unreadable',
-      `The file cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`,
-    );
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-async function readStdin(io: Io): Promise<string | Issue> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of io.stdin ?? []) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-    size += b.length;
-    if (size > MAX_CONFIG_BYTES) {
-      return fileIssue(
-        'input_too_large',
-        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
-      );
-    }
-    chunks.push(b);
-  }
-  return stripBom(Buffer.concat(chunks).toString('utf8'));
-}
-
-function fileIssue(code: Issue['code'], message: string): Issue {
-  return { code, severity: 'error', path: '', message, line: 1, column: 1 };
-}
-
-function stripBom(s: string): string {
-  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 }

@@ -5,7 +5,6 @@
  * The service and the key come from IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY, never
  * from the command line.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
   type Client,
@@ -13,6 +12,7 @@ import {
   ImportFailedError,
   type WaitOptions,
 } from '../../client/index.js';
+import { dataFileProblem } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { DataImport } from '../../model/resources.js';
 import { validateConfigText } from '../../validate/index.js';
@@ -21,6 +21,7 @@ import { type Io, showsProgress } from '../io.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
+import { readConfigOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit submit <config> <data-file> [--wait] [--timeout SECONDS]
        importkit submit <config> --url URL [--wait] [--timeout SECONDS]
@@ -161,7 +162,7 @@ export async function submit(args: string[], io: Io): Promise<number> {
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
   if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
 
-  const text = await readFile(resolve(io.cwd, configPath), 'utf8');
+  const text = readConfigOrThrow(resolve(io.cwd, configPath), configPath);
   const result = validateConfigText(text, { filename: configPath });
   if (result.ok && result.documents.length !== 1) {
     throw new UsageError(
@@ -194,9 +195,16 @@ export async function submit(args: string[], io: Io): Promise<number> {
     io.stderr.write(`created data import ${id} from ${url}\n`);
   } else {
     const file = resolve(io.cwd, dataPath ?? '');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) {
+    const problem = await dataFileProblem(file, dataPath);
+    if (problem?.code === 'file_not_found') {
       io.stderr.write(`importkit submit: ${dataPath}: no such file; nothing was sent\n`);
+      return EXIT_INVALID;
+    }
+    if (problem) {
+      const hint = problem.hint ? `\n  hint: ${problem.hint}` : '';
+      io.stderr.write(
+        `importkit submit: error ${problem.code}: ${problem.message}; nothing was sent${hint}\n`,
+      );
       return EXIT_INVALID;
     }
     const target = await client.createImportFromUpload(document);

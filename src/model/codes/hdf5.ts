@@ -38,7 +38,7 @@ export const hdf5Codes = {
     fix: 'Nothing to do if the dataset is not a channel; otherwise add its entry by hand (see the message for why it was left out).',
   },
   hdf5_no_channels: {
-    severity: 'warning',
+    severity: 'error',
     summary:
       'No dataset of the file fits a layout the platform imports (1-D value + time datasets, [N, k] datasets, compound datasets).',
     fix: 'Check the file; give `--time-dataset` when the time dataset has an unusual name.',

@@ -9,8 +9,19 @@ export const inspectCodes = {
   },
   file_unreadable: {
     severity: 'error',
-    summary: 'The file could not be read (an I/O error or a directory where a file was expected).',
+    summary: 'The file could not be read (no permission to read it, or an I/O error).',
     fix: 'Give the path of a regular, readable file.',
+  },
+  not_a_file: {
+    severity: 'error',
+    summary:
+      'The path is a folder, a FIFO (named pipe), a socket or a device such as /dev/zero, where a regular file was expected.',
+    fix: 'Give the path of a regular file (for a folder, a file inside it).',
+  },
+  file_empty: {
+    severity: 'error',
+    summary: 'The data file is empty (0 bytes): there is nothing to check or import.',
+    fix: 'Check that the export finished and that this is the file you meant.',
   },
   unknown_format: {
     severity: 'error',

@@ -91,7 +91,7 @@ export const parquetCodes = {
     fix: 'Give the format with `--time-format` and, for a relative format, the start with `--relative-start`.',
   },
   parquet_relative_start_unknown: {
-    severity: 'warning',
+    severity: 'error',
     summary:
       'The time column holds relative time but no start time was given or found in the file name.',
     fix: 'Give the start with `--relative-start 2024-01-01T00:00:00Z`.',
