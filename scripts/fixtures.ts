@@ -13,6 +13,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   csv: async () => (await import('./fixtures/csv.js')).generate,
   parquet: async () => (await import('./fixtures/parquet.js')).generate,
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
+  ulog: async () => (await import('./fixtures/ulog.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
 };
 

@@ -12,6 +12,9 @@ import {
 import type { Issue } from '../model/issue.js';
 import { checkIssue } from './_issue.js';
 
+export type { UlogCheckOptions } from './ulog.js';
+export { checkUlog } from './ulog.js';
+
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;
@@ -77,6 +80,10 @@ export async function checkConfig(
     case 'hdf5': {
       const { checkHdf5 } = await import('./hdf5.js');
       return checkHdf5(document.hdf5Config ?? {}, dataPath, { ...options, key });
+    }
+    case 'ulog': {
+      const { checkUlog } = await import('./ulog.js');
+      return checkUlog(document.ulogConfig ?? {}, dataPath, { ...options, key });
     }
     default:
       return [

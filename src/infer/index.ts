@@ -14,6 +14,7 @@ export {
   unixUnitThatFits,
 } from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
+export { channelTypeOf as ulogChannelTypeOf, draftFromUlogProfile, inferUlog } from './ulog.js';
 
 /** What a format's inferer returns before the shared validation of the draft. */
 export type RawDraft = Draft;
@@ -44,8 +45,12 @@ export async function inferConfig(path: string, options: InferOptions = {}): Pro
         raw = await inferHdf5(path, options);
         break;
       }
+      case 'ulog': {
+        const { inferUlog } = await import('./ulog.js');
+        raw = await inferUlog(path, options);
+        break;
+      }
       case 'tdms':
-      case 'ulog':
       case 'ch10':
         throw new InspectError({
           code: 'format_not_supported',

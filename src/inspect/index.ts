@@ -39,3 +39,19 @@ export type {
 export { inspectParquet, inspectParquetSource, readColumnHead } from './parquet.js';
 export type { BaseProfile, FieldProfile } from './profile.js';
 export { InspectError } from './profile.js';
+export type {
+  UlogFieldDef,
+  UlogFieldProfile,
+  UlogFlags,
+  UlogFormat,
+  UlogGpsFix,
+  UlogInfo,
+  UlogInspectOptions,
+  UlogMultiInfo,
+  UlogParameter,
+  UlogProfile,
+  UlogScalar,
+  UlogSubscription,
+  UlogValue,
+} from './ulog.js';
+export { inspectUlog, inspectUlogSource } from './ulog.js';

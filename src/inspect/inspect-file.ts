@@ -59,8 +59,9 @@ export async function inspectFile(
       return (await import('./parquet.js')).inspectParquet(path);
     case 'hdf5':
       return (await import('./hdf5.js')).inspectHdf5(path);
-    case 'tdms':
     case 'ulog':
+      return (await import('./ulog.js')).inspectUlog(path, options);
+    case 'tdms':
     case 'ch10':
       throw new InspectError({
         code: 'format_not_supported',

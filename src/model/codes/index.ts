@@ -7,6 +7,7 @@ import { hdf5Codes } from './hdf5.js';
 import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
 import { parquetCodes } from './parquet.js';
+import { ulogCodes } from './ulog.js';
 import { validateCodes } from './validate.js';
 
 export type { CodeDoc } from './_types.js';
@@ -22,6 +23,7 @@ export const CODE_AREAS = {
   csv: csvCodes,
   parquet: parquetCodes,
   hdf5: hdf5Codes,
+  ulog: ulogCodes,
   check: checkCodes,
   client: clientCodes,
   cli: cliCodes,
@@ -34,6 +36,7 @@ export const CODES = {
   ...csvCodes,
   ...parquetCodes,
   ...hdf5Codes,
+  ...ulogCodes,
   ...checkCodes,
   ...clientCodes,
   ...cliCodes,
