@@ -134,8 +134,9 @@ export async function inspectUlogSource(
 }
 
 async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> {
-  const head = await reader.get(0, Math.min(16, reader.size));
-  if (!head || !ULOG_MAGIC.every((b, i) => head[i] === b)) {
+  const head = (await reader.get(0, Math.min(16, reader.size))) ?? new Uint8Array(0);
+  const magic = ULOG_MAGIC.slice(0, head.byteLength);
+  if (!magic.every((b, i) => head[i] === b)) {
     throw ulogError(
       'ulog_bad_magic',
       name,
