@@ -10,7 +10,8 @@ import { parseCommandArgs } from '../run.js';
 const HELP = `Usage: importkit inspect <file> [options]
 
 Prints what a data file holds: its columns or datasets, their types, empty counts and
-sample values, and format details (CSV dialect and layout, Parquet footer, HDF5 tree).
+sample values, and format details (CSV dialect and layout, Parquet footer, HDF5 tree, ULog
+definitions and subscriptions).
 Reads only the parts it needs (CSV: the head and a few slices).
 
 Options:
