@@ -14,8 +14,16 @@ async function call(...argv: string[]) {
   let stdout = '';
   let stderr = '';
   const code = await run(argv, {
-    stdout: { write: (s) => void (stdout += s) },
-    stderr: { write: (s) => void (stderr += s) },
+    stdout: {
+      write: (s) => {
+        stdout += s;
+      },
+    },
+    stderr: {
+      write: (s) => {
+        stderr += s;
+      },
+    },
     env: {},
     cwd: dir,
   });
