@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
+import type { ChannelDataType } from '../../src/model/enums.js';
 import type { UlogConfig } from '../../src/model/ulog.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'ulog');
@@ -24,7 +25,7 @@ const accel = (instance: string, fieldName: string, type = 'FLOAT') => ({
   fieldName,
   channelConfig: {
     name: `a${instance}.${fieldName}`,
-    dataType: `CHANNEL_DATA_TYPE_${type}` as const,
+    dataType: `CHANNEL_DATA_TYPE_${type}` as ChannelDataType,
   },
 });
 
