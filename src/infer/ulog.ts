@@ -113,8 +113,8 @@ function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEnt
     );
     evidence.push({
       path: `${P}/data/${entries.length}`,
-      choice: `${first.messageName} instance ${first.instance}: ${fields.length} field(s) as ${channelPrefix}.<field>`,
-      reason: `subscribed at offset ${sub?.offset ?? '?'} with ${sub?.messages ?? 0} data message(s); types by the platform's table (${typeSummary(fields)}); timestamp and padding left out`,
+      choice: `${channelPrefix}: ${plural(fields.length, 'field')}`,
+      reason: `${first.messageName} instance ${first.instance}, subscribed at offset ${sub?.offset ?? '?'} with ${plural(sub?.messages ?? 0, 'data message')}; channels ${channelPrefix}.<field>; types by the platform's table (${typeSummary(fields)}); timestamp and padding left out`,
       confidence: 'high',
     });
     for (const f of fields) {
@@ -147,7 +147,7 @@ function logEntries(profile: UlogProfile, evidence: Evidence[], at: number): Ulo
     evidence.push({
       path: `${P}/data/${at + i}`,
       choice: name,
-      reason: `${count} logged text message(s)${name === 'log_messages' ? '' : ` with tag ${name.slice(13)}`}: one STRING channel`,
+      reason: `${plural(count, 'logged text message')}${name === 'log_messages' ? '' : ` with tag ${name.slice(13)}`}: one STRING channel`,
       confidence: 'high',
     });
     return { messageName: name, channelConfig: { name, dataType: 'CHANNEL_DATA_TYPE_STRING' } };
@@ -231,13 +231,13 @@ function metadataEvidence(profile: UlogProfile, evidence: Evidence[]): void {
       choice: '(left out)',
       reason:
         keys.length === 0
-          ? `the log has no ${what}`
-          : `the log has ${keys.length} ${what}: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', ...' : ''}; list the ones to import as run metadata ${prefix}.<key>`,
+          ? `the log has no ${what}s`
+          : `the log has ${plural(keys.length, what)}: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', ...' : ''}; list the ones to import as run metadata ${prefix}.<key>`,
       confidence: 'medium',
       ...(keys.length > 0 ? { alternatives: keys.slice(0, 50) } : {}),
     });
-  offer(`${P}/infoKeys`, 'info keys', 'info', infoKeys);
-  offer(`${P}/paramKeys`, 'parameters', 'param', params);
+  offer(`${P}/infoKeys`, 'info key', 'info', infoKeys);
+  offer(`${P}/paramKeys`, 'parameter', 'param', params);
 }
 
 function policyEvidence(profile: UlogProfile, evidence: Evidence[]): void {
@@ -248,7 +248,7 @@ function policyEvidence(profile: UlogProfile, evidence: Evidence[]): void {
     reason:
       damaged === 0
         ? 'unset means ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR: an import stops at a damaged message; the walk found none'
-        : `unset means ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR, and the walk found damage (${damaged} warning(s)): the import would fail there`,
+        : `unset means ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR, and the walk found damage (${plural(damaged, 'warning')}): the import would fail there`,
     confidence: damaged === 0 ? 'high' : 'low',
     alternatives: ['ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR: skip damaged parts and import the rest'],
   });
@@ -261,8 +261,13 @@ function unusedFormats(profile: UlogProfile, evidence: Evidence[]): void {
   if (unused.length === 0) return;
   evidence.push({
     path: `${P}/data`,
-    choice: `${unused.length} format(s) not logged`,
+    choice: `${plural(unused.length, 'format')} not logged`,
     reason: `defined but never subscribed, so no data: ${unused.slice(0, 10).join(', ')}${unused.length > 10 ? ', ...' : ''}`,
     confidence: 'high',
   });
+}
+
+/** `1 field`, `3 fields`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,14 @@ describe('importkit with ULog files', () => {
     expect(doc.ulogConfig.data).toHaveLength(12);
     expect(r.stderr).toMatch(/\/ulogConfig\/relativeStartTime\s+\(left out: the GPS time/);
     expect(r.stderr).toMatch(/\/ulogConfig\/paramKeys\s+\(left out\)/);
+  });
+
+  test('the explain table in docs/configs/ulog.md is what --explain prints', async () => {
+    const page = await readFile(join(fixtures, '..', 'docs', 'configs', 'ulog.md'), 'utf8');
+    const block = /```text explain\n([\s\S]*?)```/.exec(page)?.[1];
+    const r = await call('infer', SAMPLE, '--explain');
+    expect(block).toBeDefined();
+    expect(r.stderr).toBe(block);
   });
 
   test('inspect lists the channels; json is the whole profile', async () => {

@@ -56,7 +56,7 @@ describe('the platform example ulog-sample.ulg', () => {
     expect(byPath.get('/ulogConfig/infoKeys')?.alternatives).toEqual(['ver_sw']);
     expect(byPath.get('/ulogConfig/paramKeys')?.alternatives).toEqual(['BAT1_CAPACITY']);
     expect(byPath.get('/ulogConfig/data/11')?.reason).toBe(
-      '2 logged text message(s): one STRING channel',
+      '2 logged text messages: one STRING channel',
     );
   });
 
