@@ -20,6 +20,15 @@ export class ChunkReader {
     this.size = source.size;
   }
 
+  /** The bytes read last, starting at file offset `windowStart`. */
+  get window(): Uint8Array {
+    return this.#buf;
+  }
+
+  get windowStart(): number {
+    return this.#start;
+  }
+
   /** The bytes [offset, offset + n) when they are in the window; undefined otherwise. */
   peek(offset: number, n: number): Uint8Array | undefined {
     const at = offset - this.#start;

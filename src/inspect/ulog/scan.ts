@@ -25,7 +25,9 @@ export const MSG = {
   dropout: 0x4f, // O
 } as const;
 
-const KNOWN = new Set<number>(Object.values(MSG));
+/** 1 at each known message type: a table lookup per message. */
+const KNOWN = new Uint8Array(256);
+for (const t of Object.values(MSG)) KNOWN[t] = 1;
 const DATA_SECTION = new Set<number>([
   MSG.addSubscription,
   MSG.removeSubscription,
@@ -173,34 +175,43 @@ export class UlogWalker {
     const reader = this.#reader;
     let pos = from;
     while (pos + 3 <= end) {
-      const head = reader.peek(pos, 5) ?? (await reader.get(pos, Math.min(5, end - pos)));
-      if (!head) break;
-      const size = (head[0] as number) | ((head[1] as number) << 8);
-      const type = head[2] as number;
+      // Straight from the window, without a view per message: this loop runs per message.
+      let buf = reader.window;
+      let at = pos - reader.windowStart;
+      if (at < 0 || at + 5 > buf.byteLength) {
+        if (!(await reader.get(pos, Math.min(5, end - pos)))) break;
+        buf = reader.window;
+        at = pos - reader.windowStart;
+      }
+      const size = (buf[at] as number) | ((buf[at + 1] as number) << 8);
+      const type = buf[at + 2] as number;
       const next = pos + 3 + size;
-      if (!KNOWN.has(type)) {
+      if (KNOWN[type] !== 1) {
         pos = await this.#resync(pos, end, `unknown message type 0x${hex(type)}`);
         continue;
       }
       if (next > end) break;
       this.scan.messages += 1;
       if (type === MSG.data) {
-        // No await on this path unless a GPS time is still wanted: it runs once per message.
-        const probe = this.#data(pos, size, head);
+        const msgId =
+          size >= 2 && at + 5 <= buf.byteLength
+            ? (buf[at + 3] as number) | ((buf[at + 4] as number) << 8)
+            : -1;
+        // No await on this path unless a GPS time is still wanted.
+        const probe = this.#data(pos, size, msgId);
         if (probe) await this.#gpsTime(pos, probe);
       } else {
         await this.#other(type, pos, size);
       }
       pos = next;
-      this.#progress(pos);
+      if (pos >= this.#nextProgress) this.#progress(pos);
     }
     return pos;
   }
 
   #progress(pos: number): void {
-    if (!this.#onProgress || pos < this.#nextProgress) return;
     this.#nextProgress = pos + (1 << 24);
-    this.#onProgress(pos, this.#reader.size);
+    this.#onProgress?.(pos, this.#reader.size);
   }
 
   /** After damage at `pos`: the next sync message, as the platform's own reader does. */
@@ -219,15 +230,14 @@ export class UlogWalker {
   }
 
   /** Counts a data message; returns the GPS probe to read when its time is still wanted. */
-  #data(pos: number, size: number, head: Uint8Array): GpsProbe | undefined {
+  #data(pos: number, size: number, msgId: number): GpsProbe | undefined {
     const scan = this.scan;
     scan.dataMessages += 1;
     if (scan.dataStart === undefined) scan.dataStart = pos;
-    if (size < 2 || head.byteLength < 5) {
+    if (msgId < 0) {
       this.#malformed(pos, 'a data message too short for its msg_id');
       return undefined;
     }
-    const msgId = (head[3] as number) | ((head[4] as number) << 8);
     const sub = scan.subscriptions.get(msgId);
     if (!sub) {
       const seen = scan.unknownMsgIds.get(msgId);
