@@ -8,7 +8,7 @@ import { draftFromUlogProfile } from '../../src/infer/ulog.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { CHUNK } from '../../src/inspect/ulog/reader.js';
-import { inspectUlogSource } from '../../src/inspect/ulog.js';
+import { inspectUlog, inspectUlogSource } from '../../src/inspect/ulog.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'ulog');
 const HEADER = new UlogWriter().bytes();
@@ -117,5 +117,41 @@ describe('reading', () => {
     expect(source.bytesRead).toBeLessThanOrEqual(bytes.byteLength);
     expect(Math.max(...source.log.map(([, n]) => n))).toBeLessThanOrEqual(CHUNK);
     expect(source.reads).toBeLessThanOrEqual(Math.ceil(bytes.byteLength / CHUNK) + 3);
+  });
+});
+
+describe('the reader package reads our fixtures the same way', () => {
+  test.each(['multi-instance-gps', 'logging', 'no-gps'])('%s', async (name) => {
+    const { ULog } = await import('@foxglove/ulog');
+    const { FileReader } = await import('@foxglove/ulog/node.js');
+    const path = join(fixtures, `${name}.ulg`);
+    const theirs = new ULog(new FileReader(path));
+    await theirs.open();
+    const ours = await inspectUlog(path);
+    const subs = [...theirs.subscriptions].map(([id, s]) => [id, s.name, s.multiId]);
+    expect(ours.subscriptions.map((s) => [s.msgId, s.messageName, s.multiId])).toEqual(subs);
+    const counts = Object.fromEntries(theirs.dataMessageCounts() ?? []);
+    expect(Object.fromEntries(ours.subscriptions.map((s) => [s.msgId, s.messages]))).toEqual(
+      counts,
+    );
+    expect(ours.formats.map((f) => f.name).sort()).toEqual(
+      [...(theirs.header?.definitions.keys() ?? [])].sort(),
+    );
+    expect(ours.logs.untagged + ours.logs.tagged.reduce((n, t) => n + t.count, 0)).toBe(
+      theirs.logCount(),
+    );
+  });
+
+  test('where it stops and we go on: a logged message without timestamp, appended data', async () => {
+    const { ULog } = await import('@foxglove/ulog');
+    const { FileReader } = await import('@foxglove/ulog/node.js');
+    const nested = new ULog(new FileReader(join(fixtures, 'nested-arrays.ulg')));
+    await expect(nested.open()).rejects.toThrow('"raw_counter" is missing a timestamp field');
+    expect((await inspectUlog(join(fixtures, 'nested-arrays.ulg'))).fields.length).toBe(28);
+    const appended = new ULog(new FileReader(join(fixtures, 'appended.ulg')));
+    await appended.open();
+    expect([...appended.subscriptions.values()].map((s) => s.name)).toEqual(['sensor_accel']);
+    const ours = await inspectUlog(join(fixtures, 'appended.ulg'));
+    expect(ours.subscriptions.map((s) => s.messageName)).toEqual(['sensor_accel', 'sensor_gps']);
   });
 });
