@@ -9,8 +9,8 @@
  * one index entry per message in memory before sorting them. There is no way to get the
  * definitions and subscriptions without that pass. Measured by `npm run bench -- ulog` on
  * generated PX4-like logs (21.6 million messages in 1 GB), one run on a loaded 2-core
- * machine: its `open()` alone took 23 s and 405 MiB on 100 MB, 227 s and 2.7 GiB on 1 GB;
- * this walk took about 3 s and 100 MiB on 1 GB. It also stops at the first appended-data offset
+ * machine: its `open()` alone took 5.1 s and 423 MiB on 100 MB, 263 s and 2.7 GiB on 1 GB;
+ * this walk took 2.3 s and 101 MiB on 1 GB. It also stops at the first appended-data offset
  * (the appended parts are not read), and throws on a subscription to an undefined format
  * or an unknown message type instead of resynchronising. This walk reads each message's
  * 3-byte header, decodes only definitions, counts data messages per subscription without
