@@ -14,6 +14,7 @@ const AREA_TITLES: Record<string, string> = {
   csv: 'CSV files',
   parquet: 'Parquet files',
   hdf5: 'HDF5 files',
+  ulog: 'ULog files',
   check: 'Checking a config against its file (`importkit check`)',
   client: 'The platform client (`importkit submit`, `importkit status`)',
   cli: 'The command line',

@@ -2,7 +2,8 @@
  * importkit's public API: named exports only. Every value export is listed here by name and
  * a test pins the list; types come through from each stage's entry. Left out on purpose:
  * the emulator's seed helpers, the validator's internal limits and suggestion helper, the
- * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`/`inspectTdms`/`inspectCh10`).
+ * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`/
+ * `inspectTdms`/`inspectCh10`/`inspectUlog`).
  */
 
 // Build: typed builders that return validated, canonical documents.
@@ -20,8 +21,8 @@ export {
   ulogConfig,
 } from './build/index.js';
 // Check: a config × its data file → issues.
-export type { CheckOptions } from './check/index.js';
-export { checkConfig, checkTdms } from './check/index.js';
+export type { CheckOptions, UlogCheckOptions } from './check/index.js';
+export { checkConfig, checkTdms, checkUlog } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -60,7 +61,7 @@ export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
 // Infer: a file → a draft config with the evidence for each choice.
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './infer/index.js';
-export { inferCh10, inferConfig, inferTdms } from './infer/index.js';
+export { inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {
@@ -73,6 +74,7 @@ export {
   inspectHdf5,
   inspectParquet,
   inspectTdms,
+  inspectUlog,
   memorySource,
   openFileSource,
 } from './inspect/index.js';

@@ -23,6 +23,9 @@ export { fieldText, scanCsvFile } from './csv-scan.js';
 
 export { checkTdms } from './tdms.js';
 
+export type { UlogCheckOptions } from './ulog.js';
+export { checkUlog } from './ulog.js';
+
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;
@@ -99,6 +102,10 @@ export async function checkConfig(
     case 'tdms': {
       const { checkTdms } = await import('./tdms.js');
       return checkTdms(document.tdmsConfig ?? {}, dataPath, { key });
+    }
+    case 'ulog': {
+      const { checkUlog } = await import('./ulog.js');
+      return checkUlog(document.ulogConfig ?? {}, dataPath, { ...options, key });
     }
     default:
       return [

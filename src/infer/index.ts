@@ -17,6 +17,7 @@ export {
   unixUnitThatFits,
 } from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
+export { channelTypeOf as ulogChannelTypeOf, draftFromUlogProfile, inferUlog } from './ulog.js';
 
 /** What a format's inferer returns before the shared validation of the draft. */
 export type RawDraft = Draft;
@@ -57,21 +58,17 @@ export async function inferConfig(path: string, options: InferOptions = {}): Pro
         raw = await inferCh10(path, options);
         break;
       }
-      case 'ulog':
-        throw new InspectError({
-          code: 'format_not_supported',
-          severity: 'error',
-          path: '',
-          message: `${path}: a ${detection.format.toUpperCase()} file; importkit cannot infer its config yet`,
-          hint: 'Write the config by hand or with a builder; `importkit lint` checks it.',
-          source: { file: path },
-        });
+      case 'ulog': {
+        const { inferUlog } = await import('./ulog.js');
+        raw = await inferUlog(path, options);
+        break;
+      }
       default:
         throw new InspectError({
           code: 'unknown_format',
           severity: 'error',
           path: '',
-          message: `${path}: not a CSV, Parquet or HDF5 file`,
+          message: `${path}: not a CSV, Parquet, HDF5, TDMS, CH10 or ULog file`,
           hint: 'Check that this is the data file you meant.',
           source: { file: path },
         });

@@ -69,3 +69,19 @@ export {
   tdmsTimestampOf,
   tdmsTimestampText,
 } from './tdms.js';
+export type {
+  UlogFieldDef,
+  UlogFieldProfile,
+  UlogFlags,
+  UlogFormat,
+  UlogGpsFix,
+  UlogInfo,
+  UlogInspectOptions,
+  UlogMultiInfo,
+  UlogParameter,
+  UlogProfile,
+  UlogScalar,
+  UlogSubscription,
+  UlogValue,
+} from './ulog.js';
+export { inspectUlog, inspectUlogSource } from './ulog.js';

@@ -54,23 +54,16 @@ export async function inspectFile(
       return (await import('./hdf5.js')).inspectHdf5(path);
     case 'tdms':
       return (await import('./tdms.js')).inspectTdms(path, { onProgress: options.onProgress });
+    case 'ulog':
+      return (await import('./ulog.js')).inspectUlog(path, options);
     case 'ch10':
       return (await import('./ch10.js')).inspectCh10(path);
-    case 'ulog':
-      throw new InspectError({
-        code: 'format_not_supported',
-        severity: 'error',
-        path: '',
-        message: `${path}: a ${format.toUpperCase()} file; importkit cannot inspect it yet`,
-        hint: 'Write the config by hand or with a builder; `importkit lint` checks it.',
-        source: { file: path },
-      });
     default:
       throw new InspectError({
         code: 'unknown_format',
         severity: 'error',
         path: '',
-        message: `${path}: not a CSV, Parquet or HDF5 file`,
+        message: `${path}: not a CSV, Parquet, HDF5, TDMS, CH10 or ULog file`,
         hint: 'Check that this is the data file you meant.',
         source: { file: path },
       });

@@ -430,4 +430,40 @@ describe('other kinds', () => {
       'DATA_IMPORT_STATUS_SUCCEEDED',
     );
   });
+
+  test('the ULog example with its inferred config succeeds; a wrong message name fails naming it', async () => {
+    const { inferConfig } = await import('../../src/infer/index.js');
+    const ulg = join(
+      import.meta.dirname,
+      '..',
+      '..',
+      'fixtures',
+      'platform-examples',
+      'ulog-sample.ulg',
+    );
+    const doc = (await inferConfig(ulg)).document as {
+      ulogConfig: { assetName?: string; data: Array<Record<string, unknown>> };
+    };
+    doc.ulogConfig.assetName = 'drone';
+    const done = await client.importFile(ulg, doc as never, { wait });
+    expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
+    const named = Object.values(emu.store.data.channels).filter(
+      (c) => c.value.assetId === done.assetId,
+    );
+    expect(named).toHaveLength(doc.ulogConfig.data.length);
+    const broken = structuredClone(doc);
+    broken.ulogConfig.data.push({
+      messageName: 'sensor_acel',
+      instance: '0',
+      fieldName: 'x',
+      channelConfig: { name: 'typo', dataType: 'CHANNEL_DATA_TYPE_FLOAT' },
+    });
+    const err = (await client
+      .importFile(ulg, broken as never, { wait })
+      .catch((e: unknown) => e)) as ImportFailedError;
+    expect(err).toBeInstanceOf(ImportFailedError);
+    expect(err.errorMessage).toBe(
+      'sensor_acel is not a message of the log (at /ulogConfig/data/12/messageName)',
+    );
+  });
 });

@@ -14,15 +14,15 @@ import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit infer <file> [options]
 
-Inspects a local data file (CSV, CSV.gz, Parquet, HDF5, TDMS, CH10) and prints a draft config,
-YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
+Inspects a local data file (CSV, CSV.gz, Parquet, HDF5, TDMS, CH10, ULog) and prints a draft
+config, YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
 
 Options:
       --asset <name>            asset name (default: the file's base name)
       --run <name>              run name
       --time-column <n|name>    the time column: 1-based number or name (CSV, Parquet)
       --time-format <format>    e.g. ABSOLUTE_RFC3339, ABSOLUTE_UNIX_MILLISECONDS, RELATIVE_SECONDS
-      --relative-start <time>   RFC 3339 start time for relative time formats
+      --relative-start <time>   RFC 3339 start time for relative time formats (ULog: the log's start)
       --delimiter <d>           CSV delimiter: , ; tab |
       --header-row <n>          CSV 1-based header row (0: no header)
       --layout <layout>         Parquet: flat, single-channel or multi-channel

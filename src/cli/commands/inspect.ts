@@ -11,7 +11,7 @@ const HELP = `Usage: importkit inspect <file> [options]
 
 Prints what a data file holds: its columns, datasets or channels, their types, empty counts
 and sample values, and format details (CSV dialect and layout, Parquet footer, HDF5 tree,
-TDMS groups and properties, CH10 recorder channels).
+TDMS groups and properties, CH10 recorder channels, ULog definitions and subscriptions).
 Reads only the parts it needs (CSV: the head and a few slices).
 
 Options:

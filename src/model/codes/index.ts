@@ -9,6 +9,7 @@ import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
 import { parquetCodes } from './parquet.js';
 import { tdmsCodes } from './tdms.js';
+import { ulogCodes } from './ulog.js';
 import { validateCodes } from './validate.js';
 
 export type { CodeDoc } from './_types.js';
@@ -26,6 +27,7 @@ export const CODE_AREAS = {
   hdf5: hdf5Codes,
   tdms: tdmsCodes,
   ch10: ch10Codes,
+  ulog: ulogCodes,
   check: checkCodes,
   client: clientCodes,
   cli: cliCodes,
@@ -40,6 +42,7 @@ export const CODES = {
   ...hdf5Codes,
   ...tdmsCodes,
   ...ch10Codes,
+  ...ulogCodes,
   ...checkCodes,
   ...clientCodes,
   ...cliCodes,

@@ -25,13 +25,8 @@ export const inspectCodes = {
   },
   unknown_format: {
     severity: 'error',
-    summary: 'The file is none of the formats importkit inspects (CSV, Parquet, HDF5).',
-    fix: 'Check that this is the data file you meant; give a file with a known extension or content.',
-  },
-  format_not_supported: {
-    severity: 'error',
     summary:
-      'The file is of a format the platform imports but importkit cannot inspect yet (TDMS, ULog, CH10).',
-    fix: 'Write the config by hand (see docs/) or with a builder; `importkit lint` still checks it.',
+      'The file is none of the formats importkit inspects (CSV, Parquet, HDF5, TDMS, CH10, ULog).',
+    fix: 'Check that this is the data file you meant; give a file with a known extension or content.',
   },
 } as const satisfies Record<string, CodeDoc>;

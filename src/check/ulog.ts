@@ -1,0 +1,255 @@
+/**
+ * Checks a UlogConfig against its ULog file from the file's definitions and subscriptions
+ * (the same walk `inspectUlog` does: no data payload decoded): every message, instance and
+ * field a data entry names is logged (with "did you mean"), declared channel types fit the
+ * field types, log-message channels have logged text, info keys and parameters exist, the
+ * log can be placed in time (GPS or `relativeStartTime`), and damage the walk found fails
+ * the import unless the parse-error policy ignores it.
+ */
+import { ulogChannelTypeOf } from '../infer/index.js';
+import { inspectUlog, type UlogProfile } from '../inspect/index.js';
+import { type Issue, pointer } from '../model/issue.js';
+import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
+import { suggestClosest as closest } from '../validate/index.js';
+import { checkIssue, listSome, shortName } from './_issue.js';
+import { fitOf } from './types.js';
+
+export interface UlogCheckOptions {
+  /** Accepted for symmetry: the walk always reads every message header, never a payload. */
+  full?: boolean;
+  onProgress?: (done: number, total: number) => void;
+  key?: string;
+}
+
+/** message name → instance → field name → ULog type. */
+type Index = Map<string, Map<number, Map<string, string>>>;
+
+export async function checkUlog(
+  config: UlogConfig,
+  dataPath: string,
+  options: UlogCheckOptions = {},
+): Promise<Issue[]> {
+  const key = options.key ?? 'ulogConfig';
+  const profile = await inspectUlog(
+    dataPath,
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
+  const issues: Issue[] = [];
+  const index = indexOf(profile);
+  const logChannels = logChannelsOf(profile);
+  for (const [i, entry] of (config.data ?? []).entries()) {
+    const at = (...t: Array<string | number>) => pointer(key, 'data', i, ...t);
+    const found = entryIssues(entry, index, logChannels, profile, dataPath, at);
+    issues.push(...found);
+  }
+  issues.push(...timeIssues(config, profile, key, dataPath));
+  issues.push(...keyIssues(config, profile, key, dataPath));
+  issues.push(...damageIssues(config, profile, key));
+  return issues;
+}
+
+function indexOf(profile: UlogProfile): Index {
+  const index: Index = new Map();
+  for (const f of profile.fields) {
+    const instances = index.get(f.messageName) ?? new Map<number, Map<string, string>>();
+    index.set(f.messageName, instances);
+    const fields = instances.get(f.instance) ?? new Map<string, string>();
+    instances.set(f.instance, fields);
+    fields.set(f.fieldName, f.physicalType);
+  }
+  return index;
+}
+
+function logChannelsOf(profile: UlogProfile): string[] {
+  return [
+    ...(profile.logs.untagged > 0 ? ['log_messages'] : []),
+    ...profile.logs.tagged.map((t) => `log_messages_${t.tag}`),
+  ];
+}
+
+/** The issues of one data entry: what it names exists, and its type fits. */
+function entryIssues(
+  entry: UlogDataEntry,
+  index: Index,
+  logChannels: readonly string[],
+  profile: UlogProfile,
+  file: string,
+  at: (...t: Array<string | number>) => string,
+): Issue[] {
+  const name = entry.messageName ?? '';
+  const source = { file };
+  if (/^log_messages(_\d+)?$/.test(name)) {
+    if (logChannels.includes(name)) return typeIssues(entry, 'char', name, file, at);
+    const has = logChannels.length > 0 ? `it has ${listSome(logChannels)}` : 'it has none';
+    return [
+      checkIssue(
+        'ulog_message_not_in_file',
+        at('messageName'),
+        `${name}: the log has no such logged text; ${has}`,
+        {
+          source,
+        },
+      ),
+    ];
+  }
+  const instances = index.get(name);
+  if (!instances) return [missingMessage(name, index, profile, file, at)];
+  const instance = Number(entry.instance ?? '0');
+  const fields = instances.get(instance);
+  if (!fields) {
+    const have = [...instances.keys()].map(String);
+    return [
+      checkIssue(
+        'ulog_instance_not_in_file',
+        at('instance'),
+        `${name} has no instance ${entry.instance ?? '0'}; the log has instance(s) ${listSome(have)}`,
+        { hint: `Use one of ${listSome(have)}.`, source },
+      ),
+    ];
+  }
+  const field = entry.fieldName ?? '';
+  const type = fields.get(field);
+  if (type === undefined) {
+    const near = field ? closest(field, fields.keys()) : undefined;
+    return [
+      checkIssue(
+        'ulog_field_not_in_file',
+        at('fieldName'),
+        field
+          ? `${name} has no field '${field}'`
+          : `${name}: the entry names no field (only log-message channels go without one)`,
+        {
+          hint: near
+            ? `Did you mean '${near}'?`
+            : `Its fields: ${listSome([...fields.keys()], 8)}.`,
+          source,
+        },
+      ),
+    ];
+  }
+  return typeIssues(entry, type, `${name}_${instance}.${field}`, file, at);
+}
+
+function missingMessage(
+  name: string,
+  index: Index,
+  profile: UlogProfile,
+  file: string,
+  at: (...t: Array<string | number>) => string,
+): Issue {
+  const logged = [...index.keys()];
+  const defined = profile.formats.some((f) => f.name === name);
+  const near = closest(name, logged);
+  const message = !name
+    ? 'the entry names no message'
+    : defined
+      ? `${name} is defined in the log but never logged (no subscription): it has no data`
+      : `${name} is not a message of the log`;
+  return checkIssue('ulog_message_not_in_file', at('messageName'), message, {
+    hint: near
+      ? `Did you mean '${near}'?`
+      : `The log's messages: ${listSome(logged, 8) || 'none'}.`,
+    source: { file },
+  });
+}
+
+function typeIssues(
+  entry: UlogDataEntry,
+  ulogType: string,
+  label: string,
+  file: string,
+  at: (...t: Array<string | number>) => string,
+): Issue[] {
+  const declared = entry.channelConfig?.dataType;
+  if (!declared || declared === 'CHANNEL_DATA_TYPE_UNSPECIFIED') return [];
+  const stored = ulogChannelTypeOf(ulogType);
+  const fit = fitOf(declared, stored);
+  if (fit === 'ok') return [];
+  const code =
+    fit === 'mismatch'
+      ? 'value_type_mismatch'
+      : fit === 'narrow'
+        ? 'type_too_narrow'
+        : 'type_too_wide';
+  const verdict =
+    fit === 'mismatch'
+      ? 'does not fit it'
+      : fit === 'narrow'
+        ? 'loses precision'
+        : 'is wider than it needs';
+  return [
+    checkIssue(
+      code,
+      at('channelConfig', 'dataType'),
+      `${label} is ${ulogType === 'char' ? 'text' : ulogType} (${shortName(stored)}); declared ${shortName(declared)} ${verdict}`,
+      { hint: `Use dataType: ${stored}.`, source: { file } },
+    ),
+  ];
+}
+
+function timeIssues(config: UlogConfig, profile: UlogProfile, key: string, file: string): Issue[] {
+  if (config.relativeStartTime || profile.gps) return [];
+  return [
+    checkIssue(
+      'ulog_start_time_missing',
+      pointer(key),
+      'the log has no GPS message with a UTC time and the config gives no relativeStartTime: the import fails',
+      {
+        hint: 'Add relativeStartTime (RFC 3339, when the vehicle booted).',
+        source: { file },
+      },
+    ),
+  ];
+}
+
+function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: string): Issue[] {
+  const info = new Set([...profile.info, ...profile.multiInfo].map((i) => i.key));
+  const params = new Set([...profile.parameters, ...profile.defaultParameters].map((p) => p.name));
+  for (const p of profile.changedParameters) params.add(p);
+  const out: Issue[] = [];
+  const check = (
+    list: readonly string[] | undefined,
+    have: Set<string>,
+    field: string,
+    what: string,
+  ) => {
+    for (const [i, k] of (list ?? []).entries()) {
+      if (have.has(k)) continue;
+      const near = closest(k, have);
+      out.push(
+        checkIssue(
+          'ulog_key_not_in_file',
+          pointer(key, field, i),
+          `the log has no ${what} '${k}'`,
+          {
+            ...(near ? { hint: `Did you mean '${near}'?` } : {}),
+            source: { file },
+          },
+        ),
+      );
+    }
+  };
+  check(config.infoKeys, info, 'infoKeys', 'info key');
+  check(config.paramKeys, params, 'paramKeys', 'parameter');
+  return out;
+}
+
+/** Damage fails an import under FAIL_ON_ERROR (also what unset means): then it is an error. */
+function damageIssues(config: UlogConfig, profile: UlogProfile, key: string): Issue[] {
+  const ignore = config.parseErrorPolicy === 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR';
+  return profile.issues
+    .filter((i) => i.severity !== 'info')
+    .map((i) => {
+      const fails = i.code === 'ulog_damaged' && !ignore;
+      return {
+        ...i,
+        severity: fails ? 'error' : i.severity,
+        path: fails ? pointer(key, 'parseErrorPolicy') : pointer(key),
+        ...(fails
+          ? {
+              hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
+            }
+          : {}),
+      };
+    });
+}

@@ -1,0 +1,273 @@
+/**
+ * A ULog profile → a draft UlogConfig: one data entry per (message, instance, field) of
+ * each subscribed message, named as the platform names them (`<message>_<multi_id>.<field>`,
+ * arrays `field[i]`, nested types `esc[0].rpm`, text as one field), typed by the platform's
+ * table; `log_messages` and `log_messages_<tag>` when the log has logged text; info keys
+ * and parameters offered in the evidence; the start time from the GPS, else an error
+ * asking for `relativeStartTime`; the parse-error policy's default explained.
+ */
+import { basename, extname } from 'node:path';
+import { inspectUlog, type UlogFieldProfile, type UlogProfile } from '../inspect/index.js';
+import type { ChannelDataType } from '../model/enums.js';
+import type { Issue } from '../model/issue.js';
+import { Timestamp } from '../model/scalars.js';
+import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
+import type { Draft, Evidence, InferOptions } from './types.js';
+
+const P = '/ulogConfig';
+
+/** Channel types of ULog field types (the platform's table); text fields are STRING. */
+const TYPES: Readonly<Record<string, ChannelDataType>> = {
+  int8_t: 'CHANNEL_DATA_TYPE_INT_32',
+  int16_t: 'CHANNEL_DATA_TYPE_INT_32',
+  int32_t: 'CHANNEL_DATA_TYPE_INT_32',
+  uint8_t: 'CHANNEL_DATA_TYPE_UINT_32',
+  uint16_t: 'CHANNEL_DATA_TYPE_UINT_32',
+  uint32_t: 'CHANNEL_DATA_TYPE_UINT_32',
+  int64_t: 'CHANNEL_DATA_TYPE_INT_64',
+  uint64_t: 'CHANNEL_DATA_TYPE_UINT_64',
+  float: 'CHANNEL_DATA_TYPE_FLOAT',
+  double: 'CHANNEL_DATA_TYPE_DOUBLE',
+  bool: 'CHANNEL_DATA_TYPE_BOOL',
+};
+
+/** The channel type of a ULog field type (`float`, `uint8_t`, `char[16]` ...). */
+export function channelTypeOf(ulogType: string): ChannelDataType {
+  if (ulogType === 'char' || ulogType.startsWith('char[')) return 'CHANNEL_DATA_TYPE_STRING';
+  return TYPES[ulogType] ?? 'CHANNEL_DATA_TYPE_DOUBLE';
+}
+
+/** Inspects a ULog file and infers its draft (not yet validated: `inferConfig` does that). */
+export async function inferUlog(path: string, options: InferOptions = {}): Promise<Draft> {
+  const profile = await inspectUlog(
+    path,
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
+  return draftFromUlogProfile(profile, options);
+}
+
+/** The draft for a ULog profile: pure, for tests and for callers that inspected already. */
+export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions = {}): Draft {
+  const file = profile.file.path;
+  const issues: Issue[] = [...profile.issues];
+  const evidence: Evidence[] = [];
+  const base = basename(file, extname(file));
+  const config: UlogConfig = {
+    assetName: options.assetName ?? base,
+    ...(options.runName ? { runName: options.runName } : {}),
+  };
+  evidence.push({
+    path: `${P}/assetName`,
+    choice: config.assetName ?? '',
+    reason: options.assetName ? 'given as an option' : "default: the file's base name",
+    confidence: options.assetName ? 'high' : 'low',
+  });
+  const data = [
+    ...messageEntries(profile, evidence),
+    ...logEntries(profile, evidence, profile.fields.length),
+  ];
+  config.data = data;
+  if (data.length === 0) {
+    issues.push(
+      inferIssue(
+        'ulog_no_channels',
+        'warning',
+        `${P}/data`,
+        `${file}: no subscribed message with fields and no logged text: nothing to import`,
+        file,
+        'Check that this is the log you meant.',
+      ),
+    );
+  }
+  const start = startTime(profile, options, evidence, issues);
+  if (start) config.relativeStartTime = start;
+  metadataEvidence(profile, evidence);
+  policyEvidence(profile, evidence);
+  unusedFormats(profile, evidence);
+  return { document: { ulogConfig: config }, kind: 'ulog', evidence, issues };
+}
+
+function inferIssue(
+  code: Issue['code'],
+  severity: Issue['severity'],
+  path: string,
+  message: string,
+  file: string,
+  hint?: string,
+): Issue {
+  return { code, severity, path, message, ...(hint ? { hint } : {}), source: { file } };
+}
+
+/** One entry per field of each subscribed instance; one evidence line per instance. */
+function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEntry[] {
+  const entries: UlogDataEntry[] = [];
+  const groups = new Map<string, UlogFieldProfile[]>();
+  for (const f of profile.fields) {
+    const key = `${f.messageName}_${f.instance}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  for (const [channelPrefix, fields] of groups) {
+    const first = fields[0] as UlogFieldProfile;
+    const sub = profile.subscriptions.find(
+      (s) => s.messageName === first.messageName && s.multiId === first.instance,
+    );
+    evidence.push({
+      path: `${P}/data/${entries.length}`,
+      choice: `${channelPrefix}: ${plural(fields.length, 'field')}`,
+      reason: `${first.messageName} instance ${first.instance}, subscribed at offset ${sub?.offset ?? '?'} with ${plural(sub?.messages ?? 0, 'data message')}; channels ${channelPrefix}.<field>; types by the platform's table (${typeSummary(fields)}); timestamp and padding left out`,
+      confidence: 'high',
+    });
+    for (const f of fields) {
+      entries.push({
+        messageName: f.messageName,
+        instance: String(f.instance),
+        fieldName: f.fieldName,
+        channelConfig: { name: f.name, dataType: channelTypeOf(f.physicalType) },
+      });
+    }
+  }
+  return entries;
+}
+
+function typeSummary(fields: readonly UlogFieldProfile[]): string {
+  const seen = new Map<string, string>();
+  for (const f of fields) {
+    const t = f.physicalType.startsWith('char') ? 'char[N]' : f.physicalType;
+    seen.set(t, channelTypeOf(f.physicalType).replace(/^CHANNEL_DATA_TYPE_/, ''));
+  }
+  return [...seen].map(([u, c]) => `${u} → ${c}`).join(', ');
+}
+
+/** `log_messages` (untagged) and `log_messages_<tag>` channels, as STRING. */
+function logEntries(profile: UlogProfile, evidence: Evidence[], at: number): UlogDataEntry[] {
+  const names: Array<[string, number]> = [];
+  if (profile.logs.untagged > 0) names.push(['log_messages', profile.logs.untagged]);
+  for (const t of profile.logs.tagged) names.push([`log_messages_${t.tag}`, t.count]);
+  return names.map(([name, count], i) => {
+    evidence.push({
+      path: `${P}/data/${at + i}`,
+      choice: name,
+      reason: `${plural(count, 'logged text message')}${name === 'log_messages' ? '' : ` with tag ${name.slice(13)}`}: one STRING channel`,
+      confidence: 'high',
+    });
+    return { messageName: name, channelConfig: { name, dataType: 'CHANNEL_DATA_TYPE_STRING' } };
+  });
+}
+
+/** The start time: the option, else the GPS (stated), else an error asking for it. */
+function startTime(
+  profile: UlogProfile,
+  options: InferOptions,
+  evidence: Evidence[],
+  issues: Issue[],
+): string | undefined {
+  const file = profile.file.path;
+  const path = `${P}/relativeStartTime`;
+  const gps = profile.gps;
+  const gpsText = gps
+    ? `${gps.messageName} instance ${gps.multiId} has time_utc_usec ${gps.timeUtcUsec} (${usecText(gps.timeUtcUsec)}) at offset ${gps.offset}`
+    : undefined;
+  if (options.relativeStartTime !== undefined) {
+    if (Timestamp.safeParse(options.relativeStartTime).success) {
+      evidence.push({
+        path,
+        choice: options.relativeStartTime,
+        reason: `given as an option${gpsText ? `; it replaces the log's GPS time (${gpsText})` : ''}`,
+        confidence: 'high',
+      });
+      return options.relativeStartTime;
+    }
+    issues.push(
+      inferIssue(
+        'infer_option_invalid',
+        'error',
+        path,
+        `--relative-start ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
+        file,
+        'Write it like 2024-05-01T12:00:00Z.',
+      ),
+    );
+    return undefined;
+  }
+  if (gpsText) {
+    evidence.push({
+      path,
+      choice: '(left out: the GPS time anchors the log)',
+      reason: `${gpsText}; the platform places the log in time from it`,
+      confidence: 'high',
+      alternatives: ['--relative-start <time> to anchor the log yourself'],
+    });
+    return undefined;
+  }
+  issues.push(
+    inferIssue(
+      'ulog_start_time_missing',
+      'error',
+      path,
+      `${file}: no GPS message (vehicle_gps_position, sensor_gps) with a UTC time: the platform needs relativeStartTime to place the log in time`,
+      file,
+      'Pass --relative-start 2024-05-01T12:00:00Z (when the vehicle booted).',
+    ),
+  );
+  return undefined;
+}
+
+/** Microseconds since 1970 as RFC 3339 text. */
+function usecText(usec: string): string {
+  const ms = Number(BigInt(usec) / 1000n);
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? 'not a date' : d.toISOString();
+}
+
+/** Info keys and parameters are offered, not chosen: a real log has hundreds of parameters. */
+function metadataEvidence(profile: UlogProfile, evidence: Evidence[]): void {
+  const infoKeys = [...profile.info, ...profile.multiInfo].map((i) => i.key);
+  const params = [
+    ...new Set([...profile.parameters, ...profile.defaultParameters].map((p) => p.name)),
+  ];
+  const offer = (path: string, what: string, prefix: string, keys: string[]) =>
+    evidence.push({
+      path,
+      choice: '(left out)',
+      reason:
+        keys.length === 0
+          ? `the log has no ${what}s`
+          : `the log has ${plural(keys.length, what)}: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', ...' : ''}; list the ones to import as run metadata ${prefix}.<key>`,
+      confidence: 'medium',
+      ...(keys.length > 0 ? { alternatives: keys.slice(0, 50) } : {}),
+    });
+  offer(`${P}/infoKeys`, 'info key', 'info', infoKeys);
+  offer(`${P}/paramKeys`, 'parameter', 'param', params);
+}
+
+function policyEvidence(profile: UlogProfile, evidence: Evidence[]): void {
+  const damaged = profile.issues.filter((i) => i.code === 'ulog_damaged').length;
+  evidence.push({
+    path: `${P}/parseErrorPolicy`,
+    choice: '(left out: FAIL_ON_ERROR)',
+    reason:
+      damaged === 0
+        ? 'unset means ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR: an import stops at a damaged message; the walk found none'
+        : `unset means ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR, and the walk found damage (${plural(damaged, 'warning')}): the import would fail there`,
+    confidence: damaged === 0 ? 'high' : 'low',
+    alternatives: ['ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR: skip damaged parts and import the rest'],
+  });
+}
+
+function unusedFormats(profile: UlogProfile, evidence: Evidence[]): void {
+  const logged = new Set(profile.subscriptions.map((s) => s.messageName));
+  const nested = new Set(profile.formats.flatMap((f) => f.fields.map((x) => x.type)));
+  const unused = profile.formats.map((f) => f.name).filter((n) => !logged.has(n) && !nested.has(n));
+  if (unused.length === 0) return;
+  evidence.push({
+    path: `${P}/data`,
+    choice: `${plural(unused.length, 'format')} not logged`,
+    reason: `defined but never subscribed, so no data: ${unused.slice(0, 10).join(', ')}${unused.length > 10 ? ', ...' : ''}`,
+    confidence: 'high',
+  });
+}
+
+/** `1 field`, `3 fields`. */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

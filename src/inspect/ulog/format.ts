@@ -1,0 +1,202 @@
+/**
+ * ULog format definitions (`F` messages): parsing `name:type field;type field;...`, the
+ * size of each type (nested formats included) and the flattening of a format into the
+ * channels the platform makes of it: arrays `field[i]`, nested types dotted
+ * (`esc[0].rpm`), `char` and `char[N]` as one text field, `_padding*` and the top-level
+ * `timestamp` left out, nesting guarded at 32 levels (a cyclic definition stops there).
+ */
+
+/** The primitive types of the ULog format and their sizes in bytes. */
+export const PRIMITIVE_SIZES: Readonly<Record<string, number>> = {
+  int8_t: 1,
+  uint8_t: 1,
+  int16_t: 2,
+  uint16_t: 2,
+  int32_t: 4,
+  uint32_t: 4,
+  int64_t: 8,
+  uint64_t: 8,
+  float: 4,
+  double: 8,
+  bool: 1,
+  char: 1,
+};
+
+/** One field of a format: `float[3] xyz` is `{ type: 'float', arrayLength: 3, name: 'xyz' }`. */
+export interface UlogFieldDef {
+  type: string;
+  arrayLength?: number;
+  name: string;
+}
+
+/** One format definition: a message type and its fields in file order. */
+export interface UlogFormat {
+  name: string;
+  fields: UlogFieldDef[];
+}
+
+/** How deep nested formats may go before a definition is taken as cyclic. */
+export const MAX_NESTING = 32;
+
+/** Fields visited while flattening one format at most (nested arrays multiply). */
+export const MAX_FLATTEN_STEPS = 100_000;
+
+/** Parses `type name` or `type[n] name`; undefined when it is not of that shape. */
+export function parseFieldDef(text: string): UlogFieldDef | undefined {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d{1,5})\])?\s+([A-Za-z_][A-Za-z0-9_]*)$/.exec(
+    text.trim(),
+  );
+  if (!m) return undefined;
+  const field: UlogFieldDef = { type: m[1] as string, name: m[3] as string };
+  if (m[2] !== undefined) field.arrayLength = Number(m[2]);
+  return field;
+}
+
+/**
+ * Parses a format message's text. Returns the format, or a reason when the text is not
+ * `name:field;field;...` (a field that is not `type name` spoils the whole definition).
+ */
+export function parseFormat(text: string): UlogFormat | { error: string } {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? '' : text.slice(0, colon);
+  if (!/^[A-Za-z_][A-Za-z0-9_/]*$/.test(name)) return { error: 'no message name before ":"' };
+  const fields: UlogFieldDef[] = [];
+  for (const part of text.slice(colon + 1).split(';')) {
+    if (part.trim() === '') continue;
+    const field = parseFieldDef(part);
+    if (!field) return { error: `field '${part.slice(0, 60)}' is not 'type name'` };
+    fields.push(field);
+  }
+  return { name, fields };
+}
+
+/** Sizes of formats already worked out, per set of formats (undefined: unknown or cyclic). */
+const SIZES = new WeakMap<ReadonlyMap<string, UlogFormat>, Map<string, number | undefined>>();
+
+/**
+ * The size in bytes of one value of `type` (a primitive or a format), or undefined when a
+ * type is unknown, or the nesting below it is cyclic or deeper than MAX_NESTING. Memoised
+ * per set of formats, so shared nested types cost one walk.
+ */
+export function typeSize(
+  type: string,
+  formats: ReadonlyMap<string, UlogFormat>,
+  seen: ReadonlySet<string> = new Set(),
+): number | undefined {
+  const primitive = PRIMITIVE_SIZES[type];
+  if (primitive !== undefined) return primitive;
+  let memo = SIZES.get(formats);
+  if (!memo) {
+    memo = new Map();
+    SIZES.set(formats, memo);
+  }
+  if (memo.has(type)) return memo.get(type);
+  const format = formats.get(type);
+  if (!format || seen.has(type) || seen.size >= MAX_NESTING) return undefined;
+  const inner = new Set(seen).add(type);
+  let size: number | undefined = 0;
+  for (const f of format.fields) {
+    const one = typeSize(f.type, formats, inner);
+    if (one === undefined) {
+      size = undefined;
+      break;
+    }
+    size += one * (f.arrayLength ?? 1);
+  }
+  if (seen.size === 0 || size !== undefined) memo.set(type, size);
+  return size;
+}
+
+/** The byte offset of a top-level primitive field in a message, if every field before it has a size. */
+export function fieldOffset(
+  format: UlogFormat,
+  name: string,
+  formats: ReadonlyMap<string, UlogFormat>,
+): { offset: number; type: string } | undefined {
+  let offset = 0;
+  for (const f of format.fields) {
+    if (f.name === name && f.arrayLength === undefined) return { offset, type: f.type };
+    const one = typeSize(f.type, formats);
+    if (one === undefined) return undefined;
+    offset += one * (f.arrayLength ?? 1);
+  }
+  return undefined;
+}
+
+/** One channel a format makes: its field name as the platform writes it and its ULog type. */
+export interface UlogLeaf {
+  /** `x`, `accel[2]`, `esc[0].rpm`, `name` (a char array as one text field). */
+  field: string;
+  /** The primitive type; `char[N]` for text. */
+  type: string;
+}
+
+/** What flattening left out or could not follow, for the profile's issues. */
+export interface FlattenProblem {
+  kind: 'unknown_type' | 'too_deep' | 'too_many';
+  field: string;
+  type: string;
+}
+
+/** The channels of a top-level format, in file order. */
+export function flattenFormat(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+): { leaves: UlogLeaf[]; problems: FlattenProblem[] } {
+  const out: Walk = { leaves: [], problems: [], steps: 0, formats };
+  walk(format, '', 0, out);
+  if (out.steps > MAX_FLATTEN_STEPS) {
+    out.problems.push({ kind: 'too_many', field: '', type: format.name });
+  }
+  return { leaves: out.leaves, problems: out.problems };
+}
+
+interface Walk {
+  leaves: UlogLeaf[];
+  problems: FlattenProblem[];
+  steps: number;
+  formats: ReadonlyMap<string, UlogFormat>;
+}
+
+function walk(format: UlogFormat, prefix: string, depth: number, out: Walk): void {
+  const { leaves, problems, formats } = out;
+  for (const f of format.fields) {
+    out.steps += f.arrayLength ?? 1;
+    if (out.steps > MAX_FLATTEN_STEPS) return;
+    if (f.name.startsWith('_padding')) continue;
+    if (depth === 0 && f.name === 'timestamp') continue;
+    const at = `${prefix}${f.name}`;
+    if (f.type === 'char') {
+      leaves.push({
+        field: at,
+        type: f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`,
+      });
+      continue;
+    }
+    const indexes =
+      f.arrayLength === undefined
+        ? ['']
+        : Array.from({ length: f.arrayLength }, (_, i) => `[${i}]`);
+    if (PRIMITIVE_SIZES[f.type] !== undefined) {
+      for (const ix of indexes) leaves.push({ field: `${at}${ix}`, type: f.type });
+      continue;
+    }
+    const nested = formats.get(f.type);
+    if (!nested) {
+      problems.push({ kind: 'unknown_type', field: at, type: f.type });
+      continue;
+    }
+    if (depth + 1 >= MAX_NESTING) {
+      problems.push({ kind: 'too_deep', field: at, type: f.type });
+      continue;
+    }
+    for (const ix of indexes) walk(nested, `${at}${ix}.`, depth + 1, out);
+  }
+}
+
+/** True when a format has the top-level `uint64_t timestamp` every logged message starts with. */
+export function hasTimestamp(format: UlogFormat): boolean {
+  return format.fields.some(
+    (f) => f.name === 'timestamp' && f.type === 'uint64_t' && f.arrayLength === undefined,
+  );
+}

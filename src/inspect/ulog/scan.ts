@@ -1,0 +1,408 @@
+/**
+ * The walk over a ULog file's messages: every message header is read (3 bytes: size, type)
+ * and the definitions are decoded; data payloads are skipped by their size, never decoded.
+ * Only the first two bytes of a `D` message (its msg_id, to count it) and, until one is
+ * found, the `time_utc_usec` field of a GPS message are looked at.
+ */
+import { fieldOffset, parseFormat, type UlogFormat } from './format.js';
+import { type ChunkReader, text, view } from './reader.js';
+import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
+
+/** Message types, by their one-letter code. */
+export const MSG = {
+  flagBits: 0x42, // B
+  format: 0x46, // F
+  info: 0x49, // I
+  multiInfo: 0x4d, // M
+  parameter: 0x50, // P
+  defaultParameter: 0x51, // Q
+  addSubscription: 0x41, // A
+  removeSubscription: 0x52, // R
+  data: 0x44, // D
+  log: 0x4c, // L
+  taggedLog: 0x43, // C
+  sync: 0x53, // S
+  dropout: 0x4f, // O
+} as const;
+
+/** 1 at each known message type: a table lookup per message. */
+const KNOWN = new Uint8Array(256);
+for (const t of Object.values(MSG)) KNOWN[t] = 1;
+const DATA_SECTION = new Set<number>([
+  MSG.addSubscription,
+  MSG.removeSubscription,
+  MSG.data,
+  MSG.log,
+  MSG.taggedLog,
+  MSG.sync,
+  MSG.dropout,
+]);
+
+/** The magic of a sync message, used to find the next whole message after damage. */
+export const SYNC_MAGIC = [0x2f, 0x73, 0x13, 0x20, 0x25, 0x0c, 0xbb, 0x12] as const;
+
+/** GPS messages whose `time_utc_usec` gives a log its absolute time. */
+export const GPS_MESSAGES = ['vehicle_gps_position', 'sensor_gps'] as const;
+
+export interface UlogFlags {
+  compat: number[];
+  incompat: number[];
+  /** File offsets (decimal strings) of appended data; "0" when unused. */
+  appendedOffsets: string[];
+}
+
+export interface UlogInfo {
+  key: string;
+  type: string;
+  value: UlogValue;
+}
+export interface UlogMultiInfo {
+  key: string;
+  type: string;
+  values: UlogValue[];
+}
+export interface UlogParameter {
+  name: string;
+  type: string;
+  value: number;
+  /** Default parameters: bit 0 the system-wide default, bit 1 the current configuration's. */
+  defaultTypes?: number;
+}
+export interface UlogSubscription {
+  msgId: number;
+  multiId: number;
+  messageName: string;
+  /** Offset of the `A` message. */
+  offset: number;
+  /** Data messages seen for it. */
+  messages: number;
+}
+export interface UlogGpsFix {
+  messageName: string;
+  multiId: number;
+  /** Microseconds since 1970 (decimal string), from the first GPS message that had one. */
+  timeUtcUsec: string;
+  /** Offset of that data message. */
+  offset: number;
+}
+/** Something in the file that is not what the format says: where, what, and what the walk did. */
+export interface UlogDamage {
+  offset: number;
+  what: string;
+  kind: 'unknown_type' | 'malformed' | 'truncated' | 'unknown_msg_id' | 'bad_format';
+}
+
+/** What the walk collected. */
+export interface UlogScan {
+  version: number;
+  timestamp: string;
+  flags?: UlogFlags;
+  formats: Map<string, UlogFormat>;
+  info: UlogInfo[];
+  multiInfo: UlogMultiInfo[];
+  parameters: UlogParameter[];
+  defaultParameters: UlogParameter[];
+  /** Parameters set again in the data section. */
+  changedParameters: string[];
+  subscriptions: Map<number, UlogSubscription>;
+  /** Offset of the first data-section message (the end of the definitions). */
+  dataStart?: number;
+  /** [start, end) of each appended part that was read. */
+  appended: Array<[number, number]>;
+  logs: number;
+  taggedLogs: Map<number, number>;
+  messages: number;
+  dataMessages: number;
+  dropouts: number;
+  gps?: UlogGpsFix;
+  damage: UlogDamage[];
+  /** D messages whose msg_id no subscription announced, by msg_id. */
+  unknownMsgIds: Map<number, { count: number; offset: number }>;
+}
+
+export function emptyScan(version: number, timestamp: string): UlogScan {
+  return {
+    version,
+    timestamp,
+    formats: new Map(),
+    info: [],
+    multiInfo: [],
+    parameters: [],
+    defaultParameters: [],
+    changedParameters: [],
+    subscriptions: new Map(),
+    appended: [],
+    logs: 0,
+    taggedLogs: new Map(),
+    messages: 0,
+    dataMessages: 0,
+    dropouts: 0,
+    damage: [],
+    unknownMsgIds: new Map(),
+  };
+}
+
+/** Where GPS time sits in a subscribed GPS message. */
+interface GpsProbe {
+  offset: number;
+  messageName: string;
+  multiId: number;
+}
+
+/** One walk over the messages between two offsets; state shared across the parts of a file. */
+export class UlogWalker {
+  readonly scan: UlogScan;
+  #reader: ChunkReader;
+  #gps = new Map<number, GpsProbe>();
+  #onProgress: ((done: number, total: number) => void) | undefined;
+  #nextProgress = 0;
+
+  constructor(
+    reader: ChunkReader,
+    scan: UlogScan,
+    onProgress?: (done: number, total: number) => void,
+  ) {
+    this.#reader = reader;
+    this.scan = scan;
+    this.#onProgress = onProgress;
+  }
+
+  /**
+   * Walks the messages in [from, end). Returns the offset where the walk stopped (end, or
+   * where a message runs past it).
+   */
+  async walk(from: number, end: number): Promise<number> {
+    const reader = this.#reader;
+    let pos = from;
+    while (pos + 3 <= end) {
+      // Straight from the window, without a view per message: this loop runs per message.
+      let buf = reader.window;
+      let at = pos - reader.windowStart;
+      if (at < 0 || at + 5 > buf.byteLength) {
+        if (!(await reader.get(pos, Math.min(5, end - pos)))) break;
+        buf = reader.window;
+        at = pos - reader.windowStart;
+      }
+      const size = (buf[at] as number) | ((buf[at + 1] as number) << 8);
+      const type = buf[at + 2] as number;
+      const next = pos + 3 + size;
+      if (KNOWN[type] !== 1) {
+        pos = await this.#resync(pos, end, `unknown message type 0x${hex(type)}`);
+        continue;
+      }
+      if (next > end) break;
+      this.scan.messages += 1;
+      if (type === MSG.data) {
+        const msgId =
+          size >= 2 && at + 5 <= buf.byteLength
+            ? (buf[at + 3] as number) | ((buf[at + 4] as number) << 8)
+            : -1;
+        // No await on this path unless a GPS time is still wanted.
+        const probe = this.#data(pos, size, msgId);
+        if (probe) await this.#gpsTime(pos, probe);
+      } else {
+        await this.#other(type, pos, size);
+      }
+      pos = next;
+      if (pos >= this.#nextProgress) this.#progress(pos);
+    }
+    return pos;
+  }
+
+  #progress(pos: number): void {
+    this.#nextProgress = pos + (1 << 24);
+    this.#onProgress?.(pos, this.#reader.size);
+  }
+
+  /** After damage at `pos`: the next sync message, as the platform's own reader does. */
+  async #resync(pos: number, end: number, what: string): Promise<number> {
+    const magic = await this.#reader.find(SYNC_MAGIC, pos + 1, end);
+    const sync = magic >= 3 ? magic - 3 : -1;
+    this.scan.damage.push({
+      offset: pos,
+      kind: 'unknown_type',
+      what:
+        sync > pos
+          ? `${what}; skipped ${sync - pos} bytes to the next sync message at ${sync}`
+          : `${what}; no sync message follows, the rest (${end - pos} bytes) was not read`,
+    });
+    return sync > pos ? sync : end;
+  }
+
+  /** Counts a data message; returns the GPS probe to read when its time is still wanted. */
+  #data(pos: number, size: number, msgId: number): GpsProbe | undefined {
+    const scan = this.scan;
+    scan.dataMessages += 1;
+    if (scan.dataStart === undefined) scan.dataStart = pos;
+    if (msgId < 0) {
+      this.#malformed(pos, 'a data message too short for its msg_id');
+      return undefined;
+    }
+    const sub = scan.subscriptions.get(msgId);
+    if (!sub) {
+      const seen = scan.unknownMsgIds.get(msgId);
+      if (seen) seen.count += 1;
+      else scan.unknownMsgIds.set(msgId, { count: 1, offset: pos });
+      return undefined;
+    }
+    sub.messages += 1;
+    if (scan.gps || this.#gps.size === 0) return undefined;
+    const probe = this.#gps.get(msgId);
+    return probe && probe.offset + 8 <= size - 2 ? probe : undefined;
+  }
+
+  async #gpsTime(pos: number, probe: GpsProbe): Promise<void> {
+    const bytes = await this.#reader.get(pos + 5 + probe.offset, 8);
+    const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
+    if (usec === 0n) return;
+    this.scan.gps = {
+      messageName: probe.messageName,
+      multiId: probe.multiId,
+      timeUtcUsec: usec.toString(),
+      offset: pos,
+    };
+  }
+
+  #malformed(offset: number, what: string): void {
+    this.scan.damage.push({ offset, kind: 'malformed', what });
+  }
+
+  async #other(type: number, pos: number, size: number): Promise<void> {
+    const scan = this.scan;
+    if (DATA_SECTION.has(type) && scan.dataStart === undefined) scan.dataStart = pos;
+    if (type === MSG.sync || type === MSG.removeSubscription) return;
+    if (type === MSG.dropout) {
+      scan.dropouts += 1;
+      return;
+    }
+    if (type === MSG.log) {
+      scan.logs += 1;
+      return;
+    }
+    if (type === MSG.taggedLog) {
+      const b = await this.#reader.get(pos + 3, 3);
+      if (!b || size < 3) return this.#malformed(pos, 'a tagged log message without its tag');
+      const tag = (b[1] as number) | ((b[2] as number) << 8);
+      scan.taggedLogs.set(tag, (scan.taggedLogs.get(tag) ?? 0) + 1);
+      return;
+    }
+    const body = await this.#reader.get(pos + 3, size);
+    if (!body) return;
+    this.#definition(type, pos, body);
+  }
+
+  #definition(type: number, pos: number, body: Uint8Array): void {
+    if (type === MSG.flagBits) this.#flagBits(pos, body);
+    else if (type === MSG.format) this.#format(pos, body);
+    else if (type === MSG.info) {
+      this.#keyed(pos, body, 0, (key, type, value) => {
+        this.scan.info.push({ key, type, value });
+      });
+    } else if (type === MSG.multiInfo) {
+      this.#keyed(pos, body, 1, (key, type, value) => this.#multi(body, key, type, value));
+    } else if (type === MSG.parameter || type === MSG.defaultParameter) {
+      this.#parameter(type, pos, body);
+    } else if (type === MSG.addSubscription) this.#subscription(pos, body);
+  }
+
+  #flagBits(pos: number, body: Uint8Array): void {
+    if (this.scan.messages !== 1 || this.scan.flags) {
+      this.#malformed(pos, 'a flag-bits message that is not the first message; ignored');
+      return;
+    }
+    if (body.byteLength < 40) {
+      this.#malformed(pos, `a flag-bits message of ${body.byteLength} bytes (40 expected)`);
+      return;
+    }
+    const dv = view(body);
+    this.scan.flags = {
+      compat: [...body.subarray(0, 8)],
+      incompat: [...body.subarray(8, 16)],
+      appendedOffsets: [0, 1, 2].map((i) => dv.getBigUint64(16 + 8 * i, true).toString()),
+    };
+  }
+
+  #format(pos: number, body: Uint8Array): void {
+    const parsed = parseFormat(text(body));
+    if ('error' in parsed) {
+      this.scan.damage.push({ offset: pos, kind: 'bad_format', what: parsed.error });
+      return;
+    }
+    this.scan.formats.set(parsed.name, parsed);
+  }
+
+  /** An info, multi-info or parameter message: `[skip bytes] u8 key_len, key, value`. */
+  #keyed(
+    pos: number,
+    body: Uint8Array,
+    skip: number,
+    put: (key: string, type: string, value: UlogValue) => void,
+  ): void {
+    const keyLength = body[skip];
+    const keyEnd = skip + 1 + (keyLength ?? 0);
+    if (keyLength === undefined || keyEnd > body.byteLength) {
+      this.#malformed(pos, 'a key longer than its message');
+      return;
+    }
+    const key = parseKey(text(body.subarray(skip + 1, keyEnd)));
+    const value = key ? decodeValue(key, body.subarray(keyEnd)) : undefined;
+    if (!key || value === undefined) {
+      this.#malformed(pos, 'a key that is not `type name` with a value of that type');
+      return;
+    }
+    put(key.name, typeText(key), value);
+  }
+
+  #multi(body: Uint8Array, key: string, type: string, value: UlogValue): void {
+    const continued = body[0] !== 0;
+    const list = this.scan.multiInfo;
+    const last = list.findLast((m) => m.key === key);
+    if (continued && last && typeof value === 'string') {
+      const prev = last.values.at(-1);
+      if (typeof prev === 'string') {
+        last.values[last.values.length - 1] = prev + value;
+        return;
+      }
+    }
+    if (last) last.values.push(value);
+    else list.push({ key, type, values: [value] });
+  }
+
+  #parameter(type: number, pos: number, body: Uint8Array): void {
+    const isDefault = type === MSG.defaultParameter;
+    this.#keyed(pos, body, isDefault ? 1 : 0, (name, keyType, value) => {
+      if (typeof value !== 'number') {
+        return this.#malformed(pos, `parameter ${name} of type ${keyType} (int32_t or float)`);
+      }
+      const scan = this.scan;
+      if (isDefault) {
+        scan.defaultParameters.push({ name, type: keyType, value, defaultTypes: body[0] ?? 0 });
+      } else if (scan.dataStart !== undefined) {
+        if (!scan.changedParameters.includes(name)) scan.changedParameters.push(name);
+      } else {
+        scan.parameters.push({ name, type: keyType, value });
+      }
+    });
+  }
+
+  #subscription(pos: number, body: Uint8Array): void {
+    if (body.byteLength < 4) {
+      this.#malformed(pos, 'a subscription without its name');
+      return;
+    }
+    const multiId = body[0] as number;
+    const msgId = (body[1] as number) | ((body[2] as number) << 8);
+    const messageName = text(body.subarray(3));
+    this.scan.subscriptions.set(msgId, { msgId, multiId, messageName, offset: pos, messages: 0 });
+    const format = this.scan.formats.get(messageName);
+    if (format && (GPS_MESSAGES as readonly string[]).includes(messageName)) {
+      const at = fieldOffset(format, 'time_utc_usec', this.scan.formats);
+      if (at?.type === 'uint64_t')
+        this.#gps.set(msgId, { offset: at.offset, messageName, multiId });
+    }
+  }
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(2, '0');
+}
