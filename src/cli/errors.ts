@@ -1,8 +1,11 @@
 /** A mistake in how a command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** What to do instead (printed as `hint:` under the message). */
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
     super(message);
     this.name = 'UsageError';
+    this.hint = hint;
   }
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { InspectError } from '../inspect/index.js';
 import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
+import { unknownFlagError } from './mistakes.js';
 
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;
@@ -99,13 +100,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 function reportError(err: unknown, name: string, io: Io): number {
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
+    if (err instanceof UsageError && err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
     io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
     return EXIT_USAGE;
   }
   if (err instanceof InspectError) {
     const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';
     io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
-    return EXIT_INVALID;
+    // A file named on the command line that does not exist is a usage error in every command.
+    return err.issue.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`importkit ${name}: ${message}\n`);
@@ -126,5 +129,15 @@ export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseAr
 ): ReturnType<
   typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
 > {
-  return parseArgs({ args, options, strict: true, allowPositionals: true });
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message);
+    if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown) throw err;
+    const known = Object.entries(options ?? {}).flatMap(([long, o]) => {
+      const short = (o as { short?: string }).short;
+      return short ? [long, short] : [long];
+    });
+    throw unknownFlagError(unknown[1] as string, known);
+  }
 }

@@ -23,7 +23,7 @@ export {
   type SourceDocument,
   type SourcePosition,
 } from './source.js';
-export { camelCase, closest as suggestClosest } from './suggest.js';
+export { camelCase, closest as suggestClosest, editDistance } from './suggest.js';
 export {
   assertValidConfig,
   ConfigValidationError,

@@ -72,9 +72,9 @@ describe('importkit inspect', () => {
     expect(profile.layout).toMatchObject({ headerRow: 0, firstDataRow: 1 });
   });
 
-  test('a missing file exits 1 with one line; usage errors exit 2', async () => {
+  test('a missing file exits 2 (as in every command) with one line; usage errors exit 2', async () => {
     const missing = fakeIo();
-    expect(await run(['inspect', 'nope.csv'], missing.io)).toBe(1);
+    expect(await run(['inspect', 'nope.csv'], missing.io)).toBe(2);
     expect(missing.out.stderr.trim().split('\n')).toHaveLength(1);
     for (const args of [[], ['a.csv', 'b.csv'], ['a.csv', '--format', 'yaml']]) {
       const u = fakeIo();

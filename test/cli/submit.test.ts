@@ -117,11 +117,13 @@ describe('importkit submit', () => {
     expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 
-  test('a data file that does not exist: exit 1, no import created', async () => {
+  test('a data file that does not exist: exit 2 (as in every command), no import created', async () => {
     const before = Object.keys(emu.store.data.imports).length;
     const t = io();
-    expect(await run(['submit', 'good.json', 'nope.csv'], t.io)).toBe(1);
-    expect(t.err()).toBe('importkit submit: nope.csv: no such file; nothing was sent\n');
+    expect(await run(['submit', 'good.json', 'nope.csv'], t.io)).toBe(2);
+    expect(t.err()).toBe(
+      "importkit submit: nope.csv: no such file; nothing was sent\nRun 'importkit submit --help' for usage.\n",
+    );
     expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 

@@ -12,6 +12,7 @@ import {
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { showsProgress } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { createProgress, type Progress } from '../progress.js';
 import {
   type FailOn,
@@ -61,6 +62,7 @@ export async function check(args: string[], io: Io): Promise<number> {
     throw new UsageError('give a config file and the data file it imports');
   }
   const [configFile, dataFile] = positionals as [string, string];
+  checkArguments(configFile, dataFile);
   const reporter = await openReporter(values, io, 'check');
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
@@ -144,6 +146,13 @@ export async function checkAgainstData(
     }
     return out;
   });
+}
+
+/** A URL, a data file as the config or a config as the data file: said before reading. */
+function checkArguments(configFile: string, dataFile: string): void {
+  const usage = 'importkit check <config> <data-file>';
+  checkConfigArgument(configFile, usage, dataFile);
+  checkDataArgument(dataFile, 'check', usage);
 }
 
 async function readConfigText(file: string, io: Io): Promise<string> {

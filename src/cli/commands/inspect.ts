@@ -4,6 +4,7 @@ import { type InspectOptions, inspectFile } from '../../inspect/inspect-file.js'
 import type { BaseProfile } from '../../inspect/profile.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -54,6 +55,7 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     options.headerRow = Number(values['header-row']);
   }
   const file = positionals[0] as string;
+  checkDataArgument(file, 'inspect', 'importkit inspect <data-file> [options]');
   const progress = values.full ? createProgress(io, 'reading', 0) : undefined;
   if (values.full) {
     options.full = true;

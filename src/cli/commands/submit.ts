@@ -18,6 +18,7 @@ import type { DataImport } from '../../model/resources.js';
 import { validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
@@ -157,11 +158,18 @@ export async function submit(args: string[], io: Io): Promise<number> {
   if (!configPath) throw new UsageError('missing <config>');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (dataPath && values.url) throw new UsageError('give a <data-file> or --url, not both');
+  const usage = 'importkit submit <config> <data-file>';
+  checkConfigArgument(configPath, usage, dataPath);
+  if (dataPath) checkDataArgument(dataPath, 'submit', usage);
   const timeoutMs = seconds(values.timeout, '--timeout');
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
   if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
 
-  const text = await readFile(resolve(io.cwd, configPath), 'utf8');
+  const text = await readFile(resolve(io.cwd, configPath), 'utf8').catch((err: unknown) => {
+    if ((err as { code?: unknown }).code === 'ENOENT')
+      throw new UsageError(`${configPath}: no such file; nothing was sent`);
+    throw err;
+  });
   const result = validateConfigText(text, { filename: configPath });
   if (result.ok && result.documents.length !== 1) {
     throw new UsageError(
@@ -195,7 +203,8 @@ export async function submit(args: string[], io: Io): Promise<number> {
   } else {
     const file = resolve(io.cwd, dataPath ?? '');
     const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) {
+    if (!info) throw new UsageError(`${dataPath}: no such file; nothing was sent`);
+    if (!info.isFile()) {
       io.stderr.write(`importkit submit: ${dataPath}: no such file; nothing was sent\n`);
       return EXIT_INVALID;
     }
