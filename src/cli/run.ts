@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InspectError } from '../inspect/index.js';
-import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
+import { CommandError, EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
 
@@ -103,6 +103,11 @@ function reportError(err: unknown, name: string, io: Io): number {
     if (err instanceof UsageError && err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
     io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
     return EXIT_USAGE;
+  }
+  if (err instanceof CommandError) {
+    io.stderr.write(`importkit ${name}: ${err.message}\n`);
+    if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    return EXIT_INVALID;
   }
   if (err instanceof InspectError) {
     const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';

@@ -87,7 +87,8 @@ export async function check(args: string[], io: Io): Promise<number> {
     text,
   };
   reporter.write(report);
-  reporter.end(summarize([report]));
+  const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
+  reporter.end({ ...summarize([report]), validText: `${dataFile} fits ${configFile} (${read})` });
   return report.valid ? EXIT_OK : EXIT_INVALID;
 }
 

@@ -2,7 +2,7 @@
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { parseCommandArgs } from '../run.js';
-import { clientFromEnv, follow, printResult, seconds } from './submit.js';
+import { clientFromEnv, explainingClientErrors, follow, printResult, seconds } from './submit.js';
 
 const HELP = `Usage: importkit status <data-import-id> [--wait] [--timeout SECONDS] [--json]
 
@@ -18,6 +18,10 @@ Options:
 `;
 
 export async function status(args: string[], io: Io): Promise<number> {
+  return explainingClientErrors(io, () => showStatus(args, io));
+}
+
+async function showStatus(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     wait: { type: 'boolean' },
     timeout: { type: 'string' },
