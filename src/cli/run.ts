@@ -50,7 +50,16 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'run a local emulator of the platform',
     load: async () => (await import('./commands/serve.js')).serve,
   },
+  completion: {
+    summary: 'print a shell completion script (bash, zsh, fish)',
+    load: async () => (await import('./commands/completion.js')).completion,
+  },
 };
+
+/** Each command's name and one-line summary, in the order of the help. */
+export function commandSummaries(): Array<[string, string]> {
+  return Object.entries(COMMANDS).map(([name, c]) => [name, c.summary]);
+}
 
 export const VERSION = '0.1.0';
 
