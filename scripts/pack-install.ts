@@ -68,7 +68,12 @@ export function npxImportkit(
     env: npmEnv(),
     encoding: 'utf8',
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  // npm's own warnings (about the machine's npm config) are not importkit's output.
+  const stderr = r.stderr
+    .split('\n')
+    .filter((l) => !l.startsWith('npm warn'))
+    .join('\n');
+  return { code: r.status ?? -1, stdout: r.stdout, stderr };
 }
 
 /** Bytes of the files under `dir` (apparent sizes, symlinks not followed). */
