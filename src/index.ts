@@ -39,6 +39,7 @@ export {
   ApiError,
   ClientError,
   createClient,
+  FileError,
   ImportFailedError,
   NetworkError,
   RequestError,
@@ -169,8 +170,10 @@ export {
 } from './model/index.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
+  DocumentOutcome,
   DocumentResult,
   FormatOptions,
+  InvalidResult,
   JsonSchema,
   Normalized,
   ParsedSource,
@@ -181,6 +184,7 @@ export type {
   TextValidationResult,
   ValidateTextOptions,
   ValidationResult,
+  ValidResult,
 } from './validate/index.js';
 export {
   assertValidConfig,

@@ -1,5 +1,7 @@
 /** A mistake in how a command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {
+  /** `usage_error` (exit code 2), as every importkit error class exposes its code. */
+  readonly code = 'usage_error';
   /** What to do instead (printed as `hint:` under the message). */
   readonly hint: string | undefined;
   constructor(message: string, hint?: string) {

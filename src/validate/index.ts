@@ -27,10 +27,13 @@ export { camelCase, closest as suggestClosest, editDistance } from './suggest.js
 export {
   assertValidConfig,
   ConfigValidationError,
+  type DocumentOutcome,
   type DocumentResult,
+  type InvalidResult,
   type TextValidationResult,
   type ValidateTextOptions,
   type ValidationResult,
+  type ValidResult,
   validateConfig,
   validateConfigText,
 } from './validate.js';

@@ -118,7 +118,7 @@ describe('import flow', () => {
       .uploadFile(target.uploadUrl, join(dir, 'data.csv'))
       .catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(400);
-    expect(err.code).toBe(9);
+    expect(err.grpcCode).toBe(9);
     await client.waitForImport(target.dataImportId, wait);
   });
 
@@ -180,7 +180,7 @@ describe('import flow', () => {
     const err = (await client
       .retryDataImport(d.dataImportId ?? '')
       .catch((e: unknown) => e)) as ApiError;
-    expect(err.code).toBe(9);
+    expect(err.grpcCode).toBe(9);
   });
 });
 
@@ -330,7 +330,7 @@ describe('update rules', () => {
     const badMask = (await client
       .updateView({ viewId: ids.views[0] ?? '', name: 'x' }, { updateMask: 'organization_id' })
       .catch((e: unknown) => e)) as ApiError;
-    expect(badMask.code).toBe(3);
+    expect(badMask.grpcCode).toBe(3);
   });
 });
 
