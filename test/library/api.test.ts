@@ -59,9 +59,7 @@ describe('typing', () => {
   });
 
   test('DataImport.status: the known statuses, and any other string', () => {
-    expectTypeOf<'DATA_IMPORT_STATUS_SUCCEEDED'>().toExtend<
-      NonNullable<DataImport['status']>
-    >();
+    expectTypeOf<'DATA_IMPORT_STATUS_SUCCEEDED'>().toExtend<NonNullable<DataImport['status']>>();
     expectTypeOf<'SOMETHING_NEWER'>().toExtend<NonNullable<DataImport['status']>>();
     expectTypeOf<DataImportStatus>().toExtend<NonNullable<DataImport['status']>>();
     expectTypeOf<42>().not.toExtend<NonNullable<DataImport['status']>>();

@@ -4,10 +4,11 @@
  * types. Needs a built `dist/` (`npm ci` builds it) and reaches the npm registry (or the
  * local cache) for the dependencies.
  */
+
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { type Installed, npxImportkit, packAndInstall } from '../../scripts/pack-install.js';
