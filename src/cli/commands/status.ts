@@ -10,8 +10,8 @@ Shows a data import; with --wait, follows it until it ends (exit 0 SUCCEEDED, 1 
 Reads IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY from the environment.
 
 Options:
-  --wait                  follow the import until it ends
-  --timeout SECONDS       give up waiting after this long (exit 1)
+  --wait                  follow the import until it ends (Ctrl-C: exit 130)
+  --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   -h, --help              this help

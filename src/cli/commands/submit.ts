@@ -36,8 +36,9 @@ URL), and prints the import's id. The service and key come from the environment:
 
 Options:
   --url URL               import from an http, https or s3 address instead of a file
-  --wait                  follow the import until it ends (exit 0 SUCCEEDED, 1 FAILED)
-  --timeout SECONDS       give up waiting after this long (exit 1)
+  --wait                  follow the import until it ends (exit 0 SUCCEEDED, 1 FAILED;
+                          Ctrl-C stops the wait, not the import: exit 130)
+  --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   -h, --help              this help
