@@ -102,8 +102,9 @@ export function createClient(options: TransportOptions): Client {
 async function assertReadableFile(path: string): Promise<void> {
   try {
     // stat first: opening a FIFO to test it would wait for a writer.
-    if (!(await stat(path)).isFile())
-      throw new FileError(path, 'not a regular file', { errno: 'EISDIR' });
+    const kind = await stat(path);
+    if (kind.isDirectory()) throw new FileError(path, 'not a regular file', { errno: 'EISDIR' });
+    if (!kind.isFile()) throw new FileError(path, 'not a regular file', {});
     await access(path, constants.R_OK);
   } catch (err) {
     if (err instanceof FileError) throw err;

@@ -96,16 +96,18 @@ describe('client.importFile', () => {
     });
     try {
       const client = createClient({ baseUrl: server.url, apiKey: 'k' });
-      for (const [path, detail] of [
-        [join(dir, 'nope.csv'), 'no such file'],
-        [dir, 'not a regular file'],
+      for (const [path, detail, errno] of [
+        [join(dir, 'nope.csv'), 'no such file', 'ENOENT'],
+        [dir, 'not a regular file', 'EISDIR'],
       ] as const) {
         const err = await client.importFile(path, valid).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(FileError);
         expect(err).toBeInstanceOf(ClientError);
-        expect({ code: (err as FileError).code, message: (err as FileError).message }).toEqual({
+        const { code, message } = err as FileError;
+        expect({ code, message, errno: (err as FileError).errno }).toEqual({
           code: 'upload_file_unreadable',
           message: `${path}: ${detail}; no import was created`,
+          errno,
         });
       }
       expect(requests).toBe(0);
