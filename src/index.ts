@@ -40,6 +40,7 @@ export {
   ApiError,
   ClientError,
   createClient,
+  FileError,
   ImportFailedError,
   NetworkError,
   RequestError,
@@ -173,8 +174,10 @@ export {
 } from './model/index.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
+  DocumentOutcome,
   DocumentResult,
   FormatOptions,
+  InvalidResult,
   JsonSchema,
   Normalized,
   ParsedSource,
@@ -185,6 +188,7 @@ export type {
   TextValidationResult,
   ValidateTextOptions,
   ValidationResult,
+  ValidResult,
 } from './validate/index.js';
 export {
   assertValidConfig,

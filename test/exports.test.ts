@@ -36,6 +36,7 @@ const EXPECTED = [
   'EXIT_INVALID',
   'EXIT_OK',
   'EXIT_USAGE',
+  'FileError',
   'FunctionDataType',
   'Hdf5Config',
   'Hdf5DataEntry',

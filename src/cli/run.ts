@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { InspectError } from '../inspect/index.js';
-import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
+import { CommandError, EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
+import { unknownFlagError } from './mistakes.js';
 
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;
@@ -53,7 +54,16 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'run a local emulator of the platform',
     load: async () => (await import('./commands/serve.js')).serve,
   },
+  completion: {
+    summary: 'print a shell completion script (bash, zsh, fish)',
+    load: async () => (await import('./commands/completion.js')).completion,
+  },
 };
+
+/** Each command's name and one-line summary, in the order of the help. */
+export function commandSummaries(): Array<[string, string]> {
+  return Object.entries(COMMANDS).map(([name, c]) => [name, c.summary]);
+}
 
 export const VERSION = '0.1.0';
 
@@ -103,13 +113,20 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 function reportError(err: unknown, name: string, io: Io): number {
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
+    if (err instanceof UsageError && err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
     io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
     return EXIT_USAGE;
+  }
+  if (err instanceof CommandError) {
+    io.stderr.write(`importkit ${name}: ${err.message}\n`);
+    if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    return EXIT_INVALID;
   }
   if (err instanceof InspectError) {
     const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';
     io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
-    return EXIT_INVALID;
+    // A file named on the command line that does not exist is a usage error in every command.
+    return err.issue.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
   }
   const message = err instanceof Error ? err.message : String(err);
   io.stderr.write(`importkit ${name}: ${message}\n`);
@@ -130,5 +147,15 @@ export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseAr
 ): ReturnType<
   typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
 > {
-  return parseArgs({ args, options, strict: true, allowPositionals: true });
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message);
+    if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown) throw err;
+    const known = Object.entries(options ?? {}).flatMap(([long, o]) => {
+      const short = (o as { short?: string }).short;
+      return short ? [long, short] : [long];
+    });
+    throw unknownFlagError(unknown[1] as string, known);
+  }
 }

@@ -8,7 +8,8 @@ export type ClientErrorCode =
   | 'import_failed'
   | 'response_invalid'
   | 'update_mask_invalid'
-  | 'client_options_invalid';
+  | 'client_options_invalid'
+  | 'upload_file_unreadable';
 
 /**
  * The one base class of every error the client throws. Messages never hold the API key:
@@ -16,12 +17,32 @@ export type ClientErrorCode =
  * server's message, an upstream error) is passed through `redact` first.
  */
 export class ClientError extends Error {
-  /** The stable issue code of this kind of error. */
-  readonly issueCode: ClientErrorCode;
-  constructor(message: string, issueCode: ClientErrorCode, options?: { cause?: unknown }) {
+  /** The stable issue code of this kind of error (as every importkit error class has). */
+  readonly code: ClientErrorCode;
+  constructor(message: string, code: ClientErrorCode, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ClientError';
-    this.issueCode = issueCode;
+    this.code = code;
+  }
+  /** @deprecated The same as `code`. */
+  get issueCode(): ClientErrorCode {
+    return this.code;
+  }
+}
+
+/** The file to upload cannot be read (missing, a folder, no permission): nothing was created. */
+export class FileError extends ClientError {
+  /** The file as given. */
+  readonly path: string;
+  /** The system's error code (`ENOENT`, `EISDIR`, `EACCES`, ...). */
+  readonly errno: string | undefined;
+  constructor(path: string, detail: string, options: { cause?: unknown; errno?: string }) {
+    super(`${path}: ${detail}; no import was created`, 'upload_file_unreadable', {
+      cause: options.cause,
+    });
+    this.name = 'FileError';
+    this.path = path;
+    this.errno = options.errno;
   }
 }
 
@@ -35,8 +56,8 @@ export interface RequestPlace {
 export class ApiError extends ClientError {
   /** HTTP status. */
   readonly status: number;
-  /** The gRPC code of the status object, when the body carried one. */
-  readonly code: number | undefined;
+  /** The gRPC code of the status object, when the body carried one (`code` is the issue code). */
+  readonly grpcCode: number | undefined;
   /** The server's message, as sent (redacted). */
   readonly serverMessage: string;
   /** The status object's details, each with its `@type`. */
@@ -61,7 +82,7 @@ export class ApiError extends ClientError {
     );
     this.name = 'ApiError';
     this.status = status;
-    this.code = code;
+    this.grpcCode = code;
     this.serverMessage = serverMessage;
     this.details = body?.details ?? [];
     this.method = place.method;

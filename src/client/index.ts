@@ -4,9 +4,11 @@
  * timeouts, retries, errors), the operations and the polling are separate modules.
  */
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import type { ImportDocument } from '../model/document.js';
 import type { DataImport } from '../model/resources.js';
+import { assertValidConfig } from '../validate/index.js';
+import { FileError } from './errors.js';
 import { type CallOptions, createOperations, type Operations } from './operations.js';
 import { type WaitOptions, waitForImport } from './poll.js';
 import { createTransport, type TransportOptions } from './transport.js';
@@ -16,6 +18,7 @@ export {
   ApiError,
   ClientError,
   type ClientErrorCode,
+  FileError,
   ImportFailedError,
   NetworkError,
   RequestError,
@@ -53,8 +56,10 @@ export interface Client extends Operations {
   /** Polls GetDataImport until the import ends (see WaitOptions). */
   waitForImport(dataImportId: string, options?: WaitOptions): Promise<DataImport>;
   /**
-   * Creates an import, uploads the file, and answers the DataImport: as it stands after
-   * the upload, or (with `wait`) as it ended.
+   * Validates the config (as `importkit submit` does: ConfigValidationError, nothing sent),
+   * checks that the file can be read (FileError, nothing created), creates an import,
+   * uploads the file, and answers the DataImport: as it stands after the upload, or (with
+   * `wait`) as it ended.
    */
   importFile(
     path: string,
@@ -75,9 +80,10 @@ export function createClient(options: TransportOptions): Client {
       const call: CallOptions = {};
       if (o.signal) call.signal = o.signal;
       if (o.deadlineMs !== undefined) call.deadlineMs = o.deadlineMs;
+      const canonical = assertValidConfig(document);
       // A file that cannot be read fails here, before an import exists that would never get it.
-      await access(path, constants.R_OK);
-      const { uploadUrl, dataImportId } = await ops.createImportFromUpload(document, call);
+      await assertReadableFile(path);
+      const { uploadUrl, dataImportId } = await ops.createImportFromUpload(canonical, call);
       o.onCreated?.(dataImportId);
       const upload: UploadOptions = { ...o.upload };
       if (o.signal) upload.signal = o.signal;
@@ -90,4 +96,20 @@ export function createClient(options: TransportOptions): Client {
       return ops.getDataImport(dataImportId, call);
     },
   };
+}
+
+/** A FileError with the system's reason when the file to upload cannot be read. */
+async function assertReadableFile(path: string): Promise<void> {
+  try {
+    // stat first: opening a FIFO to test it would wait for a writer.
+    const kind = await stat(path);
+    if (kind.isDirectory()) throw new FileError(path, 'not a regular file', { errno: 'EISDIR' });
+    if (!kind.isFile()) throw new FileError(path, 'not a regular file', {});
+    await access(path, constants.R_OK);
+  } catch (err) {
+    if (err instanceof FileError) throw err;
+    const errno = (err as NodeJS.ErrnoException).code;
+    const detail = errno === 'ENOENT' ? 'no such file' : `cannot be read (${errno ?? String(err)})`;
+    throw new FileError(path, detail, errno ? { cause: err, errno } : { cause: err });
+  }
 }

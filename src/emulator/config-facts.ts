@@ -1,5 +1,5 @@
 /** What a config names: its columns, channels and time column, read per kind. */
-import type { BaseProfile } from '../inspect/index.js';
+import type { BaseProfile, Hdf5Dataset } from '../inspect/index.js';
 
 export interface NamedColumn {
   /** 1-based column number (CSV). */
@@ -173,10 +173,7 @@ export function timeOf(
     const p = str(tc?.path);
     field = profile.fields.find((f) => f.path === p || f.name === p);
   } else if (kind === 'hdf5') {
-    format = str(config.timeFormat);
-    relative = str(config.relativeStartTime);
-    const t = str(arr(config.data)[0]?.timeDataset)?.replace(/^\//, '');
-    field = profile.fields.find((f) => f.path?.replace(/^\//, '') === t);
+    return hdf5TimeRange(config, profile);
   }
   if (!field) return {};
   const lo = field.stats?.min;
@@ -186,5 +183,37 @@ export function timeOf(
   const stop = timeValueToIso(hi, format, relative);
   if (start) out.start = start;
   if (stop) out.stop = stop;
+  return out;
+}
+
+/**
+ * HDF5: the first and last values of every entry's time (a 1-D dataset, the `timeIndex`
+ * column of an [N, k] one, the `timeField` member of a compound), read from the head and
+ * tail rows the inspection samples; the earliest first and the latest last.
+ */
+function hdf5TimeRange(config: Obj, profile: BaseProfile): { start?: string; stop?: string } {
+  const format = str(config.timeFormat);
+  const relative = str(config.relativeStartTime);
+  const datasets = (profile as { datasets?: Hdf5Dataset[] }).datasets ?? [];
+  const byPath = new Map(datasets.map((d) => [d.path.replace(/^\//, ''), d]));
+  const starts: string[] = [];
+  const stops: string[] = [];
+  for (const entry of arr(config.data)) {
+    const d = byPath.get(str(entry.timeDataset)?.replace(/^\//, '') ?? '');
+    const first = d?.head?.[0];
+    const last = d?.tail?.at(-1) ?? d?.head?.at(-1);
+    if (!d || !first || !last) continue;
+    const field = str(entry.timeField);
+    const index = field
+      ? (d.type.members?.findIndex((m) => m.name === field) ?? -1)
+      : Number(str(entry.timeIndex) ?? entry.timeIndex ?? 0);
+    const start = timeValueToIso(first[index], format, relative);
+    const stop = timeValueToIso(last[index], format, relative);
+    if (start) starts.push(start);
+    if (stop) stops.push(stop);
+  }
+  const out: { start?: string; stop?: string } = {};
+  if (starts.length > 0) out.start = starts.sort()[0] as string;
+  if (stops.length > 0) out.stop = stops.sort().at(-1) as string;
   return out;
 }

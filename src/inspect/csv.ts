@@ -664,7 +664,8 @@ export async function inspectCsvSource(
   const profile: CsvProfile = {
     format: 'csv',
     file: { path: file, size: source.size },
-    bytesRead: source.bytesRead - startRead,
+    // The 4 magic bytes are read again with the head: each byte of the file counts once.
+    bytesRead: source.bytesRead - startRead - magic.byteLength,
     fields,
     issues,
     dialect: { ...dialect, gzip },

@@ -14,7 +14,7 @@
  *
  * Arrow field metadata (units, descriptions, the platform's embedded channel configs)
  * lives in the footer's `ARROW:schema` entry (a base64 Arrow IPC schema message), decoded
- * with apache-arrow (see `readArrowFieldMetadata`).
+ * by a small flatbuffer reader of our own (`arrow-schema.ts`, see `readArrowFieldMetadata`).
  */
 
 import type {
@@ -27,6 +27,7 @@ import type {
 } from 'hyparquet';
 import { parquetMetadata, parquetSchema } from 'hyparquet';
 import type { Issue } from '../model/issue.js';
+import { arrowFieldMetadata } from './arrow-schema.js';
 import type { ByteSource } from './byte-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
@@ -258,7 +259,7 @@ export async function inspectParquetSource(source: ByteSource): Promise<ParquetI
   const footer = await readParquetFooter(source);
   const { metadata } = footer;
   const issues: Issue[] = [];
-  const arrow = await readArrowFieldMetadata(metadata);
+  const arrow = readArrowFieldMetadata(metadata);
   const leafIndex = new Map<string, number>();
   let leafNo = 0;
   const walk = (node: SchemaTree) => {
@@ -504,34 +505,18 @@ function statText(v: MinMaxType): Stat {
 
 /**
  * Field metadata of the embedded Arrow schema, by top-level field name. The `ARROW:schema`
- * entry is a base64 Arrow IPC schema message; apache-arrow decodes it (a runtime
- * dependency for this reason; loaded only when the entry exists and mentions a key we
- * read, so files without field metadata never load it).
+ * entry is a base64 Arrow IPC schema message, decoded by `arrowFieldMetadata` (a small
+ * flatbuffer reader: a full Arrow implementation is 12 MB installed for this one read).
  */
-export async function readArrowFieldMetadata(
-  md: FileMetaData,
-): Promise<Map<string, Record<string, string>>> {
-  const out = new Map<string, Record<string, string>>();
+export function readArrowFieldMetadata(md: FileMetaData): Map<string, Record<string, string>> {
   const entry = md.key_value_metadata?.find((kv) => kv.key === 'ARROW:schema');
-  if (!entry?.value) return out;
-  let bytes: Uint8Array;
+  if (!entry?.value) return new Map();
   try {
-    bytes = Uint8Array.from(Buffer.from(entry.value, 'base64'));
-  } catch {
-    return out;
-  }
-  const text = Buffer.from(bytes).toString('latin1');
-  if (!/unit|description|dataType|channel/i.test(text)) return out;
-  try {
-    const { tableFromIPC } = await import('apache-arrow');
-    const schema = tableFromIPC(bytes).schema;
-    for (const f of schema.fields) {
-      if (f.metadata.size > 0) out.set(f.name, Object.fromEntries(f.metadata));
-    }
+    return arrowFieldMetadata(Uint8Array.from(Buffer.from(entry.value, 'base64')));
   } catch {
     // A damaged ARROW:schema only loses units and descriptions; the Parquet schema rules.
+    return new Map();
   }
-  return out;
 }
 
 /** Values read from the start of one column. */

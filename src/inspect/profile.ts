@@ -37,10 +37,16 @@ export interface BaseProfile {
  * carries one Issue so the CLI prints a clear line, never a stack trace.
  */
 export class InspectError extends Error {
+  /** The issue code (`file_not_found`, `csv_empty`, `hdf5_unreadable`, ...), as `issue.code`. */
+  readonly code: string;
   readonly issue: Issue;
+  /** The one issue, as a list (the same shape as ConfigValidationError's). */
+  readonly issues: Issue[];
   constructor(issue: Issue, options?: { cause?: unknown }) {
     super(issue.message, options);
     this.name = 'InspectError';
+    this.code = issue.code;
     this.issue = issue;
+    this.issues = [issue];
   }
 }

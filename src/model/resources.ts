@@ -15,7 +15,12 @@ import type { UlogConfig } from './ulog.js';
  * an older client.
  */
 function tolerant<T extends z.ZodEnum>(e: T) {
-  return z.union([e, z.string()]);
+  // The type keeps the known values (editors complete them, `switch` narrows on them);
+  // `string & {}` admits the others without folding the union into plain `string`.
+  return z.union([e, z.string()]) as unknown as z.ZodType<
+    z.output<T> | (string & {}),
+    z.input<T> | (string & {})
+  >;
 }
 
 const DateTime = z.string();

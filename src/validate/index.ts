@@ -23,14 +23,17 @@ export {
   type SourceDocument,
   type SourcePosition,
 } from './source.js';
-export { camelCase, closest as suggestClosest } from './suggest.js';
+export { camelCase, closest as suggestClosest, editDistance } from './suggest.js';
 export {
   assertValidConfig,
   ConfigValidationError,
+  type DocumentOutcome,
   type DocumentResult,
+  type InvalidResult,
   type TextValidationResult,
   type ValidateTextOptions,
   type ValidationResult,
+  type ValidResult,
   validateConfig,
   validateConfigText,
 } from './validate.js';

@@ -53,7 +53,10 @@ function toIssue(e: ErrorObject): Issue {
     case 'additionalProperties': {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const props = Object.keys((parent.properties ?? {}) as Record<string, unknown>);
-      const near = closest(camelCase(key), props) ?? closest(key, props);
+      const near =
+        closest(camelCase(key), props) ??
+        closest(key, props) ??
+        props.find((p) => p.toLowerCase() === `${camelCase(key)}config`.toLowerCase());
       return issue(
         'unknown_key',
         `${path}/${escapePointerToken(key)}`,

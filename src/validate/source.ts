@@ -186,6 +186,17 @@ function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): 
     }
     return at(issue('too_many_aliases', '', firstLine(e.message)), pos);
   }
+  if (e.code === 'TAB_AS_INDENT') {
+    return at(
+      issue(
+        'yaml_syntax_error',
+        '',
+        'A tab indents this line; YAML indents with spaces only.',
+        'Replace each tab at the start of the line with spaces (two per level, as `importkit fmt` writes).',
+      ),
+      pos,
+    );
+  }
   return at(issue('yaml_syntax_error', '', firstLine(e.message)), pos);
 }
 
@@ -246,16 +257,42 @@ function checkJson(text: string, position: (offset: number) => SourcePosition): 
     const m = /at position (\d+)/.exec(message);
     const offset = m ? Number(m[1]) : text.length;
     const plain = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    const comment = jsonComment(text);
+    if (comment !== undefined) {
+      return at(
+        issue(
+          'json_syntax_error',
+          '',
+          'JSON has no comments; this .json file has one.',
+          'Delete the comment, or write the config as YAML (a .yaml file), where `#` starts a comment: `csvConfig:  # from the bench rig`.',
+        ),
+        position(comment),
+      );
+    }
     return at(
       issue(
         'json_syntax_error',
         '',
         `Invalid JSON: ${plain}.`,
-        'A .json file must be strict JSON (no comments, no trailing commas); name it .yaml to write YAML.',
+        'A .json file must be strict JSON (no comments, no trailing commas); YAML (a .yaml file) allows both.',
       ),
       position(offset),
     );
   }
+}
+
+/** Offset of the first `//` or `/*` comment outside JSON strings, if any. */
+function jsonComment(text: string): number | undefined {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) return i;
+  }
+  return undefined;
 }
 
 function firstLine(s: string): string {

@@ -8,22 +8,43 @@ import { runRules } from './rules/index.js';
 import { checkShape } from './shape.js';
 import { fastJsonValue, parseConfigSource, type SourcePosition } from './source.js';
 
-/** What validating one config document came to. */
-export interface ValidationResult {
-  /** No issue of severity `error`. */
-  ok: boolean;
+/**
+ * What validating one config document came to: `ok: true` (no issue of severity `error`)
+ * narrows `value` to the canonical document.
+ */
+export type ValidationResult = ValidResult | InvalidResult;
+
+/** A document with no error (warnings and info may remain in `issues`). */
+export interface ValidResult {
+  ok: true;
   /**
    * The canonical document: camelCase keys in the model's order, full enum names, 64-bit
-   * integers as decimal strings. Always set when the input was an object, even when not
-   * ok (then it is the best reading of the input, with unknown keys kept), so that a
-   * formatter can rewrite what it can.
+   * integers as decimal strings.
+   */
+  value: ImportDocument;
+  issues: Issue[];
+}
+
+/** A document with at least one error. */
+export interface InvalidResult {
+  ok: false;
+  /**
+   * The best reading of the input, with unknown keys kept: set whenever the input was an
+   * object, so that a formatter can rewrite what it can.
    */
   value?: ImportDocument;
   issues: Issue[];
 }
 
+/** What a document of a config text came to (`ok`: no error; `value` when it was an object). */
+export interface DocumentOutcome {
+  ok: boolean;
+  value?: ImportDocument;
+  issues: Issue[];
+}
+
 /** One `---` document of a config file. */
-export interface DocumentResult extends ValidationResult {
+export interface DocumentResult extends DocumentOutcome {
   /** 0-based place of the document in the file. */
   index: number;
   /** Where the document starts in the text. */
@@ -37,7 +58,7 @@ export interface DocumentResult extends ValidationResult {
  * result, `values` each one's canonical value. `value` is set when the file holds exactly
  * one document. `ok` means no document has an error.
  */
-export interface TextValidationResult extends ValidationResult {
+export interface TextValidationResult extends DocumentOutcome {
   documents: DocumentResult[];
   values: Array<ImportDocument | undefined>;
 }
@@ -90,7 +111,10 @@ export function validateConfig(value: unknown): ValidationResult {
     if (!reported.some((p) => i.path === p || i.path.startsWith(`${p}/`))) issues.push(i);
   }
   issues.push(...runRules(normal.value as Record<string, unknown>));
-  return { ok: !hasErrors(issues), value: normal.value as ImportDocument, issues };
+  const document = normal.value as ImportDocument;
+  return hasErrors(issues)
+    ? { ok: false, value: document, issues }
+    : { ok: true, value: document, issues };
 }
 
 /**
@@ -119,7 +143,7 @@ export function validateConfigText(
   }
   const parsed = parseConfigSource(text, options);
   const documents: DocumentResult[] = parsed.documents.map((doc) => {
-    let result: ValidationResult;
+    let result: DocumentOutcome;
     if (doc.issues.length > 0) result = { ok: !hasErrors(doc.issues), issues: doc.issues };
     else result = validateConfig(doc.value);
     const issues = result.issues.map((i) => {
@@ -163,6 +187,8 @@ export function validateConfigText(
 
 /** Thrown by `assertValidConfig`: the same issues `validateConfig` returns. */
 export class ConfigValidationError extends Error {
+  /** The code of the first error (`unknown_key`, ...); every issue is in `issues`. */
+  readonly code: string;
   readonly issues: Issue[];
   constructor(issues: Issue[]) {
     const errors = issues.filter((i) => i.severity === 'error');
@@ -173,6 +199,7 @@ export class ConfigValidationError extends Error {
         : 'Invalid config',
     );
     this.name = 'ConfigValidationError';
+    this.code = first?.code ?? issues[0]?.code ?? 'document_empty';
     this.issues = issues;
   }
 }

@@ -73,10 +73,14 @@ const SKIPS = config(
 );
 
 describe('importkit check', () => {
-  test('a file that fits: exit 0', async () => {
+  test('a file that fits: exit 0, saying the data fits the config and how much was read', async () => {
     const r = await call('check', GOOD, DATA);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('✔ 1 file valid\n');
+    expect(r.stdout).toBe(
+      `✔ ${DATA} fits ${GOOD} (its head and tail sampled; --full reads every row)\n`,
+    );
+    const full = await call('check', GOOD, DATA, '--full');
+    expect(full.stdout).toBe(`✔ ${DATA} fits ${GOOD} (every row read)\n`);
   });
 
   test('the wrong unit: exit 1, the error on the config line of the format, the unit that fits named', async () => {

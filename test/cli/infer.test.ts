@@ -131,9 +131,9 @@ describe('importkit infer', () => {
     );
   });
 
-  test('unreadable, unknown or corrupt input: one clear line, exit 1', async () => {
+  test('a missing file: exit 2 (as in every command); unknown or corrupt input: one clear line, exit 1', async () => {
     const missing = fakeIo();
-    expect(await run(['infer', join(dir, 'nope.csv')], missing.io)).toBe(1);
+    expect(await run(['infer', join(dir, 'nope.csv')], missing.io)).toBe(2);
     expect(missing.out.stderr.trim().split('\n')[0]).toMatch(
       /^importkit infer: error file_not_found: .*no such file$/,
     );

@@ -72,13 +72,48 @@ describe('importkit inspect', () => {
     expect(profile.layout).toMatchObject({ headerRow: 0, firstDataRow: 1 });
   });
 
-  test('a missing file exits 1 with one line; usage errors exit 2', async () => {
+  test('a missing file exits 2 (as in every command) with one line; usage errors exit 2', async () => {
     const missing = fakeIo();
-    expect(await run(['inspect', 'nope.csv'], missing.io)).toBe(1);
+    expect(await run(['inspect', 'nope.csv'], missing.io)).toBe(2);
     expect(missing.out.stderr.trim().split('\n')).toHaveLength(1);
     for (const args of [[], ['a.csv', 'b.csv'], ['a.csv', '--format', 'yaml']]) {
       const u = fakeIo();
       expect(await run(['inspect', ...args], u.io)).toBe(2);
     }
+  });
+});
+
+describe('inspect output is exactly right', () => {
+  const inspectText = async (file: string) => {
+    const { io, out } = fakeIo();
+    expect(await run(['inspect', join(repoRoot, 'fixtures', file)], io)).toBe(0);
+    return out.stdout.split('\n');
+  };
+
+  test('CSV read whole: the bytes read are the file size, not more', async () => {
+    const lines = await inspectText('csv/units-row.csv');
+    const size = Number(/CSV, (\d+) bytes$/.exec(lines[0] ?? '')?.[1]);
+    expect(lines[1]).toMatch(new RegExp(`^read ${size} bytes;`));
+  });
+
+  test('HDF5: a compound type is shown whole; no empty # column', async () => {
+    const lines = await inspectText('hdf5/compound.h5');
+    const header = lines.find((l) => l.startsWith('name'));
+    expect(header).toMatch(/^name\s+type\s+logical\s+units\s+empty\s+samples$/);
+    const compound = lines.find((l) => /compound\{/.test(l)) ?? '';
+    const type = /compound\{[^}]*\}/.exec(compound)?.[0] ?? '';
+    expect(type.length).toBeGreaterThan(40);
+    expect(type.endsWith('}')).toBe(true);
+  });
+
+  test('Parquet: each column numbered, with samples from its first page', async () => {
+    const lines = await inspectText('parquet/single-channel.parquet');
+    const table = lines.slice(lines.findIndex((l) => l.startsWith('#')) + 1).filter(Boolean);
+    expect(table.length).toBeGreaterThan(1);
+    table.forEach((row, i) => {
+      expect(row.startsWith(`${i + 1} `)).toBe(true);
+      // The samples column: the last one, after the empty count.
+      expect(row).toMatch(/\s0\s+\S.*$/);
+    });
   });
 });

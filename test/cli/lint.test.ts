@@ -179,7 +179,7 @@ describe('files', () => {
 describe('usage errors exit 2 with one clear line', () => {
   const cases: Array<[string[], string]> = [
     [[], 'importkit lint: no files given\n'],
-    [['--bogus', 'a.yaml'], "importkit lint: Unknown option '--bogus'"],
+    [['--bogus', 'a.yaml'], "importkit lint: unknown option '--bogus'\n"],
     [['no-such.yaml'], "importkit lint: no such file 'no-such.yaml'\n"],
     [['nothing/*.yaml'], "importkit lint: no file matches 'nothing/*.yaml'\n"],
     [['-r', 'xml', 'fixtures/config/valid-csv.yaml'], "importkit lint: unknown reporter 'xml'"],

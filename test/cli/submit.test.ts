@@ -117,11 +117,13 @@ describe('importkit submit', () => {
     expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 
-  test('a data file that does not exist: exit 1, no import created', async () => {
+  test('a data file that does not exist: exit 2 (as in every command), no import created', async () => {
     const before = Object.keys(emu.store.data.imports).length;
     const t = io();
-    expect(await run(['submit', 'good.json', 'nope.csv'], t.io)).toBe(1);
-    expect(t.err()).toBe('importkit submit: nope.csv: no such file; nothing was sent\n');
+    expect(await run(['submit', 'good.json', 'nope.csv'], t.io)).toBe(2);
+    expect(t.err()).toBe(
+      "importkit submit: nope.csv: no such file; nothing was sent\nRun 'importkit submit --help' for usage.\n",
+    );
     expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 
@@ -155,7 +157,39 @@ describe('importkit submit', () => {
       ),
     ).toBe(1);
     expect(t.err()).toContain(
-      `importkit status: data import ${dataImportId} did not finish within 300 ms (last status: DATA_IMPORT_STATUS_PENDING)`,
+      `importkit: data import ${dataImportId} did not finish within 300 ms (last status: DATA_IMPORT_STATUS_PENDING)\n` +
+        `import ${dataImportId} continues: importkit status ${dataImportId} --wait\n`,
+    );
+  });
+
+  test('Ctrl-C during a wait: exit 130, the import goes on, the follow-up command printed (the id on stdout with --json)', async () => {
+    const pending = await fetch(`${emu.url}/api/v2/data-imports:upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      body: await readFile(goodConfig, 'utf8'),
+    });
+    const { dataImportId } = (await pending.json()) as { dataImportId: string };
+    const t = io();
+    const listeners = process.listenerCount('SIGINT');
+    const waiting = run(
+      ['status', dataImportId, '--wait', '--json', '--poll-interval', '0.01'],
+      t.io,
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
+    process.emit('SIGINT');
+    expect(await waiting).toBe(130);
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+    expect(t.err()).toBe(
+      'status: PENDING\ninterrupted: the wait stopped, not the import\n' +
+        `import ${dataImportId} continues: importkit status ${dataImportId} --wait\n`,
+    );
+    expect(JSON.parse(t.out())).toMatchObject({
+      dataImportId,
+      status: 'DATA_IMPORT_STATUS_PENDING',
+    });
+    expect(emu.store.data.imports[dataImportId]?.dataImport.status).toBe(
+      'DATA_IMPORT_STATUS_PENDING',
     );
   });
 

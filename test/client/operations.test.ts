@@ -182,6 +182,7 @@ describe('the eight operations, as the reference writes them', () => {
       .catch((e: unknown) => e);
     expect((b as RequestError).message).toMatch(/'duration' cannot be updated/);
     const none = await client.updateRun({ runId: 'r1' }).catch((e: unknown) => e);
+    expect((none as RequestError).code).toBe('update_mask_invalid');
     expect((none as RequestError).issueCode).toBe('update_mask_invalid');
     const noId = await client
       .updateChannel({ channelId: '', active: true })

@@ -140,7 +140,7 @@ describe('waitForImport', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect([
       (err as ApiError).status,
-      (err as ApiError).code,
+      (err as ApiError).grpcCode,
       (err as ApiError).serverMessage,
     ]).toEqual([404, 5, 'data import d1 not found']);
   });

@@ -51,7 +51,8 @@ describe('retries', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toBeInstanceOf(ClientError);
     expect((err as ApiError).status).toBe(503);
-    expect((err as ApiError).code).toBe(14);
+    expect((err as ApiError).grpcCode).toBe(14);
+    expect((err as ApiError).code).toBe('api_error');
     expect((err as ApiError).method).toBe('GET');
     expect((err as ApiError).url).toBe(`${emu.url}/api/v2/api-keys/organization`);
     expect(calls).toHaveLength(3);
@@ -185,7 +186,7 @@ describe('errors and the key', () => {
     const err = await c.getDataImport('x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(401);
-    expect((err as ApiError).code).toBe(16);
+    expect((err as ApiError).grpcCode).toBe(16);
     const texts = `${errorTexts(err)}\n${lines.join('\n')}`;
     expect(texts).not.toContain(SECRET);
     expect(lines.length).toBeGreaterThan(0);

@@ -97,15 +97,16 @@ describe('import flow', () => {
   });
 
   test('an invalid document fails with the validator’s message', async () => {
+    // importFile validates before sending: the lower-level calls let the emulator see it.
+    const target = await client.createImportFromUpload(
+      csvDoc(
+        { '2': temp },
+        { timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_RELATIVE_SECONDS' } },
+      ) as never,
+    );
+    await client.uploadFile(target.uploadUrl, join(dir, 'data.csv'));
     const err = (await client
-      .importFile(
-        join(dir, 'data.csv'),
-        csvDoc(
-          { '2': temp },
-          { timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_RELATIVE_SECONDS' } },
-        ) as never,
-        { wait },
-      )
+      .waitForImport(target.dataImportId, wait)
       .catch((e: unknown) => e)) as ImportFailedError;
     expect(err).toBeInstanceOf(ImportFailedError);
     expect(err.errorMessage).toMatch(/^invalid config: .*relativeStartTime/);
@@ -118,7 +119,7 @@ describe('import flow', () => {
       .uploadFile(target.uploadUrl, join(dir, 'data.csv'))
       .catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(400);
-    expect(err.code).toBe(9);
+    expect(err.grpcCode).toBe(9);
     await client.waitForImport(target.dataImportId, wait);
   });
 
@@ -126,7 +127,7 @@ describe('import flow', () => {
     const err = (await client
       .createImportFromUpload({} as never)
       .catch((e: unknown) => e)) as ApiError;
-    expect([err.status, err.code]).toEqual([400, 3]);
+    expect([err.status, err.grpcCode]).toEqual([400, 3]);
   });
 
   test('URL imports: loopback http is fetched; others fail; only failed URL imports are retried', async () => {
@@ -153,7 +154,7 @@ describe('import flow', () => {
       const again = (await client
         .retryDataImport(dataImportId)
         .catch((e: unknown) => e)) as ApiError;
-      expect([again.status, again.code]).toEqual([400, 9]);
+      expect([again.status, again.grpcCode]).toEqual([400, 9]);
     } finally {
       await files.close();
     }
@@ -170,7 +171,7 @@ describe('import flow', () => {
     const bad = (await client
       .createImportFromUrl('ftp://x/y', csvDoc({}) as never)
       .catch((e: unknown) => e)) as ApiError;
-    expect([bad.status, bad.code]).toEqual([400, 3]);
+    expect([bad.status, bad.grpcCode]).toEqual([400, 3]);
   });
 
   test('an upload import cannot be retried', async () => {
@@ -180,7 +181,7 @@ describe('import flow', () => {
     const err = (await client
       .retryDataImport(d.dataImportId ?? '')
       .catch((e: unknown) => e)) as ApiError;
-    expect(err.code).toBe(9);
+    expect(err.grpcCode).toBe(9);
   });
 });
 
@@ -224,7 +225,7 @@ describe('list', () => {
     expect(found).toEqual([d.dataImportId]);
     const iter = client.listDataImports({ filter: 'color == "red"' });
     const err = (await iter.next().catch((e: unknown) => e)) as ApiError;
-    expect([err.status, err.code]).toEqual([400, 3]);
+    expect([err.status, err.grpcCode]).toEqual([400, 3]);
     expect(err.serverMessage).toMatch(/unknown field 'color'/);
   });
 });
@@ -254,7 +255,7 @@ describe('auth and organizations', () => {
     });
     const t = await client.createImportFromUpload(csvDoc({ '2': temp }) as never);
     const err = (await other.getDataImport(t.dataImportId).catch((e: unknown) => e)) as ApiError;
-    expect([err.status, err.code]).toEqual([404, 5]);
+    expect([err.status, err.grpcCode]).toEqual([404, 5]);
   });
 });
 
@@ -270,7 +271,7 @@ describe('update rules', () => {
     const again = (await client
       .updateRun({ runId, clientKey: 'ck-2' })
       .catch((e: unknown) => e)) as ApiError;
-    expect([again.status, again.code]).toEqual([400, 9]);
+    expect([again.status, again.grpcCode]).toEqual([400, 9]);
     const archived = await client.updateRun({ runId, isArchived: true });
     expect(archived.isArchived).toBe(true);
     expect(archived.archivedDate).toBeDefined();
@@ -294,7 +295,7 @@ describe('update rules', () => {
     const err = (await client
       .updateChannel({ channelId: 'missing', active: true })
       .catch((e: unknown) => e)) as ApiError;
-    expect([err.status, err.code]).toEqual([404, 5]);
+    expect([err.status, err.grpcCode]).toEqual([404, 5]);
     const raw = await fetch(`${emu.url}/api/v3/channels`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${KEY}` },
@@ -330,7 +331,7 @@ describe('update rules', () => {
     const badMask = (await client
       .updateView({ viewId: ids.views[0] ?? '', name: 'x' }, { updateMask: 'organization_id' })
       .catch((e: unknown) => e)) as ApiError;
-    expect(badMask.code).toBe(3);
+    expect(badMask.grpcCode).toBe(3);
   });
 });
 
@@ -390,7 +391,7 @@ describe('detect config', () => {
     const err = (await client
       .detectConfig(new Uint8Array([1, 2]), 'DATA_TYPE_KEY_TDMS')
       .catch((e: unknown) => e)) as ApiError;
-    expect([err.status, err.code]).toEqual([400, 3]);
+    expect([err.status, err.grpcCode]).toEqual([400, 3]);
   });
 });
 

@@ -324,7 +324,8 @@ describe('bytes read', () => {
       const slices = source.log.filter(([offset]) => offset >= headLimit);
       expect(slices).toHaveLength(3);
       for (const [, length] of slices) expect(length).toBeLessThanOrEqual(sliceLimit);
-      expect(p.bytesRead).toBe(source.bytesRead);
+      // The 4 magic bytes, read again with the head, are counted once.
+      expect(p.bytesRead).toBe(source.bytesRead - 4);
     } finally {
       await source.close();
       await rm(path, { force: true });

@@ -7,6 +7,7 @@ import { parseConfigSource, validateConfig, validateConfigText } from '../../val
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { showsProgress } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { createProgress, type Progress } from '../progress.js';
 import {
   type FailOn,
@@ -63,6 +64,7 @@ export async function check(args: string[], io: Io): Promise<number> {
     throw new UsageError('give a config file and the data file it imports');
   }
   const [configFile, dataFile] = positionals as [string, string];
+  checkArguments(configFile, dataFile);
   const reporter = await openReporter(values, io, 'check');
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
@@ -88,7 +90,8 @@ export async function check(args: string[], io: Io): Promise<number> {
     text,
   };
   reporter.write(report);
-  reporter.end(summarize([report]));
+  const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
+  reporter.end({ ...summarize([report]), validText: `${dataFile} fits ${configFile} (${read})` });
   return report.valid ? EXIT_OK : EXIT_INVALID;
 }
 
@@ -149,6 +152,13 @@ export async function checkAgainstData(
     }
     return out;
   });
+}
+
+/** A URL, a data file as the config or a config as the data file: said before reading. */
+function checkArguments(configFile: string, dataFile: string): void {
+  const usage = 'importkit check <config> <data-file>';
+  checkConfigArgument(configFile, usage, dataFile);
+  checkDataArgument(dataFile, 'check', usage);
 }
 
 async function readConfigText(file: string, io: Io): Promise<string> {

@@ -74,7 +74,12 @@ export async function fmt(args: string[], io: Io): Promise<number> {
     if (values.verbose) for (const c of result.changes) io.stderr.write(`${name}: ${c}\n`);
     if (!result.changed) continue;
     if (values.check) {
-      io.stdout.write(`${name}: not in canonical form\n`);
+      const endings = text.replace(/\r\n?/g, '\n') === result.text.replace(/\r\n?/g, '\n');
+      io.stdout.write(
+        endings
+          ? `${name}: not in canonical form: only its line endings differ (CRLF; fmt writes LF)\n`
+          : `${name}: not in canonical form\n`,
+      );
       failed = true;
     } else {
       await writeFile(resolve(io.cwd, name), result.text);

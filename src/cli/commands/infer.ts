@@ -9,6 +9,7 @@ import { CONFIG_KINDS } from '../../model/document.js';
 import { hasErrors, type Issue } from '../../model/issue.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io, Output } from '../io.js';
+import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -157,6 +158,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     throw new UsageError(`one file at a time (got ${positionals.length})`);
   const options = inferOptionsFromArgs(values);
   const file = positionals[0] as string;
+  checkDataArgument(file, 'infer', 'importkit infer <data-file> [options]');
   const path = resolve(io.cwd, file);
 
   let progress: ReturnType<typeof createProgress> | undefined;

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { parseDelimiter } from '../../infer/csv.js';
+import { inspectParquetSource, openForInspection, readColumnHead } from '../../inspect/index.js';
 import { type InspectOptions, inspectFile } from '../../inspect/inspect-file.js';
-import type { BaseProfile } from '../../inspect/profile.js';
+import type { BaseProfile, FieldProfile } from '../../inspect/profile.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -55,6 +57,7 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     options.headerRow = Number(values['header-row']);
   }
   const file = positionals[0] as string;
+  checkDataArgument(file, 'inspect', 'importkit inspect <data-file> [options]');
   const progress = values.full ? createProgress(io, 'reading', 0) : undefined;
   if (values.full) {
     options.full = true;
@@ -67,6 +70,7 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   let profile: BaseProfile;
   try {
     profile = await inspectFile(resolve(io.cwd, file), options);
+    if (profile.format === 'parquet') profile = await withParquetSamples(resolve(io.cwd, file));
   } finally {
     progress?.done();
   }
@@ -75,6 +79,23 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     format === 'json' ? `${JSON.stringify(profile, null, 2)}\n` : profileText(profile),
   );
   return EXIT_OK;
+}
+
+/** Samples are in the pages, not the footer: the first page of each flat column gives some. */
+async function withParquetSamples(path: string): Promise<BaseProfile> {
+  const source = await openForInspection(path);
+  try {
+    const { profile, footer } = await inspectParquetSource(source);
+    const fields: FieldProfile[] = [];
+    for (const f of profile.fields) {
+      const head =
+        f.samples.length === 0 && f.name ? await readColumnHead(source, footer, f.name) : undefined;
+      fields.push(head && 'values' in head ? { ...f, samples: head.values.slice(0, 3) } : f);
+    }
+    return { ...profile, fields, bytesRead: source.bytesRead };
+  } finally {
+    await source.close();
+  }
 }
 
 /** A profile as text: a summary, format details, a table of fields, the issues. */
@@ -95,7 +116,12 @@ export function profileText(profile: BaseProfile): string {
     }
   }
   const rows = profile.fields.map((f) => [
-    String(f.column ?? ''),
+    String(
+      f.column ??
+        ((f as { index?: unknown }).index === undefined
+          ? ''
+          : Number((f as { index?: unknown }).index) + 1),
+    ),
     f.name ?? f.path ?? '',
     f.physicalType,
     f.logicalType ?? '',
@@ -104,12 +130,16 @@ export function profileText(profile: BaseProfile): string {
     f.samples.slice(0, 3).join(' | '),
   ]);
   const headers = ['#', 'name', 'type', 'logical', 'units', 'empty', 'samples'];
+  // `#` is left out when no field has a number (HDF5 datasets); cells are never cut: one
+  // longer than 40 characters is written whole and pushes the rest of its row along.
+  const numbered = rows.some((r) => r[0] !== '');
   const widths = headers.map((h, i) =>
     Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
   );
   const fmt = (r: string[]) =>
     r
-      .map((c, i) => (i === r.length - 1 ? c : c.slice(0, widths[i]).padEnd(widths[i] ?? 0)))
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .filter((_, i) => i > 0 || numbered)
       .join('  ')
       .trimEnd();
   lines.push('', fmt(headers), ...rows.map(fmt));

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkConfigArgument } from '../mistakes.js';
 import {
   type FailOn,
   type FileReport,
@@ -46,6 +47,12 @@ export async function lint(args: string[], io: Io): Promise<number> {
   }
   const failOn = failOnOf(values['fail-on']);
   if (positionals.length === 0) throw new UsageError('no files given');
+  for (const p of positionals) {
+    checkConfigArgument(
+      p,
+      'importkit lint <config>... (to check a config against its data: importkit check <config> <data-file>)',
+    );
+  }
   const files = await expandFiles(positionals, io.cwd);
   if (files.includes('-') && !io.stdin) throw new UsageError('no standard input to read');
 

@@ -78,6 +78,10 @@ export async function serve(args: string[], io: Io): Promise<number> {
       `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}\n`,
     );
   }
+  const [firstKey] = emulator.organizations.keys();
+  io.stderr.write(
+    `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${apiKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
+  );
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -2,7 +2,7 @@
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { parseCommandArgs } from '../run.js';
-import { clientFromEnv, follow, printResult, seconds } from './submit.js';
+import { clientFromEnv, explainingClientErrors, follow, printResult, seconds } from './submit.js';
 
 const HELP = `Usage: importkit status <data-import-id> [--wait] [--timeout SECONDS] [--json]
 
@@ -10,14 +10,18 @@ Shows a data import; with --wait, follows it until it ends (exit 0 SUCCEEDED, 1 
 Reads IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY from the environment.
 
 Options:
-  --wait                  follow the import until it ends
-  --timeout SECONDS       give up waiting after this long (exit 1)
+  --wait                  follow the import until it ends (Ctrl-C: exit 130)
+  --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   -h, --help              this help
 `;
 
 export async function status(args: string[], io: Io): Promise<number> {
+  return explainingClientErrors(io, () => showStatus(args, io));
+}
+
+async function showStatus(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     wait: { type: 'boolean' },
     timeout: { type: 'string' },

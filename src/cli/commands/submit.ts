@@ -7,17 +7,21 @@
  */
 import { resolve } from 'node:path';
 import {
+  ApiError,
   type Client,
   createClient,
   ImportFailedError,
+  NetworkError,
+  TimeoutError,
   type WaitOptions,
 } from '../../client/index.js';
 import { dataFileProblem } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { DataImport } from '../../model/resources.js';
 import { validateConfigText } from '../../validate/index.js';
-import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
@@ -33,8 +37,9 @@ URL), and prints the import's id. The service and key come from the environment:
 
 Options:
   --url URL               import from an http, https or s3 address instead of a file
-  --wait                  follow the import until it ends (exit 0 SUCCEEDED, 1 FAILED)
-  --timeout SECONDS       give up waiting after this long (exit 1)
+  --wait                  follow the import until it ends (exit 0 SUCCEEDED, 1 FAILED;
+                          Ctrl-C stops the wait, not the import: exit 130)
+  --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   -h, --help              this help
@@ -44,10 +49,21 @@ Options:
 export function clientFromEnv(io: Io): Client {
   const baseUrl = io.env.IMPORTKIT_BASE_URL;
   const apiKey = io.env.IMPORTKIT_API_KEY;
-  if (!baseUrl) throw new UsageError('IMPORTKIT_BASE_URL is not set (the service’s address)');
+  const local = 'for local work: importkit serve, then the two exports it prints';
+  if (!baseUrl)
+    throw new UsageError(
+      'IMPORTKIT_BASE_URL is not set (the service’s address)',
+      `export IMPORTKIT_BASE_URL=https://... (${local})`,
+    );
+  if (!/^https?:\/\//i.test(baseUrl))
+    throw new UsageError(
+      `IMPORTKIT_BASE_URL is '${baseUrl}': the address needs its scheme`,
+      `export IMPORTKIT_BASE_URL=${/^[\w.-]+(:\d+)?(\/|$)/.test(baseUrl) ? `http://${baseUrl}` : 'http://HOST:PORT'}`,
+    );
   if (!apiKey)
     throw new UsageError(
       'IMPORTKIT_API_KEY is not set (the API key; never given on the command line)',
+      `export IMPORTKIT_API_KEY=... (${local})`,
     );
   const debug = io.env.IMPORTKIT_DEBUG;
   return createClient({
@@ -56,6 +72,37 @@ export function clientFromEnv(io: Io): Client {
     userAgent: 'importkit-cli',
     ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${line}\n`) } : {}),
   });
+}
+
+/**
+ * A client error the user can act on, as one line and a hint: a refused key names
+ * IMPORTKIT_API_KEY, an address nothing answers at names the address and `importkit serve`.
+ * Other errors are returned as they are.
+ */
+export function explainClientError(err: unknown, io: Io): unknown {
+  if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+    return new CommandError(
+      err.message,
+      'the service refused the API key: check IMPORTKIT_API_KEY (importkit serve prints the key it accepts)',
+    );
+  }
+  if (err instanceof NetworkError && err.unsent) {
+    const why = err.errno === 'ECONNREFUSED' ? 'connection refused' : (err.errno ?? 'no answer');
+    return new CommandError(
+      `cannot reach ${io.env.IMPORTKIT_BASE_URL} (${why})`,
+      'check IMPORTKIT_BASE_URL; for local work start the emulator with importkit serve and use the address it prints',
+    );
+  }
+  return err;
+}
+
+/** Runs a command that talks to the service, explaining the client errors it ends with. */
+export async function explainingClientErrors(io: Io, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    throw explainClientError(err, io);
+  }
 }
 
 export function seconds(text: string | undefined, flag: string): number | undefined {
@@ -79,9 +126,35 @@ export function describeImport(d: DataImport): string {
   return parts.join(', ');
 }
 
+/** What a wait that is cut short prints: the import goes on; how to follow it up. */
+function continues(id: string, io: Io, json: boolean, last: DataImport | undefined): void {
+  if (json) io.stdout.write(`${JSON.stringify(last ?? { dataImportId: id }, null, 2)}\n`);
+  io.stderr.write(`import ${id} continues: importkit status ${id} --wait\n`);
+}
+
+/**
+ * An abort signal for Ctrl-C while a wait runs: the listener replaces Node's default exit
+ * only for that time, so the wait can say how to follow up before exiting 130.
+ */
+function interruptSignal(): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Interrupted());
+  process.once('SIGINT', onSigint);
+  return { signal: controller.signal, release: () => process.off('SIGINT', onSigint) };
+}
+
+class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'Interrupted';
+  }
+}
+
 /**
  * Waits for an import, showing the status: a line rewritten in place on a terminal,
- * a plain line per change otherwise. Answers the exit code.
+ * a plain line per change otherwise. Answers the exit code: 0 SUCCEEDED, 1 FAILED or
+ * timed out, 130 interrupted (Ctrl-C); when the wait is cut short, the import goes on and
+ * the command to follow it up is printed.
  */
 export async function follow(
   client: Client,
@@ -91,17 +164,19 @@ export async function follow(
 ): Promise<number> {
   const tty = showsProgress(io);
   const started = Date.now();
-  let last: string | undefined;
+  let last: DataImport | undefined;
+  const interrupt = interruptSignal();
   const wait: WaitOptions = {
+    signal: interrupt.signal,
     onStatus: (d) => {
       const s = short(d.status);
       if (tty) {
         const secs = ((Date.now() - started) / 1000).toFixed(0);
         io.stderr.write(`\rwaiting for ${id}: ${s} (${secs} s)\x1b[K`);
-      } else if (s !== last) {
+      } else if (s !== short(last?.status ?? '')) {
         io.stderr.write(`status: ${s}\n`);
       }
-      last = s;
+      last = d;
     },
     onUnknownStatus: (s) => {
       if (tty) io.stderr.write('\n');
@@ -119,16 +194,37 @@ export async function follow(
     return EXIT_OK;
   } catch (err) {
     if (tty) io.stderr.write('\r\x1b[K');
-    if (err instanceof ImportFailedError) {
-      if (options.json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
-      else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
-      io.stderr.write(
-        `importkit: data import ${id} failed: ${err.errorMessage || '(no message)'}\n`,
-      );
-      return EXIT_INVALID;
-    }
-    throw err;
+    return endedEarly(err, id, io, options.json, last);
+  } finally {
+    interrupt.release();
   }
+}
+
+/** A wait that ended without SUCCEEDED: failed, timed out or interrupted → its exit code. */
+function endedEarly(
+  err: unknown,
+  id: string,
+  io: Io,
+  json: boolean,
+  last: DataImport | undefined,
+): number {
+  if (err instanceof ImportFailedError) {
+    if (json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
+    else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
+    io.stderr.write(`importkit: data import ${id} failed: ${err.errorMessage || '(no message)'}\n`);
+    return EXIT_INVALID;
+  }
+  if (err instanceof Interrupted) {
+    io.stderr.write('interrupted: the wait stopped, not the import\n');
+    continues(id, io, json, last);
+    return EXIT_INTERRUPTED;
+  }
+  if (err instanceof TimeoutError) {
+    io.stderr.write(`importkit: ${err.message}\n`);
+    continues(id, io, json, last);
+    return EXIT_INVALID;
+  }
+  throw err;
 }
 
 export function printResult(d: DataImport, io: Io, json: boolean): void {
@@ -142,6 +238,10 @@ export function printResult(d: DataImport, io: Io, json: boolean): void {
 }
 
 export async function submit(args: string[], io: Io): Promise<number> {
+  return explainingClientErrors(io, () => submitImport(args, io));
+}
+
+async function submitImport(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     url: { type: 'string' },
     wait: { type: 'boolean' },
@@ -158,6 +258,9 @@ export async function submit(args: string[], io: Io): Promise<number> {
   if (!configPath) throw new UsageError('missing <config>');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (dataPath && values.url) throw new UsageError('give a <data-file> or --url, not both');
+  const usage = 'importkit submit <config> <data-file>';
+  checkConfigArgument(configPath, usage, dataPath);
+  if (dataPath) checkDataArgument(dataPath, 'submit', usage);
   const timeoutMs = seconds(values.timeout, '--timeout');
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
   if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
@@ -197,8 +300,7 @@ export async function submit(args: string[], io: Io): Promise<number> {
     const file = resolve(io.cwd, dataPath ?? '');
     const problem = await dataFileProblem(file, dataPath);
     if (problem?.code === 'file_not_found') {
-      io.stderr.write(`importkit submit: ${dataPath}: no such file; nothing was sent\n`);
-      return EXIT_INVALID;
+      throw new UsageError(`${dataPath}: no such file; nothing was sent`);
     }
     if (problem) {
       const hint = problem.hint ? `\n  hint: ${problem.hint}` : '';

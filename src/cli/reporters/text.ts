@@ -29,7 +29,7 @@ export function textReporter(out: Output, options: ReporterOptions): Reporter {
       const files = `${s.files} file${s.files === 1 ? '' : 's'}`;
       if (s.invalid === 0) {
         const warn = s.warnings > 0 && !options.quiet ? ` (${plural(s.warnings, 'warning')})` : '';
-        out.write(`${paint.green('✔')} ${files} valid${warn}\n`);
+        out.write(`${paint.green('✔')} ${s.validText ?? `${files} valid`}${warn}\n`);
         return;
       }
       const parts = [plural(s.errors, 'error')];

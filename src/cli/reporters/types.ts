@@ -18,6 +18,8 @@ export interface Summary {
   invalid: number;
   errors: number;
   warnings: number;
+  /** What the text reporter says when every file is valid, instead of `N files valid`. */
+  validText?: string;
 }
 
 export interface ReporterOptions {

@@ -1,6 +1,6 @@
 import type { CodeDoc } from './_types.js';
 
-/** Issue codes of client: each error class of the client carries one (`issueCode`). */
+/** Issue codes of client: each error class of the client carries one (`code`). */
 export const clientCodes = {
   api_error: {
     severity: 'error',
@@ -32,6 +32,12 @@ export const clientCodes = {
     summary:
       'An update the client refuses before sending: no field to update, or a field the mask may not name.',
     fix: 'Update only the fields the operation allows (UpdateRun: name, description, start_time, stop_time, is_pinned, client_key, tags, is_archived, metadata).',
+  },
+  upload_file_unreadable: {
+    severity: 'error',
+    summary:
+      'The file to import cannot be read (it does not exist, is a folder, or may not be read); no import was created.',
+    fix: 'Check the path (`importkit check <config> <file>` reads it the same way).',
   },
   client_options_invalid: {
     severity: 'error',

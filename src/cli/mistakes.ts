@@ -1,0 +1,142 @@
+/**
+ * The command line's answers to common mistakes: an unknown flag gets the nearest known
+ * one, a secret or address given as a flag gets its environment variable, a data file
+ * where a config is expected (or the other way round) and a URL where a local file is
+ * expected get what was given, what was expected and the command to run instead.
+ */
+import { extname } from 'node:path';
+import { editDistance } from '../validate/index.js';
+import { UsageError } from './errors.js';
+
+/** Flags people reach for (without dashes) that are environment variables here. */
+const ENVIRONMENT_FLAGS: Record<string, string> = {
+  apikey: 'IMPORTKIT_API_KEY',
+  key: 'IMPORTKIT_API_KEY',
+  token: 'IMPORTKIT_API_KEY',
+  baseurl: 'IMPORTKIT_BASE_URL',
+  host: 'IMPORTKIT_BASE_URL',
+  server: 'IMPORTKIT_BASE_URL',
+  endpoint: 'IMPORTKIT_BASE_URL',
+};
+
+/** `--timeColumn`, `--time_column`, `--TIME-COLUMN` → `time-column`. */
+function kebab(flag: string): string {
+  return flag
+    .replace(/^-+/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
+}
+
+/**
+ * The known flag an unknown one most likely meant: the same words in another case or
+ * separator, else the only flag it is the start of, else the nearest by edit distance
+ * (at most 2 edits, or a third of its length).
+ */
+export function nearestFlag(given: string, known: readonly string[]): string | undefined {
+  const name = kebab(given);
+  if (name === '') return undefined;
+  const exact = known.find((k) => k === name);
+  if (exact) return exact;
+  const prefixed = known.filter((k) => k.startsWith(name));
+  if (prefixed.length === 1) return prefixed[0];
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const k of known) {
+    const d = editDistance(name, k, limit);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** The usage error for an unknown flag, with the nearest known one or its variable. */
+export function unknownFlagError(given: string, known: readonly string[]): UsageError {
+  const name = kebab(given);
+  const variable = ENVIRONMENT_FLAGS[name.replace(/-/g, '')];
+  if (variable && !known.includes(name)) {
+    const what = variable === 'IMPORTKIT_API_KEY' ? 'the API key' : 'the service’s address';
+    return new UsageError(
+      `unknown option '${given}': ${what} is never given on the command line`,
+      `set ${variable} in the environment (export ${variable}=...) and run the command again`,
+    );
+  }
+  const near = nearestFlag(given, known);
+  const flag = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);
+  return new UsageError(
+    `unknown option '${given}'`,
+    near ? `did you mean ${flag(near)}?` : undefined,
+  );
+}
+
+/** Data file extensions and the format each names (for people, not for detection). */
+const DATA_EXTENSIONS: Record<string, string> = {
+  '.csv': 'CSV',
+  '.tsv': 'CSV',
+  '.parquet': 'Parquet',
+  '.pqt': 'Parquet',
+  '.h5': 'HDF5',
+  '.hdf5': 'HDF5',
+  '.he5': 'HDF5',
+  '.nc': 'HDF5',
+  '.tdms': 'TDMS',
+  '.ulg': 'ULog',
+  '.ch10': 'CH10',
+  '.c10': 'CH10',
+};
+
+/** The data format a file name says, by its extension (`.gz` looked through). */
+export function dataFormatOfName(path: string): string | undefined {
+  return DATA_EXTENSIONS[extname(path.replace(/\.gz$/i, '')).toLowerCase()];
+}
+
+/** True for a name a config file has (`.yaml`, `.yml`, `.json`). */
+export function isConfigName(path: string): boolean {
+  return /\.(ya?ml|json)$/i.test(path);
+}
+
+/** True for an address rather than a path (`https://...`, `s3://...`). */
+export function isUrl(arg: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(arg);
+}
+
+/**
+ * Refuses a config argument that is a URL or a data file, with the usage line (`importkit
+ * <command> <config> <data-file>`) and, when the data-file argument `other` is named like a
+ * config (the two swapped), the command as it should read.
+ */
+export function checkConfigArgument(arg: string, usage: string, other?: string): void {
+  if (isUrl(arg)) {
+    throw new UsageError(`${arg} is a URL; a config is a local file`, `usage: ${usage}`);
+  }
+  const format = dataFormatOfName(arg);
+  if (format) {
+    throw new UsageError(
+      `${arg} looks like a ${format} data file, not a config (YAML or JSON)`,
+      other !== undefined && isConfigName(other)
+        ? `usage: ${usage}; with the arguments swapped: ${usage.replace('<config>', other).replace('<data-file>', arg)}`
+        : `usage: ${usage}`,
+    );
+  }
+}
+
+/**
+ * Refuses a data-file argument that is a URL or a config file: `submit` takes a URL with
+ * `--url`; the other commands read local files only.
+ */
+export function checkDataArgument(arg: string, command: string, usage: string): void {
+  if (isUrl(arg)) {
+    throw new UsageError(
+      `${arg} is a URL, not a local file`,
+      command === 'submit'
+        ? 'the service fetches a URL itself: importkit submit <config> --url URL'
+        : `${command} reads local files only: download the file, then run importkit ${command} on it`,
+    );
+  }
+  if (isConfigName(arg)) {
+    throw new UsageError(`${arg} looks like a config, not a data file`, `usage: ${usage}`);
+  }
+}
