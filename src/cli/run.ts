@@ -33,6 +33,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'check a config against the data file it will import',
     load: async () => (await import('./commands/check.js')).check,
   },
+  preview: {
+    summary: 'write an HTML page showing the data as a config reads it',
+    load: async () => (await import('./commands/preview.js')).preview,
+  },
   fmt: {
     summary: 'rewrite configs in canonical form',
     load: async () => (await import('./commands/fmt.js')).fmt,

@@ -146,7 +146,7 @@ export async function checkAgainstData(
   });
 }
 
-async function readConfigText(file: string, io: Io): Promise<string> {
+export async function readConfigText(file: string, io: Io): Promise<string> {
   const path = resolve(io.cwd, file);
   const st = await stat(path).catch(() => undefined);
   if (!st || st.isDirectory()) throw new UsageError(`${file}: no such file`);
