@@ -18,11 +18,8 @@ import {
   type RowReadOptions,
   type RowsRead,
   rowChannel,
+  sampleRanges,
 } from './rows.js';
-
-const HEAD_ROWS = 10_000;
-const SLICE_ROWS = 2_000;
-const SLICES = 3;
 
 /** Raw integers for timestamps (hyparquet's defaults make `Date`s and drop nanoseconds). */
 const RAW = {
@@ -191,20 +188,5 @@ function groupRanges(groups: ReadonlyArray<{ num_rows: bigint }>): Array<[number
     if (n > 0) out.push([start, start + n]);
     start += n;
   }
-  return out;
-}
-
-/** The head, three slices spread through the rest and the tail, as row ranges. */
-function sampleRanges(total: number): Array<[number, number]> {
-  const headEnd = Math.min(total, HEAD_ROWS);
-  const out: Array<[number, number]> = headEnd > 0 ? [[0, headEnd]] : [];
-  const rest = total - headEnd;
-  if (rest <= 0) return out;
-  if (rest <= (SLICES + 1) * SLICE_ROWS) return [...out, [headEnd, total]];
-  for (let i = 1; i <= SLICES; i++) {
-    const s = headEnd + Math.floor((rest * i) / (SLICES + 1));
-    out.push([s, s + SLICE_ROWS]);
-  }
-  out.push([total - SLICE_ROWS, total]);
   return out;
 }

@@ -235,3 +235,25 @@ export class BatchBuilder {
     for (const c of this.batch.columns) if (Array.isArray(c)) c.length = 0;
   }
 }
+
+/**
+ * The rows a sampled read takes, as [start, end) ranges: the first `head` rows, `slices`
+ * slices of `sliceRows` spread through the rest, and the last `sliceRows` rows (the rest
+ * whole when it is short).
+ */
+export function sampleRanges(
+  total: number,
+  { head = 10_000, sliceRows = 2_000, slices = 3 } = {},
+): Array<[number, number]> {
+  const headEnd = Math.min(total, head);
+  const out: Array<[number, number]> = headEnd > 0 ? [[0, headEnd]] : [];
+  const rest = total - headEnd;
+  if (rest <= 0) return out;
+  if (rest <= (slices + 1) * sliceRows) return [...out, [headEnd, total]];
+  for (let i = 1; i <= slices; i++) {
+    const s = headEnd + Math.floor((rest * i) / (slices + 1));
+    out.push([s, s + sliceRows]);
+  }
+  out.push([total - sliceRows, total]);
+  return out;
+}
