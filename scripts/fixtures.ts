@@ -14,6 +14,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   parquet: async () => (await import('./fixtures/parquet.js')).generate,
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
+  preview: async () => (await import('./fixtures/preview.js')).generate,
 };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');

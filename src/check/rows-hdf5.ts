@@ -162,7 +162,7 @@ async function readAxis(
       axis.channels.forEach((c, j) => {
         const col = out.batch.columns[j] as Float64Array | Array<string | null>;
         const v = values[j]?.[k] ?? null;
-        if (Array.isArray(col)) col.push(v === null ? null : String(v));
+        if (Array.isArray(col)) col.push(v === null || v === '' ? null : String(v));
         else col[i] = numberOfValue(v, channels[c.index] as RowChannel);
       });
     }

@@ -98,7 +98,7 @@ function at(row: Record<string, unknown>, path: string): unknown {
 }
 
 function text(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
+  if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'string') return v;
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8');
   if (typeof v === 'object')
