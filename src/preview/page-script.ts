@@ -3,7 +3,8 @@
  * per plotted channel from the page's JSON, times in UTC, enum and bool channels as steps
  * with their labels, and one x range for all plots: a drag zooms every plot to the same
  * time range, a double-click zooms all of them back out. Sets `data-drawn` on the body
- * and `window.previewDrawnAt` (ms since navigation start) when every plot is drawn.
+ * and `window.previewDrawnAt` (ms since navigation start) when every plot is drawn; the
+ * plots are `window.previewPlots` (for tests and the curious).
  */
 export const PAGE_SCRIPT = `
 (function () {
@@ -62,6 +63,7 @@ export const PAGE_SCRIPT = `
     plots.forEach(function (p) { p.setScale('x', { min: data.range[0] / 1000, max: data.range[1] / 1000 }); });
     syncing = false;
   }
+  window.previewPlots = plots;
   requestAnimationFrame(function () {
     window.previewDrawnAt = performance.now();
     document.body.setAttribute('data-drawn', String(plots.length));
