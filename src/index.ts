@@ -20,8 +20,15 @@ export {
   ulogConfig,
 } from './build/index.js';
 // Check: a config × its data file → issues.
-export type { CheckOptions } from './check/index.js';
-export { checkConfig } from './check/index.js';
+export type {
+  CheckOptions,
+  ConfigRows,
+  RowBatch,
+  RowChannel,
+  RowReadOptions,
+  RowsRead,
+} from './check/index.js';
+export { checkConfig, readConfigRows } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -74,6 +81,9 @@ export {
   memorySource,
   openFileSource,
 } from './inspect/index.js';
+// Preview: a config × its data file → one self-contained HTML page of the data as read.
+export type { Preview, PreviewInput } from './preview/index.js';
+export { buildPreview } from './preview/index.js';
 // Model: the zod schema of every shape (the one definition; types are inferred from it).
 export type * from './model/index.js';
 export {
