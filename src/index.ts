@@ -81,9 +81,6 @@ export {
   memorySource,
   openFileSource,
 } from './inspect/index.js';
-// Preview: a config × its data file → one self-contained HTML page of the data as read.
-export type { Preview, PreviewInput } from './preview/index.js';
-export { buildPreview } from './preview/index.js';
 // Model: the zod schema of every shape (the one definition; types are inferred from it).
 export type * from './model/index.js';
 export {
@@ -177,6 +174,9 @@ export {
   View,
   ViewChannel,
 } from './model/index.js';
+// Preview: a config × its data file → one self-contained HTML page of the data as read.
+export type { Preview, PreviewInput } from './preview/index.js';
+export { buildPreview } from './preview/index.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
   DocumentResult,
