@@ -8,33 +8,16 @@
  * CPU time is shown beside wall time: on a shared, loaded machine it is the steadier number.
  * Set CSV_BENCH_SKIP_FULL_1GB=1 to skip the full papaparse parse of the 1 GB file (~30 s).
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { inferConfig } from '../src/infer/index.js';
 import { inspectCsv } from '../src/inspect/csv.js';
+import { CSV_SIZES, generateCsv } from './_csv-files.js';
 import { best, dataDir, fmtBytes, MiB, measure, table } from './_measure.js';
 
-/** A datetime column and four DOUBLE columns with four decimals: ~60 bytes a row. */
-const SIZES = [
-  { label: '1 MB', rows: 18_200 },
-  { label: '100 MB', rows: 1_820_000 },
-  { label: '1 GB', rows: 18_200_000 },
-];
-
-async function generate(path: string, rows: number): Promise<void> {
-  if (existsSync(path)) return;
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const conn = await db.connect();
-  await conn.run(`COPY (
-      SELECT TIMESTAMP '2024-01-01' + to_microseconds(i * 1000) AS timestamp,
-        round(random() * 100, 4) AS speed, round(random() * 100, 4) AS rpm,
-        round(random() * 100, 4) AS temperature, round(random() * 100, 4) AS pressure
-      FROM range(${rows}) t(i)
-    ) TO '${path}' (FORMAT csv, HEADER true)`);
-  conn.closeSync();
-}
+const SIZES = CSV_SIZES;
+const generate = generateCsv;
 
 async function ours(path: string): Promise<{ columns: number; format: string }> {
   const draft = await inferConfig(path);

@@ -96,6 +96,7 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
     p.dataFile,
     dataPath,
     io,
+    p.full,
   );
   const issues = [...p.issues, ...checked];
   const progress = p.full
