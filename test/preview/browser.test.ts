@@ -27,8 +27,12 @@ const expected = JSON.parse(readFileSync(join(fixtures, 'channels.expected.json'
 };
 const chromium = findChromium();
 
+const SKIPPED =
+  'browser test skipped: no Chromium (apt-get install -y chromium, or set IMPORTKIT_CHROMIUM)';
+
 if (!chromium) {
-  test.skip('browser test skipped: no Chromium (apt-get install -y chromium, or set IMPORTKIT_CHROMIUM)', () => {});
+  console.warn(SKIPPED);
+  test.skip(SKIPPED, () => {});
 } else {
   describe('preview pages in Chromium', () => {
     let dir: string;
