@@ -66,6 +66,9 @@ describe('importkit preview', () => {
     const html = readFileSync(join(dir, 'preview.html'), 'utf8');
     expect(html).toMatch(/data-code="time_wrong_unit"/);
     expect(html).toContain('600 (every row)');
+    // The issue sits beside the line it is about, and only there.
+    const flagged = [...html.matchAll(/<span class="line has-issue"><span class="no">(\d+)</g)];
+    expect(flagged.map((m) => m[1])).toEqual(['7']);
   });
 
   test('usage errors exit 2 with one line', async () => {
