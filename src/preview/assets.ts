@@ -1,6 +1,7 @@
 /**
  * uPlot (MIT, by Leon Sorokin: a ~50 KB canvas time-series chart library with no
- * dependencies), read from its package once per process and inlined into every page.
+ * dependencies), read from its package once per process and inlined into every page, with
+ * its licence notice (the MIT licence asks for it in every copy).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,10 +12,11 @@ let cached: { script: string; style: string } | undefined;
 export function uplotAssets(): { script: string; style: string } {
   if (cached) return cached;
   const require = createRequire(import.meta.url);
-  const read = (name: string) => readFileSync(require.resolve(`uplot/dist/${name}`), 'utf8');
+  const read = (name: string) => readFileSync(require.resolve(`uplot/${name}`), 'utf8');
+  const notice = `/*! uPlot licence:\n${read('LICENSE').replaceAll('*/', '* /')}*/\n`;
   cached = {
-    script: read('uPlot.iife.min.js').replace(/<\/script/gi, '<\\/script'),
-    style: read('uPlot.min.css').replace(/<\/style/gi, '<\\/style'),
+    script: (notice + read('dist/uPlot.iife.min.js')).replace(/<\/script/gi, '<\\/script'),
+    style: read('dist/uPlot.min.css').replace(/<\/style/gi, '<\\/style'),
   };
   return cached;
 }

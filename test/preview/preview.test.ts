@@ -38,6 +38,7 @@ function shown(html: string) {
     plots: [...html.matchAll(/<div class="plot" data-plot="/g)].length,
     badFindings: [...html.matchAll(/class="finding bad"[^>]*>([^<]*)</g)].map((m) => m[1]),
     external: /\s(src|href)="(?!#)/.test(html),
+    uplotNotice: /Copyright \(c\) \d{4} Leon Sorokin/.test(html),
   };
 }
 
@@ -61,6 +62,7 @@ describe('preview of the fixture table in each format', () => {
         plots: expected.channels.filter((c) => c.kind !== 'text').length,
         badFindings: [],
         external: false,
+        uplotNotice: true,
       });
     });
   }
