@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { inferConfig } from '../src/infer/index.js';
 import { inspectCsv } from '../src/inspect/csv.js';
-import { CSV_SIZES, generateCsv as generate } from './_csv-data.js';
+import { CSV_SIZES, generateCsv } from './_csv-files.js';
 import { best, dataDir, fmtBytes, MiB, measure, table } from './_measure.js';
 
 const SIZES = CSV_SIZES;
+const generate = generateCsv;
 
 async function ours(path: string): Promise<{ columns: number; format: string }> {
   const draft = await inferConfig(path);

@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { normalizeCsv } from '../src/normalize/index.js';
-import { CSV_SIZES, generateCsv } from './_csv-data.js';
+import { CSV_SIZES, generateCsv } from './_csv-files.js';
 import { best, dataDir, fmtBytes, MiB, table } from './_measure.js';
 
 const dir = dataDir();

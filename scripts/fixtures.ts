@@ -17,6 +17,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   ch10: async () => (await import('./fixtures/ch10.js')).generate,
   ulog: async () => (await import('./fixtures/ulog.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
+  preview: async () => (await import('./fixtures/preview.js')).generate,
 };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');

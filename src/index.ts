@@ -21,8 +21,16 @@ export {
   ulogConfig,
 } from './build/index.js';
 // Check: a config × its data file → issues.
-export type { CheckOptions, UlogCheckOptions } from './check/index.js';
-export { checkConfig, checkTdms, checkUlog } from './check/index.js';
+export type {
+  CheckOptions,
+  ConfigRows,
+  RowBatch,
+  RowChannel,
+  RowReadOptions,
+  RowsRead,
+  UlogCheckOptions,
+} from './check/index.js';
+export { checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -172,6 +180,9 @@ export {
   View,
   ViewChannel,
 } from './model/index.js';
+// Preview: a config × its data file → one self-contained HTML page of the data as read.
+export type { Preview, PreviewInput } from './preview/index.js';
+export { buildPreview } from './preview/index.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
   DocumentOutcome,

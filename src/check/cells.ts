@@ -195,10 +195,43 @@ export function numberOf(b: Uint8Array, s: number, e: number): number {
     }
     if (i === e && e > s) return v;
   }
+  const d = shortDecimal(b, s, e);
+  if (!Number.isNaN(d)) return d;
   const k = numKind(b, s, e);
   if (k === Num.NotNumber) return Number.NaN;
   if (k === Num.Int && e - s <= 15) return smallInt(b, digitsFrom(b, s, e), e, b[s] === MINUS);
   return Number(LATIN1.decode(b.subarray(s, e)));
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * `[-+]digits[.digits]` with at most 15 digits in all, else NaN. The digits as an integer
+ * and the power of ten are both exact doubles, so their quotient is the correctly rounded
+ * value (the same as `Number(text)`) without decoding the bytes to a string.
+ */
+function shortDecimal(b: Uint8Array, s: number, e: number): number {
+  let i = s;
+  const c0 = b[s] as number;
+  if (c0 === PLUS || c0 === MINUS) i += 1;
+  let v = 0;
+  let digits = 0;
+  let scale = -1;
+  for (; i < e; i++) {
+    const c = b[i] as number;
+    if (c === DOT && scale < 0) {
+      scale = 0;
+      continue;
+    }
+    const d = c - D0;
+    if (d < 0 || d > 9) return Number.NaN;
+    v = v * 10 + d;
+    digits += 1;
+    if (scale >= 0) scale += 1;
+  }
+  if (digits === 0 || digits > 15) return Number.NaN;
+  const out = scale > 0 ? v / (POW10[scale] as number) : v;
+  return c0 === MINUS ? -out : out;
 }
 
 function two(b: Uint8Array, i: number): number {

@@ -7,15 +7,7 @@
  */
 
 import { unixUnitThatFits } from '../infer/index.js';
-import {
-  classifyCell,
-  encodingProblem,
-  gunzipHead,
-  InspectError,
-  inspectCsv,
-  isGzip,
-  openForInspection,
-} from '../inspect/index.js';
+import { classifyCell, inspectCsv } from '../inspect/index.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, type IssueSource, pointer } from '../model/issue.js';
@@ -38,6 +30,7 @@ import {
   numKind,
   significantDigits,
 } from './cells.js';
+import { nextLineStart, readCsvHead } from './csv-head.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';
 
 export interface CsvCheckOptions {
@@ -124,32 +117,7 @@ export async function checkCsv(
   const issues: Issue[] = [];
 
   // Dialect from the head of the file (the CSV inspector's own detection).
-  const source = await openForInspection(dataPath);
-  const size = source.size;
-  let head: Uint8Array;
-  let gz = false;
-  try {
-    head = await source.read(0, Math.min(size, 256 * 1024));
-    if (isGzip(head)) {
-      gz = true;
-      head = (await gunzipHead(source, 256 * 1024)).bytes;
-    }
-  } finally {
-    await source.close();
-  }
-  const problem = encodingProblem(head);
-  if (problem === 'utf16' || problem === 'binary') {
-    throw new InspectError({
-      code: problem === 'utf16' ? 'csv_encoding_utf16' : 'csv_not_text',
-      severity: 'error',
-      path: '',
-      message:
-        problem === 'utf16'
-          ? `${dataPath}: UTF-16 text; the platform reads UTF-8 CSV files`
-          : `${dataPath}: not a text file`,
-      source: { file: dataPath },
-    });
-  }
+  const { gz, size } = await readCsvHead(dataPath);
   // Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
   // `infer` give, whatever the mode, so sampled and full checks agree with them.
   const profile = await inspectCsv(dataPath, {
@@ -1025,27 +993,4 @@ function suggestTimeColumn(names: string[], kinds: string[][], body: Body): stri
   if (byName !== -1) return `Did you mean column ${byName + 1} ('${names[byName]}')?`;
   void kinds;
   return 'Column numbers count from 1.';
-}
-
-/** The offset of the first line start at or after `from`. */
-async function nextLineStart(path: string, from: number, size: number): Promise<number> {
-  const source = await openForInspection(path);
-  try {
-    let at = from;
-    while (at < size) {
-      const bytes = await source.read(at, 64 * 1024);
-      if (bytes.byteLength === 0) return size;
-      for (let i = 0; i < bytes.byteLength; i++) {
-        if (bytes[i] === 10 || bytes[i] === 13) {
-          let j = i + 1;
-          if (bytes[i] === 13 && bytes[j] === 10) j += 1;
-          return at + j;
-        }
-      }
-      at += bytes.byteLength;
-    }
-    return size;
-  } finally {
-    await source.close();
-  }
 }

@@ -118,3 +118,13 @@ export async function checkConfig(
       ];
   }
 }
+
+export type {
+  ConfigRows,
+  RowBatch,
+  RowChannel,
+  RowReader,
+  RowReadOptions,
+  RowsRead,
+} from './rows.js';
+export { numericTime, readConfigRows, rowKinds } from './rows.js';

@@ -38,6 +38,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: 'write a copy of a CSV file the platform reads (decimal commas, split times ...)',
     load: async () => (await import('./commands/normalize.js')).normalize,
   },
+  preview: {
+    summary: 'write an HTML page showing the data as a config reads it',
+    load: async () => (await import('./commands/preview.js')).preview,
+  },
   fmt: {
     summary: 'rewrite configs in canonical form',
     load: async () => (await import('./commands/fmt.js')).fmt,

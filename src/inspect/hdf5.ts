@@ -11,14 +11,14 @@
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
 import type { Issue } from '../model/issue.js';
-import type { TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
+import type { RowsRequest, RowValues, TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
-import { readTimeOrderInWorker, readTreeInWorker } from './hdf5/worker.js';
+import { readRowsInWorker, readTimeOrderInWorker, readTreeInWorker } from './hdf5/worker.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
-export type { TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
+export type { RowsRequest, RowValues, TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
 export type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -230,6 +230,22 @@ export async function readHdf5TimeOrder(
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     options.onProgress,
   );
+  if (!result.ok) throw unreadable(path, result.reason);
+  return result.value;
+}
+
+/**
+ * Reads ranges of rows of one dataset (a 1-D one, a column of an [N, k] one, or a compound
+ * member) in the worker, with the time limit of `inspectHdf5` applied to each range. The
+ * caller keeps the ranges small (memory is that of the values returned). Throws
+ * InspectError (`hdf5_unreadable`) when the library fails or stalls.
+ */
+export async function readHdf5Rows(
+  path: string,
+  request: RowsRequest,
+  options: { timeoutMs?: number } = {},
+): Promise<RowValues> {
+  const result = await readRowsInWorker(path, request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   if (!result.ok) throw unreadable(path, result.reason);
   return result.value;
 }

@@ -35,9 +35,17 @@ export type {
   Hdf5InspectOptions,
   Hdf5Profile,
   Hdf5Type,
+  RowsRequest,
+  RowValues,
   TimeOrder,
 } from './hdf5.js';
-export { inspectHdf5, MAX_TWO_D_COLUMNS, readHdf5TimeOrder, typeName } from './hdf5.js';
+export {
+  inspectHdf5,
+  MAX_TWO_D_COLUMNS,
+  readHdf5Rows,
+  readHdf5TimeOrder,
+  typeName,
+} from './hdf5.js';
 export type { InspectOptions } from './inspect-file.js';
 export { inspectFile, openForInspection } from './inspect-file.js';
 export type {

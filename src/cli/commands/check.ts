@@ -161,7 +161,7 @@ function checkArguments(configFile: string, dataFile: string): void {
   checkDataArgument(dataFile, 'check', usage);
 }
 
-async function readConfigText(file: string, io: Io): Promise<string> {
+export async function readConfigText(file: string, io: Io): Promise<string> {
   return readConfigOrThrow(resolve(io.cwd, file), file);
 }
 

@@ -33,6 +33,7 @@ Options:
       --explain                 print the evidence for each choice as a table on stderr
       --format <yaml|json>      output format (default yaml; json prints the bare document)
   -o, --output <file>           write the draft to a file instead of stdout
+      --preview <file>          also write an HTML page of the data as the draft reads it
   -h, --help                    show this help
 
 Time formats: ${TIME_FORMAT_SHORT_NAMES.join(', ')} (TIME_FORMAT_ prefix optional).
@@ -144,6 +145,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     explain: { type: 'boolean', default: false },
     format: { type: 'string', default: 'yaml' },
     output: { type: 'string', short: 'o' },
+    preview: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -198,6 +200,20 @@ export async function infer(args: string[], io: Io): Promise<number> {
     io.stderr.write(`wrote ${values.output}\n`);
   } else {
     io.stdout.write(text);
+  }
+  if (typeof values.preview === 'string') {
+    const { writePreview } = await import('./preview.js');
+    const shown = await writePreview(io, {
+      document: draft.document,
+      configText: text,
+      configName: typeof values.output === 'string' ? values.output : `draft.${format}`,
+      dataFile: file,
+      output: values.preview,
+      full: options.full === true,
+      issues: draft.issues,
+      evidence: draft.evidence,
+    });
+    if (shown === undefined) return EXIT_INVALID;
   }
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
 }

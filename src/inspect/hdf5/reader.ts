@@ -65,9 +65,28 @@ export interface TimeOrder {
   error?: string;
 }
 
+/** Ranges of rows of one dataset (a 1-D one, a column of an [N, k] one, or a compound member). */
+export interface RowsRequest {
+  dataset: string;
+  /** The column of an [N, k] dataset, else null. */
+  column: number | null;
+  /** The index of the member of a compound dataset, else null. */
+  member: number | null;
+  /** [start, end) row ranges; their values come back one array per range. */
+  ranges: Array<[number, number]>;
+}
+
+/** Values of each range: numbers (also booleans as 0/1, 64-bit integers rounded), text or null. */
+export interface RowValues {
+  values: Array<Array<number | string | null>>;
+  /** Set when the library failed on a range: why (the ranges after it are not read). */
+  error?: string;
+}
+
 export type Hdf5Job =
   | { kind: 'tree'; path: string; options: ReadOptions }
-  | { kind: 'time-order'; path: string; request: TimeOrderRequest };
+  | { kind: 'time-order'; path: string; request: TimeOrderRequest }
+  | { kind: 'rows'; path: string; request: RowsRequest };
 
 export type JobResult<T> =
   | { ok: true; value: T }
@@ -82,7 +101,7 @@ export function runHdf5Job(
   fs: typeof fsModule,
   job: Hdf5Job,
   progress: (done: number) => void,
-): JobResult<RawTree | TimeOrder> {
+): JobResult<RawTree | TimeOrder | RowValues> {
   /** Attributes larger than this are listed without their value. */
   const MAX_ATTRIBUTE_BYTES = 4096;
   /** Compound rows larger than this are not sampled. */
@@ -409,8 +428,57 @@ export function runHdf5Job(
     };
   }
 
-  const run = quietly((): RawTree | TimeOrder =>
-    job.kind === 'tree' ? readTree(job.path, job.options) : timeOrder(job.path, job.request),
+  /** One value as rows carry it. */
+  function rowValue(v: unknown): number | string | null {
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'number') return v;
+    if (typeof v === 'bigint') return Number(v);
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (typeof v === 'string') return v;
+    return text(v);
+  }
+
+  function rowsOfRanges(path: string, r: RowsRequest): RowValues {
+    const file = open(path);
+    const out: RowValues = { values: [] };
+    try {
+      const ds = quietly(() => file.get(r.dataset)).value;
+      if (!(ds instanceof h5.Dataset)) return out;
+      for (const [a, b] of r.ranges) {
+        const ranges: Array<[number, number]> =
+          r.column === null
+            ? [[a, b]]
+            : [
+                [a, b],
+                [r.column, r.column + 1],
+              ];
+        const got = quietly(() => ds.slice(ranges));
+        if (got.error !== undefined) {
+          const why = got.error instanceof Error ? got.error.message : String(got.error);
+          out.error = why.split('\n')[0]?.slice(0, 200) ?? '';
+          break;
+        }
+        const items =
+          ArrayBuffer.isView(got.value) || Array.isArray(got.value)
+            ? Array.from(got.value as ArrayLike<unknown>)
+            : [got.value];
+        out.values.push(
+          items.map((v) => rowValue(r.member !== null && Array.isArray(v) ? v[r.member] : v)),
+        );
+        progress(b);
+      }
+    } finally {
+      quietly(() => file.close());
+    }
+    return out;
+  }
+
+  const run = quietly((): RawTree | TimeOrder | RowValues =>
+    job.kind === 'tree'
+      ? readTree(job.path, job.options)
+      : job.kind === 'rows'
+        ? rowsOfRanges(job.path, job.request)
+        : timeOrder(job.path, job.request),
   );
   if (run.error !== undefined || !run.value) {
     const message = run.error instanceof Error ? run.error.message : String(run.error);

@@ -4,6 +4,8 @@ import {
   type JobResult,
   type RawTree,
   type ReadOptions,
+  type RowsRequest,
+  type RowValues,
   runHdf5Job,
   type TimeOrder,
   type TimeOrderRequest,
@@ -19,7 +21,7 @@ import {
  */
 export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
 
-type Message = { progress: number } | { done: JobResult<RawTree | TimeOrder> };
+type Message = { progress: number } | { done: JobResult<RawTree | TimeOrder | RowValues> };
 
 let worker: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -69,11 +71,11 @@ function runOne(
   timeoutMs: number,
   timeoutReason: string,
   onProgress: (done: number) => void,
-): Promise<WorkerResult<RawTree | TimeOrder>> {
+): Promise<WorkerResult<RawTree | TimeOrder | RowValues>> {
   worker ??= start();
   const w = worker;
   return new Promise((resolve) => {
-    const finish = (result: WorkerResult<RawTree | TimeOrder>, kill: boolean) => {
+    const finish = (result: WorkerResult<RawTree | TimeOrder | RowValues>, kill: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage);
       w.off('error', onError);
@@ -155,5 +157,18 @@ export function readTimeOrderInWorker(
     timeoutMs,
     `the HDF5 library did not finish reading a slice of '${request.dataset}' within ${seconds(timeoutMs)} s`,
     onProgress,
+  );
+}
+
+/** Reads ranges of rows of one dataset; the time limit applies to each range. */
+export function readRowsInWorker(
+  path: string,
+  request: RowsRequest,
+  timeoutMs: number,
+): Promise<WorkerResult<RowValues>> {
+  return enqueue<RowValues>(
+    { kind: 'rows', path, request },
+    timeoutMs,
+    `the HDF5 library did not finish reading rows of '${request.dataset}' within ${seconds(timeoutMs)} s`,
   );
 }

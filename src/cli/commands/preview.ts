@@ -1,0 +1,140 @@
+import { stat, writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Evidence } from '../../infer/index.js';
+import type { ImportDocument } from '../../model/document.js';
+import { hasErrors, type Issue } from '../../model/issue.js';
+import { buildPreview } from '../../preview/index.js';
+import { validateConfigText } from '../../validate/index.js';
+import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { createProgress } from '../progress.js';
+import { parseCommandArgs } from '../run.js';
+import { checkAgainstData, readConfigText } from './check.js';
+
+const HELP = `Usage: importkit preview <config> <data-file> [options]
+
+Writes one self-contained HTML page that shows the data file as the config will read it:
+the file, the config kind and the verdict of \`importkit check\`; the time axis (first and
+last time, duration, sample rate) with what is wrong with it in red; one plot per channel
+(zoom is linked across plots); the config with each issue beside its line. The page
+fetches nothing: open it from disk. By default the head of the file and a few slices are
+read; --full reads every row (bounded memory, a progress bar on a terminal).
+
+Options:
+  -o, --output <file>     the page to write (default: preview.html)
+      --full              read every row instead of the head and a few slices
+  -h, --help              show this help
+
+Exit status: 0 the page is written and the file fits the config, 1 the page is written
+but the config has errors (or the file cannot be read: no page), 2 usage error.
+`;
+
+/** `importkit preview <config> <data-file> [-o preview.html] [--full]` */
+export async function preview(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    output: { type: 'string', short: 'o', default: 'preview.html' },
+    full: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError('give a config file and the data file it imports');
+  }
+  const [configFile, dataFile] = positionals as [string, string];
+  const text = await readConfigText(configFile, io);
+  const dataPath = resolve(io.cwd, dataFile);
+  if (!(await stat(dataPath).catch(() => undefined))) {
+    throw new UsageError(`${dataFile}: no such file`);
+  }
+  const result = validateConfigText(text, { filename: configFile });
+  const document = result.documents.find((d) => d.value !== undefined)?.value as
+    | ImportDocument
+    | undefined;
+  if (!document) {
+    io.stderr.write(`importkit preview: ${configFile} has no valid config to preview\n`);
+    return EXIT_INVALID;
+  }
+  const issues = await writePreview(io, {
+    document,
+    configText: text,
+    configName: configFile,
+    dataFile,
+    output: String(values.output),
+    full: values.full === true,
+    issues: result.issues,
+  });
+  if (issues === undefined) return EXIT_INVALID;
+  return hasErrors(issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+export interface WritePreview {
+  document: ImportDocument;
+  configText: string;
+  configName: string;
+  dataFile: string;
+  output: string;
+  full: boolean;
+  /** Issues the config already has (validation, inference); the check's are added. */
+  issues: readonly Issue[];
+  evidence?: readonly Evidence[];
+}
+
+/**
+ * Checks the config against its data file, builds the preview page and writes it, with a
+ * progress bar on a terminal for full reads. Returns every issue shown (undefined when the
+ * page could not be written). Shared by `preview` and `infer --preview`.
+ */
+export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | undefined> {
+  const dataPath = resolve(io.cwd, p.dataFile);
+  const checked = await checkAgainstData(
+    p.document,
+    p.configText,
+    p.configName,
+    p.dataFile,
+    dataPath,
+    io,
+    { full: p.full },
+  );
+  const issues = [...p.issues, ...checked];
+  const progress = p.full
+    ? createProgress(io, `reading ${basename(p.dataFile)}`, (await stat(dataPath)).size)
+    : undefined;
+  let html: string;
+  try {
+    ({ html } = await buildPreview({
+      document: p.document,
+      dataPath,
+      dataName: p.dataFile,
+      configText: p.configText,
+      configName: p.configName,
+      issues,
+      ...(p.evidence ? { evidence: p.evidence } : {}),
+      full: p.full,
+      ...(progress?.active
+        ? {
+            onProgress: (done: number, total: number) => {
+              progress.setTotal(total);
+              progress.update(done);
+            },
+          }
+        : {}),
+    }));
+  } finally {
+    progress?.done();
+  }
+  try {
+    await writeFile(resolve(io.cwd, p.output), html);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    io.stderr.write(`importkit: cannot write ${p.output} (${code})\n`);
+    return undefined;
+  }
+  const errors = issues.filter((i) => i.severity === 'error').length;
+  io.stderr.write(
+    `wrote ${p.output}${errors > 0 ? ` (the config has ${errors} error(s): see the page)` : ''}\n`,
+  );
+  return issues;
+}

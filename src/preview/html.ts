@@ -1,0 +1,265 @@
+/**
+ * The preview page as one HTML string: header, time axis, one section per channel, the
+ * config with its issues, the evidence. Everything is inlined (uPlot's script and styles,
+ * the page's script, the data as JSON); the fonts are the system's, so the page opens
+ * from disk and fetches nothing.
+ */
+import type { RowChannel } from '../check/index.js';
+import type { Evidence } from '../infer/index.js';
+import type { Issue } from '../model/issue.js';
+import { uplotAssets } from './assets.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import type { ChannelStats } from './stats.js';
+import { duration, isoTime, rate, type TimeView } from './time.js';
+
+export interface ChannelView {
+  channel: RowChannel;
+  stats: ChannelStats;
+  /** Decimated values on the channel's axis (numeric channels). */
+  y: Array<number | null> | undefined;
+}
+
+export interface PageModel {
+  file: { name: string; format: string; size: number };
+  configName: string;
+  kind: string;
+  assetName: string | undefined;
+  runName: string | undefined;
+  issues: Issue[];
+  configText: string;
+  evidence: readonly Evidence[];
+  rows: number;
+  complete: boolean;
+  notes: string[];
+  time: TimeView | undefined;
+  channels: ChannelView[];
+  /** Decimated times of each axis (ms). */
+  axes: number[][];
+}
+
+const STYLE = `
+:root { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; }
+body { margin: 0 auto; padding: 16px 24px; max-width: 1100px; }
+h1 { font-size: 20px; margin: 0 0 8px; word-break: break-all; }
+h2 { font-size: 16px; margin: 24px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+h3 { font-size: 14px; margin: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
+dl.facts dt { color: #59636e; }
+dl.facts dd { margin: 0; }
+.ok { color: #1a7f37; font-weight: 600; }
+.bad, .finding.bad { color: #d1242f; font-weight: 600; }
+ul.findings { padding-left: 20px; margin: 8px 0 0; }
+section#time.has-bad { border-left: 4px solid #d1242f; padding-left: 12px; }
+.channel { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
+.channel .meta { color: #59636e; font-size: 12px; margin: 2px 0 4px; }
+.plot { width: 100%; min-height: 140px; }
+table { border-collapse: collapse; font-size: 12px; }
+td, th { border: 1px solid #d0d7de; padding: 2px 6px; text-align: left; vertical-align: top; }
+pre.config { background: #f6f8fa; padding: 8px 0; overflow-x: auto; font-size: 12px; }
+pre.config .line { display: block; padding: 0 8px; white-space: pre; }
+pre.config .line.has-issue { background: #ffebe9; }
+pre.config .no { display: inline-block; width: 3em; color: #8c959f; user-select: none; }
+pre.config .issue { white-space: normal; display: block; margin-left: 3em; padding: 0 8px; font-family: system-ui, sans-serif; }
+.issue.error { color: #d1242f; } .issue.warning { color: #9a6700; } .issue.info { color: #59636e; }
+.note { color: #9a6700; }
+`;
+
+function esc(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}
+
+/** JSON safe inside a script element. */
+function scriptJson(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, '\\u003c');
+}
+
+function bytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+function num(v: number): string {
+  return Number.isFinite(v) ? String(Number(v.toPrecision(6))) : '-';
+}
+
+export function renderPage(m: PageModel): string {
+  const { script, style } = uplotAssets();
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>importkit preview: ${esc(m.file.name)}</title>
+<style>${style}</style>
+<style>${STYLE}</style>
+</head>
+<body>
+${header(m)}
+${timeSection(m)}
+${channelsSection(m)}
+${configSection(m)}
+${evidenceSection(m)}
+<script type="application/json" id="preview-data">${scriptJson(pageData(m))}</script>
+<script>${script}</script>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function header(m: PageModel): string {
+  const count = (s: string) => m.issues.filter((i) => i.severity === s).length;
+  const errors = count('error');
+  const warnings = count('warning');
+  const verdict =
+    errors > 0
+      ? `<span class="bad">does not fit: ${errors} error(s), ${warnings} warning(s)</span>`
+      : `<span class="ok">fits${warnings > 0 ? ` (${warnings} warning(s))` : ''}</span>`;
+  const read = m.complete
+    ? `${m.rows} (every row)`
+    : `${m.rows} (head and slices; --full reads every row)`;
+  const facts: Array<[string, string]> = [
+    ['file', esc(m.file.name)],
+    ['format', esc(m.file.format.toUpperCase())],
+    ['size', bytes(m.file.size)],
+    ['config', `${esc(m.configName)} (${esc(m.kind)})`],
+    ['asset', esc(m.assetName ?? '-')],
+    ['run', esc(m.runName ?? '-')],
+    ['check', verdict],
+    ['rows read', read],
+  ];
+  const notes = m.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('');
+  return `<header id="summary"><h1>${esc(m.file.name)}</h1>
+<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd data-fact="${k}">${v}</dd>`).join('')}</dl>${notes}</header>`;
+}
+
+function timeSection(m: PageModel): string {
+  const t = m.time;
+  if (!t) return '<section id="time"><h2>Time axis</h2><p>No rows were read.</p></section>';
+  const bad = t.findings.some((f) => f.bad);
+  const cls = (b: boolean) => (b ? ' class="bad"' : '');
+  const facts: Array<[string, string]> = [
+    ['format', esc(t.format)],
+    ['first', `<time id="time-first"${cls(t.firstBad)}>${isoTime(t.first)}</time>`],
+    ['last', `<time id="time-last"${cls(t.lastBad)}>${isoTime(t.last)}</time>`],
+    ['duration', Number.isFinite(t.max - t.min) ? duration(t.max - t.min) : '-'],
+    ['median step', t.medianStep === undefined ? '-' : duration(t.medianStep)],
+    ['sample rate', rate(t.medianStep)],
+  ];
+  const findings = t.findings
+    .map(
+      (f) =>
+        `<li class="finding${f.bad ? ' bad' : ' ok'}"${f.code ? ` data-code="${esc(f.code)}"` : ''}>${esc(f.text)}</li>`,
+    )
+    .join('');
+  return `<section id="time"${bad ? ' class="has-bad"' : ''}><h2>Time axis</h2>
+<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
+<ul class="findings">${findings}</ul></section>`;
+}
+
+function channelsSection(m: PageModel): string {
+  const items = m.channels.map((c, i) => channelBlock(c, i)).join('\n');
+  return `<section id="channels"><h2>Channels (${m.channels.length})</h2>
+<p class="meta">Drag across a plot to zoom every plot to that time range; double-click to zoom out. Times are UTC.</p>
+${items}</section>`;
+}
+
+function channelBlock(v: ChannelView, index: number): string {
+  const c = v.channel;
+  const s = v.stats;
+  const type = c.dataType.replace(/^CHANNEL_DATA_TYPE_/, '');
+  const meta = [
+    c.units ? `units ${esc(c.units)}` : 'no units',
+    type,
+    `count ${s.count}`,
+    `nulls ${s.nulls}`,
+    ...(c.values === 'number' ? [`min ${num(s.min)}`, `max ${num(s.max)}`] : []),
+  ].join(' · ');
+  const body =
+    c.values === 'number'
+      ? `<div class="plot" data-plot="${index}"></div>`
+      : firstValuesTable(v.stats);
+  return `<div class="channel" data-channel="${esc(c.name)}" data-kind="${kindOf(c)}">
+<h3>${esc(c.name)}</h3><p class="meta">${meta}</p>${body}</div>`;
+}
+
+function firstValuesTable(s: ChannelStats): string {
+  if (s.firstValues.length === 0) return '<p class="meta">No values in the rows read.</p>';
+  const rows = s.firstValues
+    .map((r) => `<tr><td>${isoTime(r.t)}</td><td>${esc(r.v)}</td></tr>`)
+    .join('');
+  return `<table class="values"><thead><tr><th>time</th><th>first values</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function kindOf(c: RowChannel): 'line' | 'enum' | 'bool' | 'text' {
+  if (c.values === 'text') return 'text';
+  if (c.dataType === 'CHANNEL_DATA_TYPE_ENUM') return 'enum';
+  if (c.dataType === 'CHANNEL_DATA_TYPE_BOOL') return 'bool';
+  return 'line';
+}
+
+function configSection(m: PageModel): string {
+  const byLine = new Map<number, Issue[]>();
+  const unplaced: Issue[] = [];
+  for (const i of m.issues) {
+    if (i.line === undefined) unplaced.push(i);
+    else byLine.set(i.line, [...(byLine.get(i.line) ?? []), i]);
+  }
+  const issue = (i: Issue) =>
+    `<span class="issue ${i.severity}" data-code="${esc(i.code)}">${i.severity} ${esc(i.code)}: ${esc(i.message)}${i.hint ? ` (${esc(i.hint)})` : ''}</span>`;
+  const lines = m.configText.replace(/\n$/, '').split('\n');
+  const body = lines
+    .map((text, k) => {
+      const here = byLine.get(k + 1) ?? [];
+      return `<span class="line${here.length ? ' has-issue' : ''}"><span class="no">${k + 1}</span>${esc(text)}${here.map(issue).join('')}</span>`;
+    })
+    .join('');
+  const rest = unplaced.length
+    ? `<ul>${unplaced.map((i) => `<li>${issue(i)}</li>`).join('')}</ul>`
+    : '';
+  return `<section id="config"><h2>Config: ${esc(m.configName)}</h2><pre class="config">${body}</pre>${rest}</section>`;
+}
+
+function evidenceSection(m: PageModel): string {
+  if (m.evidence.length === 0) return '';
+  const rows = m.evidence
+    .map(
+      (e) =>
+        `<tr><td>${esc(e.path)}</td><td>${esc(e.choice)}</td><td>${e.confidence}</td><td>${esc(e.reason)}${
+          e.alternatives?.length ? `<br><small>${e.alternatives.map(esc).join('<br>')}</small>` : ''
+        }</td></tr>`,
+    )
+    .join('');
+  return `<section id="evidence"><h2>Evidence</h2><table><thead><tr><th>path</th><th>choice</th><th>confidence</th><th>reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+/** What the page script plots: the axes' times and each numeric channel's values. */
+function pageData(m: PageModel) {
+  const round = (v: number | null) => (v === null ? null : Number(v.toPrecision(6)));
+  const series = m.channels.flatMap((v, i) => {
+    if (!v.y) return [];
+    const c = v.channel;
+    const labels: Record<string, string> = {};
+    let keys: number[] = [];
+    if (c.dataType === 'CHANNEL_DATA_TYPE_ENUM') {
+      for (const e of c.enumTypes ?? []) labels[String(e.key)] = e.name;
+      keys = (c.enumTypes ?? []).map((e) => e.key);
+    } else if (c.dataType === 'CHANNEL_DATA_TYPE_BOOL') {
+      Object.assign(labels, { '0': 'false', '1': 'true' });
+      keys = [0, 1];
+    }
+    const step = kindOf(c) === 'enum' || kindOf(c) === 'bool';
+    const labelled = keys.length > 0 ? { keys, labels } : {};
+    return [
+      { channel: i, axis: c.axis, y: v.y.map(round), ...(step ? { step } : {}), ...labelled },
+    ];
+  });
+  const t = m.time;
+  const range = t && Number.isFinite(t.min) && Number.isFinite(t.max) ? [t.min, t.max] : undefined;
+  return { axes: m.axes.map((x) => x.map((ms) => Math.round(ms * 1000) / 1000)), series, range };
+}

@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { numberOf } from '../../src/check/cells.js';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+test('property: numberOf reads a decimal cell as Number() does', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('', '-', '+'),
+      fc.stringMatching(/^[0-9]{1,12}$/),
+      fc.option(fc.stringMatching(/^[0-9]{0,10}$/)),
+      (sign, whole, frac) => {
+        const text = `${sign}${whole}${frac === null ? '' : `.${frac}`}`;
+        const b = bytes(text);
+        expect(numberOf(b, 0, b.length)).toBe(Number(text));
+      },
+    ),
+  );
+});
+
+test('numberOf: other numbers and non-numbers', () => {
+  const read = (t: string) => numberOf(bytes(t), 0, bytes(t).length);
+  expect(
+    ['1e3', '-2.5E-3', '1234567890123456789', '.5', '5.', 'abc', '1.2.3', '-'].map(read),
+  ).toEqual([
+    1000,
+    -0.0025,
+    Number('1234567890123456789'),
+    0.5,
+    5,
+    Number.NaN,
+    Number.NaN,
+    Number.NaN,
+  ]);
+});

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../src/cli/run.js';
+
+const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'importkit-preview-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function call(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(argv, {
+    stdout: {
+      write: (s) => {
+        stdout += s;
+      },
+    },
+    stderr: {
+      write: (s) => {
+        stderr += s;
+      },
+    },
+    env: {},
+    cwd: dir,
+  });
+  return { code, stdout, stderr };
+}
+
+const fixture = (name: string) => join(fixtures, name);
+
+describe('importkit preview', () => {
+  test('writes the page and exits 0 when the file fits', async () => {
+    const r = await call(
+      'preview',
+      fixture('channels.csv.yaml'),
+      fixture('channels.csv'),
+      '-o',
+      'ok.html',
+    );
+    expect(r).toEqual({ code: 0, stdout: '', stderr: 'wrote ok.html\n' });
+    const html = readFileSync(join(dir, 'ok.html'), 'utf8');
+    expect(html).toContain('<span class="ok">fits</span>');
+  });
+
+  test('writes the page and exits 1 when the config has errors; --full reads every row', async () => {
+    const r = await call(
+      'preview',
+      fixture('wrong-unit.csv.yaml'),
+      fixture('channels.csv'),
+      '--full',
+    );
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'wrote preview.html (the config has 1 error(s): see the page)\n',
+    });
+    const html = readFileSync(join(dir, 'preview.html'), 'utf8');
+    expect(html).toMatch(/data-code="time_wrong_unit"/);
+    expect(html).toContain('600 (every row)');
+    // The issue sits beside the line it is about, and only there.
+    const flagged = [...html.matchAll(/<span class="line has-issue"><span class="no">(\d+)</g)];
+    expect(flagged.map((m) => m[1])).toEqual(['7']);
+  });
+
+  test('usage errors exit 2 with one line', async () => {
+    expect(await call('preview', fixture('channels.csv.yaml'))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "importkit preview: give a config file and the data file it imports\nRun 'importkit preview --help' for usage.\n",
+    });
+    const missing = await call('preview', fixture('channels.csv.yaml'), 'nope.csv');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe('importkit preview: nope.csv: no such file');
+  });
+
+  test('--help', async () => {
+    const r = await call('preview', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: importkit preview <config> <data-file>/);
+  });
+});
+
+describe('importkit infer --preview', () => {
+  test('writes the draft and a page with the evidence table', async () => {
+    const r = await call(
+      'infer',
+      fixture('channels.parquet'),
+      '-o',
+      'draft.yaml',
+      '--preview',
+      'draft.html',
+    );
+    expect(r).toMatchObject({ code: 0, stderr: 'wrote draft.yaml\nwrote draft.html\n' });
+    expect(existsSync(join(dir, 'draft.yaml'))).toBe(true);
+    const html = readFileSync(join(dir, 'draft.html'), 'utf8');
+    expect(html).toContain('<section id="evidence">');
+    expect(html).toContain('Config: draft.yaml');
+    expect([...html.matchAll(/<div class="plot" data-plot="/g)].length).toBe(4);
+  });
+});
