@@ -254,6 +254,9 @@ export function sampleRanges(
     const s = headEnd + Math.floor((rest * i) / (slices + 1));
     out.push([s, s + sliceRows]);
   }
-  out.push([total - sliceRows, total]);
+  // The tail may reach back into the last slice when the rest is just over the threshold.
+  const last = out[out.length - 1] as [number, number];
+  if (last[1] > total - sliceRows) last[1] = total;
+  else out.push([total - sliceRows, total]);
   return out;
 }

@@ -16,6 +16,11 @@ export const RESTATED_BY: Readonly<Partial<Record<IssueCode, readonly IssueCode[
   infer_start_time_missing: ['relative_start_time_missing'],
   infer_option_invalid: ['relative_start_time_missing'],
   parquet_no_time_column: ['time_column_missing'],
+  // A time column the platform cannot read is left out of the draft: the validator's
+  // "no time column" is the same fact.
+  csv_time_split_columns: ['time_column_missing'],
+  csv_time_zone_name: ['time_column_missing'],
+  csv_time_ampm: ['time_column_missing'],
   parquet_relative_start_unknown: ['relative_start_time_missing'],
   hdf5_no_channels: ['time_format_missing'],
   hdf5_relative_start_invalid: ['relative_start_time_missing'],

@@ -32,7 +32,7 @@ function drafts(
     });
 }
 
-const AREAS = { csv: 35, parquet: 10, hdf5: 10 } as const;
+const AREAS = { csv: 47, parquet: 10, hdf5: 10 } as const;
 
 /** What `importkit check` says on a draft: whether the config validates, and the file's errors. */
 interface Verdict {
@@ -45,8 +45,10 @@ const FITS: Verdict = { valid: true, sampled: [], full: [] };
 
 /**
  * The drafts inference itself flags as wrong, and what the check says on each. A draft that
- * names no time column, or a relative time without its start, is invalid as a config; dates
- * the platform cannot read and a header without rows fail the file check, sampled or full.
+ * names no time column, a split date and time, AM/PM or zone-named times, or a relative time
+ * without its start, is invalid as a config; dates the platform cannot read, decimal commas,
+ * thousands separators, stray text, empty time cells and a header without rows fail the file
+ * check, sampled or full.
  */
 const FLAGGED: Record<string, Verdict> = {
   'csv/dates-ambiguous': {
@@ -59,14 +61,33 @@ const FLAGGED: Record<string, Verdict> = {
     sampled: ['time_not_parseable'],
     full: ['time_not_parseable'],
   },
+  'csv/date-time-split': { valid: false, sampled: [], full: [] },
+  'csv/decimal-comma': {
+    valid: true,
+    sampled: ['value_type_mismatch'],
+    full: ['value_type_mismatch'],
+  },
   'csv/header-only': {
     valid: false,
-    sampled: ['first_data_row_past_end'],
-    full: ['first_data_row_past_end'],
+    sampled: ['csv_no_data_rows', 'first_data_row_past_end'],
+    full: ['csv_no_data_rows', 'first_data_row_past_end'],
   },
   'csv/no-time': { valid: false, sampled: [], full: [] },
   'csv/one-column': { valid: false, sampled: [], full: [] },
   'csv/relative-ms-no-start': { valid: false, sampled: [], full: [] },
+  'csv/stray-text': {
+    valid: true,
+    sampled: ['value_type_mismatch'],
+    full: ['value_type_mismatch'],
+  },
+  'csv/thousands-separators': {
+    valid: true,
+    sampled: ['value_type_mismatch'],
+    full: ['value_type_mismatch'],
+  },
+  'csv/time-ampm': { valid: false, sampled: [], full: [] },
+  'csv/time-empty-cells': { valid: true, sampled: ['csv_time_empty'], full: ['csv_time_empty'] },
+  'csv/time-zone-name': { valid: false, sampled: [], full: [] },
   'parquet/no-time': { valid: false, sampled: [], full: [] },
   'hdf5/no-channels': { valid: false, sampled: [], full: [] },
 };

@@ -38,7 +38,8 @@ chmodSync(unreadable, 0o000);
 // Root reads every file whatever its mode: there the mode case is skipped, and a symbolic
 // link loop (which no one can read) stands for an unreadable file.
 const isRoot = process.getuid?.() === 0;
-const loop = join(dir, 'loop.csv');
+// No extension: a `.csv` name in the config's place is answered as a swapped argument first.
+const loop = join(dir, 'loop');
 symlinkSync(loop, loop);
 const devices = ['/dev/zero', '/dev/urandom'].filter((d) => existsSync(d));
 
@@ -157,19 +158,21 @@ describe('an empty file', () => {
     });
   });
   test('as a config: document_empty naming it', async () => {
+    const emptyConfig = join(dir, 'empty.yaml');
+    writeFileSync(emptyConfig, '');
     for (const argv of [
-      ['lint', empty],
-      ['check', empty, data],
-      ['submit', empty, data],
+      ['lint', emptyConfig],
+      ['check', emptyConfig, data],
+      ['submit', emptyConfig, data],
     ]) {
       const r = await call(argv);
       expect(r.code).toBe(1);
-      expect(r.out).toContain(`${empty}:1:1 error document_empty The file holds no config.`);
+      expect(r.out).toContain(`${emptyConfig}:1:1 error document_empty The file holds no config.`);
     }
-    const r = await call(['fmt', empty, '--check']);
+    const r = await call(['fmt', emptyConfig, '--check']);
     expect(r).toEqual({
       code: 1,
-      out: `${empty}:1:1 error document_empty The file holds no config.\n  hint: Write a config, for example \`csvConfig: ...\`.\n`,
+      out: `${emptyConfig}:1:1 error document_empty The file holds no config.\n  hint: Write a config, for example \`csvConfig: ...\`.\n`,
     });
   });
 });
