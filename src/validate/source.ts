@@ -6,8 +6,11 @@ import {
   isScalar,
   isSeq,
   type Node,
+  type Pair,
   parseAllDocuments,
+  visit,
   type YAMLError,
+  type YAMLMap,
 } from 'yaml';
 import type { Issue } from '../model/issue.js';
 import { parsePointer } from '../model/issue.js';
@@ -108,7 +111,9 @@ export function parseConfigSource(source: string, options: ParseSourceOptions = 
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, {
-      uniqueKeys: true,
+      // The reader's own check compares every key with every other (quadratic): ours is
+      // one pass with a set per map (duplicateKeyOffset).
+      uniqueKeys: false,
       intAsBigInt: true,
       prettyErrors: false,
       keepSourceTokens: false,
@@ -143,6 +148,8 @@ function readDocument(
     seen.add(key);
     issues.push(i);
   }
+  const duplicate = duplicateKeyOffset(doc);
+  if (duplicate !== undefined) issues.push(at(duplicateKeyIssue(), position(duplicate)));
   const start = position(doc.contents?.range[0] ?? doc.range[0]);
   const locate = (ptr: string, options?: { key?: boolean }) =>
     position(locateOffset(doc, ptr, options?.key === true));
@@ -171,12 +178,7 @@ function readDocument(
 
 function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): Issue {
   const pos = position(e.pos[0]);
-  if (e.code === 'DUPLICATE_KEY') {
-    return at(
-      issue('duplicate_key', '', 'A key appears twice in the same object.', 'Remove one of them.'),
-      pos,
-    );
-  }
+  if (e.code === 'DUPLICATE_KEY') return at(duplicateKeyIssue(), pos);
   if (e.code === 'RESOURCE_EXHAUSTION') {
     if (/call stack/i.test(e.message)) {
       return at(
@@ -187,6 +189,42 @@ function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): 
     return at(issue('too_many_aliases', '', firstLine(e.message)), pos);
   }
   return at(issue('yaml_syntax_error', '', firstLine(e.message)), pos);
+}
+
+function duplicateKeyIssue(): Issue {
+  return issue('duplicate_key', '', 'A key appears twice in the same object.', 'Remove one of them.');
+}
+
+/** What makes two scalar keys the same key (as the reader compares them: type and value). */
+function keyIdentity(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  const v = key.value;
+  return `${typeof v}:${String(v)}`;
+}
+
+/**
+ * The offset of the first key that repeats a key of the same map, or undefined. One set
+ * per map: linear in the number of keys (the reader's own `uniqueKeys` is quadratic).
+ * Merge keys (`<<`) may repeat, as the reader allows.
+ */
+export function duplicateKeyOffset(doc: Document): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Map(_key, map: YAMLMap) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const id = keyIdentity(pair.key);
+        if (id === undefined || id === 'string:<<') continue;
+        if (seen.has(id)) {
+          found = (pair.key as Node).range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(id);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** Offset → 1-based line and column (UTF-16 units, as editors count), by binary search. */
@@ -269,6 +307,30 @@ function at(i: Issue, p: { line: number; column: number }): Issue {
   return i;
 }
 
+const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+/**
+ * A map's pairs by key as written, and by camelCase form where no key is written so
+ * (the first pair wins, as a search in order would find): built once per map, so
+ * locating every issue of a large map stays linear.
+ */
+function pairIndex(map: YAMLMap): Map<string, Pair> {
+  let index = pairIndexes.get(map);
+  if (index) return index;
+  index = new Map();
+  const camel = new Map<string, Pair>();
+  for (const p of map.items) {
+    if (!isScalar(p.key)) continue;
+    const name = String(p.key.value);
+    if (!index.has(name)) index.set(name, p);
+    const c = camelCase(name);
+    if (!camel.has(c)) camel.set(c, p);
+  }
+  for (const [c, p] of camel) if (!index.has(c)) index.set(c, p);
+  pairIndexes.set(map, index);
+  return index;
+}
+
 /** Walks a JSON pointer through the YAML nodes; returns the offset of the deepest node found. */
 function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): number {
   const tokens = parsePointer(ptr);
@@ -279,9 +341,7 @@ function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): numb
     const last = i === tokens.length - 1;
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
-      const pair =
-        node.items.find((p) => isScalar(p.key) && String(p.key.value) === token) ??
-        node.items.find((p) => isScalar(p.key) && camelCase(String(p.key.value)) === token);
+      const pair = pairIndex(node).get(token);
       if (!pair || !isPair(pair)) return offset;
       const key = pair.key as Node;
       if (last && wantKey) return key.range?.[0] ?? offset;

@@ -58,25 +58,25 @@ export function heldFor(base: string, head: string, limitMs: number): Promise<nu
 }
 
 /** Milliseconds `f` takes (the best of `runs`, so one pause of the machine does not count). */
-export function bestTime(f: () => unknown, runs = 3): number {
+export async function bestTime(f: () => unknown, runs = 3): Promise<number> {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
-    f();
+    await f();
     best = Math.min(best, performance.now() - t);
   }
   return best;
 }
 
 /**
- * Size doubling, three times: the time of `f(8n)` over the time of `f(n)` (best of five
+ * Size doubling, three times: the time of `f(8n)` over the time of `f(n)` (best of three
  * runs each). A linear cost gives about 8, a quadratic one about 64, an exponential one
  * far more. Sizes are small and the machine shared: callers bound it at RATIO_BOUND.
  */
-export function doublingRatio(f: (n: number) => unknown, n: number): number {
-  f(n); // warm-up
-  const small = bestTime(() => f(n), 5);
-  const large = bestTime(() => f(8 * n), 5);
+export async function doublingRatio(f: (n: number) => unknown, n: number): Promise<number> {
+  await f(n); // warm-up
+  const small = await bestTime(() => f(n), 3);
+  const large = await bestTime(() => f(8 * n), 3);
   return large / Math.max(small, 1);
 }
 

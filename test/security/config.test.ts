@@ -1,14 +1,19 @@
 /**
  * Config text that is not what it seems (issue 12, point 3): `__proto__`, `constructor`
  * and `prototype` keys are reported wherever they are, and the validated value always
- * holds what was sent.
+ * holds what was sent. Point 5b: `lint` time grows linearly with the keys of a map.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
+import { run } from '../../src/cli/run.js';
 import { escapePointerToken } from '../../src/model/issue.js';
-import { validateConfig, validateConfigText } from '../../src/validate/index.js';
+import { parseConfigSource, validateConfig, validateConfigText } from '../../src/validate/index.js';
 import { arbDocument } from '../helpers/arbitraries.js';
+import { doublingRatio, RATIO_BOUND } from './_helpers.js';
 
 const hidden = {
   timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
@@ -104,5 +109,62 @@ describe('point 3: reserved keys', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('point 5b: lint is linear in the keys of one map', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'importkit-security-lint-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const time = 'timeColumn: { columnNumber: 1, format: TIME_FORMAT_ABSOLUTE_RFC3339 }';
+  const shapes: Array<[string, (n: number) => string]> = [
+    [
+      'valid data columns (YAML)',
+      (n) =>
+        `csvConfig:\n  assetName: a\n  firstDataRow: 2\n  ${time}\n  dataColumns:\n${Array.from(
+          { length: n },
+          (_, i) => `    "${i + 2}": { name: c${i}, dataType: CHANNEL_DATA_TYPE_DOUBLE }\n`,
+        ).join('')}`,
+    ],
+    [
+      'unknown keys, each an issue (YAML)',
+      (n) => `${Array.from({ length: n }, (_, i) => `k${i}: ${i}\n`).join('')}csvConfig: {}\n`,
+    ],
+    [
+      'unknown keys, each an issue (JSON)',
+      (n) =>
+        `{${Array.from({ length: n }, (_, i) => `"k${i}": ${i}`).join(', ')}, "csvConfig": {}}`,
+    ],
+    [
+      'a duplicate key at the end (YAML)',
+      (n) => `csvConfig:\n${Array.from({ length: n }, (_, i) => `  k${i}: 1\n`).join('')}  k0: 2\n`,
+    ],
+  ];
+
+  test.each(shapes)('size doubling: %s', async (name, shape) => {
+    const lint = async (n: number) => {
+      const file = join(dir, `c-${n}.${name.includes('JSON') ? 'json' : 'yaml'}`);
+      await writeFile(file, shape(n));
+      const io = { stdout: { write: () => {} }, stderr: { write: () => {} }, env: {}, cwd: dir };
+      const code = await run(['lint', file], io);
+      expect(code).toBe(name.startsWith('valid') ? 0 : 1);
+    };
+    expect(await doublingRatio(lint, 500)).toBeLessThan(RATIO_BOUND);
+  });
+
+  test('size doubling: reading a map of many keys (the reader checked duplicates pairwise)', async () => {
+    const text = (n: number) =>
+      `csvConfig:\n${Array.from({ length: n }, (_, i) => `  k${i}: 1\n`).join('')}  k0: 2\n`;
+    expect(await doublingRatio((n) => parseConfigSource(text(n)), 3000)).toBeLessThan(RATIO_BOUND);
+  });
+
+  test('a duplicate key is still reported where it is', () => {
+    const r = validateConfigText('csvConfig:\n  a: 1\n  b: 2\n  a: 3\n', { filename: 'c.yaml' });
+    expect(r.issues.map((i) => [i.code, i.line, i.column])).toEqual([['duplicate_key', 4, 3]]);
   });
 });
