@@ -320,6 +320,15 @@ async function saveBody(
   }
 }
 
+/** The request's path and query as a URL (`//x` is a path here, not a host). */
+function requestUrl(target: string): URL {
+  try {
+    return new URL(`http://emulator${target.startsWith('/') ? '' : '/'}${target}`);
+  } catch {
+    throw invalid('the request path cannot be read as a URL path');
+  }
+}
+
 const UpdateBody = <S extends z.ZodType>(key: string, schema: S) =>
   z.looseObject({ [key]: schema, updateMask: z.string().optional() });
 
@@ -444,7 +453,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     org: KeyOrganization,
     userId: string,
   ) {
-    const u = new URL(req.url ?? '/', 'http://emulator');
+    const u = requestUrl(req.url ?? '/');
     const path = u.pathname;
     const method = req.method ?? 'GET';
     const orgId = org.organizationId;
