@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { InspectError } from '../inspect/index.js';
 import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
+import { printable } from './printable.js';
 
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;
@@ -107,7 +108,8 @@ function reportError(err: unknown, name: string, io: Io): number {
     io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
     return EXIT_INVALID;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  // Messages may carry a server's text: printed with its control characters escaped.
+  const message = printable(err instanceof Error ? err.message : String(err));
   io.stderr.write(`importkit ${name}: ${message}\n`);
   if (io.env.IMPORTKIT_DEBUG && err instanceof Error && err.stack)
     io.stderr.write(`${err.stack}\n`);

@@ -22,6 +22,35 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 /** Alias references allowed per document (guards against "billion laughs"). */
 export const MAX_ALIAS_COUNT = 100;
 
+/**
+ * A config file's bytes as text: UTF-8, a leading byte-order mark dropped. Anything else
+ * (UTF-16, Latin-1, binary) is an issue (`text_not_utf8`), never text read as if it were
+ * UTF-8: a UTF-16 file would otherwise read as one string of NULs and pass as a document.
+ */
+export function decodeConfigBytes(bytes: Uint8Array): string | Issue {
+  const refuse = (what: string) => {
+    const i = issue(
+      'text_not_utf8',
+      '',
+      `The file is ${what}, not UTF-8 text.`,
+      'Save it as UTF-8 and try again.',
+    );
+    i.line = 1;
+    i.column = 1;
+    return i;
+  };
+  const [b0, b1] = bytes;
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) return refuse('UTF-16');
+  if (bytes.includes(0)) return refuse('binary data or UTF-16 (it holds NUL bytes)');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return refuse('in another encoding (Latin-1 or binary: some bytes are not UTF-8)');
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** A 1-based place in the text, with the 0-based character offset. */
 export interface SourcePosition {
   line: number;
@@ -192,7 +221,12 @@ function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): 
 }
 
 function duplicateKeyIssue(): Issue {
-  return issue('duplicate_key', '', 'A key appears twice in the same object.', 'Remove one of them.');
+  return issue(
+    'duplicate_key',
+    '',
+    'A key appears twice in the same object.',
+    'Remove one of them.',
+  );
 }
 
 /** What makes two scalar keys the same key (as the reader compares them: type and value). */

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatConfigText } from '../../fmt/index.js';
+import type { Issue } from '../../model/issue.js';
+import { decodeConfigBytes } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { parseCommandArgs } from '../run.js';
@@ -33,14 +35,14 @@ export async function fmt(args: string[], io: Io): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError('name at least one config file');
 
-  const inputs: Array<{ name: string; text: string }> = [];
+  const inputs: Array<{ name: string; text: string | Issue }> = [];
   for (const name of positionals) {
     if (name === '-') {
       inputs.push({ name, text: await readStdin(io) });
       continue;
     }
     try {
-      inputs.push({ name, text: await readFile(resolve(io.cwd, name), 'utf8') });
+      inputs.push({ name, text: decodeConfigBytes(await readFile(resolve(io.cwd, name))) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(
@@ -51,13 +53,18 @@ export async function fmt(args: string[], io: Io): Promise<number> {
 
   let failed = false;
   for (const { name, text } of inputs) {
-    const result = formatConfigText(text, name === '-' ? {} : { filename: name });
+    // Text that is not UTF-8 is never rewritten: read as UTF-8 it would be something else.
+    const result =
+      typeof text === 'string'
+        ? formatConfigText(text, name === '-' ? {} : { filename: name })
+        : { text: '', changed: false, changes: [], error: { ...text } };
     if (result.error) {
       const at =
         result.error.line !== undefined
           ? `${name}:${result.error.line}:${result.error.column}`
           : name;
-      io.stderr.write(`${at} error ${result.error.message}\n`);
+      const code = result.error.code ? `${result.error.code}: ` : '';
+      io.stderr.write(`${at} error ${code}${result.error.message}\n`);
       failed = true;
       continue;
     }
@@ -79,12 +86,9 @@ export async function fmt(args: string[], io: Io): Promise<number> {
   return failed ? EXIT_INVALID : EXIT_OK;
 }
 
-async function readStdin(io: Io): Promise<string> {
+async function readStdin(io: Io): Promise<string | Issue> {
   if (!io.stdin) throw new UsageError('no standard input to read');
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of io.stdin) {
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));
+  return decodeConfigBytes(Buffer.concat(chunks));
 }

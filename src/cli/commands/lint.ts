@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Issue } from '../../model/issue.js';
-import { MAX_CONFIG_BYTES, validateConfigText } from '../../validate/index.js';
+import { decodeConfigBytes, MAX_CONFIG_BYTES, validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import {
@@ -111,7 +111,7 @@ function readConfig(path: string): string | Issue {
         `The file is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
       );
     }
-    return stripBom(buf.subarray(0, n).toString('utf8'));
+    return decodeConfigBytes(buf.subarray(0, n));
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'EISDIR')
@@ -139,13 +139,9 @@ async function readStdin(io: Io): Promise<string | Issue> {
     }
     chunks.push(b);
   }
-  return stripBom(Buffer.concat(chunks).toString('utf8'));
+  return decodeConfigBytes(Buffer.concat(chunks));
 }
 
 function fileIssue(code: Issue['code'], message: string): Issue {
   return { code, severity: 'error', path: '', message, line: 1, column: 1 };
-}
-
-function stripBom(s: string): string {
-  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 }

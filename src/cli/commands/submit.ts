@@ -18,6 +18,7 @@ import type { DataImport } from '../../model/resources.js';
 import { validateConfigText } from '../../validate/index.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
+import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
@@ -53,7 +54,7 @@ export function clientFromEnv(io: Io): Client {
     baseUrl,
     apiKey,
     userAgent: 'importkit-cli',
-    ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${line}\n`) } : {}),
+    ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`) } : {}),
   });
 }
 
@@ -75,7 +76,7 @@ export function describeImport(d: DataImport): string {
   if (d.assetId) parts.push(`asset ${d.assetId}`);
   if (d.dataStartTime || d.dataStopTime)
     parts.push(`data ${d.dataStartTime ?? '?'} – ${d.dataStopTime ?? '?'}`);
-  return parts.join(', ');
+  return printable(parts.join(', '));
 }
 
 /**
@@ -93,10 +94,10 @@ export async function follow(
   let last: string | undefined;
   const wait: WaitOptions = {
     onStatus: (d) => {
-      const s = short(d.status);
+      const s = printable(short(d.status));
       if (tty) {
         const secs = ((Date.now() - started) / 1000).toFixed(0);
-        io.stderr.write(`\rwaiting for ${id}: ${s} (${secs} s)\x1b[K`);
+        io.stderr.write(`\rwaiting for ${printable(id)}: ${s} (${secs} s)\x1b[K`);
       } else if (s !== last) {
         io.stderr.write(`status: ${s}\n`);
       }
@@ -105,7 +106,7 @@ export async function follow(
     onUnknownStatus: (s) => {
       if (tty) io.stderr.write('\n');
       io.stderr.write(
-        `warning: the service reports a status this version does not know (${s}); still waiting\n`,
+        `warning: the service reports a status this version does not know (${printable(s)}); still waiting\n`,
       );
     },
   };
@@ -122,7 +123,7 @@ export async function follow(
       if (options.json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
       else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
       io.stderr.write(
-        `importkit: data import ${id} failed: ${err.errorMessage || '(no message)'}\n`,
+        `importkit: data import ${printable(id)} failed: ${printable(err.errorMessage) || '(no message)'}\n`,
       );
       return EXIT_INVALID;
     }
@@ -134,9 +135,12 @@ export function printResult(d: DataImport, io: Io, json: boolean): void {
   if (json) io.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
   else io.stdout.write(`${describeImport(d)}\n`);
   const warnings = (d as { warnings?: unknown }).warnings;
-  if (Array.isArray(warnings)) for (const w of warnings) io.stderr.write(`warning: ${String(w)}\n`);
+  if (Array.isArray(warnings))
+    for (const w of warnings) io.stderr.write(`warning: ${printable(String(w))}\n`);
   if (d.errorMessage && d.status === 'DATA_IMPORT_STATUS_FAILED') {
-    io.stderr.write(`importkit: data import ${d.dataImportId} failed: ${d.errorMessage}\n`);
+    io.stderr.write(
+      `importkit: data import ${printable(String(d.dataImportId))} failed: ${printable(d.errorMessage)}\n`,
+    );
   }
 }
 
@@ -191,7 +195,7 @@ export async function submit(args: string[], io: Io): Promise<number> {
   let id: string;
   if (url) {
     ({ dataImportId: id } = await client.createImportFromUrl(url, document));
-    io.stderr.write(`created data import ${id} from ${url}\n`);
+    io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
   } else {
     const file = resolve(io.cwd, dataPath ?? '');
     const info = await stat(file).catch(() => undefined);
@@ -201,7 +205,7 @@ export async function submit(args: string[], io: Io): Promise<number> {
     }
     const target = await client.createImportFromUpload(document);
     id = target.dataImportId;
-    io.stderr.write(`created data import ${id}\n`);
+    io.stderr.write(`created data import ${printable(id)}\n`);
     const bar = createProgress(io, 'uploading', 0);
     let total = 0;
     try {
