@@ -141,7 +141,9 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
 function missingColumns(named: readonly NamedColumn[], profile: BaseProfile): string[] {
   const out: string[] = [];
   const columns = profile.fields.map((f) => f.column).filter((c): c is number => c !== undefined);
-  const maxColumn = columns.length > 0 ? Math.max(...columns) : profile.fields.length;
+  // A loop, not Math.max(...columns): a data-sized array spread into a call overflows the stack.
+  const maxColumn =
+    columns.length > 0 ? columns.reduce((a, b) => (b > a ? b : a)) : profile.fields.length;
   const names = new Set<string>();
   for (const f of profile.fields) {
     for (const n of [f.name, f.path]) {
