@@ -12,12 +12,25 @@ export function raw(
   base: string,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+  options: {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    /** On a new connection rather than one kept alive from an earlier request. */
+    fresh?: boolean;
+  } = {},
 ): Promise<RawAnswer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, method, path, headers: options.headers ?? {} },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path,
+        headers: options.headers ?? {},
+        ...(options.fresh ? { agent: false } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
