@@ -3,6 +3,7 @@ import { InspectError } from '../inspect/index.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
+import { printable } from './printable.js';
 
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;
@@ -132,7 +133,8 @@ function reportError(err: unknown, name: string, io: Io): number {
     // A file named on the command line that does not exist is a usage error in every command.
     return err.issue.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  // Messages may carry a server's text: printed with its control characters escaped.
+  const message = printable(err instanceof Error ? err.message : String(err));
   io.stderr.write(`importkit ${name}: ${message}\n`);
   if (io.env.IMPORTKIT_DEBUG && err instanceof Error && err.stack)
     io.stderr.write(`${err.stack}\n`);

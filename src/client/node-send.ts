@@ -14,6 +14,20 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
+/** What nodeSend takes beyond fetch's options. */
+export interface SendInit extends RequestInit {
+  /** Ends the request when its connection sends and receives nothing for this long (ms). */
+  idleTimeoutMs?: number;
+}
+
+/** The connection of a request sent nothing and received nothing for `idleTimeoutMs`. */
+export class IdleTimeout extends Error {
+  constructor(readonly idleTimeoutMs: number) {
+    super(`the connection was idle for ${idleTimeoutMs} ms`);
+    this.name = 'IdleTimeout';
+  }
+}
+
 function toResponse(res: IncomingMessage): Response {
   const headers = new Headers();
   for (const [k, v] of Object.entries(res.headers)) {
@@ -28,7 +42,7 @@ function toResponse(res: IncomingMessage): Response {
   return new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, init);
 }
 
-export function nodeSend(url: string, init: RequestInit): Promise<Response> {
+export function nodeSend(url: string, init: SendInit): Promise<Response> {
   const u = new URL(url);
   const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers: Record<string, string> = {};
@@ -40,6 +54,10 @@ export function nodeSend(url: string, init: RequestInit): Promise<Response> {
     if (init.signal) options.signal = init.signal;
     const req = request(u, options, (res) => resolve(toResponse(res)));
     req.on('error', reject);
+    const idle = init.idleTimeoutMs;
+    if (idle !== undefined && idle > 0) {
+      req.setTimeout(idle, () => req.destroy(new IdleTimeout(idle)));
+    }
     const body = init.body;
     if (body instanceof ReadableStream) {
       pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), req).catch(

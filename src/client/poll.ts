@@ -8,9 +8,22 @@ import { fmtMs } from './transport.js';
 export const SUCCEEDED = 'DATA_IMPORT_STATUS_SUCCEEDED';
 export const FAILED = 'DATA_IMPORT_STATUS_FAILED';
 
+/** How long a wait lasts at most unless told otherwise (1 hour). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 60 * 60_000;
+/** How long polls may fail in a row before the wait gives up (60 s). */
+export const DEFAULT_UNREACHABLE_MS = 60_000;
+
 export interface WaitOptions {
-  /** Give up after this many ms with a TimeoutError naming the last status (default: none). */
+  /**
+   * Give up after this many ms with a TimeoutError naming the last status and the last
+   * network error (default DEFAULT_WAIT_TIMEOUT_MS, 1 hour; 0: no limit).
+   */
   timeoutMs?: number;
+  /**
+   * Give up when every poll has failed (refused, reset, timed out, 5xx) for this many ms,
+   * with a TimeoutError naming the last error (default DEFAULT_UNREACHABLE_MS; 0: never).
+   */
+  unreachableMs?: number;
   /** Stops the wait at once (the sleep included); the signal's reason is thrown. */
   signal?: AbortSignal;
   /** Called with each DataImport read. */
@@ -39,13 +52,17 @@ export async function waitForImport(
 ): Promise<DataImport> {
   const first = Math.max(0, options.intervalMs ?? 1000);
   const cap = Math.max(first, options.maxIntervalMs ?? 30_000);
-  const timeoutMs = options.timeoutMs ?? 0;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
   let lastStatus: string | undefined;
+  /** The error of the last poll, while polls fail; with the time the failures began. */
+  let failing: { since: number; error: Error } | undefined;
+  const lastError = () => (failing ? `; last error: ${failing.error.message}` : '');
   const deadline = deadlineSignal(
     timeoutMs,
     () =>
       new TimeoutError(
-        `data import ${id} did not finish within ${fmtMs(timeoutMs)} (last status: ${lastStatus ?? 'none read yet'})`,
+        `data import ${id} did not finish within ${fmtMs(timeoutMs)} (last status: ${lastStatus ?? 'none read yet'}${lastError()})`,
         { timeoutMs, lastStatus },
       ),
   );
@@ -65,9 +82,17 @@ export async function waitForImport(
           (err instanceof TimeoutError && err.attempt) ||
           (err instanceof ApiError && [408, 429, 500, 502, 503, 504].includes(err.status));
         if (!passing) throw err;
+        failing = { since: failing?.since ?? performance.now(), error: err as Error };
+        if (unreachableMs > 0 && performance.now() - failing.since >= unreachableMs) {
+          throw new TimeoutError(
+            `data import ${id}: no answer from the service for ${fmtMs(unreachableMs)} (last status: ${lastStatus ?? 'none read yet'}${lastError()})`,
+            { timeoutMs: unreachableMs, lastStatus },
+          );
+        }
         log(`polling ${id}: ${(err as Error).message}; trying again`);
       }
       if (current) {
+        failing = undefined;
         const status = current.status ?? 'DATA_IMPORT_STATUS_UNSPECIFIED';
         lastStatus = status;
         options.onStatus?.(current);

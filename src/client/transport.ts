@@ -14,7 +14,7 @@ import {
   redact,
   TimeoutError,
 } from './errors.js';
-import { nodeSend } from './node-send.js';
+import { IdleTimeout, nodeSend, type SendInit } from './node-send.js';
 import { backoffDelay, parseRetryAfter, type RetryOptions, retryPolicy } from './retry.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -22,7 +22,11 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export interface TransportOptions {
   /** The service's base address, e.g. `https://api.example.com` (a path prefix is kept). */
   baseUrl: string;
-  /** The API key, sent as `Authorization: Bearer <key>` and nowhere else. */
+  /**
+   * The API key, sent as `Authorization: Bearer <key>` to the origin of `baseUrl` only
+   * (an upload URL on another origin gets no key), and never over plain http to another
+   * machine: an `http://` baseUrl must be 127.0.0.1, localhost or [::1].
+   */
   apiKey: string;
   /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
   fetch?: FetchLike;
@@ -30,6 +34,11 @@ export interface TransportOptions {
   timeoutMs?: number;
   /** One call's overall time limit across its retries in ms (default 120 s; 0: none). */
   deadlineMs?: number;
+  /**
+   * A streamed upload whose connection sends and receives nothing this long fails with a
+   * TimeoutError, in ms (default 60 s; 0: none).
+   */
+  idleTimeoutMs?: number;
   /** Retry policy, or the number of retries. */
   retry?: RetryOptions | number;
   /** The User-Agent header. */
@@ -109,6 +118,8 @@ export function createTransport(options: TransportOptions): Transport {
   }
   const apiKey = options.apiKey;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const baseOrigin = keyedOrigin(base);
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   // Streamed bodies go through node:http unless the caller brought their own fetch.
   const streamFetch: FetchLike = options.fetch ?? nodeSend;
@@ -197,10 +208,12 @@ export function createTransport(options: TransportOptions): Transport {
     );
     const signal = anySignal(outer, timer.signal);
     const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
       accept: 'application/json',
       'user-agent': userAgent,
     };
+    // The key goes to the service's own origin only: an upload URL elsewhere (object
+    // storage, a signed address) carries its own authorisation in the URL.
+    if (new URL(target).origin === baseOrigin) headers.authorization = `Bearer ${apiKey}`;
     let body: RequestInit['body'] | undefined;
     let prepared: PreparedBody | undefined;
     if (spec.body) {
@@ -215,11 +228,12 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       let response: Response;
       try {
-        const init: RequestInit & { duplex?: 'half' } = { method: spec.method, headers };
+        const init: SendInit & { duplex?: 'half' } = { method: spec.method, headers };
         if (body !== undefined) init.body = body;
         if (signal) init.signal = signal;
         // A streamed body needs half duplex on Node's fetch.
         if (body instanceof ReadableStream) init.duplex = 'half';
+        if (body instanceof ReadableStream) init.idleTimeoutMs = idleTimeoutMs;
         response = await (body instanceof ReadableStream ? streamFetch : doFetch)(target, init);
       } catch (err) {
         throw toNetworkError(err, place, signal, timer.signal);
@@ -276,6 +290,12 @@ export function createTransport(options: TransportOptions): Transport {
       return signal.reason;
     }
     if (err instanceof ClientError) return err;
+    if (err instanceof IdleTimeout) {
+      return new TimeoutError(
+        `${place.method} ${place.url}: nothing sent or received for ${fmtMs(err.idleTimeoutMs)}`,
+        { timeoutMs: err.idleTimeoutMs, place, attempt: true },
+      );
+    }
     const errno = errnoOf(err);
     const detail = hide(describe(err));
     return new NetworkError(place, detail, {
@@ -286,6 +306,21 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   return { request, url, log, redact: hide };
+}
+
+/** Hosts a plain-http baseUrl may name: the key then never leaves this machine. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The origin the key is sent to; refuses plain http to another machine. */
+function keyedOrigin(base: string): string {
+  const u = new URL(base);
+  if (u.protocol === 'http:' && !LOOPBACK.test(u.hostname)) {
+    throw new ClientError(
+      `baseUrl ${u.origin}: the API key is never sent over plain http to another machine; use https (http is for 127.0.0.1, localhost and [::1])`,
+      'client_options_invalid',
+    );
+  }
+  return u.origin;
 }
 
 /** The first errno-like code in an error's cause chain (AggregateError included). */

@@ -92,16 +92,20 @@ function channel(v: unknown): NamedChannel | undefined {
 
 /** The channels a config declares, by name. */
 export function channelsOf(kind: string, config: Obj): NamedChannel[] {
-  const raw: unknown[] = [];
-  if (kind === 'csv') raw.push(...Object.values(obj(config.dataColumns) ?? {}));
+  // Concatenated, never spread into push(): a config can name hundreds of thousands of columns.
+  let raw: unknown[] = [];
+  if (kind === 'csv') raw = Object.values(obj(config.dataColumns) ?? {});
   else if (kind === 'parquet') {
     const flat = obj(config.flatDataset);
     const single = obj(config.singleChannelPerRow);
-    raw.push(...arr(flat?.dataColumns).map((c) => c.channelConfig));
-    raw.push(...arr(single?.columns).map((c) => c.columnConfig));
-    raw.push(obj(single?.singleChannel)?.channel);
+    raw = arr(flat?.dataColumns)
+      .map((c) => c.channelConfig)
+      .concat(
+        arr(single?.columns).map((c) => c.columnConfig),
+        [obj(single?.singleChannel)?.channel],
+      );
   } else if (kind === 'hdf5' || kind === 'tdms' || kind === 'ulog') {
-    raw.push(...arr(config.data).map((d) => d.channelConfig));
+    raw = arr(config.data).map((d) => d.channelConfig);
   }
   return raw.map(channel).filter((c): c is NamedChannel => !!c);
 }

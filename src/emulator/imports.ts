@@ -5,7 +5,7 @@
  * column, path or dataset the config names must be in that profile.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,6 +25,8 @@ export interface ImportContext {
   newId: () => string;
   /** Waits between the steps of the flow, so a poller can see them (default 0). */
   stepDelayMs: number;
+  /** How long fetching a URL import's file may take, redirects included. */
+  fetchTimeoutMs: number;
 }
 
 class ImportFailure extends Error {}
@@ -55,7 +57,11 @@ export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<
         : `internal error: ${(err as Error)?.message ?? String(err)}`;
     setStatus(rec, 'DATA_IMPORT_STATUS_FAILED', ctx);
   }
-  await ctx.store.save();
+  try {
+    await ctx.store.save();
+  } catch {
+    // The state stays in memory; the next write that succeeds carries it.
+  }
 }
 
 function setStatus(rec: ImportRecord, status: string, ctx: ImportContext): void {
@@ -135,7 +141,9 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
 function missingColumns(named: readonly NamedColumn[], profile: BaseProfile): string[] {
   const out: string[] = [];
   const columns = profile.fields.map((f) => f.column).filter((c): c is number => c !== undefined);
-  const maxColumn = columns.length > 0 ? Math.max(...columns) : profile.fields.length;
+  // A loop, not Math.max(...columns): a data-sized array spread into a call overflows the stack.
+  const maxColumn =
+    columns.length > 0 ? columns.reduce((a, b) => (b > a ? b : a)) : profile.fields.length;
   const names = new Set<string>();
   for (const f of profile.fields) {
     for (const n of [f.name, f.path]) {
@@ -162,36 +170,84 @@ function missingColumns(named: readonly NamedColumn[], profile: BaseProfile): st
   return out;
 }
 
+/** Addresses a URL import may fetch from: http on this machine only. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** Redirects followed, each checked like the first address. */
+const MAX_REDIRECTS = 5;
+
+/** The URL to fetch, when the emulator may fetch it; else the import fails saying why. */
+function allowedUrl(text: string, asked: string): URL {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    fail(`cannot fetch '${asked}': '${text}' is not a URL`);
+  }
+  if (u.protocol !== 'http:' || !LOOPBACK_HOSTS.has(u.hostname)) {
+    const via = text === asked ? '' : ` (redirected to '${text}')`;
+    fail(
+      `cannot fetch '${asked}'${via}: the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1])`,
+    );
+  }
+  return u;
+}
+
+/** Fetches `asked`, following redirects by hand so that every hop is checked. */
+async function fetchChecked(asked: string, signal: AbortSignal): Promise<Response> {
+  let u = allowedUrl(asked, asked);
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await fetch(u, { signal, redirect: 'manual' });
+    } catch (err) {
+      fail(`cannot fetch '${asked}': ${(err as Error).message}`);
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    if (hop >= MAX_REDIRECTS) fail(`cannot fetch '${asked}': more than ${MAX_REDIRECTS} redirects`);
+    u = allowedUrl(new URL(location, u).toString(), asked);
+  }
+}
+
+/** The name a fetched file is stored under: the URL's last segment, made safe. */
+export function fetchedName(u: URL): string {
+  const last = u.pathname.split('/').pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    name = last;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  name = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').slice(0, 200);
+  return name === '' || name === '.' || name === '..' ? 'download' : name;
+}
+
 /** URL imports: http on loopback only, fetched into the uploads folder; anything else fails. */
 async function fetchSource(rec: ImportRecord, ctx: ImportContext): Promise<void> {
   const url = rec.dataImport.sourceUrl ?? '';
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    fail(`cannot fetch '${url}': not a URL`);
-  }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-  if (u.protocol !== 'http:' || !loopback) {
-    fail(
-      `cannot fetch '${url}': the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1])`,
-    );
+  const signal = AbortSignal.timeout(ctx.fetchTimeoutMs);
+  const response = await fetchChecked(url, signal);
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    fail(`cannot fetch '${url}': HTTP ${response.status}`);
   }
   const dir = join(ctx.uploadsDir, rec.dataImport.dataImportId ?? 'unknown');
-  await mkdir(dir, { recursive: true });
-  const name = decodeURIComponent(u.pathname.split('/').pop() || 'download');
-  const path = join(dir, name.replace(/[/\\]/g, '_'));
-  let response: Response;
+  const name = fetchedName(new URL(response.url || url));
+  const path = join(dir, name);
+  // The body is consumed or destroyed on every path: one left unread errors later, unheard.
+  const source = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  source.on('error', () => {});
   try {
-    response = await fetch(u, { signal: AbortSignal.timeout(30_000) });
+    await mkdir(dir, { recursive: true });
+    await pipeline(source, createWriteStream(path));
   } catch (err) {
-    fail(`cannot fetch '${url}': ${(err as Error).message}`);
+    source.destroy();
+    await rm(path, { force: true }).catch(() => {});
+    const errno = (err as NodeJS.ErrnoException).code;
+    fail(`cannot fetch '${url}': the download failed${errno ? ` (${errno})` : ''}`);
   }
-  if (!response.ok || !response.body) fail(`cannot fetch '${url}': HTTP ${response.status}`);
-  await pipeline(
-    Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>),
-    createWriteStream(path),
-  );
   rec.filePath = path;
   rec.fileName = name;
 }

@@ -55,13 +55,14 @@ function splitTop(text: string, op: string): string[] {
 }
 
 function literal(text: string): string {
-  const m = /^\s*(["'])((?:\\.|(?!\1).)*)\1\s*$/.exec(text);
+  // An escape and a plain character never both match a backslash: linear, no backtracking.
+  const m = /^(["'])((?:\\[\s\S]|(?!\1)[^\\])*)\1$/.exec(text.trim());
   if (!m) throw new FilterError(`expected a quoted string, found '${text.trim()}'`);
-  return (m[2] ?? '').replace(/\\(.)/g, '$1');
+  return (m[2] ?? '').replace(/\\([\s\S])/g, '$1');
 }
 
 function parseComparison(text: string): Test {
-  const m = /^\s*([a-z_]+)\s*(==|!=|\bin\b)\s*(.+?)\s*$/s.exec(text);
+  const m = /^([a-z_]+)\s*(==|!=|\bin\b)\s*([\s\S]+)$/.exec(text.trim());
   if (!m) throw new FilterError(`cannot read '${text.trim()}': expected FIELD == "value"`);
   const [, name = '', op, rhs = ''] = m;
   const get = Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined;
@@ -69,7 +70,7 @@ function parseComparison(text: string): Test {
     throw new FilterError(`unknown field '${name}' (data_import_id, source_url, status, run_id)`);
   }
   if (op === 'in') {
-    const list = /^\[(.*)\]$/s.exec(rhs);
+    const list = /^\[([\s\S]*)\]$/.exec(rhs);
     if (!list) throw new FilterError(`'in' needs a list: ${name} in ["a", "b"]`);
     const values = (list[1] ?? '').trim() === '' ? [] : splitTop(list[1] ?? '', ',').map(literal);
     return (r) => values.includes(get(r));

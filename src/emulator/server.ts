@@ -10,11 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { toCamelPath } from '../client/index.js';
-import { CONFIG_KEYS } from '../model/document.js';
+import { CONFIG_KEYS, MAX_NESTING_DEPTH } from '../model/document.js';
 import {
   Asset,
   Channel,
@@ -45,7 +46,33 @@ export interface EmulatorOptions {
   faults?: string | FaultSpec;
   /** Pause between the steps of an import, so pollers see PENDING and IN_PROGRESS (default 0). */
   stepDelayMs?: number;
+  /** The largest file an upload may hold, after gzip decompression (default 2 GiB). */
+  maxUploadBytes?: number;
+  /** How long a URL import may take to fetch its file, in ms (default 30 s). */
+  fetchTimeoutMs?: number;
+  /** Time limits of one request, in ms (defaults well under Node's: see EMULATOR_TIMEOUTS). */
+  timeouts?: Partial<EmulatorTimeouts>;
 }
+
+export interface EmulatorTimeouts {
+  /** To receive a request's headers. */
+  headersMs: number;
+  /** To receive a whole request, body included. */
+  requestMs: number;
+  /** A connection that sends nothing for this long is closed. */
+  idleMs: number;
+}
+
+/** Node's defaults (60 s for headers, 300 s for a request) let a slow client hold a socket. */
+export const EMULATOR_TIMEOUTS: EmulatorTimeouts = {
+  headersMs: 10_000,
+  requestMs: 120_000,
+  idleMs: 30_000,
+};
+
+/** A gzip upload may decompress to at most this many times its size (past the first 16 MiB). */
+export const MAX_INFLATION_RATIO = 100;
+const INFLATION_SLACK = 16 * 1024 * 1024;
 
 export interface KeyOrganization {
   organizationId: string;
@@ -92,6 +119,8 @@ class HttpFailure extends Error {
     readonly code: number,
     message: string,
     readonly details: Array<Record<string, unknown>> = [],
+    /** The HTTP status, when not the one of `code`. */
+    readonly http?: number,
   ) {
     super(message);
   }
@@ -133,8 +162,30 @@ function sendStatus(
   message: string,
   details: unknown[] = [],
   headers = {},
+  http = HTTP_OF_CODE[code] ?? 500,
 ) {
-  send(res, HTTP_OF_CODE[code] ?? 500, { code, message, details }, headers);
+  send(res, http, { code, message, details }, headers);
+}
+
+/**
+ * The answer to a request that threw: its own failure, a 400 for a malformed
+ * percent-encoding, else a 500 that names no server path (only the error's code).
+ */
+function sendFailure(req: IncomingMessage, res: ServerResponse, err: unknown) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  req.resume();
+  if (err instanceof HttpFailure) {
+    return sendStatus(res, err.code, err.message, err.details, {}, err.http);
+  }
+  if (err instanceof URIError) {
+    return sendStatus(res, 3, 'the request path holds a malformed percent-encoding (%XX)');
+  }
+  const errno = (err as NodeJS.ErrnoException | undefined)?.code;
+  const what = typeof errno === 'string' && /^[A-Z_]+$/.test(errno) ? ` (${errno})` : '';
+  return sendStatus(res, 13, `internal error${what}: the request was not carried out`);
 }
 
 async function readJson(req: IncomingMessage, limit = 16 * 1024 * 1024): Promise<unknown> {
@@ -147,11 +198,28 @@ async function readJson(req: IncomingMessage, limit = 16 * 1024 * 1024): Promise
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalid('the request body is not JSON');
   }
+  // Deeper values would overflow the stack when the state is written (JSON.stringify).
+  if (nestsBeyond(value, MAX_NESTING_DEPTH)) {
+    throw invalid(`the request body nests more than ${MAX_NESTING_DEPTH} levels deep`);
+  }
+  return value;
+}
+
+/** Whether a parsed JSON value has an object or array deeper than `limit` (no recursion). */
+export function nestsBeyond(value: unknown, limit: number): boolean {
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    if (typeof top.v !== 'object' || top.v === null) continue;
+    if (top.depth > limit) return true;
+    for (const child of Object.values(top.v)) stack.push({ v: child, depth: top.depth + 1 });
+  }
+  return false;
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -176,6 +244,89 @@ export function filenameOf(disposition: string | undefined): string | undefined 
   if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, '$1');
   const plain = /filename\s*=\s*([^;\s]+)/i.exec(disposition);
   return plain?.[1];
+}
+
+/**
+ * The name an upload is stored under: the base name of the one sent (`upload` when none),
+ * without `.gz` when gzip-encoded. A name that cannot be a file name is a 400.
+ */
+export function uploadName(disposition: string | undefined, gzip: boolean): string {
+  let name = basename((filenameOf(disposition) ?? '').replace(/\\/g, '/')) || 'upload';
+  if (gzip) name = name.replace(/\.gz$/i, '') || 'upload';
+  const why =
+    name === '.' || name === '..'
+      ? `'${name}' names a folder`
+      : // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+        /[\u0000-\u001f\u007f]/.test(name)
+        ? 'it holds control characters'
+        : Buffer.byteLength(name) > 255
+          ? 'it is longer than 255 bytes'
+          : undefined;
+  if (why) throw invalid(`the file name in Content-Disposition cannot be used: ${why}`, 'filename');
+  return name;
+}
+
+/**
+ * The transforms an upload goes through before the disk: gunzip when gzip-encoded, and a
+ * guard that ends it (413) past `maxBytes`, or when gzip data grows past
+ * MAX_INFLATION_RATIO times its size (a decompression bomb).
+ */
+function uploadStages(gzip: boolean, maxBytes: number): Transform[] {
+  let wire = 0;
+  let data = 0;
+  const tooLarge = (why: string) => new HttpFailure(3, `the upload is refused: ${why}`, [], 413);
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      wire += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const guard = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      data += chunk.length;
+      if (data > maxBytes) {
+        return done(tooLarge(`its data is larger than ${maxBytes} bytes`));
+      }
+      if (gzip && data > INFLATION_SLACK && data > MAX_INFLATION_RATIO * wire) {
+        return done(tooLarge(`it decompresses to more than ${MAX_INFLATION_RATIO} times its size`));
+      }
+      done(null, chunk);
+    },
+  });
+  return gzip ? [counter, createGunzip(), guard] : [guard];
+}
+
+/**
+ * Pipes a request body through `stages`. Unlike a pipeline that starts at the request,
+ * a failing stage leaves the request (and its socket) alone, so the answer that says why
+ * still reaches the client while the rest of the body is drained.
+ */
+async function saveBody(
+  req: IncomingMessage,
+  stages: Array<NodeJS.ReadWriteStream | NodeJS.WritableStream>,
+): Promise<void> {
+  const entry = new PassThrough();
+  const cutOff = () => {
+    if (!req.complete) entry.destroy(new Error('the upload ended before its last byte'));
+  };
+  req.on('close', cutOff);
+  req.on('error', cutOff);
+  req.pipe(entry);
+  try {
+    await pipeline([entry, ...stages]);
+  } finally {
+    req.off('close', cutOff);
+    req.unpipe(entry);
+  }
+}
+
+/** The request's path and query as a URL (`//x` is a path here, not a host). */
+function requestUrl(target: string): URL {
+  try {
+    return new URL(`http://emulator${target.startsWith('/') ? '' : '/'}${target}`);
+  } catch {
+    throw invalid('the request path cannot be read as a URL path');
+  }
 }
 
 const UpdateBody = <S extends z.ZodType>(key: string, schema: S) =>
@@ -206,11 +357,39 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     now,
     newId: () => randomUUID(),
     stepDelayMs: options.stepDelayMs ?? 0,
+    fetchTimeoutMs: options.fetchTimeoutMs ?? 30_000,
   };
+  const maxUploadBytes = options.maxUploadBytes ?? 2 * 1024 ** 3;
+  const timeouts = { ...EMULATOR_TIMEOUTS, ...options.timeouts };
 
   function start(rec: ImportRecord) {
-    const p = runImport(rec, ctx).finally(() => running.delete(p));
+    // runImport never throws; should it, the import alone is lost, never the process.
+    const p = runImport(rec, ctx)
+      .catch(() => {})
+      .finally(() => running.delete(p));
     running.add(p);
+  }
+
+  /**
+   * Persists a request's change. When that fails, `undo` takes the change back before the
+   * request fails, so the store holds only what was saved and later writes are unaffected.
+   */
+  async function commit(undo: () => void | Promise<void>): Promise<void> {
+    try {
+      await store.save();
+    } catch (err) {
+      await undo();
+      throw err;
+    }
+  }
+
+  /** An undo for a change to `target`'s fields: puts back a copy taken now. */
+  function undoOf(target: Record<string, unknown>): () => void {
+    const before = structuredClone(target);
+    return () => {
+      for (const key of Object.keys(target)) delete target[key];
+      Object.assign(target, before);
+    };
   }
 
   // Imports a restart interrupted pick up where they were.
@@ -274,7 +453,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     org: KeyOrganization,
     userId: string,
   ) {
-    const u = new URL(req.url ?? '/', 'http://emulator');
+    const u = requestUrl(req.url ?? '/');
     const path = u.pathname;
     const method = req.method ?? 'GET';
     const orgId = org.organizationId;
@@ -288,7 +467,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (path === '/api/v2/data-imports:upload' && method === 'POST') {
       const body = objectBody(await readJson(req));
       const rec = newImport(body, 'upload', orgId, userId);
-      await store.save();
+      await commit(() => forget(rec));
       const uploadUrl = `${baseUrl}/uploads/${rec.dataImport.dataImportId}?token=${rec.uploadToken}`;
       return send(res, 200, { uploadUrl, dataImportId: rec.dataImport.dataImportId });
     }
@@ -301,7 +480,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       const rec = newImport(body, 'url', orgId, userId);
       rec.dataImport.sourceUrl = url;
-      await store.save();
+      await commit(() => forget(rec));
       start(rec);
       return send(res, 200, { dataImportId: rec.dataImport.dataImportId });
     }
@@ -331,11 +510,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           `data import ${id} is ${rec.dataImport.status}: only a FAILED import can be retried`,
         );
       }
+      const undo = undoOf(rec.dataImport);
       rec.dataImport.status = 'DATA_IMPORT_STATUS_PENDING';
       rec.dataImport.modifiedDate = now();
       delete rec.dataImport.errorMessage;
       delete rec.dataImport.warnings;
-      await store.save();
+      await commit(undo);
       start(rec);
       return send(res, 200, {});
     }
@@ -356,6 +536,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const id = decodeURIComponent(m[1] ?? '');
       const body = parse(UpdateBody('view', View), await readJson(req));
       const view = owned(s.views, id, orgId, 'view').value as Record<string, unknown>;
+      const undo = undoOf(view);
       applyMask(
         view,
         body.view as Record<string, unknown>,
@@ -364,7 +545,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         'view',
       );
       stamp(view, userId);
-      await store.save();
+      await commit(undo);
       return send(res, 200, { view: View.parse(view) });
     }
 
@@ -373,6 +554,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const patch = body.run as Record<string, unknown>;
       const id = requiredId(patch, 'runId', 'run');
       const run = owned(s.runs, id, orgId, 'run').value as Record<string, unknown>;
+      const undo = undoOf(run);
       applyMask(
         run,
         patch,
@@ -390,7 +572,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         },
       );
       stamp(run, userId);
-      await store.save();
+      await commit(undo);
       return send(res, 200, { run: Run.parse(run) });
     }
 
@@ -399,6 +581,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const patch = body.channel as Record<string, unknown>;
       const id = requiredId(patch, 'channelId', 'channel');
       const channel = owned(s.channels, id, orgId, 'channel').value as Record<string, unknown>;
+      const undo = undoOf(channel);
       applyMask(
         channel,
         patch,
@@ -418,7 +601,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         'channel',
       );
       stamp(channel, userId);
-      await store.save();
+      await commit(undo);
       return send(res, 200, { channel: Channel.parse(channel) });
     }
 
@@ -430,6 +613,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         string,
         unknown
       >;
+      const undo = undoOf(search);
       applyMask(
         search,
         patch,
@@ -438,7 +622,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         'saved search',
       );
       stamp(search, userId);
-      await store.save();
+      await commit(undo);
       return send(res, 200, { savedSearch: SavedSearch.parse(search) });
     }
 
@@ -521,6 +705,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return rec;
   }
 
+  /** Takes back an import whose creation could not be saved. */
+  function forget(rec: ImportRecord) {
+    const id = rec.dataImport.dataImportId;
+    if (id !== undefined) delete store.data.imports[id];
+    if (store.data.seq === rec.seq) store.data.seq -= 1;
+  }
+
   async function upload(
     req: IncomingMessage,
     res: ServerResponse,
@@ -549,26 +740,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (encoding !== 'identity' && encoding !== 'gzip') {
       throw invalid(`Content-Encoding '${encoding}' is not supported (gzip or none)`);
     }
-    const raw = filenameOf(req.headers['content-disposition']) ?? 'upload';
-    let name = basename(raw.replace(/\\/g, '/')) || 'upload';
-    if (encoding === 'gzip') name = name.replace(/\.gz$/i, '') || 'upload';
+    const gzip = encoding === 'gzip';
+    const name = uploadName(req.headers['content-disposition'], gzip);
     const dir = join(uploadsDir, id);
     await mkdir(dir, { recursive: true });
     const path = join(dir, name);
     try {
-      if (encoding === 'gzip') await pipeline(req, createGunzip(), createWriteStream(path));
-      else await pipeline(req, createWriteStream(path));
+      await saveBody(req, [...uploadStages(gzip, maxUploadBytes), createWriteStream(path)]);
     } catch (err) {
       await rm(path, { force: true });
-      if ((err as NodeJS.ErrnoException).code?.startsWith('Z_')) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
         throw invalid('the upload is not valid gzip data');
       }
       throw err;
     }
+    const modified = rec.dataImport.modifiedDate;
     rec.filePath = path;
     rec.fileName = name;
     rec.dataImport.modifiedDate = now();
-    await store.save();
+    await commit(async () => {
+      delete rec.filePath;
+      delete rec.fileName;
+      if (modified === undefined) delete rec.dataImport.modifiedDate;
+      else rec.dataImport.modifiedDate = modified;
+      await rm(path, { force: true });
+    });
     start(rec);
     send(res, 200, {});
   }
@@ -694,28 +891,42 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       );
     }
     const userId = stableId('user', m[1]);
-    if (!store.data.seeded.includes(org.organizationId)) {
-      seedOrganization(store.data, org.organizationId, userId, now());
-      store.data.seeded.push(org.organizationId);
-      await store.save();
-    }
     try {
+      if (!store.data.seeded.includes(org.organizationId)) {
+        const undo = [store.data.views, store.data.savedSearches, store.data.udfVersions].map(
+          (table) => undoOf(table),
+        );
+        seedOrganization(store.data, org.organizationId, userId, now());
+        store.data.seeded.push(org.organizationId);
+        await commit(() => {
+          for (const u of undo) u();
+          store.data.seeded = store.data.seeded.filter((id) => id !== org.organizationId);
+        });
+      }
       await handle(req, res, org, userId);
     } catch (err) {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      req.resume();
-      if (err instanceof HttpFailure) return sendStatus(res, err.code, err.message, err.details);
-      return sendStatus(res, 13, `internal error: ${(err as Error)?.message ?? String(err)}`);
+      sendFailure(req, res, err);
     }
   }
 
-  const server: Server = createServer((req, res) => {
-    onRequest(req, res).catch(() => res.destroy());
-  });
+  const server: Server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often the two limits above are checked (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1000, timeouts.headersMs / 4, timeouts.requestMs / 4),
+      ),
+    },
+    (req, res) => {
+      // Any throw ends its own request, never the process.
+      onRequest(req, res).catch(() => res.destroy());
+    },
+  );
   server.keepAliveTimeout = 5_000;
+  // A socket idle this long is destroyed (there is no 'timeout' listener).
+  server.timeout = timeouts.idleMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -7,6 +7,7 @@
  */
 import {
   type Document,
+  isAlias,
   isMap,
   isPair,
   isScalar,
@@ -22,7 +23,13 @@ import { ImportDocument } from '../model/document.js';
 import { ENUMS } from '../model/enums.js';
 import { pointer } from '../model/issue.js';
 import { Int64String, Uint64String } from '../model/scalars.js';
-import { camelCase, fullEnumName as validatorEnumName } from '../validate/index.js';
+import {
+  camelCase,
+  duplicateKeyOffset,
+  MAX_ALIAS_COUNT,
+  positionsOf,
+  fullEnumName as validatorEnumName,
+} from '../validate/index.js';
 
 export interface FormatResult {
   /** The canonical text (equal to the input when nothing changed). */
@@ -30,41 +37,143 @@ export interface FormatResult {
   changed: boolean;
   /** What was rewritten, as `pointer: what` lines (for `--verbose` and tests). */
   changes: string[];
-  /** Set when the text could not be parsed: nothing was rewritten. */
-  error?: { message: string; line?: number; column?: number };
+  /**
+   * Set when the text could not be parsed, or could not be rewritten faithfully: nothing
+   * was rewritten. `code` names the reason when it is one of importkit's issue codes.
+   */
+  error?: { message: string; line?: number; column?: number; code?: string };
 }
 
-/** Formats the text of one config file. JSON stays JSON (2-space indent); YAML stays YAML. */
-export function formatConfigText(text: string, options: { filename?: string } = {}): FormatResult {
-  const json = isJsonFile(text, options.filename);
-  const docs = parseAllDocuments(text, { keepSourceTokens: false });
-  if (!Array.isArray(docs)) return { text, changed: false, changes: [] };
+/**
+ * A number as written. Numbers are kept as their text from reading to writing, so that
+ * `fmt` never changes a value: not past 2^53 (`9007199254740993`), not past 2^64, not
+ * beyond a double (`1e400`), not the sign of `-0`, not the digits of `2.50`.
+ */
+class ExactNumber {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** Decimal integers and floats of the YAML core schema (hex, octal, .inf, .nan stay the core's). */
+const exactNumberTag = {
+  identify: (v: unknown) => v instanceof ExactNumber,
+  default: true,
+  tag: 'tag:yaml.org,2002:float',
+  test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  resolve: (text: string) => new ExactNumber(text),
+  stringify: ({ value }: { value: unknown }) => String(value),
+};
+
+const READ_OPTIONS = {
+  keepSourceTokens: false,
+  // Duplicate keys are found by the validator's one-pass check (the reader's is quadratic).
+  uniqueKeys: false,
+  customTags: (tags: unknown[]) => [exactNumberTag, ...tags],
+} as Parameters<typeof parseAllDocuments>[1];
+
+type FormatError = NonNullable<FormatResult['error']>;
+
+/** The first reading error of the documents (syntax, duplicate key), or undefined. */
+function readingError(docs: Document.Parsed[], text: string): FormatError | undefined {
   for (const doc of docs) {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0];
       return {
-        text,
-        changed: false,
-        changes: [],
-        error: {
-          message: err.message.split('\n')[0] ?? err.message,
-          ...(pos ? { line: pos.line, column: pos.col } : {}),
-        },
+        message: err.message.split('\n')[0] ?? err.message,
+        ...(pos ? { line: pos.line, column: pos.col } : {}),
+      };
+    }
+    const duplicate = duplicateKeyOffset(doc);
+    if (duplicate !== undefined) {
+      const p = positionsOf(text)(duplicate);
+      return {
+        code: 'duplicate_key',
+        message: 'A key appears twice in the same object.',
+        line: p.line,
+        column: p.column,
       };
     }
   }
+  return undefined;
+}
+
+/** Formats the text of one config file. JSON stays JSON (2-space indent); YAML stays YAML. */
+export function formatConfigText(text: string, options: { filename?: string } = {}): FormatResult {
+  const json = isJsonFile(text, options.filename);
+  const docs = parseAllDocuments(text, READ_OPTIONS) as Document.Parsed[];
+  if (!Array.isArray(docs)) return { text, changed: false, changes: [] };
+  const unread = readingError(docs, text);
+  if (unread) return { text, changed: false, changes: [], error: unread };
   const changes: string[] = [];
   for (const doc of docs) {
     if (doc.contents) canonicalize(doc, doc.contents, ImportDocument, [], text, changes);
   }
   let out: string;
-  if (json) {
-    out = docs.map((d) => `${JSON.stringify(d.toJS(), null, 2)}\n`).join('');
-  } else {
-    out = docs.map((d) => d.toString({ lineWidth: 0 })).join('');
+  try {
+    out = json
+      ? docs.map((d) => `${jsonText(d, d.contents, '')}\n`).join('')
+      : docs.map((d) => d.toString({ lineWidth: 0 })).join('');
+  } catch (err) {
+    return { text, changed: false, changes: [], error: refusal(String((err as Error).message)) };
   }
+  const unfaithful = out === text ? undefined : checkRewrite(out);
+  if (unfaithful) return { text, changed: false, changes: [], error: unfaithful };
   return { text: out, changed: out !== text, changes };
+}
+
+/**
+ * The rewrite must read back cleanly; when it does not, nothing is written. The one way
+ * reordering breaks YAML is an alias moved before its anchor: named with its own code.
+ */
+function checkRewrite(out: string): FormatError | undefined {
+  const docs = parseAllDocuments(out, READ_OPTIONS) as Document.Parsed[];
+  const err = Array.isArray(docs) ? docs.flatMap((d) => d.errors)[0] : undefined;
+  return err ? refusal(err.message) : undefined;
+}
+
+/** Why a rewrite is refused, from the YAML library's message. */
+function refusal(message: string): FormatError {
+  const why = message.split('\n')[0] ?? message;
+  if (/anchor/i.test(why)) {
+    return {
+      code: 'format_alias_before_anchor',
+      message: `Putting the keys in order would move an alias before its anchor (${why}); the file is left as it is.`,
+    };
+  }
+  return { message: `The rewrite would not read back (${why}); the file is left as it is.` };
+}
+
+/**
+ * JSON text of a document node, 2-space indented like JSON.stringify, numbers as written.
+ * Aliases are written out, at most MAX_ALIAS_COUNT of them (an alias bomb is refused).
+ */
+function jsonText(doc: Document, node: unknown, indent: string, aliases = { n: 0 }): string {
+  if (isAlias(node)) {
+    if (++aliases.n > MAX_ALIAS_COUNT) {
+      throw new Error(`more than ${MAX_ALIAS_COUNT} aliases to write out`);
+    }
+    return jsonText(doc, node.resolve(doc), indent, aliases);
+  }
+  const inner = `${indent}  `;
+  if (isMap(node)) {
+    if (node.items.length === 0) return '{}';
+    const items = node.items.map(
+      (p) =>
+        `${inner}${JSON.stringify(keyName(p) ?? '')}: ${jsonText(doc, p.value, inner, aliases)}`,
+    );
+    return `{\n${items.join(',\n')}\n${indent}}`;
+  }
+  if (isSeq(node)) {
+    if (node.items.length === 0) return '[]';
+    const items = node.items.map((v) => `${inner}${jsonText(doc, v, inner, aliases)}`);
+    return `[\n${items.join(',\n')}\n${indent}]`;
+  }
+  const value = isScalar(node) ? node.value : node;
+  if (value instanceof ExactNumber) return value.text;
+  return JSON.stringify(value) ?? 'null';
 }
 
 function isJsonFile(text: string, filename: string | undefined): boolean {
@@ -167,7 +276,8 @@ function canonicalize(
       return node;
     case 'enum':
       if (isScalar(node) && d.entries) {
-        const full = fullEnumName(d.entries, node.value);
+        const v = node.value instanceof ExactNumber ? Number(node.value.text) : node.value;
+        const full = fullEnumName(d.entries, v);
         if (full !== undefined && full !== node.value) {
           changes.push(`${pointer(...path)}: ${String(node.value)} → ${full}`);
           node.value = full;
@@ -177,7 +287,8 @@ function canonicalize(
       return node;
     case 'string':
       if ((s === Uint64String || s === Int64String) && isScalar(node)) {
-        if (typeof node.value === 'number' || typeof node.value === 'bigint') {
+        const v = node.value;
+        if (v instanceof ExactNumber || typeof v === 'number' || typeof v === 'bigint') {
           const src = node.range ? text.slice(node.range[0], node.range[1]).trim() : '';
           const exact = /^[+-]?\d+$/.test(src) ? src.replace(/^\+/, '') : String(node.value);
           changes.push(`${pointer(...path)}: ${exact} written as a string`);

@@ -86,6 +86,8 @@ const MAGIC = 0x31524150; // 'PAR1' little-endian
 const MAGIC_ENCRYPTED = 0x45524150; // 'PARE'
 /** Footers of real files reach a few MiB (thousands of columns, many row groups); memory stays bounded. */
 export const MAX_FOOTER = 256 * 1024 * 1024;
+/** Leaf columns inspected at most; a wider schema is refused (`parquet_too_many_columns`). */
+export const MAX_PARQUET_COLUMNS = 10_000;
 
 /**
  * Statistics decoded exactly: timestamps, dates and 64-bit integers stay raw integers
@@ -193,13 +195,37 @@ export async function readParquetFooter(source: ByteSource): Promise<ParquetFoot
   let tree: SchemaTree;
   try {
     metadata = parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false });
+  } catch (err) {
+    footerCorrupt(source, err);
+  }
+  checkWidth(source, metadata);
+  try {
     tree = parquetSchema(metadata);
     checkMetadata(metadata, footerOffset);
   } catch (err) {
-    const why = err instanceof Error ? err.message.replace(/^parquet\s*/, '') : String(err);
-    fail(source, 'parquet_footer_corrupt', `the footer cannot be decoded (${why})`);
+    footerCorrupt(source, err);
   }
   return { metadata, footerOffset, footerLength, tree };
+}
+
+function footerCorrupt(source: ByteSource, err: unknown): never {
+  const why = err instanceof Error ? err.message.replace(/^parquet\s*/, '') : String(err);
+  fail(source, 'parquet_footer_corrupt', `the footer cannot be decoded (${why})`);
+}
+
+/** Refuses a schema wider than MAX_PARQUET_COLUMNS leaves, before anything walks its columns. */
+function checkWidth(source: ByteSource, md: FileMetaData): void {
+  if (!Array.isArray(md.schema)) return;
+  let leaves = 0;
+  for (const e of md.schema) if (!e.num_children) leaves++;
+  if (leaves > MAX_PARQUET_COLUMNS) {
+    fail(
+      source,
+      'parquet_too_many_columns',
+      `${leaves} leaf columns: more than the ${MAX_PARQUET_COLUMNS} importkit inspects`,
+      'Write the data with fewer columns, or split it into several files.',
+    );
+  }
 }
 
 /** Checks what the decoder does not: a schema with a root, column chunks inside the file. */

@@ -8,6 +8,13 @@ import { ParquetConfig } from './parquet.js';
 import { TdmsConfig } from './tdms.js';
 import { UlogConfig } from './ulog.js';
 
+/**
+ * How deep a config document (or a request body carrying one) may nest: deeper than any
+ * config does (the deepest real path is about 12 levels). The validator reports deeper
+ * documents; the emulator refuses deeper request bodies.
+ */
+export const MAX_NESTING_DEPTH = 64;
+
 /** The kinds of import config, each mapped to its document key in one table every layer reads. */
 export const CONFIG_KINDS = {
   csv: { key: 'csvConfig', schema: CsvConfig, title: 'CsvConfig' },

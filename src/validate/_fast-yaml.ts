@@ -176,8 +176,12 @@ function quoted(text: string): [string, number] {
       continue;
     }
     if (c === '"') {
-      const value = JSON.parse(text.slice(0, i + 1)) as string;
-      return [value, i + 1];
+      // JSON refuses what YAML may allow (a raw tab, a control character): the full reader decides.
+      try {
+        return [JSON.parse(text.slice(0, i + 1)) as string, i + 1];
+      } catch {
+        return give();
+      }
     }
     i++;
   }

@@ -15,11 +15,14 @@ export {
   schemaText,
 } from './schemas.js';
 export {
+  decodeConfigBytes,
+  duplicateKeyOffset,
   MAX_ALIAS_COUNT,
   MAX_CONFIG_BYTES,
   type ParsedSource,
   type ParseSourceOptions,
   parseConfigSource,
+  positionsOf,
   type SourceDocument,
   type SourcePosition,
 } from './source.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ImportDocument } from '../model/document.js';
+import { ImportDocument, MAX_NESTING_DEPTH } from '../model/document.js';
 import { ENUMS, type EnumInfo } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
 import { escapePointerToken } from '../model/issue.js';
@@ -8,7 +8,7 @@ import { issue, show } from './_issue.js';
 import { camelCase } from './suggest.js';
 
 /** Deeper than any config nests (the deepest real path is about 12 levels). */
-export const MAX_DEPTH = 64;
+export const MAX_DEPTH = MAX_NESTING_DEPTH;
 
 /** What the normaliser needs to know of a place in the model. */
 type Shape =
@@ -85,6 +85,30 @@ function shapeOf(schema: z.ZodType): Shape {
   return out;
 }
 
+/**
+ * Keys that name JavaScript's object machinery. No config has them; in plain assignment
+ * `__proto__` would replace the prototype and hide what it holds from every later
+ * check, so each is reported (`unknown_key`) wherever it appears and kept as an own key.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** `out[key] = value` that makes an own property even for `__proto__`. */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function reportReserved(key: string, path: string, issues: Issue[]): void {
+  if (!RESERVED_KEYS.has(key)) return;
+  issues.push(
+    issue(
+      'unknown_key',
+      `${path}/${escapePointerToken(key)}`,
+      `Unknown key ${show(key)}: it is no config field, and some JSON readers would take it for the object's prototype.`,
+      'Remove the key; move what it holds up one level if it was meant there.',
+    ),
+  );
+}
+
 export interface Normalized {
   value: unknown;
   issues: Issue[];
@@ -123,7 +147,8 @@ function walk(value: unknown, shape: Shape, path: string, depth: number, issues:
       if (!isPlainObject(value)) return plain(value, path, depth, issues);
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        out[k] = walk(v, shape.value, `${path}/${escapePointerToken(k)}`, depth + 1, issues);
+        reportReserved(k, path, issues);
+        setOwn(out, k, walk(v, shape.value, `${path}/${escapePointerToken(k)}`, depth + 1, issues));
       }
       return out;
     }
@@ -152,8 +177,9 @@ function walkObject(
       const camel = shape.bySnake.get(key) ?? camelCase(key);
       if (camel !== key && shape.fields.has(camel)) name = camel;
     }
-    const field = shape.fields.get(name);
+    const field = RESERVED_KEYS.has(key) ? undefined : shape.fields.get(name);
     if (!field) {
+      reportReserved(key, path, issues);
       unknown.push([key, plain(v, `${path}/${escapePointerToken(key)}`, depth + 1, issues)]);
       continue;
     }
@@ -172,7 +198,7 @@ function walkObject(
   }
   const out: Record<string, unknown> = {};
   for (const name of shape.order) if (known.has(name)) out[name] = known.get(name);
-  for (const [k, v] of unknown) out[k] = v;
+  for (const [k, v] of unknown) setOwn(out, k, v);
   return out;
 }
 
@@ -278,7 +304,8 @@ function plain(value: unknown, path: string, depth: number, issues: Issue[]): un
   if (value instanceof Date) return value.toISOString();
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = plain(v, `${path}/${escapePointerToken(k)}`, depth + 1, issues);
+    reportReserved(k, path, issues);
+    setOwn(out, k, plain(v, `${path}/${escapePointerToken(k)}`, depth + 1, issues));
   }
   return out;
 }

@@ -6,8 +6,11 @@ import {
   isScalar,
   isSeq,
   type Node,
+  type Pair,
   parseAllDocuments,
+  visit,
   type YAMLError,
+  type YAMLMap,
 } from 'yaml';
 import type { Issue } from '../model/issue.js';
 import { parsePointer } from '../model/issue.js';
@@ -18,6 +21,35 @@ import { camelCase } from './suggest.js';
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 /** Alias references allowed per document (guards against "billion laughs"). */
 export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * A config file's bytes as text: UTF-8, a leading byte-order mark dropped. Anything else
+ * (UTF-16, Latin-1, binary) is an issue (`text_not_utf8`), never text read as if it were
+ * UTF-8: a UTF-16 file would otherwise read as one string of NULs and pass as a document.
+ */
+export function decodeConfigBytes(bytes: Uint8Array): string | Issue {
+  const refuse = (what: string) => {
+    const i = issue(
+      'text_not_utf8',
+      '',
+      `The file is ${what}, not UTF-8 text.`,
+      'Save it as UTF-8 and try again.',
+    );
+    i.line = 1;
+    i.column = 1;
+    return i;
+  };
+  const [b0, b1] = bytes;
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) return refuse('UTF-16');
+  if (bytes.includes(0)) return refuse('binary data or UTF-16 (it holds NUL bytes)');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return refuse('in another encoding (Latin-1 or binary: some bytes are not UTF-8)');
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /** A 1-based place in the text, with the 0-based character offset. */
 export interface SourcePosition {
@@ -108,7 +140,9 @@ export function parseConfigSource(source: string, options: ParseSourceOptions = 
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, {
-      uniqueKeys: true,
+      // The reader's own check compares every key with every other (quadratic): ours is
+      // one pass with a set per map (duplicateKeyOffset).
+      uniqueKeys: false,
       intAsBigInt: true,
       prettyErrors: false,
       keepSourceTokens: false,
@@ -143,6 +177,8 @@ function readDocument(
     seen.add(key);
     issues.push(i);
   }
+  const duplicate = duplicateKeyOffset(doc);
+  if (duplicate !== undefined) issues.push(at(duplicateKeyIssue(), position(duplicate)));
   const start = position(doc.contents?.range[0] ?? doc.range[0]);
   const locate = (ptr: string, options?: { key?: boolean }) =>
     position(locateOffset(doc, ptr, options?.key === true));
@@ -171,12 +207,7 @@ function readDocument(
 
 function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): Issue {
   const pos = position(e.pos[0]);
-  if (e.code === 'DUPLICATE_KEY') {
-    return at(
-      issue('duplicate_key', '', 'A key appears twice in the same object.', 'Remove one of them.'),
-      pos,
-    );
-  }
+  if (e.code === 'DUPLICATE_KEY') return at(duplicateKeyIssue(), pos);
   if (e.code === 'RESOURCE_EXHAUSTION') {
     if (/call stack/i.test(e.message)) {
       return at(
@@ -198,6 +229,47 @@ function yamlIssue(e: YAMLError, position: (offset: number) => SourcePosition): 
     );
   }
   return at(issue('yaml_syntax_error', '', firstLine(e.message)), pos);
+}
+
+function duplicateKeyIssue(): Issue {
+  return issue(
+    'duplicate_key',
+    '',
+    'A key appears twice in the same object.',
+    'Remove one of them.',
+  );
+}
+
+/** What makes two scalar keys the same key (as the reader compares them: type and value). */
+function keyIdentity(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  const v = key.value;
+  return `${typeof v}:${String(v)}`;
+}
+
+/**
+ * The offset of the first key that repeats a key of the same map, or undefined. One set
+ * per map: linear in the number of keys (the reader's own `uniqueKeys` is quadratic).
+ * Merge keys (`<<`) may repeat, as the reader allows.
+ */
+export function duplicateKeyOffset(doc: Document): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Map(_key, map: YAMLMap) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const id = keyIdentity(pair.key);
+        if (id === undefined || id === 'string:<<') continue;
+        if (seen.has(id)) {
+          found = (pair.key as Node).range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(id);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** Offset → 1-based line and column (UTF-16 units, as editors count), by binary search. */
@@ -306,6 +378,30 @@ function at(i: Issue, p: { line: number; column: number }): Issue {
   return i;
 }
 
+const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+/**
+ * A map's pairs by key as written, and by camelCase form where no key is written so
+ * (the first pair wins, as a search in order would find): built once per map, so
+ * locating every issue of a large map stays linear.
+ */
+function pairIndex(map: YAMLMap): Map<string, Pair> {
+  let index = pairIndexes.get(map);
+  if (index) return index;
+  index = new Map();
+  const camel = new Map<string, Pair>();
+  for (const p of map.items) {
+    if (!isScalar(p.key)) continue;
+    const name = String(p.key.value);
+    if (!index.has(name)) index.set(name, p);
+    const c = camelCase(name);
+    if (!camel.has(c)) camel.set(c, p);
+  }
+  for (const [c, p] of camel) if (!index.has(c)) index.set(c, p);
+  pairIndexes.set(map, index);
+  return index;
+}
+
 /**
  * Walks a JSON pointer through the YAML nodes; returns the offset where an issue about it
  * goes. A pointer that ends on a key whose value is a mapping or a sequence is placed on the
@@ -324,9 +420,7 @@ function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): numb
     const last = i === tokens.length - 1;
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
-      const pair =
-        node.items.find((p) => isScalar(p.key) && String(p.key.value) === token) ??
-        node.items.find((p) => isScalar(p.key) && camelCase(String(p.key.value)) === token);
+      const pair = pairIndex(node).get(token);
       if (!pair || !isPair(pair)) return anchor;
       const key = pair.key as Node;
       const keyOffset = key.range?.[0] ?? offset;

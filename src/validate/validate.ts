@@ -105,12 +105,19 @@ export function validateConfig(value: unknown): ValidationResult {
     return { ok: false, issues };
   }
   const normal = normalizeDocument(value);
-  issues.push(...normal.issues);
-  const reported = normal.issues.map((i) => i.path);
-  for (const i of checkShape(normal.value)) {
-    if (!reported.some((p) => i.path === p || i.path.startsWith(`${p}/`))) issues.push(i);
-  }
-  issues.push(...runRules(normal.value as Record<string, unknown>));
+  // Appended one by one: a document can carry one issue per key of a 220k-key map.
+  for (const i of normal.issues) issues.push(i);
+  // A place the normaliser reported (or one inside it) is not reported again; a set of
+  // paths and a walk up each pointer keeps this linear however many issues there are.
+  const reported = new Set(normal.issues.map((i) => i.path));
+  const within = (path: string): boolean => {
+    for (let p = path; ; p = p.slice(0, p.lastIndexOf('/'))) {
+      if (reported.has(p)) return true;
+      if (p === '') return false;
+    }
+  };
+  for (const i of checkShape(normal.value)) if (!within(i.path)) issues.push(i);
+  for (const i of runRules(normal.value as Record<string, unknown>)) issues.push(i);
   const document = normal.value as ImportDocument;
   return hasErrors(issues)
     ? { ok: false, value: document, issues }

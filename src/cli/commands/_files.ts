@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileProblem, fileProblemSync, InspectError } from '../../inspect/index.js';
 import type { Issue } from '../../model/issue.js';
-import { MAX_CONFIG_BYTES } from '../../validate/index.js';
+import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -169,7 +169,7 @@ export function readConfig(path: string): string | Issue {
         TOO_LARGE_HINT,
       );
     }
-    return stripBom(buf.subarray(0, n).toString('utf8'));
+    return decodeConfigBytes(buf.subarray(0, n));
   } catch (err) {
     const code = (err as { code?: string }).code;
     return fileIssue(
@@ -211,11 +211,7 @@ export async function readConfigStdin(io: Io): Promise<string | Issue> {
     }
     chunks.push(b);
   }
-  return stripBom(Buffer.concat(chunks).toString('utf8'));
-}
-
-export function stripBom(s: string): string {
-  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+  return decodeConfigBytes(Buffer.concat(chunks));
 }
 
 /**

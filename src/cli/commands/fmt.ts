@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatConfigText } from '../../fmt/index.js';
+import type { Issue } from '../../model/issue.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { parseCommandArgs } from '../run.js';
-import { readConfigOrThrow, readConfigStdin, textOrThrow } from './_files.js';
+import { readConfig, readConfigStdin, textOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit fmt <files...> [--check]
 
@@ -36,18 +37,26 @@ export async function fmt(args: string[], io: Io): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError('name at least one config file');
 
-  const inputs: Array<{ name: string; text: string }> = [];
+  const inputs: Array<{ name: string; text: string | Issue }> = [];
   for (const name of positionals) {
     if (name === '-') {
       if (!io.stdin) throw new UsageError('no standard input to read');
-      inputs.push({ name, text: textOrThrow(await readConfigStdin(io), '<stdin>') });
+      inputs.push({ name, text: textOrEncodingIssue(await readConfigStdin(io), '<stdin>') });
       continue;
     }
-    inputs.push({ name, text: readConfigOrThrow(resolve(io.cwd, name), name) });
+    inputs.push({ name, text: textOrEncodingIssue(readConfig(resolve(io.cwd, name)), name) });
   }
 
   let failed = false;
   for (const { name, text } of inputs) {
+    // Text that is not UTF-8 is never rewritten: read as UTF-8 it would be something else.
+    if (typeof text !== 'string') {
+      io.stderr.write(
+        `${name}:${text.line ?? 1}:${text.column ?? 1} error ${text.code}: ${text.message}\n`,
+      );
+      failed = true;
+      continue;
+    }
     if (text.trim() === '') {
       // Nothing to format is not a canonical config: say so, as lint does.
       io.stderr.write(
@@ -62,7 +71,8 @@ export async function fmt(args: string[], io: Io): Promise<number> {
         result.error.line !== undefined
           ? `${name}:${result.error.line}:${result.error.column}`
           : name;
-      io.stderr.write(`${at} error ${result.error.message}\n`);
+      const code = result.error.code ? `${result.error.code}: ` : '';
+      io.stderr.write(`${at} error ${code}${result.error.message}\n`);
       failed = true;
       continue;
     }
@@ -87,4 +97,11 @@ export async function fmt(args: string[], io: Io): Promise<number> {
     }
   }
   return failed ? EXIT_INVALID : EXIT_OK;
+}
+
+/** The text, or the not-UTF-8 issue kept for the report; any other read error is thrown. */
+function textOrEncodingIssue(read: string | Issue, shown: string): string | Issue {
+  return typeof read !== 'string' && read.code === 'text_not_utf8'
+    ? read
+    : textOrThrow(read, shown);
 }

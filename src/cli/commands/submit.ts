@@ -22,6 +22,7 @@ import { validateConfigText } from '../../validate/index.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
 import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
+import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { parseCommandArgs } from '../run.js';
@@ -70,7 +71,7 @@ export function clientFromEnv(io: Io): Client {
     baseUrl,
     apiKey,
     userAgent: 'importkit-cli',
-    ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${line}\n`) } : {}),
+    ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`) } : {}),
   });
 }
 
@@ -123,7 +124,7 @@ export function describeImport(d: DataImport): string {
   if (d.assetId) parts.push(`asset ${d.assetId}`);
   if (d.dataStartTime || d.dataStopTime)
     parts.push(`data ${d.dataStartTime ?? '?'} – ${d.dataStopTime ?? '?'}`);
-  return parts.join(', ');
+  return printable(parts.join(', '));
 }
 
 /** What a wait that is cut short prints: the import goes on; how to follow it up. */
@@ -169,11 +170,11 @@ export async function follow(
   const wait: WaitOptions = {
     signal: interrupt.signal,
     onStatus: (d) => {
-      const s = short(d.status);
+      const s = printable(short(d.status));
       if (tty) {
         const secs = ((Date.now() - started) / 1000).toFixed(0);
-        io.stderr.write(`\rwaiting for ${id}: ${s} (${secs} s)\x1b[K`);
-      } else if (s !== short(last?.status ?? '')) {
+        io.stderr.write(`\rwaiting for ${printable(id)}: ${s} (${secs} s)\x1b[K`);
+      } else if (s !== printable(short(last?.status ?? ''))) {
         io.stderr.write(`status: ${s}\n`);
       }
       last = d;
@@ -181,7 +182,7 @@ export async function follow(
     onUnknownStatus: (s) => {
       if (tty) io.stderr.write('\n');
       io.stderr.write(
-        `warning: the service reports a status this version does not know (${s}); still waiting\n`,
+        `warning: the service reports a status this version does not know (${printable(s)}); still waiting\n`,
       );
     },
   };
@@ -211,7 +212,9 @@ function endedEarly(
   if (err instanceof ImportFailedError) {
     if (json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
     else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
-    io.stderr.write(`importkit: data import ${id} failed: ${err.errorMessage || '(no message)'}\n`);
+    io.stderr.write(
+      `importkit: data import ${printable(id)} failed: ${printable(err.errorMessage) || '(no message)'}\n`,
+    );
     return EXIT_INVALID;
   }
   if (err instanceof Interrupted) {
@@ -231,9 +234,12 @@ export function printResult(d: DataImport, io: Io, json: boolean): void {
   if (json) io.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
   else io.stdout.write(`${describeImport(d)}\n`);
   const warnings = (d as { warnings?: unknown }).warnings;
-  if (Array.isArray(warnings)) for (const w of warnings) io.stderr.write(`warning: ${String(w)}\n`);
+  if (Array.isArray(warnings))
+    for (const w of warnings) io.stderr.write(`warning: ${printable(String(w))}\n`);
   if (d.errorMessage && d.status === 'DATA_IMPORT_STATUS_FAILED') {
-    io.stderr.write(`importkit: data import ${d.dataImportId} failed: ${d.errorMessage}\n`);
+    io.stderr.write(
+      `importkit: data import ${printable(String(d.dataImportId))} failed: ${printable(d.errorMessage)}\n`,
+    );
   }
 }
 
@@ -295,7 +301,7 @@ async function submitImport(args: string[], io: Io): Promise<number> {
   let id: string;
   if (url) {
     ({ dataImportId: id } = await client.createImportFromUrl(url, document));
-    io.stderr.write(`created data import ${id} from ${url}\n`);
+    io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
   } else {
     const file = resolve(io.cwd, dataPath ?? '');
     const problem = await dataFileProblem(file, dataPath);
@@ -311,7 +317,7 @@ async function submitImport(args: string[], io: Io): Promise<number> {
     }
     const target = await client.createImportFromUpload(document);
     id = target.dataImportId;
-    io.stderr.write(`created data import ${id}\n`);
+    io.stderr.write(`created data import ${printable(id)}\n`);
     const bar = createProgress(io, 'uploading', 0);
     let total = 0;
     try {

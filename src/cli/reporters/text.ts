@@ -1,5 +1,6 @@
 import type { Issue } from '../../model/issue.js';
 import type { Output } from '../io.js';
+import { printable } from '../printable.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 
 /**
@@ -17,11 +18,13 @@ export function textReporter(out: Output, options: ReporterOptions): Reporter {
         return;
       }
       for (const i of shown) {
+        // A message can quote the file's own text (a key, a value): its control characters
+        // are escaped so that a config cannot rewrite the terminal.
         const place = [i.file ?? report.file, i.line, i.column].filter((x) => x !== undefined);
         out.write(
-          `${place.join(':')} ${paint[i.severity](i.severity)} ${i.code} ${i.message}${i.path ? ` (at ${i.path})` : ''}\n`,
+          `${printable(place.join(':'))} ${paint[i.severity](i.severity)} ${i.code} ${printable(i.message)}${i.path ? ` (at ${printable(i.path)})` : ''}\n`,
         );
-        if (i.hint) out.write(`  hint: ${i.hint}\n`);
+        if (i.hint) out.write(`  hint: ${printable(i.hint)}\n`);
       }
     },
     end(s: Summary) {

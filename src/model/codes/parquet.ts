@@ -36,6 +36,12 @@ export const parquetCodes = {
     summary: 'The footer (the file metadata) cannot be decoded.',
     fix: 'The file is corrupt: write or copy it again, or open it with the tool that wrote it to check.',
   },
+  parquet_too_many_columns: {
+    severity: 'error',
+    summary:
+      'The schema has more leaf columns than importkit inspects (10,000): a file that wide is refused rather than read into memory column by column.',
+    fix: 'Write the data with fewer columns (one channel per column, or a single-channel-per-row layout), or split it into several files.',
+  },
   parquet_page_unread: {
     severity: 'info',
     summary:

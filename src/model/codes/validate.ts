@@ -14,6 +14,18 @@ export const validateCodes = {
       'A `.json` file is not valid JSON (YAML-only syntax such as comments or trailing commas is not allowed in JSON).',
     fix: 'Fix the syntax at the position shown, or rename the file to `.yaml` to write YAML.',
   },
+  text_not_utf8: {
+    severity: 'error',
+    summary:
+      'The file is not UTF-8 text (UTF-16, Latin-1 or binary data): read as UTF-8 it would mean something else, so it is neither checked nor rewritten.',
+    fix: 'Save the file as UTF-8 (without a byte-order mark or with one).',
+  },
+  format_alias_before_anchor: {
+    severity: 'error',
+    summary:
+      '`importkit fmt` would reorder keys so that an alias (`*name`) comes before its anchor (`&name`), which YAML does not allow; the file is left as it is.',
+    fix: 'Put the anchored value first in the reference order, or write the value out instead of the alias.',
+  },
   duplicate_key: {
     severity: 'error',
     summary: 'The same key appears twice in one object; only one value can win.',

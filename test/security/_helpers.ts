@@ -1,0 +1,97 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+
+export interface RawAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One request by node:http (no fetch: paths and headers go out exactly as given). */
+export function raw(
+  base: string,
+  method: string,
+  path: string,
+  options: {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    /** On a new connection rather than one kept alive from an earlier request. */
+    fresh?: boolean;
+  } = {},
+): Promise<RawAnswer> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path,
+        headers: options.headers ?? {},
+        ...(options.fresh ? { agent: false } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(options.timeoutMs ?? 10_000, () =>
+      req.destroy(new Error(`${method} ${path}: no answer`)),
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Milliseconds until the server closes a socket that sends `head` and then nothing. */
+export function heldFor(base: string, head: string, limitMs: number): Promise<number> {
+  const u = new URL(base);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = connect(Number(u.port), u.hostname, () => socket.write(head));
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(performance.now() - started);
+    };
+    const timer = setTimeout(done, limitMs);
+    socket.on('data', () => {});
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+/** Milliseconds `f` takes (the best of `runs`, so one pause of the machine does not count). */
+export async function bestTime(f: () => unknown, runs = 3): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await f();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+/**
+ * Size doubling, three times: the time of `f(8n)` over the time of `f(n)` (best of three
+ * runs each). A linear cost gives about 8, a quadratic one about 64, an exponential one
+ * far more. Sizes are small and the machine shared: callers bound it at RATIO_BOUND.
+ */
+export async function doublingRatio(f: (n: number) => unknown, n: number): Promise<number> {
+  await f(n); // warm-up
+  const small = await bestTime(() => f(n), 3);
+  const large = await bestTime(() => f(8 * n), 3);
+  return large / Math.max(small, 1);
+}
+
+/** Three times linear (8): far below quadratic growth (64), with room for a loaded machine. */
+export const RATIO_BOUND = 24;
