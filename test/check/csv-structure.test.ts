@@ -163,8 +163,12 @@ describe('many columns stay linear', () => {
   }
 
   test('four times the columns take less than ten times as long (quadratic: sixteen)', async () => {
-    const small = await seconds(2500);
-    const large = await seconds(10_000);
-    expect(large / small).toBeLessThan(10);
+    // Up to three tries: a pause of the shared machine does not hit every try, a quadratic
+    // cost does.
+    let ratio = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3 && ratio >= 10; attempt++) {
+      ratio = Math.min(ratio, (await seconds(10_000)) / (await seconds(2500)));
+    }
+    expect(ratio).toBeLessThan(10);
   });
 });

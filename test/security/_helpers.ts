@@ -88,9 +88,15 @@ export async function bestTime(f: () => unknown, runs = 3): Promise<number> {
  */
 export async function doublingRatio(f: (n: number) => unknown, n: number): Promise<number> {
   await f(n); // warm-up
-  const small = await bestTime(() => f(n), 3);
-  const large = await bestTime(() => f(8 * n), 3);
-  return large / Math.max(small, 1);
+  // A pause of the shared machine (another process, a GC) can land on the large run once;
+  // it does not land on three tries in a row, while a quadratic cost shows on every try.
+  let ratio = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3 && ratio >= RATIO_BOUND; attempt++) {
+    const small = await bestTime(() => f(n), 3);
+    const large = await bestTime(() => f(8 * n), 3);
+    ratio = Math.min(ratio, large / Math.max(small, 1));
+  }
+  return ratio;
 }
 
 /** Three times linear (8): far below quadratic growth (64), with room for a loaded machine. */
