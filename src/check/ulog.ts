@@ -40,11 +40,12 @@ export async function checkUlog(
   for (const [i, entry] of (config.data ?? []).entries()) {
     const at = (...t: Array<string | number>) => pointer(key, 'data', i, ...t);
     const found = entryIssues(entry, index, logChannels, profile, dataPath, at);
-    issues.push(...found);
+    for (const f of found) issues.push(f);
   }
-  issues.push(...timeIssues(config, profile, key, dataPath));
-  issues.push(...keyIssues(config, profile, key, dataPath));
-  issues.push(...damageIssues(config, profile, key));
+  // Appended in loops, not spread into push: the lists grow with the config and the log.
+  for (const f of timeIssues(config, profile, key, dataPath)) issues.push(f);
+  for (const f of keyIssues(config, profile, key, dataPath)) issues.push(f);
+  for (const f of damageIssues(config, profile, key)) issues.push(f);
   return issues;
 }
 

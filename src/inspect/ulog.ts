@@ -307,7 +307,7 @@ function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfi
     if (!flat) {
       flat = flattenFormat(format, scan.formats);
       flattened.set(format.name, flat);
-      issues.push(...flat.problems.map((p) => problemIssue(format.name, p, name)));
+      for (const p of flat.problems) issues.push(problemIssue(format.name, p, name));
     }
     for (const leaf of flat.leaves) {
       fields.push({

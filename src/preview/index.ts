@@ -107,7 +107,7 @@ async function describeFile(path: string): Promise<{ format: string; size: numbe
 async function gather(rows: ConfigRows) {
   const stats = rows.channels.map(() => new ChannelStats());
   const time = new TimeStats();
-  const axisCount = Math.max(0, ...rows.channels.map((c) => c.axis + 1));
+  const axisCount = rows.channels.reduce((n, c) => Math.max(n, c.axis + 1), 0);
   const decimators: AxisDecimator[] = [];
   for (let a = 0; a < axisCount; a++) {
     const numeric = rows.channels.flatMap((c, i) =>

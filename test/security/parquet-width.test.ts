@@ -2,11 +2,16 @@
  * A Parquet schema too wide to inspect (issue 12, point 5c): refused with a coded error
  * before anything walks its columns, instead of overflowing the stack or filling memory.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, test } from 'vitest';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError, inspectParquetSource } from '../../src/inspect/index.js';
 import { MAX_PARQUET_COLUMNS } from '../../src/inspect/parquet.js';
+import { footerLeafCount } from '../../src/inspect/parquet-width.js';
+import { repoRoot } from '../helpers/paths.js';
 
 function wide(columns: number): Uint8Array {
   const bytes = parquetWriteBuffer({
@@ -29,5 +34,41 @@ describe('Parquet width', () => {
     expect((err as InspectError).issue.message).toContain(
       `${MAX_PARQUET_COLUMNS + 1} leaf columns: more than the ${MAX_PARQUET_COLUMNS} importkit inspects`,
     );
+  });
+
+  /** The footer's bytes (without its length and PAR1) and the leaves the decoder counts. */
+  function footerOf(bytes: Uint8Array): { footer: Uint8Array; leaves: number } {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const length = view.getUint32(bytes.byteLength - 8, true);
+    const footer = bytes.subarray(bytes.byteLength - 8 - length, bytes.byteLength - 8);
+    const md = parquetMetadata(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+    );
+    return { footer, leaves: md.schema.filter((e) => !e.num_children).length };
+  }
+
+  test('the width is read from a skim of the footer: the count the decoder gives, for every Parquet fixture', () => {
+    const files = ['fixtures/parquet', 'fixtures/platform-examples'].flatMap((d) =>
+      readdirSync(join(repoRoot, d))
+        .filter((f) => f.endsWith('.parquet'))
+        .map((f) => join(repoRoot, d, f)),
+    );
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const { footer, leaves } = footerOf(new Uint8Array(readFileSync(file)));
+      expect([file, footerLeafCount(footer)]).toEqual([file, leaves]);
+    }
+    const { footer, leaves } = footerOf(wide(MAX_PARQUET_COLUMNS + 1));
+    expect(leaves).toBe(MAX_PARQUET_COLUMNS + 1);
+    expect(footerLeafCount(footer)).toBe(leaves);
+  });
+
+  test('bytes that are no footer: no count (the decoder names the damage)', () => {
+    const { footer } = footerOf(wide(3));
+    for (let n = 0; n < footer.byteLength; n += 7) {
+      const count = footerLeafCount(footer.subarray(0, n));
+      expect(count === undefined || count === 3).toBe(true);
+    }
+    expect(footerLeafCount(Uint8Array.of(0x15, 0x02, 0x19, 0xfc))).toBeUndefined();
   });
 });

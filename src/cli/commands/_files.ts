@@ -29,7 +29,7 @@ export async function expandFiles(args: readonly string[], cwd: string): Promise
     }
     const found = hasMagic(arg) ? await glob(arg, cwd) : await plain(arg, cwd);
     if (found.length === 0) missing.push(arg);
-    out.push(...found);
+    for (const f of found) out.push(f);
   }
   if (missing.length > 0) {
     const what = await Promise.all(

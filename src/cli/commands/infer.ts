@@ -251,7 +251,10 @@ export function explainTable(evidence: readonly Evidence[]): string {
   const rows = evidence.map((e) => [e.path, e.choice, e.confidence, e.reason]);
   const headers = ['path', 'choice', 'confidence', 'reason'];
   const width = (i: number) =>
-    Math.min(48, Math.max(headers[i]?.length ?? 0, ...rows.map((r) => (r[i] ?? '').length)));
+    Math.min(
+      48,
+      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), headers[i]?.length ?? 0),
+    );
   const w = [width(0), width(1), width(2)];
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
   const line = (r: string[]) =>

@@ -133,8 +133,12 @@ export function profileText(profile: BaseProfile): string {
   // `#` is left out when no field has a number (HDF5 datasets); cells are never cut: one
   // longer than 40 characters is written whole and pushes the rest of its row along.
   const numbered = rows.some((r) => r[0] !== '');
+  // Folds, not Math.max(...rows): one row per field, and a data-sized spread overflows the stack.
   const widths = headers.map((h, i) =>
-    Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+    Math.min(
+      40,
+      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), h.length),
+    ),
   );
   const fmt = (r: string[]) =>
     r
@@ -142,7 +146,8 @@ export function profileText(profile: BaseProfile): string {
       .filter((_, i) => i > 0 || numbered)
       .join('  ')
       .trimEnd();
-  lines.push('', fmt(headers), ...rows.map(fmt));
+  lines.push('', fmt(headers));
+  for (const r of rows) lines.push(fmt(r));
   if (profile.issues.length > 0) {
     lines.push('');
     for (const i of profile.issues) lines.push(`${i.severity} ${i.code}: ${i.message}`);

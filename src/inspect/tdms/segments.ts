@@ -288,6 +288,9 @@ function applyObjects(
   newList: boolean,
 ): Active[] | WalkProblem {
   const list: Active[] = newList ? [] : [...previous];
+  // Where each object sits in the list: a lookup per object, not a search of the list
+  // (a segment of n new objects would otherwise cost n² comparisons).
+  const place = new Map(list.map((a, i) => [a.state, i]));
   for (const o of objects) {
     let state = walk.objects.get(o.path);
     if (!state) {
@@ -307,9 +310,9 @@ function applyObjects(
     } else if (index.kind === 'plain' || index.kind === 'daqmx') {
       state.index = index;
     }
-    const at = list.findIndex((a) => a.state === state);
-    if (at >= 0) list[at] = { state, index };
-    else list.push({ state, index });
+    const at = place.get(state);
+    if (at !== undefined) list[at] = { state, index };
+    else place.set(state, list.push({ state, index }) - 1);
   }
   return list;
 }

@@ -1,0 +1,323 @@
+/**
+ * Every parser and scanner grows linearly with its input (issue 12, point 5): each test
+ * builds inputs of size n and 8n in memory (or in a temp dir) and bounds the ratio of their
+ * times far below what a quadratic cost gives (see `doublingRatio`). Sizes are small: the
+ * point is the growth, not the speed (speed is measured by the benchmarks).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ch10Bytes, type RecorderChannel, tmatsOf } from '../../scripts/fixtures/ch10.js';
+import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
+import {
+  type ObjectSpec,
+  type SegmentSpec,
+  tdmsBytes,
+} from '../../scripts/fixtures/tdms-writer.js';
+import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
+import { checkConfig } from '../../src/check/index.js';
+import { explainTable } from '../../src/cli/commands/infer.js';
+import { profileText } from '../../src/cli/commands/inspect.js';
+import { draftFromCh10Profile } from '../../src/infer/ch10.js';
+import { inferCsvFromProfile } from '../../src/infer/csv.js';
+import { inferHdf5 } from '../../src/infer/hdf5.js';
+import { inferParquetSource } from '../../src/infer/parquet.js';
+import { draftFromTdmsProfile } from '../../src/infer/tdms.js';
+import type { Evidence } from '../../src/infer/types.js';
+import { draftFromUlogProfile } from '../../src/infer/ulog.js';
+import { memorySource } from '../../src/inspect/byte-source.js';
+import { inspectCh10Source, parseTmats } from '../../src/inspect/ch10.js';
+import { inspectCsvSource } from '../../src/inspect/csv.js';
+import type { BaseProfile } from '../../src/inspect/profile.js';
+import { inspectTdmsSource } from '../../src/inspect/tdms.js';
+import { inspectUlogSource } from '../../src/inspect/ulog.js';
+import type { ImportDocument } from '../../src/model/document.js';
+import { doublingRatio, RATIO_BOUND } from './_helpers.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'importkit-doubling-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Inputs built once per size, outside the timed runs. */
+function cached<T>(build: (n: number) => T): (n: number) => T {
+  const made = new Map<number, T>();
+  return (n) => {
+    let v = made.get(n);
+    if (v === undefined) {
+      v = build(n);
+      made.set(n, v);
+    }
+    return v;
+  };
+}
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const iso = (i: number) => new Date(Date.UTC(2024, 2, 1) + i * 1000).toISOString();
+
+/** A CSV: a time column then `columns - 1` values, `rows` rows, each row ending with `tail`. */
+function csv(columns: number, rows: number, cell: (r: number, c: number) => string): Uint8Array {
+  const header = ['time', ...Array.from({ length: columns - 1 }, (_, c) => `v${c + 2}`)];
+  const lines = [header.join(',')];
+  for (let r = 0; r < rows; r++) {
+    lines.push([iso(r), ...Array.from({ length: columns - 1 }, (_, c) => cell(r, c))].join(','));
+  }
+  return utf8(`${lines.join('\n')}\n`);
+}
+
+async function inspectAndInferCsv(bytes: Uint8Array): Promise<void> {
+  const profile = await inspectCsvSource(memorySource(bytes, 'x.csv'));
+  const draft = inferCsvFromProfile(profile);
+  expect(draft.document.csvConfig?.timeColumn?.columnNumber).toBe(1);
+}
+
+describe('CSV inspect and infer (the head they read)', () => {
+  const wide = cached((n) => csv(n, 20, (r, c) => String(r + c)));
+  const long = cached((n) =>
+    csv(3, 40, (r, c) => (c === 0 ? String(r) : `"${'ab, "" '.repeat(n)}"`)),
+  );
+  const tall = cached((n) => csv(3, n, (r, c) => String(r * c)));
+
+  test('columns', async () => {
+    expect(await doublingRatio((n) => inspectAndInferCsv(wide(n)), 125)).toBeLessThan(RATIO_BOUND);
+  });
+  test('line length (quoted cells with delimiters and quotes)', async () => {
+    expect(await doublingRatio((n) => inspectAndInferCsv(long(n)), 400)).toBeLessThan(RATIO_BOUND);
+  });
+  test('rows (within the head)', async () => {
+    expect(await doublingRatio((n) => inspectAndInferCsv(tall(n)), 500)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('CSV check --full', () => {
+  const document: ImportDocument = {
+    csvConfig: {
+      assetName: 'a',
+      firstDataRow: 2,
+      timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
+      dataColumns: {
+        '2': { name: 'v2', dataType: 'CHANNEL_DATA_TYPE_INT_32' },
+        '3': { name: 'v3', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+      },
+    },
+  };
+  const file = cached((n) => {
+    const path = join(dir, `rows-${n}.csv`);
+    return writeFile(
+      path,
+      csv(3, n, (r, c) => (c === 0 ? String(r) : `${r}.5`)),
+    ).then(() => path);
+  });
+
+  test('rows', async () => {
+    const check = async (n: number) => {
+      const found = await checkConfig(document, await file(n), { full: true });
+      expect(found.filter((i) => i.severity === 'error')).toEqual([]);
+    };
+    expect(await doublingRatio(check, 3000)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('TDMS metadata', () => {
+  const prop = (i: number) => [
+    { name: 'unit_string', type: 'string' as const, value: 'V' },
+    { name: 'NI_Number', type: 'i32' as const, value: i },
+  ];
+  const channel = (i: number): ObjectSpec => ({
+    path: ['G', `c${i}`],
+    data: { type: 'f64', count: 2 },
+    properties: prop(i),
+  });
+  const objects = cached(
+    (n) =>
+      tdmsBytes([
+        {
+          objects: [
+            { path: [] },
+            { path: ['G'] },
+            ...Array.from({ length: n }, (_, i) => channel(i)),
+          ],
+        },
+      ]).data,
+  );
+  const segments = cached((n) => {
+    const list: SegmentSpec[] = [
+      { objects: [{ path: [] }, { path: ['G'] }, channel(0), channel(1)] },
+    ];
+    for (let s = 1; s < n; s++) {
+      list.push({
+        newObjList: false,
+        objects: [{ path: ['G', `c${s % 2}`], data: 'same', properties: prop(s) }],
+      });
+    }
+    return tdmsBytes(list).data;
+  });
+  const read = async (bytes: Uint8Array, channels: number) => {
+    const profile = await inspectTdmsSource(memorySource(bytes, 'x.tdms'));
+    expect(profile.channels.length).toBe(channels);
+    draftFromTdmsProfile(profile);
+  };
+
+  test('objects in one segment', async () => {
+    expect(await doublingRatio((n) => read(objects(n), n), 200)).toBeLessThan(RATIO_BOUND);
+  });
+  test('segments', async () => {
+    expect(await doublingRatio((n) => read(segments(n), 2), 500)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('ULog walk', () => {
+  /** `n` formats, each subscribed, and ten data messages per subscription. */
+  const log = cached((n) => {
+    const w = new UlogWriter();
+    for (let i = 0; i < n; i++) {
+      w.format({
+        name: `m${i}`,
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'float', name: 'x' },
+          { type: 'int32_t', name: 'y', array: 3 },
+        ],
+      });
+    }
+    for (let i = 0; i < n; i++) w.subscribe(0, i, `m${i}`);
+    for (let k = 0; k < 10; k++) {
+      for (let i = 0; i < n; i++) w.data(i, body(24, BigInt(1_000_000 + k * 1000)));
+    }
+    return w.bytes();
+  });
+  /** One subscription, `n` data messages. */
+  const messages = cached((n) => {
+    const w = new UlogWriter();
+    w.format({
+      name: 'm',
+      fields: [
+        { type: 'uint64_t', name: 'timestamp' },
+        { type: 'float', name: 'x' },
+      ],
+    });
+    w.subscribe(0, 0, 'm');
+    for (let k = 0; k < n; k++) w.data(0, body(12, BigInt(1_000_000 + k)));
+    return w.bytes();
+  });
+  const read = async (bytes: Uint8Array, fields: number) => {
+    const profile = await inspectUlogSource(memorySource(bytes, 'x.ulg'));
+    expect(profile.fields.length).toBe(fields);
+    draftFromUlogProfile(profile);
+  };
+
+  test('formats and subscriptions', async () => {
+    // Each format gives four channels: x and y[0..2].
+    expect(await doublingRatio((n) => read(log(n), 4 * n), 200)).toBeLessThan(RATIO_BOUND);
+  });
+  test('data messages', async () => {
+    expect(await doublingRatio((n) => read(messages(n), 1), 10_000)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('CH10 TMATS', () => {
+  const channels = (n: number): RecorderChannel[] =>
+    Array.from({ length: n }, (_, i) => ({ id: i + 1, name: `AN-${i}`, type: 'ANAIN' }));
+  const text = cached((n) =>
+    tmatsOf(channels(n))
+      .map(([k, v]) => `${k}:${v};\r\n`)
+      .join(''),
+  );
+  const file = cached((n) => ch10Bytes(tmatsOf(channels(n))));
+
+  test('parsing TMATS text', async () => {
+    const parse = (n: number) => expect(Object.keys(parseTmats(text(n))).length).toBe(4 + 4 * n);
+    expect(await doublingRatio(parse, 500)).toBeLessThan(RATIO_BOUND);
+  });
+  test('inspect and infer a recording with a TMATS of n channels', async () => {
+    const read = async (n: number) => {
+      const profile = await inspectCh10Source(memorySource(file(n), 'x.ch10'));
+      expect(profile.channels.length).toBe(n);
+      draftFromCh10Profile(profile);
+    };
+    expect(await doublingRatio(read, 500)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('Parquet footer and schema', () => {
+  const wide = cached((n) => {
+    const bytes = parquetWriteBuffer({
+      codec: 'UNCOMPRESSED',
+      columnData: Array.from({ length: n }, (_, i) => ({
+        name: i === 0 ? 'time' : `c${i}`,
+        type: i === 0 ? ('INT64' as const) : ('DOUBLE' as const),
+        data: i === 0 ? BigInt64Array.of(1_700_000_000_000_000_000n) : Float64Array.of(i),
+      })),
+    });
+    return new Uint8Array(bytes);
+  });
+
+  test('columns, up to the cap (inspect and infer)', async () => {
+    const infer = async (n: number) => {
+      const draft = await inferParquetSource(memorySource(wide(n), 'x.parquet'));
+      expect(draft.document.parquetConfig).toBeDefined();
+    };
+    expect(await doublingRatio(infer, 200)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('HDF5 (the library runs in a worker: few runs)', () => {
+  const file = cached(async (n) => {
+    const path = join(dir, `group-${n}.h5`);
+    await writeHdf5(path, [
+      { path: '/g/time', kind: 'float64', values: [0, 1, 2], attrs: { units: 's' } },
+      ...Array.from({ length: n }, (_, i) => ({
+        path: `/g/d${i}`,
+        kind: 'float64' as const,
+        values: [i, i + 1, i + 2],
+        attrs: { units: 'V', long_name: `channel ${i}`, scale: i },
+      })),
+    ]);
+    return path;
+  });
+
+  test('datasets with attributes in one group', async () => {
+    const infer = async (n: number) => {
+      const draft = await inferHdf5(await file(n));
+      expect(draft.document.hdf5Config).toBeDefined();
+    };
+    expect(await doublingRatio(infer, 15, 2)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('no data-sized array is spread into a call', () => {
+  // 150,000 arguments already overflow the stack, and a TDMS file's few MiB of metadata can
+  // list that many channels: the tables were sized by Math.max(...rows).
+  const n = 200_000;
+
+  test('the inspect table of a profile with 200,000 fields', () => {
+    const profile: BaseProfile = {
+      format: 'tdms',
+      file: { path: 'wide.tdms', size: 1 },
+      bytesRead: 1,
+      fields: Array.from({ length: n }, (_, i) => ({
+        name: `G/c${i}`,
+        physicalType: 'f64',
+        samples: [],
+      })),
+      issues: [],
+    };
+    const text = profileText(profile);
+    expect(text.split('\n').filter((l) => l.startsWith('G/c')).length).toBe(n);
+  });
+
+  test('the infer evidence table of 200,000 rows', () => {
+    const evidence: Evidence[] = Array.from({ length: n }, (_, i) => ({
+      path: `/tdmsConfig/channels/${i}`,
+      choice: 'f64',
+      reason: 'stored type',
+      confidence: 'high',
+    }));
+    expect(explainTable(evidence).split('\n').length).toBeGreaterThan(n);
+  });
+});
