@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { InspectError } from '../inspect/index.js';
+import type { Issue } from '../model/issue.js';
 import { EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
 
@@ -96,19 +96,27 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const command = await entry.load();
     return await command(rest, io);
   } catch (err) {
-    return reportError(err, name, io);
+    return await reportError(err, name, io);
   }
 }
 
-function reportError(err: unknown, name: string, io: Io): number {
+/** The inspect stage, only when its error is in hand (it is loaded then): lint never loads it. */
+async function inspectIssue(err: unknown): Promise<Issue | undefined> {
+  if (!(err instanceof Error) || err.name !== 'InspectError') return undefined;
+  const { InspectError } = await import('../inspect/index.js');
+  return err instanceof InspectError ? err.issue : undefined;
+}
+
+async function reportError(err: unknown, name: string, io: Io): Promise<number> {
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
     io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
     return EXIT_USAGE;
   }
-  if (err instanceof InspectError) {
-    const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';
-    io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
+  const inspected = await inspectIssue(err);
+  if (inspected) {
+    const hint = inspected.hint ? `\n  hint: ${inspected.hint}` : '';
+    io.stderr.write(`importkit ${name}: error ${inspected.code}: ${inspected.message}${hint}\n`);
     return EXIT_INVALID;
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -1,17 +1,8 @@
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type Node,
-  parseAllDocuments,
-  type YAMLError,
-} from 'yaml';
+import type { Document, Node, YAMLError } from 'yaml';
 import type { Issue } from '../model/issue.js';
 import { parsePointer } from '../model/issue.js';
 import { issue } from './_issue.js';
+import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';
 
 /** The largest config text read (a config is KBs; anything this big is a mistake). */
@@ -107,7 +98,7 @@ export function parseConfigSource(source: string, options: ParseSourceOptions = 
 
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, {
+    docs = yaml().parseAllDocuments(text, {
       uniqueKeys: true,
       intAsBigInt: true,
       prettyErrors: false,
@@ -271,6 +262,7 @@ function at(i: Issue, p: { line: number; column: number }): Issue {
 
 /** Walks a JSON pointer through the YAML nodes; returns the offset of the deepest node found. */
 function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): number {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const tokens = parsePointer(ptr);
   let node: unknown = doc.contents;
   let offset = (node as Node | null)?.range?.[0] ?? doc.range[0];
