@@ -83,7 +83,7 @@ export async function scanParquetValues(
   /** One decoded piece of a column, its first row at `base` (0-based). */
   const feed = (column: string, chunk: Chunk, base: number) => {
     if (column === time && timeState) tallyTime(timeState, chunk, base);
-    for (const { c, j } of judges) if (c.column === column) j.tally(chunk, base);
+    for (const x of judges) if (x.c.column === column) x.j.tally(chunk, base);
   };
   let rows: number;
   try {
@@ -117,21 +117,20 @@ async function readWithParquetWasm(
   const file = await pw.ParquetFile.fromFile(await openAsBlob(path));
   let rows = 0;
   try {
-    const groups = file.metadata().numRowGroups();
     const total = file.metadata().fileMetadata().numRows();
-    for (let g = 0; g < groups; g++) {
-      const stream = await file.stream({ rowGroups: [g], batchSize: BATCH_ROWS, columns });
-      for await (const batch of stream as AsyncIterable<{ intoIPCStream(): Uint8Array }>) {
-        const table = tableFromIPC(batch.intoIPCStream());
-        for (const column of columns) {
-          let row = rows;
-          for (const d of table.getChild(column)?.data ?? []) {
-            feed(column, arrowChunk(d), row);
-            row += d.length;
-          }
+    // One stream over every row group: the reader still decodes one group at a time, and a
+    // stream per group costs twice the time in setting up.
+    const stream = await file.stream({ batchSize: BATCH_ROWS, columns });
+    for await (const batch of stream as AsyncIterable<{ intoIPCStream(): Uint8Array }>) {
+      const table = tableFromIPC(batch.intoIPCStream());
+      for (const column of columns) {
+        let row = rows;
+        for (const d of table.getChild(column)?.data ?? []) {
+          feed(column, arrowChunk(d), row);
+          row += d.length;
         }
-        rows += table.numRows;
       }
+      rows += table.numRows;
       onProgress?.(rows, total);
     }
   } finally {
@@ -193,6 +192,8 @@ interface Chunk {
   has(i: number): boolean;
   numbers?: ArrayLike<number> | ArrayLike<bigint> | undefined;
   text?: ((i: number) => string) | undefined;
+  /** UTF-8 bytes of a text column and each row's start (row i ends where i + 1 starts). */
+  utf8?: { bytes: Uint8Array; offsets: ArrayLike<number> } | undefined;
 }
 
 /** Arrow type ids whose values are one number a row: Int, Float, Date, Time, Timestamp, Duration. */
@@ -217,6 +218,7 @@ function arrowChunk(d: Data): Chunk {
     const offsets = d.valueOffsets as ArrayLike<number>;
     const bytes = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     chunk.text = (i) => bytes.toString('utf8', Number(offsets[i]), Number(offsets[i + 1]));
+    chunk.utf8 = { bytes: v, offsets };
   }
   return chunk;
 }
@@ -247,6 +249,10 @@ function newTimeState(): TimeState {
 function tallyTime(s: TimeState, d: Chunk, base: number): void {
   const t = s.tally;
   const { has, numbers: values } = d;
+  if (values instanceof BigInt64Array) {
+    tallyTimeInt64(s, values, has, base);
+    return;
+  }
   for (let i = 0; i < d.length; i++) {
     if (!has(i)) {
       t.nulls += 1;
@@ -271,6 +277,70 @@ function tallyTime(s: TimeState, d: Chunk, base: number): void {
   }
 }
 
+/**
+ * The same for 64-bit integers, compared as two 32-bit halves: reading a BigInt64Array
+ * element makes a bigint on the heap, and 20 M of them cost more than the decoding.
+ */
+function tallyTimeInt64(
+  s: TimeState,
+  values: BigInt64Array,
+  has: (i: number) => boolean,
+  base: number,
+): void {
+  const t = s.tally;
+  const lo32 = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  const hi32 = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+  const prev = typeof s.prev === 'bigint' ? s.prev : undefined;
+  let prevHi = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev >> 32n));
+  let prevLo = prev === undefined ? 0 : Number(BigInt.asUintN(32, prev));
+  let havePrev = prev !== undefined;
+  let minI = -1;
+  let maxI = -1;
+  let minHi = 0;
+  let minLo = 0;
+  let maxHi = 0;
+  let maxLo = 0;
+  let last = -1;
+  for (let i = 0; i < values.length; i++) {
+    if (!has(i)) {
+      t.nulls += 1;
+      t.firstNull ??= base + i + 1;
+      continue;
+    }
+    const hi = hi32[2 * i + 1] as number;
+    const lo = lo32[2 * i] as number;
+    if (havePrev) {
+      if (hi < prevHi || (hi === prevHi && lo < prevLo)) {
+        t.decreases += 1;
+        t.firstDecrease ??= base + i + 1;
+      } else if (hi === prevHi && lo === prevLo) {
+        t.repeats += 1;
+        t.firstRepeat ??= base + i + 1;
+      }
+    }
+    if (minI < 0 || hi < minHi || (hi === minHi && lo < minLo)) {
+      minI = i;
+      minHi = hi;
+      minLo = lo;
+    }
+    if (maxI < 0 || hi > maxHi || (hi === maxHi && lo > maxLo)) {
+      maxI = i;
+      maxHi = hi;
+      maxLo = lo;
+    }
+    prevHi = hi;
+    prevLo = lo;
+    havePrev = true;
+    last = i;
+  }
+  if (last < 0) return;
+  const min = values[minI] as bigint;
+  const max = values[maxI] as bigint;
+  if (t.min === undefined || min < t.min) t.min = min;
+  if (t.max === undefined || max > t.max) t.max = max;
+  s.prev = values[last] as bigint;
+}
+
 interface Judge {
   tally(d: Chunk, base: number): void;
   result: ChannelTally;
@@ -288,6 +358,7 @@ function channelJudge(c: ValueChannel): Judge {
   const range = INT_RANGES[c.dataType];
   const isEnum = c.dataType === 'CHANNEL_DATA_TYPE_ENUM';
   const names = new Set((c.enumTypes ?? []).map((e) => e.name));
+  const nameBytes = [...names].map((n) => new TextEncoder().encode(n));
   const keys = new Set((c.enumTypes ?? []).map((e) => BigInt(e.key)));
   return {
     result,
@@ -295,7 +366,7 @@ function channelJudge(c: ValueChannel): Judge {
       if (d.numbers !== undefined) {
         tallyNumbers(result, d, d.numbers, base, range, isEnum ? keys : undefined);
       } else if (isEnum && d.text !== undefined) {
-        tallyEnumText(result, d, d.text, base, names);
+        tallyEnumText(result, d, d.text, base, names, nameBytes);
       }
     },
   };
@@ -311,6 +382,11 @@ function tallyNumbers(
   enumKeys: ReadonlySet<bigint> | undefined,
 ): void {
   const { has } = d;
+  if (enumKeys === undefined && (range === undefined || holdsEvery(range, values))) {
+    if (values instanceof Float64Array || values instanceof Float32Array)
+      tallyNonFinite(r, values, has, base);
+    return;
+  }
   const lo = range === undefined ? 0 : Number(range[0]);
   const hi = range === undefined ? 0 : Number(range[1]);
   for (let i = 0; i < d.length; i++) {
@@ -344,24 +420,90 @@ function tallyNumbers(
   }
 }
 
+/** Integer arrays whose every value a declared range holds need no look at each value. */
+function holdsEvery(
+  range: readonly [bigint, bigint],
+  values: ArrayLike<number> | ArrayLike<bigint>,
+): boolean {
+  const [lo, hi] =
+    values instanceof Int32Array
+      ? [-(2n ** 31n), 2n ** 31n - 1n]
+      : values instanceof Int16Array
+        ? [-(2n ** 15n), 2n ** 15n - 1n]
+        : values instanceof Int8Array
+          ? [-128n, 127n]
+          : values instanceof Uint32Array
+            ? [0n, 2n ** 32n - 1n]
+            : values instanceof Uint16Array
+              ? [0n, 65_535n]
+              : values instanceof Uint8Array
+                ? [0n, 255n]
+                : values instanceof BigInt64Array
+                  ? [-(2n ** 63n), 2n ** 63n - 1n]
+                  : [1n, 0n];
+  return lo <= hi && range[0] <= lo && hi <= range[1];
+}
+
+/** NaN and ±inf of a float column with no declared integer type. */
+function tallyNonFinite(
+  r: ChannelTally,
+  values: Float64Array | Float32Array,
+  has: (i: number) => boolean,
+  base: number,
+): void {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    // v - v is NaN exactly for NaN and ±inf.
+    if (v - v === 0 || !has(i)) continue;
+    if (Number.isNaN(v)) r.nan += 1;
+    else if (v > 0) r.posInf += 1;
+    else r.negInf += 1;
+    r.firstNonFinite ??= base + i + 1;
+  }
+}
+
 function unknownEnum(r: ChannelTally, value: string, row: number): void {
   r.unknown.set(value, (r.unknown.get(value) ?? 0) + 1);
   r.firstUnknown ??= row;
 }
 
-/** ENUM names in a text chunk that enumTypes lacks (each distinct text judged once). */
+/** ENUM names in a text chunk that enumTypes lacks. */
 function tallyEnumText(
   r: ChannelTally,
   d: Chunk,
   text: (i: number) => string,
   base: number,
   names: ReadonlySet<string>,
+  nameBytes: readonly Uint8Array[],
 ): void {
+  const utf8 = d.utf8;
   for (let i = 0; i < d.length; i++) {
     if (!d.has(i)) continue;
+    // Compare bytes with the known names: no string is made for a known value.
+    if (
+      utf8 &&
+      knownBytes(utf8.bytes, utf8.offsets[i] as number, utf8.offsets[i + 1] as number, nameBytes)
+    )
+      continue;
     const s = text(i);
     if (!names.has(s)) unknownEnum(r, s, base + i + 1);
   }
+}
+
+function knownBytes(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  names: readonly Uint8Array[],
+): boolean {
+  const len = end - start;
+  for (const name of names) {
+    if (name.length !== len) continue;
+    let k = 0;
+    while (k < len && bytes[start + k] === name[k]) k++;
+    if (k === len) return true;
+  }
+  return false;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
