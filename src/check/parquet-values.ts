@@ -620,3 +620,22 @@ function outsideIssue(
     },
   );
 }
+
+/**
+ * The time tally of values given in pieces (rows in order), null where `has` says no:
+ * the scan's own tally, exposed for tests of its fast path.
+ */
+export function timeTallyOf(
+  pieces: ReadonlyArray<{
+    values: ArrayLike<number> | ArrayLike<bigint>;
+    has?: (i: number) => boolean;
+  }>,
+): TimeTally {
+  const s = newTimeState();
+  let base = 0;
+  for (const p of pieces) {
+    tallyTime(s, { length: p.values.length, has: p.has ?? (() => true), numbers: p.values }, base);
+    base += p.values.length;
+  }
+  return s.tally;
+}
