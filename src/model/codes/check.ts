@@ -63,7 +63,8 @@ export const checkCodes = {
   },
   time_null: {
     severity: 'error',
-    summary: 'With --full, rows of the time column hold no value (null): those rows cannot be imported.',
+    summary:
+      'With --full, rows of the time column hold no value (null): those rows cannot be imported.',
     fix: 'Fill in or drop the rows without a time.',
   },
   value_not_finite: {
