@@ -120,7 +120,7 @@ async function measureFormat(ext: 'yaml' | 'json') {
   }
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   const docs = texts.map((t) => parse(t) as unknown);
-  const ajv = shapeValidator('document');
+  const ajv = shapeValidator();
   const sink = { write: (_: string) => {} };
   const io = { stdout: sink, stderr: sink, env: {}, cwd: dir };
 

@@ -12,6 +12,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   config: async () => (await import('./fixtures/config.js')).generate,
   csv: async () => (await import('./fixtures/csv.js')).generate,
   parquet: async () => (await import('./fixtures/parquet.js')).generate,
+  'check-parquet': async () => (await import('./fixtures/check-parquet.js')).generate,
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
   tdms: async () => (await import('./fixtures/tdms.js')).generate,
   ch10: async () => (await import('./fixtures/ch10.js')).generate,

@@ -1,18 +1,17 @@
 /**
- * Writes the JSON Schemas generated from the zod model to schemas/ (`npm run schemas`).
- * A test regenerates them in memory and fails when the committed files differ.
+ * Writes the JSON Schemas generated from the zod model to schemas/, and the document
+ * validator compiled from them to src/validate/ (`npm run schemas`; run `npm run build`
+ * after it). A test regenerates both in memory and fails when the committed files differ.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  generateSchemas,
-  SCHEMA_FILES,
-  type SchemaName,
-  schemaText,
-} from '../src/validate/schemas.js';
+import { generateSchemas } from '../src/model/json-schema.js';
+import { SCHEMA_FILES, type SchemaName, schemaText } from '../src/model/schema-files.js';
+import { VALIDATOR_FILE, validatorText } from '../src/validate/standalone.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dir = join(root, 'schemas');
 mkdirSync(dir, { recursive: true });
 const schemas = generateSchemas();
 for (const name of Object.keys(SCHEMA_FILES) as SchemaName[]) {
@@ -20,3 +19,5 @@ for (const name of Object.keys(SCHEMA_FILES) as SchemaName[]) {
   writeFileSync(file, schemaText(schemas[name]));
   console.log(`wrote schemas/${SCHEMA_FILES[name]}`);
 }
+writeFileSync(join(root, VALIDATOR_FILE), validatorText(schemas.document));
+console.log(`wrote ${VALIDATOR_FILE}`);

@@ -2,7 +2,8 @@
  * Checks a ParquetConfig against a Parquet file from its footer: footer offset and length,
  * every path the config names (with "did you mean"), the layout (a name column holds
  * text), declared channel types against the stored types, the time column's format and
- * unit (TIMESTAMP units, else the row-group statistics), and columns left out.
+ * unit (TIMESTAMP units, else the row-group statistics), and columns left out; with `full`,
+ * the values too (see parquet-values.ts).
  */
 import { parquetChannelTypeOf as channelTypeOf, isUnixFormat } from '../infer/index.js';
 import { inspectParquet, type ParquetFieldProfile } from '../inspect/index.js';
@@ -13,6 +14,12 @@ import { pointer } from '../model/issue.js';
 import type { ParquetConfig } from '../model/parquet.js';
 import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import {
+  channelValueIssues,
+  scanParquetValues,
+  timeValueIssues,
+  type ValueChannel,
+} from './parquet-values.js';
 import { fitOf } from './types.js';
 
 export interface ParquetCheckOptions {
@@ -132,44 +139,36 @@ export async function checkParquet(
   const base = flat ? 'flatDataset' : 'singleChannelPerRow';
   const timeColumn = flat?.timeColumn ?? rows?.timeColumn;
   const timeField = field(timeColumn?.path, at(base, 'timeColumn', 'path'), 'time column');
-  if (timeField && timeColumn?.format) {
-    let field = timeField;
-    if (options.full && !timeField.nested) {
-      const read = await readTimeColumn(dataPath, timeField.path, options.onProgress);
-      if (read.firstDecrease !== undefined) {
-        issues.push(
-          checkIssue(
-            'time_decreasing',
-            at(base, 'timeColumn', 'path'),
-            `time goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at row ${read.firstDecrease}`,
-            { source: { file: dataPath, column: timeField.path, row: read.firstDecrease } },
-          ),
-        );
-      }
-      // Every value was read: judge the range from them when the footer has no statistics.
-      if (
-        (field.stats?.min === undefined || field.stats?.max === undefined) &&
-        read.min !== undefined &&
-        read.max !== undefined
-      ) {
-        field = { ...field, stats: { min: String(read.min), max: String(read.max) } };
-      }
-    }
-    issues.push(
-      ...timeIssues(field, timeColumn.format, at(base, 'timeColumn', 'format'), dataPath),
-    );
-  }
+  // The time column's findings go here, before the data columns' (they need the full read).
+  const timeIssuesAt = issues.length;
+  /** Channels whose values `--full` reads: named, flat (not nested) columns with a type. */
+  const valued: Array<ValueChannel & { field: ParquetFieldProfile }> = [];
+  const channelAt = (
+    f: ParquetFieldProfile | undefined,
+    cfg: ChannelConfig | undefined,
+    ptr: string,
+  ) => {
+    channel(f, cfg, ptr);
+    if (f && !f.nested && cfg?.dataType && cfg.dataType !== 'CHANNEL_DATA_TYPE_UNSPECIFIED')
+      valued.push({
+        column: f.path,
+        ptr,
+        dataType: cfg.dataType,
+        enumTypes: cfg.enumTypes,
+        field: f,
+      });
+  };
 
   if (flat && flat.useEmbeddedConfig !== true) {
     (flat.dataColumns ?? []).forEach((c, i) => {
       const f = field(c.path, at('flatDataset', 'dataColumns', i, 'path'), 'data column');
-      channel(f, c.channelConfig, at('flatDataset', 'dataColumns', i, 'channelConfig'));
+      channelAt(f, c.channelConfig, at('flatDataset', 'dataColumns', i, 'channelConfig'));
     });
   }
   if (rows) {
     (rows.columns ?? []).forEach((c, i) => {
       const f = field(c.path, at('singleChannelPerRow', 'columns', i, 'path'), 'column');
-      channel(f, c.columnConfig, at('singleChannelPerRow', 'columns', i, 'columnConfig'));
+      channelAt(f, c.columnConfig, at('singleChannelPerRow', 'columns', i, 'columnConfig'));
     });
     if (rows.singleChannel) {
       const f = field(
@@ -177,7 +176,11 @@ export async function checkParquet(
         at('singleChannelPerRow', 'singleChannel', 'dataPath'),
         'data column',
       );
-      channel(f, rows.singleChannel.channel, at('singleChannelPerRow', 'singleChannel', 'channel'));
+      channelAt(
+        f,
+        rows.singleChannel.channel,
+        at('singleChannelPerRow', 'singleChannel', 'channel'),
+      );
     }
     if (rows.multiChannel) {
       const name = field(
@@ -204,6 +207,38 @@ export async function checkParquet(
         );
       }
     }
+  }
+
+  const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
+  const scanned = options.full
+    ? await scanParquetValues(dataPath, fullTime?.path, valued, options.onProgress)
+    : undefined;
+  const timeFindings: Issue[] = [];
+  if (timeField && timeColumn?.format) {
+    let field = timeField;
+    const t = scanned?.time;
+    if (t && fullTime) {
+      timeFindings.push(
+        ...timeValueIssues(t, at(base, 'timeColumn', 'path'), dataPath, fullTime.path),
+      );
+      // Every value was read: judge the range from them when the footer has no statistics.
+      if (
+        (field.stats?.min === undefined || field.stats?.max === undefined) &&
+        t.min !== undefined &&
+        t.max !== undefined
+      ) {
+        field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
+      }
+    }
+    timeFindings.push(
+      ...timeIssues(field, timeColumn.format, at(base, 'timeColumn', 'format'), dataPath),
+    );
+  }
+  issues.splice(timeIssuesAt, 0, ...timeFindings);
+  for (const c of valued) {
+    const tally = scanned?.channels.get(c.column);
+    if (tally)
+      issues.push(...channelValueIssues(c, tally, dataPath, channelTypeOf(c.field).dataType));
   }
 
   for (const f of profile.fields) {
@@ -304,74 +339,4 @@ function toBig(v: string | number): bigint | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Raw integers for timestamps (hyparquet's defaults make `Date`s and drop nanoseconds). */
-const RAW = {
-  timestampFromMilliseconds: (v: bigint) => v,
-  timestampFromMicroseconds: (v: bigint) => v,
-  timestampFromNanoseconds: (v: bigint) => v,
-  dateFromDays: (v: number) => v,
-};
-
-/**
- * Reads the time column one row group at a time (memory bounded by one group's column),
- * counting where time goes backwards and its smallest and largest values.
- */
-async function readTimeColumn(
-  path: string,
-  column: string,
-  onProgress: ((done: number, total: number) => void) | undefined,
-): Promise<{
-  decreases: number;
-  firstDecrease?: number;
-  min?: bigint | number;
-  max?: bigint | number;
-}> {
-  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import(
-    'hyparquet'
-  );
-  const file = await asyncBufferFromFile(path);
-  const metadata = await parquetMetadataAsync(file);
-  const total = Number(metadata.num_rows);
-  let start = 0;
-  let prev: bigint | number | undefined;
-  let min: bigint | number | undefined;
-  let max: bigint | number | undefined;
-  let decreases = 0;
-  let firstDecrease: number | undefined;
-  for (const group of metadata.row_groups) {
-    const n = Number(group.num_rows);
-    const rows = await parquetReadObjects({
-      file,
-      metadata,
-      columns: [column],
-      rowStart: start,
-      rowEnd: start + n,
-      parsers: RAW as never,
-    });
-    for (let i = 0; i < rows.length; i++) {
-      const v = (rows[i] as Record<string, unknown>)[column];
-      if (typeof v !== 'number' && typeof v !== 'bigint') continue;
-      if (prev !== undefined && v < prev) {
-        decreases += 1;
-        firstDecrease ??= start + i + 1;
-      }
-      if (min === undefined || v < min) min = v;
-      if (max === undefined || v > max) max = v;
-      prev = v;
-    }
-    start += n;
-    onProgress?.(start, total);
-  }
-  const out: {
-    decreases: number;
-    firstDecrease?: number;
-    min?: bigint | number;
-    max?: bigint | number;
-  } = { decreases };
-  if (firstDecrease !== undefined) out.firstDecrease = firstDecrease;
-  if (min !== undefined) out.min = min;
-  if (max !== undefined) out.max = max;
-  return out;
 }

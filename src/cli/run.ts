@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { InspectError } from '../inspect/index.js';
+import type { Issue } from '../model/issue.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
@@ -111,11 +111,18 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const command = await entry.load();
     return await command(rest, io);
   } catch (err) {
-    return reportError(err, name, io);
+    return await reportError(err, name, io);
   }
 }
 
-function reportError(err: unknown, name: string, io: Io): number {
+/** The inspect stage, only when its error is in hand (it is loaded then): lint never loads it. */
+async function inspectIssue(err: unknown): Promise<Issue | undefined> {
+  if (!(err instanceof Error) || err.name !== 'InspectError') return undefined;
+  const { InspectError } = await import('../inspect/index.js');
+  return err instanceof InspectError ? err.issue : undefined;
+}
+
+async function reportError(err: unknown, name: string, io: Io): Promise<number> {
   if (err instanceof UsageError || isParseArgsError(err)) {
     io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
     if (err instanceof UsageError && err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
@@ -127,11 +134,12 @@ function reportError(err: unknown, name: string, io: Io): number {
     if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
     return EXIT_INVALID;
   }
-  if (err instanceof InspectError) {
-    const hint = err.issue.hint ? `\n  hint: ${err.issue.hint}` : '';
-    io.stderr.write(`importkit ${name}: error ${err.issue.code}: ${err.issue.message}${hint}\n`);
+  const inspected = await inspectIssue(err);
+  if (inspected) {
+    const hint = inspected.hint ? `\n  hint: ${inspected.hint}` : '';
+    io.stderr.write(`importkit ${name}: error ${inspected.code}: ${inspected.message}${hint}\n`);
     // A file named on the command line that does not exist is a usage error in every command.
-    return err.issue.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
+    return inspected.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
   }
   // Messages may carry a server's text: printed with its control characters escaped.
   const message = printable(err instanceof Error ? err.message : String(err));

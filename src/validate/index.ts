@@ -1,19 +1,20 @@
 /**
- * Validation of config documents: pure and browser-safe (no file system, no network).
+ * Validation of config documents: pure (no file system, no network). The YAML reader is
+ * loaded on first need through Node's `require` (a valid plain config never needs it).
  * Text → documents with positions → normalised → shape-checked with ajv against the
  * committed JSON Schemas → semantic rules → issues.
  */
-export { type FormatOptions, formatIssues } from './format.js';
-export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
-export { committedSchema } from './schema-files.js';
+
 export {
-  generateSchemas,
   type JsonSchema,
   SCHEMA_BASE,
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
-} from './schemas.js';
+} from '../model/schema-files.js';
+export { type FormatOptions, formatIssues } from './format.js';
+export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
+export { committedSchema } from './schema-files.js';
 export {
   decodeConfigBytes,
   duplicateKeyOffset,

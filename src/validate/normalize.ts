@@ -1,11 +1,13 @@
-import type { z } from 'zod';
-import { ImportDocument, MAX_NESTING_DEPTH } from '../model/document.js';
-import { ENUMS, type EnumInfo } from '../model/enums.js';
+import { INT64_MAX, INT64_MIN, MAX_NESTING_DEPTH, UINT64_MAX } from '../model/bounds.js';
+import { ENUMS, type EnumInfo } from '../model/enum-values.js';
 import type { Issue } from '../model/issue.js';
 import { escapePointerToken } from '../model/issue.js';
-import { INT64_MAX, INT64_MIN, Int64String, UINT64_MAX, Uint64String } from '../model/scalars.js';
 import { issue, show } from './_issue.js';
+import { deref, refName, type SchemaNode } from './_schema-walk.js';
+import { COMMITTED_SCHEMAS } from './_schemas.js';
 import { camelCase } from './suggest.js';
+
+const DOCUMENT = COMMITTED_SCHEMAS.document;
 
 /** Deeper than any config nests (the deepest real path is about 12 levels). */
 export const MAX_DEPTH = MAX_NESTING_DEPTH;
@@ -18,68 +20,47 @@ type Shape =
   | { t: 'enum'; info: EnumInfo; names: ReadonlySet<string> }
   | { t: 'int64' | 'uint64' | 'number' | 'leaf' };
 
-interface ZodDef {
-  type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-  entries?: Record<string, string>;
-}
+const shapes = new Map<SchemaNode, Shape>();
 
-function defOf(schema: z.ZodType): ZodDef {
-  return (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
-}
-
-const shapes = new Map<z.ZodType, Shape>();
-
-/** Reads the zod model into the small tree the normaliser walks (once per schema). */
-function shapeOf(schema: z.ZodType): Shape {
+/**
+ * Reads the committed JSON Schema of the document (generated from the zod model) into the
+ * small tree the normaliser walks, once per schema node: validation never loads zod.
+ */
+function shapeOf(node: SchemaNode): Shape {
+  const name = refName(node);
+  if (name === 'Uint64String') return { t: 'uint64' };
+  if (name === 'Int64String') return { t: 'int64' };
+  const schema = deref(DOCUMENT, node);
   const known = shapes.get(schema);
   if (known) return known;
   let out: Shape = { t: 'leaf' };
-  if (schema === Uint64String) out = { t: 'uint64' };
-  else if (schema === Int64String) out = { t: 'int64' };
-  else {
-    const def = defOf(schema);
-    switch (def.type) {
-      case 'optional':
-      case 'nullable':
-      case 'default':
-        out = def.innerType ? shapeOf(def.innerType) : out;
-        break;
-      case 'object': {
-        const fields = new Map<string, Shape>();
-        const bySnake = new Map<string, string>();
-        const obj: Shape = { t: 'object', fields, order: [], bySnake };
-        shapes.set(schema, obj);
-        for (const [k, v] of Object.entries(def.shape ?? {})) {
-          fields.set(k, shapeOf(v));
-          obj.order.push(k);
-          const snake = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-          if (snake !== k) bySnake.set(snake, k);
-        }
-        return obj;
-      }
-      case 'array':
-        out = def.element ? { t: 'array', item: shapeOf(def.element) } : out;
-        break;
-      case 'record':
-        out = def.valueType ? { t: 'record', value: shapeOf(def.valueType) } : out;
-        break;
-      case 'enum': {
-        const values = Object.values(def.entries ?? {});
-        const info = Object.values(ENUMS).find(
-          (e) => e.values.length === values.length && e.values.every((v, i) => v === values[i]),
-        );
-        if (info) out = { t: 'enum', info, names: new Set(info.values) };
-        break;
-      }
-      case 'number':
-      case 'int':
-        out = { t: 'number' };
-        break;
+  const props = schema.properties as Record<string, SchemaNode> | undefined;
+  const extra = schema.additionalProperties;
+  if (props) {
+    const fields = new Map<string, Shape>();
+    const bySnake = new Map<string, string>();
+    const obj: Shape = { t: 'object', fields, order: [], bySnake };
+    shapes.set(schema, obj);
+    for (const [k, v] of Object.entries(props)) {
+      fields.set(k, shapeOf(v));
+      obj.order.push(k);
+      const snake = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      if (snake !== k) bySnake.set(snake, k);
     }
+    return obj;
+  }
+  if (typeof extra === 'object' && extra !== null) {
+    out = { t: 'record', value: shapeOf(extra as SchemaNode) };
+  } else if (typeof schema.items === 'object' && schema.items !== null) {
+    out = { t: 'array', item: shapeOf(schema.items as SchemaNode) };
+  } else if (Array.isArray(schema.enum)) {
+    const values = schema.enum as unknown[];
+    const info = Object.values(ENUMS).find(
+      (e) => e.values.length === values.length && e.values.every((v, i) => v === values[i]),
+    );
+    if (info) out = { t: 'enum', info, names: new Set(info.values) };
+  } else if (schema.type === 'number' || schema.type === 'integer') {
+    out = { t: 'number' };
   }
   shapes.set(schema, out);
   return out;
@@ -123,7 +104,7 @@ export interface Normalized {
  */
 export function normalizeDocument(input: unknown): Normalized {
   const issues: Issue[] = [];
-  const value = walk(input, shapeOf(ImportDocument), '', 0, issues);
+  const value = walk(input, shapeOf(DOCUMENT), '', 0, issues);
   return { value, issues };
 }
 

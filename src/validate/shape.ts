@@ -1,43 +1,30 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { ENUMS } from '../model/enums.js';
+import { UINT32_MAX } from '../model/bounds.js';
+import { ENUMS } from '../model/enum-values.js';
 import type { Issue } from '../model/issue.js';
-import { escapePointerToken } from '../model/issue.js';
-import { UINT32_MAX } from '../model/scalars.js';
+import { escapePointerToken, parsePointer } from '../model/issue.js';
+import { validateDocument } from './_document-validator.js';
 import { issue, show, typeName } from './_issue.js';
+import { type SchemaNode, schemaAt } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './_schemas.js';
-import type { SchemaName } from './schemas.js';
 import { camelCase, closest } from './suggest.js';
 
-let ajv: Ajv2020 | undefined;
-const validators = new Map<SchemaName, ValidateFunction>();
-
 /**
- * The ajv validator compiled from the committed JSON Schema of the document (or of one
- * config kind): compiled once, on first use.
+ * The ajv validator of the committed document JSON Schema, compiled when the schemas are
+ * generated (`npm run schemas`), so that validating needs no schema compilation at start.
  */
-export function shapeValidator(name: SchemaName = 'document'): ValidateFunction {
-  const known = validators.get(name);
-  if (known) return known;
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
-    // The pattern beside `format` already says what a timestamp is (the same rule zod
-    // applies); the format is there for editors.
-    ajv.addFormat('date-time', true);
-  }
-  const v = ajv.compile(COMMITTED_SCHEMAS[name]);
-  validators.set(name, v);
-  return v;
+export function shapeValidator(): ValidateFunction {
+  return validateDocument as unknown as ValidateFunction;
 }
 
 /** Checks a normalised document against the JSON Schema; ajv's errors as issues (one per place). */
-export function checkShape(value: unknown, name: SchemaName = 'document'): Issue[] {
-  const validate = shapeValidator(name);
+export function checkShape(value: unknown): Issue[] {
+  const validate = shapeValidator();
   if (validate(value)) return [];
   const out: Issue[] = [];
   const seen = new Set<string>();
   for (const e of validate.errors ?? []) {
-    const i = toIssue(e);
+    const i = toIssue(e, value);
     if (seen.has(i.path)) continue;
     seen.add(i.path);
     out.push(i);
@@ -45,10 +32,20 @@ export function checkShape(value: unknown, name: SchemaName = 'document'): Issue
   return out;
 }
 
-function toIssue(e: ErrorObject): Issue {
+/** The value at a place of the document and the schema that applies there. */
+function placeOf(value: unknown, path: string): { data: unknown; parent: SchemaNode } {
+  const tokens = parsePointer(path);
+  let data: unknown = value;
+  for (const t of tokens) {
+    const o = data as Record<string, unknown> | null;
+    data = typeof o === 'object' && o !== null && Object.hasOwn(o, t) ? o[t] : undefined;
+  }
+  return { data, parent: schemaAt(COMMITTED_SCHEMAS.document, tokens) ?? {} };
+}
+
+function toIssue(e: ErrorObject, value: unknown): Issue {
   const path = e.instancePath;
-  const data: unknown = e.data;
-  const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+  const { data, parent } = placeOf(value, path);
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);

@@ -1,20 +1,8 @@
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  parseAllDocuments,
-  visit,
-  type YAMLError,
-  type YAMLMap,
-} from 'yaml';
+import type { Document, Node, Pair, YAMLError, YAMLMap } from 'yaml';
 import type { Issue } from '../model/issue.js';
 import { parsePointer } from '../model/issue.js';
 import { issue } from './_issue.js';
+import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';
 
 /** The largest config text read (a config is KBs; anything this big is a mistake). */
@@ -139,7 +127,7 @@ export function parseConfigSource(source: string, options: ParseSourceOptions = 
 
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, {
+    docs = yaml().parseAllDocuments(text, {
       // The reader's own check compares every key with every other (quadratic): ours is
       // one pass with a set per map (duplicateKeyOffset).
       uniqueKeys: false,
@@ -242,7 +230,7 @@ function duplicateKeyIssue(): Issue {
 
 /** What makes two scalar keys the same key (as the reader compares them: type and value). */
 function keyIdentity(key: unknown): string | undefined {
-  if (!isScalar(key)) return undefined;
+  if (!yaml().isScalar(key)) return undefined;
   const v = key.value;
   return `${typeof v}:${String(v)}`;
 }
@@ -254,6 +242,7 @@ function keyIdentity(key: unknown): string | undefined {
  */
 export function duplicateKeyOffset(doc: Document): number | undefined {
   let found: number | undefined;
+  const { visit } = yaml();
   visit(doc, {
     Map(_key, map: YAMLMap) {
       const seen = new Set<string>();
@@ -388,6 +377,7 @@ const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
 function pairIndex(map: YAMLMap): Map<string, Pair> {
   let index = pairIndexes.get(map);
   if (index) return index;
+  const { isScalar } = yaml();
   index = new Map();
   const camel = new Map<string, Pair>();
   for (const p of map.items) {
@@ -410,6 +400,7 @@ function pairIndex(map: YAMLMap): Map<string, Pair> {
  * it.
  */
 function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): number {
+  const { isAlias, isMap, isPair, isSeq } = yaml();
   const tokens = parsePointer(ptr);
   let node: unknown = doc.contents;
   let offset = (node as Node | null)?.range?.[0] ?? doc.range[0];
@@ -444,6 +435,7 @@ function locateOffset(doc: Document.Parsed, ptr: string, wantKey: boolean): numb
 }
 
 function isCollection(node: unknown): boolean {
+  const { isMap, isSeq } = yaml();
   return isMap(node) || isSeq(node);
 }
 

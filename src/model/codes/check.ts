@@ -55,6 +55,34 @@ export const checkCodes = {
     summary: 'The time column goes backwards between rows.',
     fix: 'Sort the file by time, or check that the time column is the right one.',
   },
+  time_repeated: {
+    severity: 'warning',
+    summary:
+      'With --full, rows carry the same time as the row before them: the platform keeps one value per channel and time.',
+    fix: 'Check whether the rows are duplicates, or whether the time column lacks resolution (its unit or format).',
+  },
+  time_null: {
+    severity: 'error',
+    summary:
+      'With --full, rows of the time column hold no value (null): those rows cannot be imported.',
+    fix: 'Fill in or drop the rows without a time.',
+  },
+  value_not_finite: {
+    severity: 'warning',
+    summary: 'With --full, a channel holds NaN or infinite values (counted per kind).',
+    fix: 'Check the source of those values; replace them with nulls if they mean "no reading".',
+  },
+  value_outside_type: {
+    severity: 'error',
+    summary:
+      'With --full, a channel holds values its declared integer type cannot hold (INT_64 data declared INT_32, negatives declared unsigned, fractions declared integer).',
+    fix: 'Declare a type that holds every value (the hint names one), or fix the values.',
+  },
+  enum_value_unknown: {
+    severity: 'error',
+    summary: 'With --full, an ENUM channel holds values that are not among its enumTypes.',
+    fix: 'Add the values to enumTypes (the message lists them), or fix the data.',
+  },
   time_partly_read: {
     severity: 'warning',
     summary:

@@ -1,6 +1,6 @@
-import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
 import { escapePointerToken } from '../../model/issue.js';
+import { CONFIG_KIND_KEYS, CONFIG_KIND_NAMES, type ConfigKind } from '../../model/kinds.js';
 import { closest } from '../suggest.js';
 
 /** A semantic rule: the (normalised) document in, its issues out. Rules never throw. */
@@ -52,7 +52,7 @@ export const BATCH_FILE_KINDS = ['csv', 'tdms', 'parquet', 'hdf5', 'ulog'] as co
 export function configsOf(doc: Record<string, unknown>): ConfigAt[] {
   const out: ConfigAt[] = [];
   for (const kind of CONFIG_KIND_NAMES) {
-    const key = CONFIG_KINDS[kind].key;
+    const key = CONFIG_KIND_KEYS[kind];
     const config = obj(doc[key]);
     if (!config) continue;
     out.push({ kind, config, path: join('', key) });
@@ -74,7 +74,7 @@ export function configsOf(doc: Record<string, unknown>): ConfigAt[] {
       const e = obj(entry);
       if (!e) continue;
       for (const k of BATCH_FILE_KINDS) {
-        const ckey = CONFIG_KINDS[k].key;
+        const ckey = CONFIG_KIND_KEYS[k];
         const c = obj(e[ckey]);
         if (c) {
           out.push({

@@ -1,5 +1,5 @@
-import { CONFIG_KINDS, DATA_TYPE_KEY_KIND } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
+import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND } from '../../model/kinds.js';
 import { issue } from '../_issue.js';
 import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule } from './_walk.js';
 
@@ -56,25 +56,25 @@ function checkEntry(
   }
   if (typeof type !== 'string' || !Object.hasOwn(DATA_TYPE_KEY_KIND, type)) return;
   const kind = DATA_TYPE_KEY_KIND[type as keyof typeof DATA_TYPE_KEY_KIND];
-  const present = BATCH_FILE_KINDS.filter((k) => entry[CONFIG_KINDS[k].key] !== undefined);
+  const present = BATCH_FILE_KINDS.filter((k) => entry[CONFIG_KIND_KEYS[k]] !== undefined);
   for (const extra of present.slice(1)) {
     out.push(
       issue(
         'batch_config_multiple',
-        join(at, CONFIG_KINDS[extra].key),
-        `The file entry ${JSON.stringify(name)} has ${present.map((k) => CONFIG_KINDS[k].key).join(' and ')}; it takes at most one.`,
+        join(at, CONFIG_KIND_KEYS[extra]),
+        `The file entry ${JSON.stringify(name)} has ${present.map((k) => CONFIG_KIND_KEYS[k]).join(' and ')}; it takes at most one.`,
         `Keep the config that matches its type (${type}).`,
       ),
     );
   }
   const own = present[0];
   if (own !== undefined && own !== kind) {
-    const expected = (CONFIG_KINDS as Record<string, { key: string }>)[kind]?.key ?? kind;
+    const expected = (CONFIG_KIND_KEYS as Record<string, string>)[kind] ?? kind;
     out.push(
       issue(
         'batch_config_type_mismatch',
-        join(at, CONFIG_KINDS[own].key),
-        `The file entry ${JSON.stringify(name)} is of type ${type} but carries ${CONFIG_KINDS[own].key}.`,
+        join(at, CONFIG_KIND_KEYS[own]),
+        `The file entry ${JSON.stringify(name)} is of type ${type} but carries ${CONFIG_KIND_KEYS[own]}.`,
         `Use ${expected} for this type, or fix type.`,
       ),
     );
@@ -86,7 +86,7 @@ function checkEntry(
         'batch_config_missing',
         at,
         `The file entry ${JSON.stringify(name)} (${type}) has no config and there is no ${defaultKey}.`,
-        `Give the entry a ${CONFIG_KINDS[kind].key}, or add ${defaultKey} to the batch.`,
+        `Give the entry a ${CONFIG_KIND_KEYS[kind]}, or add ${defaultKey} to the batch.`,
       ),
     );
   }

@@ -1,5 +1,5 @@
-import { CONFIG_KEYS } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
+import { CONFIG_KEYS } from '../../model/kinds.js';
 import { issue } from '../_issue.js';
 import { join, type Rule } from './_walk.js';
 

@@ -1,4 +1,4 @@
-import { isRelativeTimeFormat } from '../../model/enums.js';
+import { isRelativeTimeFormat } from '../../model/enum-values.js';
 import type { Issue } from '../../model/issue.js';
 import { issue } from '../_issue.js';
 import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';

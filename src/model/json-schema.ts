@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchFileConfig } from '../model/batch.js';
+import { BatchFileConfig } from './batch.js';
 import {
   BitFieldElement,
   ChannelConfig,
@@ -7,17 +7,12 @@ import {
   MetadataKey,
   MetadataValue,
   RelationValue,
-} from '../model/channel.js';
-import { CsvTimeColumn } from '../model/csv.js';
-import {
-  CONFIG_KIND_NAMES,
-  CONFIG_KINDS,
-  type ConfigKind,
-  ImportDocument,
-} from '../model/document.js';
-import * as enums from '../model/enums.js';
-import { ENUMS } from '../model/enums.js';
-import { Hdf5DataEntry } from '../model/hdf5.js';
+} from './channel.js';
+import { CsvTimeColumn } from './csv.js';
+import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind, ImportDocument } from './document.js';
+import * as enums from './enums.js';
+import { ENUMS } from './enums.js';
+import { Hdf5DataEntry } from './hdf5.js';
 import {
   ParquetColumn,
   ParquetDataColumn,
@@ -26,28 +21,11 @@ import {
   ParquetSingleChannel,
   ParquetSingleChannelPerRow,
   ParquetTimeColumn,
-} from '../model/parquet.js';
-import { Int32, Int64String, Timestamp, Uint32, Uint64String } from '../model/scalars.js';
-import { TdmsDataEntry } from '../model/tdms.js';
-import { UlogDataEntry } from '../model/ulog.js';
-
-/** Where the schemas live: `$id`s are under this base, file names are the last segment. */
-export const SCHEMA_BASE = 'https://importkit.dev/schemas/';
-
-/** The schema file of the whole document and of each config kind. */
-export const SCHEMA_FILES: Readonly<Record<'document' | ConfigKind, string>> = {
-  document: 'document.schema.json',
-  csv: 'csv-config.schema.json',
-  ch10: 'ch10-config.schema.json',
-  tdms: 'tdms-config.schema.json',
-  parquet: 'parquet-config.schema.json',
-  hdf5: 'hdf5-config.schema.json',
-  ulog: 'ulog-config.schema.json',
-  batch: 'batch-config.schema.json',
-};
-
-export type SchemaName = keyof typeof SCHEMA_FILES;
-export type JsonSchema = Record<string, unknown>;
+} from './parquet.js';
+import { Int32, Int64String, Timestamp, Uint32, Uint64String } from './scalars.js';
+import { type JsonSchema, SCHEMA_BASE, SCHEMA_FILES, type SchemaName } from './schema-files.js';
+import { TdmsDataEntry } from './tdms.js';
+import { UlogDataEntry } from './ulog.js';
 
 /** Names and descriptions of the shared pieces, so they land in `$defs` under readable names. */
 function registry(withConfigs: boolean) {
@@ -139,9 +117,4 @@ export function generateSchemas(): Record<SchemaName, JsonSchema> {
     out[kind] = emit(k.schema, kind, k.title, KIND_DESCRIPTIONS[kind]);
   }
   return out;
-}
-
-/** The text a schema file holds: two-space JSON with a final newline. */
-export function schemaText(schema: JsonSchema): string {
-  return `${JSON.stringify(schema, null, 2)}\n`;
 }

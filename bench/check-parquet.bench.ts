@@ -1,0 +1,233 @@
+/**
+ * `importkit check --full` on a 20 M-row Parquet file (written once by DuckDB into
+ * bench/.data/), reading every column the config names, beside DuckDB `read_parquet` with
+ * one thread reading every column of the same file (min, max, NaN count, enum membership).
+ * Each runs in its own process: wall time and that process's peak RSS.
+ * Also the two decoders on the first row groups of the same file (all columns, values
+ * touched): parquet-wasm (what the check uses) and hyparquet.
+ * Goal: ≥ 0.5 × DuckDB's speed, peak RSS < 150 MB.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, openAsBlob, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkConfig } from '../src/check/index.js';
+import type { ImportDocument } from '../src/model/document.js';
+import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+
+const ROWS = 20_000_000;
+/** Rows the decoder comparison reads (the first row groups). */
+const DECODE_ROWS = 2_000_000;
+
+async function generate(path: string): Promise<void> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const conn = await db.connect();
+  await conn.run(`COPY (
+      SELECT 1709294400000000000 + i * 1000000 AS time_ns,
+        CASE WHEN i % 4000000 = 7 THEN 'nan'::DOUBLE ELSE round(random() * 100, 1) END AS speed,
+        (random() * 8000)::INTEGER AS rpm,
+        round(20 + random() * 5, 2)::FLOAT AS temperature,
+        (i % 100000)::INTEGER AS count,
+        ['IDLE', 'RUN', 'STOP'][1 + (i % 3)::INTEGER] AS state
+      FROM range(${ROWS}) t(i)
+    ) TO '${path}' (FORMAT parquet)`);
+  conn.closeSync();
+}
+
+const channel = (name: string, dataType: string) => ({
+  path: name,
+  channelConfig: { name, dataType },
+});
+
+const DOC = {
+  parquetConfig: {
+    assetName: 'bench',
+    flatDataset: {
+      timeColumn: { path: 'time_ns', format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS' },
+      dataColumns: [
+        channel('speed', 'CHANNEL_DATA_TYPE_DOUBLE'),
+        channel('rpm', 'CHANNEL_DATA_TYPE_INT_32'),
+        channel('temperature', 'CHANNEL_DATA_TYPE_FLOAT'),
+        channel('count', 'CHANNEL_DATA_TYPE_INT_32'),
+        {
+          path: 'state',
+          channelConfig: {
+            name: 'state',
+            dataType: 'CHANNEL_DATA_TYPE_ENUM',
+            enumTypes: [
+              { name: 'IDLE', key: 0 },
+              { name: 'RUN', key: 1 },
+              { name: 'STOP', key: 2 },
+            ],
+          },
+        },
+      ],
+    },
+  },
+} as ImportDocument;
+
+async function ours(path: string): Promise<string> {
+  const issues = await checkConfig(DOC, path, { full: true });
+  return issues.map((i) => i.code).join(' ') || 'no issue';
+}
+
+async function duckdb(path: string): Promise<string> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:', { threads: '1' });
+  const conn = await db.connect();
+  try {
+    const r = await conn.runAndReadAll(`SELECT count(*), min(time_ns), max(time_ns),
+        count(*) FILTER (WHERE isnan(speed) OR isinf(speed)), min(speed), max(speed),
+        min(rpm), max(rpm), min(temperature), max(temperature), min(count), max(count),
+        count(*) FILTER (WHERE state NOT IN ('IDLE', 'RUN', 'STOP'))
+      FROM read_parquet('${path}')`);
+    return `${r.getRows()[0]?.[0]} rows`;
+  } finally {
+    conn.closeSync();
+  }
+}
+
+/** Touches every value of a decoded column (what a check costs at least). */
+function touch(values: ArrayLike<unknown>): number {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] !== null) n += 1;
+  return n;
+}
+
+/** Decodes the first rows with parquet-wasm; the time counts from after the module loads. */
+async function wasmDecode(path: string): Promise<string> {
+  const pw = await import('parquet-wasm');
+  const { tableFromIPC } = await import('apache-arrow');
+  const start = performance.now();
+  const file = await pw.ParquetFile.fromFile(await openAsBlob(path));
+  let rows = 0;
+  let seen = 0;
+  const stream = await file.stream({ batchSize: 65_536 });
+  for await (const b of stream as unknown as AsyncIterable<{ intoIPCStream(): Uint8Array }>) {
+    const t = tableFromIPC(b.intoIPCStream());
+    for (const f of t.schema.fields) {
+      for (const d of t.getChild(f.name)?.data ?? []) seen += touch(d.values as ArrayLike<unknown>);
+    }
+    rows += t.numRows;
+    if (rows >= DECODE_ROWS) break;
+  }
+  file.free();
+  return `${rows} rows in ${(performance.now() - start).toFixed(0)} ms (${seen} values)`;
+}
+
+/** Decodes the first row groups with hyparquet; the time counts from after the module loads. */
+async function hyparquetDecode(path: string): Promise<string> {
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetRead } = await import('hyparquet');
+  const start = performance.now();
+  const file = await asyncBufferFromFile(path);
+  const metadata = await parquetMetadataAsync(file);
+  let rows = 0;
+  let seen = 0;
+  for (const group of metadata.row_groups) {
+    if (rows >= DECODE_ROWS) break;
+    const end = rows + Number(group.num_rows);
+    await parquetRead({
+      file,
+      metadata,
+      rowStart: rows,
+      rowEnd: end,
+      onChunk: (c) => {
+        seen += touch(c.columnData as ArrayLike<unknown>);
+      },
+    });
+    rows = end;
+  }
+  return `${rows} rows in ${(performance.now() - start).toFixed(0)} ms (${seen} values)`;
+}
+
+const RUNS: Record<string, (path: string) => Promise<string>> = {
+  ours,
+  duckdb,
+  wasmDecode,
+  hyparquetDecode,
+};
+
+/** Runs one measurement in a new process: its wall time and its peak RSS. */
+function child(name: string, path: string): { ms: number; rss: number; note: string } {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--run', name, path], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`${name} exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1) as string);
+}
+
+if (process.argv[2] === '--generate') {
+  await generate(process.argv[3] as string);
+  process.exit(0);
+}
+if (process.argv[2] === '--run') {
+  const run = RUNS[process.argv[3] as string] as (path: string) => Promise<string>;
+  const start = performance.now();
+  const note = await run(process.argv[4] as string);
+  const ms = performance.now() - start;
+  console.log(JSON.stringify({ ms, rss: process.resourceUsage().maxRSS * 1024, note }));
+  process.exit(0);
+}
+
+const path = join(dataDir(), `check-parquet-${ROWS}.parquet`);
+if (!existsSync(path)) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--generate', path], {
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) throw new Error(`could not write ${path}`);
+}
+const size = statSync(path).size;
+const o = child('ours', path);
+const d = child('duckdb', path);
+const w = child('wasmDecode', path);
+const h = child('hyparquetDecode', path);
+const mbps = (ms: number, bytes = size) => `${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
+const rowsPerS = (ms: number, rows: number) =>
+  `${(((rows / ms) * 1000) / 1e6).toFixed(2)} M rows/s`;
+console.log(`File: ${ROWS.toLocaleString('en')} rows, ${fmtBytes(size)}, 6 columns.\n`);
+table(
+  ['run', 'time', 'speed', 'peak RSS', 'vs DuckDB 1 thread', 'result'],
+  [
+    [
+      'importkit check --full',
+      `${(o.ms / 1000).toFixed(2)} s`,
+      mbps(o.ms),
+      `${(o.rss / MiB).toFixed(0)} MiB`,
+      `${(d.ms / o.ms).toFixed(2)}×`,
+      o.note,
+    ],
+    [
+      'DuckDB read_parquet, 1 thread',
+      `${(d.ms / 1000).toFixed(2)} s`,
+      mbps(d.ms),
+      `${(d.rss / MiB).toFixed(0)} MiB`,
+      '1.00×',
+      d.note,
+    ],
+  ],
+);
+console.log(
+  '\nDecoders on the first row groups, every column (time from after the module loads):\n',
+);
+const decoded = (note: string) => ({
+  rows: Number(/^(\d+) rows/.exec(note)?.[1]),
+  ms: Number(/in (\d+) ms/.exec(note)?.[1]),
+});
+const dw = decoded(w.note);
+const dh = decoded(h.note);
+table(
+  ['decoder', 'rows', 'speed', 'peak RSS (process)', 'vs hyparquet'],
+  [
+    [
+      'parquet-wasm (used)',
+      dw.rows,
+      rowsPerS(dw.ms, dw.rows),
+      `${(w.rss / MiB).toFixed(0)} MiB`,
+      `${(dw.rows / dw.ms / (dh.rows / dh.ms)).toFixed(2)}×`,
+    ],
+    ['hyparquet', dh.rows, rowsPerS(dh.ms, dh.rows), `${(h.rss / MiB).toFixed(0)} MiB`, '1.00×'],
+  ],
+);
+console.log('\nGoal: check --full ≥ 0.5× DuckDB (1 thread), peak RSS < 150 MiB.');
