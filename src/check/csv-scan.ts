@@ -13,7 +13,6 @@
  * A UTF-8 BOM at the start is skipped.
  */
 import { open } from 'node:fs/promises';
-import { gunzipChunks, openFileSource } from '../inspect/index.js';
 
 /** The fields of one record: offsets into `bytes`, valid only during the callback. */
 export interface CsvRecord {
@@ -42,6 +41,12 @@ export interface ScanOptions {
   start?: number;
   /** Byte offset to stop before (records that start before it are read whole). Default: end. */
   end?: number;
+  /**
+   * Records that start at or after this offset are not read; the last one that starts
+   * before it is read whole (past it). Default: none. With `end`, a record cut by `end` is
+   * still dropped.
+   */
+  stopAt?: number;
   /** Stop after this many records. */
   maxRows?: number;
   /** Read size. Default 1 MiB. */
@@ -181,6 +186,7 @@ export async function scanCsvFile(
     };
     let stopped = false;
     let pos = 0;
+    const stopAt = options.stopAt ?? Number.POSITIVE_INFINITY;
     /** Bytes above this are never special (delimiter, quote, CR, LF): the fast path skips them. */
     const maxSpecial = Math.max(delim, QUOTE, CR, LF);
     const grow = () => {
@@ -244,6 +250,7 @@ export async function scanCsvFile(
           await fill();
           continue;
         }
+        if (bufFileOffset + pos >= stopAt) break outer;
         const recStart = pos;
         let p = pos;
         let n = 0;
@@ -415,6 +422,8 @@ async function openReader(path: string, start: number): Promise<Reader> {
   }
   await handle.close();
   if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
+  // Loaded here: a scan of a plain file (as in a worker thread) needs none of the inspectors.
+  const { gunzipChunks, openFileSource } = await import('../inspect/index.js');
   const source = await openFileSource(path);
   const chunks = gunzipChunks(source, 1024 * 1024);
   let pending: Uint8Array | undefined;
