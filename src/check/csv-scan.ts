@@ -80,9 +80,15 @@ const MAX_FIELDS_START = 64;
  * offset. Returns -1 when no line end is in the buffer yet and -2 for a line the careful
  * path must read (a quote, a lone CR). A plain function of its arguments, so the engine
  * keeps the loop tight.
+ *
+ * `words` views the same bytes four at a time (or is undefined when they are not aligned):
+ * a word none of whose bytes can be special (all above `maxSpecial`) is skipped whole,
+ * tested with the classic "has a byte less than n" bit trick. Digits, dots and signs are
+ * above every special byte, so most of a numeric line goes by four bytes a step.
  */
 function splitLine(
   b: Uint8Array,
+  words: Int32Array | undefined,
   p: number,
   limit: number,
   delim: number,
@@ -93,9 +99,23 @@ function splitLine(
   let ends = rec.ends;
   let n = 0;
   let s = p;
-  for (let q = p; q < limit; q++) {
+  // Bytes below `maxSpecial + 1` in each lane (0x01010101 × n) for the word test.
+  const below = Math.imul(maxSpecial + 1, 0x01010101);
+  let q = p;
+  while (q < limit) {
+    if (words !== undefined && (q & 3) === 0) {
+      while (q + 4 <= limit) {
+        const x = words[q >> 2] as number;
+        if (((x - below) & ~x & 0x80808080) !== 0) break;
+        q += 4;
+      }
+      if (q >= limit) break;
+    }
     const c = b[q] as number;
-    if (c > maxSpecial) continue;
+    if (c > maxSpecial) {
+      q += 1;
+      continue;
+    }
     if (c === delim) {
       if (n === starts.length - 1) {
         growRecord(rec);
@@ -115,8 +135,14 @@ function splitLine(
     } else if (c === QUOTE || (c === CR && b[q + 1] !== LF)) {
       return -2;
     }
+    q += 1;
   }
   return -1;
+}
+
+/** A view of the buffer's bytes as 32-bit words, when its start is 4-byte aligned. */
+function wordsOf(b: Buffer): Int32Array | undefined {
+  return b.byteOffset % 4 === 0 ? new Int32Array(b.buffer, b.byteOffset, b.length >> 2) : undefined;
 }
 
 function growRecord(rec: CsvRecord): void {
@@ -158,6 +184,7 @@ export async function scanCsvFile(
     const delim = (options.delimiter ?? ',').charCodeAt(0);
     // A Buffer: its indexOf is a native memchr (a Uint8Array's is a generic loop).
     let buf: Buffer = Buffer.allocUnsafe(chunk * 2);
+    let words = wordsOf(buf);
     let filled = 0;
     let filePos = options.start ?? 0;
     let bufFileOffset = filePos;
@@ -218,6 +245,7 @@ export async function scanCsvFile(
         const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, filled + chunk));
         bigger.set(buf.subarray(0, filled));
         buf = bigger;
+        words = wordsOf(buf);
         rec.bytes = buf;
       }
       const want = Math.min(chunk, end - filePos);
@@ -258,7 +286,7 @@ export async function scanCsvFile(
         let complete = false;
         // Fast path, the common case: a line with no quote and an LF end, split in one
         // tight pass over its bytes (most bytes are above every special character).
-        const lf = splitLine(buf, p, filled, delim, maxSpecial, rec);
+        const lf = splitLine(buf, words, p, filled, delim, maxSpecial, rec);
         if (lf >= 0) {
           starts = rec.starts;
           ends = rec.ends;

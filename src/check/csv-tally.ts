@@ -10,7 +10,6 @@
  * Rows of a range are numbered from 1 within it; `mergeTally` moves them to file rows.
  */
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import { shortName } from './_issue.js';
 import {
   type IntRange,
   intFits,
@@ -173,6 +172,10 @@ export function tallyRecords(
       if (s >= e) continue;
       const col = columns[c] as ColumnTally;
       col.nonEmpty += 1;
+      // The common case inline: a plain decimal in a DOUBLE column (once it has shown one
+      // value that is not a small integer). Anything else goes to the full judgement.
+      if (j.kind === J_DOUBLE && !col.allSmallInts && isPlainDecimal(b, s, e)) continue;
+      if (j.kind === J_INT && isShortInt(b, s, e, j.signed)) continue;
       const verdict = judge(b, s, e, j, col, rec, i);
       if (verdict === BAD) {
         col.bad += 1;
@@ -285,6 +288,38 @@ function firstFew(a: Place[], b: Place[]): Place[] {
 // ---------------------------------------------------------------------------------------
 // Judging cells
 
+/**
+ * `[+-]digits` with 1 to 9 digits: fits every integer type (`-` only the signed ones),
+ * as 9 digits stay below 2^31.
+ */
+function isShortInt(b: Uint8Array, s: number, e: number, signed: boolean): boolean {
+  let q = s;
+  const c0 = b[q] as number;
+  if (c0 === 43 || (c0 === 45 && signed)) q += 1;
+  if (e - q < 1 || e - q > 9) return false;
+  for (; q < e; q++) {
+    const d = (b[q] as number) - 48;
+    if (d < 0 || d > 9) return false;
+  }
+  return true;
+}
+
+/** `[+-]digits[.digits]` with at least one digit: a number, decided in one tight pass. */
+function isPlainDecimal(b: Uint8Array, s: number, e: number): boolean {
+  let q = s;
+  const c0 = b[q] as number;
+  if (c0 === 45 || c0 === 43) q += 1;
+  const from = q;
+  let dots = 0;
+  for (; q < e; q++) {
+    const d = (b[q] as number) - 48;
+    if (d >= 0 && d <= 9) continue;
+    if (d !== -2 || dots > 0) return false;
+    dots = 1;
+  }
+  return e - from > dots;
+}
+
 const OK = 0;
 const BAD = 1;
 const LOSSY = 2;
@@ -302,11 +337,13 @@ interface Judge {
   at: number;
   kind: number;
   range: IntRange;
+  /** INT_32 and INT_64 (negative values fit). */
+  signed: boolean;
   enumKeys: EnumKeys | undefined;
 }
 
 function judgeOf(at: number, t: ChannelDataType, enumTypes: string[] | undefined): Judge {
-  const base = { at, range: 'INT_64' as IntRange, enumKeys: undefined };
+  const base = { at, range: 'INT_64' as IntRange, signed: true, enumKeys: undefined };
   switch (t) {
     case 'CHANNEL_DATA_TYPE_DOUBLE':
       return { ...base, kind: J_DOUBLE };
@@ -316,9 +353,14 @@ function judgeOf(at: number, t: ChannelDataType, enumTypes: string[] | undefined
     case 'CHANNEL_DATA_TYPE_UINT_32':
     case 'CHANNEL_DATA_TYPE_INT_64':
     case 'CHANNEL_DATA_TYPE_UINT_64':
-      return { ...base, kind: J_INT, range: shortName(t) as IntRange };
+      return {
+        ...base,
+        kind: J_INT,
+        range: t.slice('CHANNEL_DATA_TYPE_'.length) as IntRange,
+        signed: t === 'CHANNEL_DATA_TYPE_INT_32' || t === 'CHANNEL_DATA_TYPE_INT_64',
+      };
     case 'CHANNEL_DATA_TYPE_BIT_FIELD':
-      return { ...base, kind: J_INT, range: 'UINT_64' };
+      return { ...base, kind: J_INT, range: 'UINT_64', signed: false };
     case 'CHANNEL_DATA_TYPE_BOOL':
       return { ...base, kind: J_BOOL };
     case 'CHANNEL_DATA_TYPE_ENUM':
