@@ -24,7 +24,7 @@ export interface FullScanOptions {
   checkFrom: number;
   /** True for a gzip file: read from the start in this thread (it cannot be split). */
   gzip?: boolean;
-  /** Worker threads. Default: the cores (`os.availableParallelism()`); 1 scans in this thread. */
+  /** Worker threads, at most one a core. Default: the cores (`os.availableParallelism()`); 1 scans in this thread. */
   jobs?: number;
   /** Bytes per range. Default: the data cut in 4 ranges a job, 8 to 64 MiB each. */
   rangeBytes?: number;
@@ -58,7 +58,9 @@ export async function scanFull(path: string, size: number, o: FullScanOptions): 
   }
   const head = await skipHead(path, o, o.checkFrom - 1);
   if (head.rows < o.checkFrom - 1) return { tally: emptyTally(o.spec), rows: head.rows };
-  const jobs = Math.max(1, Math.floor(o.jobs ?? availableParallelism()));
+  // More workers than cores would only share them, and each costs its memory (~10 MB).
+  const cores = availableParallelism();
+  const jobs = Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
   const splits = o.splits ?? evenSplits(head.offset, size, o.rangeBytes ?? rangeBytes(size, jobs));
   const ranges = rangesOf(path, o, head.offset, size, splits);
   const done = new Float64Array(ranges.length);
