@@ -32,16 +32,15 @@ const rowArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant(['']) },
 );
 
-/** A generated CSV: a header, rows with quoted line breaks, LF or CRLF, maybe a BOM, blank lines. */
+/** A generated CSV: a header, rows with quoted line breaks, LF, CRLF or CR, maybe a BOM, blank lines. */
 const csvArb = fc
   .record({
     rows: fc.array(rowArb, { minLength: 0, maxLength: 14 }),
-    crlf: fc.boolean(),
+    eol: fc.constantFrom('\n', '\r\n', '\r'),
     bom: fc.boolean(),
     lastEnd: fc.boolean(),
   })
-  .map(({ rows, crlf, bom, lastEnd }) => {
-    const eol = crlf ? '\r\n' : '\n';
+  .map(({ rows, eol, bom, lastEnd }) => {
     const lines = [['time', 'a', 'b', 'c'], ...rows].map((r) => r.map(write).join(','));
     return `${bom ? '\uFEFF' : ''}${lines.join(eol)}${lastEnd ? eol : ''}`;
   });
