@@ -177,6 +177,7 @@ export async function scanCsvFile(
   options: ScanOptions = {},
 ): Promise<ScanResult> {
   const reader = await openReader(path, options.start ?? 0);
+  let ahead: Promise<number> | undefined;
   try {
     const size = reader.size;
     const end = Math.min(options.end ?? size, size);
@@ -233,6 +234,14 @@ export async function scanCsvFile(
     };
     let first = filePos === 0;
 
+    // The next chunk is read into `staging` while the current one is parsed: the scan
+    // does not wait for the disk (or the page cache) between chunks.
+    const staging = Buffer.allocUnsafe(chunk);
+    const readAhead = () => {
+      const want = Math.min(chunk, end - filePos);
+      ahead = want > 0 ? reader.read(staging, 0, want, filePos) : undefined;
+    };
+    readAhead();
     const fill = async (): Promise<void> => {
       // Keep what is not consumed (from pos) and read more after it.
       if (pos > 0) {
@@ -248,13 +257,14 @@ export async function scanCsvFile(
         words = wordsOf(buf);
         rec.bytes = buf;
       }
-      const want = Math.min(chunk, end - filePos);
-      if (want <= 0) {
+      if (ahead === undefined) {
         eof = true;
         final = !cut;
         return;
       }
-      const bytesRead = await reader.read(buf, filled, want, filePos);
+      const bytesRead = await ahead;
+      ahead = undefined;
+      buf.set(staging.subarray(0, bytesRead), filled);
       if (bytesRead === 0) {
         eof = true;
         final = true;
@@ -263,6 +273,7 @@ export async function scanCsvFile(
       filePos += bytesRead;
       if (filePos >= end) eof = true;
       final = final || (eof && !cut);
+      if (bytesRead > 0) readAhead();
       options.onProgress?.(filePos - (options.start ?? 0));
     };
 
@@ -419,6 +430,8 @@ export async function scanCsvFile(
       atEnd: !stopped && final && pos >= filled,
     };
   } finally {
+    // A read still under way finishes before the file is closed.
+    await ahead?.catch(() => 0);
     await reader.close();
   }
 }
