@@ -132,6 +132,10 @@ export function tallyRecords(
   const skipBefore = options.skipBefore ?? 0;
   const rowsKnown = options.rowsKnown !== false;
   const judges = spec.columns.map((c) => judgeOf(c.column - 1, c.dataType, c.enumTypes));
+  // What the hot loop reads of each judge, in flat arrays.
+  const judgeAt = Int32Array.from(judges, (j) => j.at);
+  const judgeKind = Uint8Array.from(judges, (j) => j.kind);
+  const judgeSigned = Uint8Array.from(judges, (j) => (j.signed ? 1 : 0));
   const columns = tally.columns;
   const time = tally.time;
   const timeAt = spec.time ? spec.time.column - 1 : -1;
@@ -162,9 +166,9 @@ export function tallyRecords(
       tallyTime(time, timeFormat, rec, timeAt, s, e, rowsKnown);
     }
     for (let c = 0; c < judges.length; c++) {
-      const j = judges[c] as Judge;
-      const i = j.at;
-      if (i >= count || j.kind === J_NONE) continue;
+      const i = judgeAt[c] as number;
+      const kind = judgeKind[c] as number;
+      if (i >= count || kind === J_NONE) continue;
       let s = starts[i] as number;
       let e = ends[i] as number;
       while (s < e && (b[s] as number) <= 32) s += 1;
@@ -172,11 +176,15 @@ export function tallyRecords(
       if (s >= e) continue;
       const col = columns[c] as ColumnTally;
       col.nonEmpty += 1;
-      // The common case inline: a plain decimal in a DOUBLE column (once it has shown one
-      // value that is not a small integer). Anything else goes to the full judgement.
-      if (j.kind === J_DOUBLE && !col.allSmallInts && isPlainDecimal(b, s, e)) continue;
-      if (j.kind === J_INT && isShortInt(b, s, e, j.signed)) continue;
-      const verdict = judge(b, s, e, j, col, rec, i);
+      // The common cases inline: a plain decimal in a DOUBLE column (once it has shown one
+      // value that is not a small integer), a short integer, a boolean. Anything else goes
+      // to the full judgement.
+      if (kind === J_DOUBLE) {
+        if (!col.allSmallInts && isPlainDecimal(b, s, e)) continue;
+      } else if (kind === J_INT) {
+        if (isShortInt(b, s, e, judgeSigned[c] === 1)) continue;
+      } else if (kind === J_BOOL && isBool(b, s, e)) continue;
+      const verdict = judge(b, s, e, judges[c] as Judge, col, rec, i);
       if (verdict === BAD) {
         col.bad += 1;
         if (col.offenders.length < MAX_OFFENDERS)
@@ -206,7 +214,10 @@ function tallyTime(
     return;
   }
   time.nonEmpty += 1;
-  const t = timeValue(b, s, e, format, time);
+  const t =
+    format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME'
+      ? timeValue(b, s, e, format, time)
+      : numberOf(b, s, e);
   if (Number.isNaN(t)) {
     time.bad += 1;
     if (time.offenders.length < MAX_OFFENDERS)
