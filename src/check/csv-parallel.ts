@@ -71,10 +71,20 @@ export async function scanFull(path: string, size: number, o: FullScanOptions): 
   const results =
     jobs === 1 || ranges.length === 1 || o.splits
       ? await scanInline(ranges, onRange)
-      : await scanInWorkers(ranges, jobs, onRange);
+      : await scanInWorkers(ranges, jobs, onRange).catch((e: unknown) => {
+          // The worker's module is not there (the code was bundled into one file): the
+          // same scan in this thread.
+          if (!isModuleNotFound(e)) throw e;
+          return scanInline(ranges, onRange);
+        });
   const tally = emptyTally(o.spec);
   const rows = await join(tally, ranges, results, head);
   return { tally, rows: head.rows + rows };
+}
+
+function isModuleNotFound(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 /** Reads the first `rows` records (the rows before the checked ones): where the next one starts. */
