@@ -61,7 +61,10 @@ export async function scanFull(path: string, size: number, o: FullScanOptions): 
   // More workers than cores would only share them, and each costs its memory (~10 MB).
   const cores = availableParallelism();
   const jobs = Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
-  const splits = o.splits ?? evenSplits(head.offset, size, o.rangeBytes ?? rangeBytes(size, jobs));
+  // One job reads the data as one range, from its known start: no guess to check.
+  const splits =
+    o.splits ??
+    (jobs === 1 ? [] : evenSplits(head.offset, size, o.rangeBytes ?? rangeBytes(size, jobs)));
   const ranges = rangesOf(path, o, head.offset, size, splits);
   const done = new Float64Array(ranges.length);
   const onRange = (k: number, bytes: number) => {
