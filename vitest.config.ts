@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Worker threads started by the code under test load the TypeScript sources.
+    execArgv: [
+      '--import',
+      fileURLToPath(new URL('./test/helpers/ts-register.mjs', import.meta.url)),
+    ],
   },
 });

@@ -20,24 +20,29 @@ import {
   shortName,
   unitThatFits,
 } from './_issue.js';
-import {
-  type IntRange,
-  intFits,
-  isBool,
-  isoMillis,
-  Num,
-  numberOf,
-  numKind,
-  significantDigits,
-} from './cells.js';
 import { nextLineStart, readCsvHead } from './csv-head.js';
-import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';
+import { scanFull } from './csv-parallel.js';
+import { fieldText, scanCsvFile } from './csv-scan.js';
+import {
+  type ColumnTally,
+  MAX_OFFENDERS,
+  mergeTally,
+  type Place,
+  type Tally,
+  type TallySpec,
+  type TimeTally,
+  tallyRecords,
+} from './csv-tally.js';
 
 export interface CsvCheckOptions {
   /** Stream every row instead of sampling the head and the tail. */
   full?: boolean;
   /** Bytes done of total (full scans). */
   onProgress?: (done: number, total: number) => void;
+  /** Worker threads of a full scan. Default: the cores; 1 reads in this thread. */
+  jobs?: number;
+  /** Bytes per range of a full scan in worker threads (default: 8 to 64 MiB). */
+  rangeBytes?: number;
   /** Rows read from the head when sampling. Default 10,000. */
   sampleRows?: number;
   /** Bytes read from the head (and the tail) when sampling. Default 4 MiB (tail 1 MiB). */
@@ -54,50 +59,17 @@ export interface CsvCheckOptions {
 const STRUCTURE_CODES = new Set(['csv_no_data_rows', 'csv_last_row_incomplete']);
 
 const HEAD_RECORDS = 64;
-const MAX_OFFENDERS = 3;
 const MIN_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.minYear, 0, 1);
 const MAX_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.maxYear + 1, 0, 1);
 
-interface Place {
-  row?: number;
-  line?: number;
-  offset: number;
-  value: string;
-}
-
-/** What one checked column saw. */
-interface ColumnAcc {
+/** A checked column: where it is and what the config declares. */
+interface ColumnMeta {
   column: number;
   name: string | undefined;
   dataType: ChannelDataType;
   path: string;
-  nonEmpty: number;
-  bad: number;
-  offenders: Place[];
-  allSmallInts: boolean;
-  lossy: number;
-  firstLossy: Place | undefined;
-  enumKeys: Set<string> | undefined;
-  judge: number;
-  range: IntRange;
-}
-
-interface TimeAcc {
-  column: number;
-  format: TimeFormat;
-  nonEmpty: number;
-  bad: number;
-  offenders: Place[];
-  empty: number;
-  emptyAt: Place[];
-  decreases: number;
-  firstDecrease: Place | undefined;
-  prev: number;
-  prevRow: number;
-  min: number;
-  max: number;
-  withZone: number;
-  withoutZone: number;
+  /** ENUM channels: the keys and names a cell may hold. */
+  enumTypes: string[] | undefined;
 }
 
 const UNIX_PER_MS: Partial<Record<TimeFormat, number>> = {
@@ -116,7 +88,7 @@ export async function checkCsv(
   const at = (...tokens: Array<string | number>) => pointer(key, ...tokens);
   const issues: Issue[] = [];
 
-  // Dialect from the head of the file (the CSV inspector's own detection).
+  // The head: gzip or not, and not UTF-16 or binary (the CSV inspector's own detection).
   const { gz, size } = await readCsvHead(dataPath);
   // Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
   // `infer` give, whatever the mode, so sampled and full checks agree with them.
@@ -135,51 +107,28 @@ export async function checkCsv(
 
   // First records as text, for the header / units / data-row judgement.
   const headRecords: string[][] = [];
-  const columns: ColumnAcc[] = [];
+  const columns: ColumnMeta[] = [];
   for (const [k, channel] of Object.entries(dataColumns)) {
     const n = Number(k);
     if (!Number.isInteger(n) || n < 1) continue;
+    const dataType = channel.dataType ?? 'CHANNEL_DATA_TYPE_UNSPECIFIED';
     columns.push({
       column: n,
       name: channel.name,
-      dataType: channel.dataType ?? 'CHANNEL_DATA_TYPE_UNSPECIFIED',
+      dataType,
       path: at('dataColumns', k),
-      nonEmpty: 0,
-      bad: 0,
-      offenders: [],
-      allSmallInts: true,
-      lossy: 0,
-      firstLossy: undefined,
-      ...judgeOf(channel.dataType ?? 'CHANNEL_DATA_TYPE_UNSPECIFIED'),
-      enumKeys:
-        channel.dataType === 'CHANNEL_DATA_TYPE_ENUM'
-          ? new Set((channel.enumTypes ?? []).flatMap((e) => [String(e.key), e.name]))
+      enumTypes:
+        dataType === 'CHANNEL_DATA_TYPE_ENUM'
+          ? (channel.enumTypes ?? []).flatMap((e) => [String(e.key), e.name])
           : undefined,
     });
   }
   columns.sort((a, b) => a.column - b.column);
-  const time: TimeAcc | undefined =
+  const timeSpec =
     timeCol !== undefined && timeCol >= 1 && timeFormat && timeFormat !== 'TIME_FORMAT_UNSPECIFIED'
-      ? {
-          column: timeCol,
-          format: timeFormat,
-          nonEmpty: 0,
-          bad: 0,
-          offenders: [],
-          empty: 0,
-          emptyAt: [],
-          decreases: 0,
-          firstDecrease: undefined,
-          prev: Number.NaN,
-          prevRow: 0,
-          min: Number.POSITIVE_INFINITY,
-          max: Number.NEGATIVE_INFINITY,
-          withZone: 0,
-          withoutZone: 0,
-        }
+      ? { column: timeCol, format: timeFormat }
       : undefined;
 
-  let dataRows = 0;
   // The first records as text: the header, units and first-data-row judgement.
   await scanCsvFile(
     dataPath,
@@ -219,104 +168,21 @@ export async function checkCsv(
   // values really start (the header's text is reported once, as the firstDataRow error).
   const checkFrom = onHeader ? (dataStart as number) : (firstDataRow ?? dataStart ?? 1);
 
-  // The hot loop of `--full`: no allocation per row or cell for values that fit.
-  const fieldCounts = new Int32Array(1024);
-  const again = headerAgain(header);
-  const onRecord = (rec: CsvRecord, rowsKnown: boolean): void => {
-    if (rowsKnown && rec.row < checkFrom) return;
-    const count = rec.count;
-    const starts = rec.starts;
-    const ends = rec.ends;
-    const b = rec.bytes;
-    if (count === 1 && ends[0] === starts[0]) return; // blank line
-    if (again.test(rec)) {
-      again.note(placeAt(rec, 0, starts[0] as number, ends[0] as number, rowsKnown));
-      return;
-    }
-    dataRows += 1;
-    if (count < 1024) fieldCounts[count] = (fieldCounts[count] as number) + 1;
-    if (time && time.column <= count) {
-      const i = time.column - 1;
-      let s = starts[i] as number;
-      let e = ends[i] as number;
-      while (s < e && (b[s] as number) <= 32) s += 1;
-      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
-      if (s === e) {
-        time.empty += 1;
-        if (time.emptyAt.length < MAX_OFFENDERS)
-          time.emptyAt.push(placeAt(rec, i, s, e, rowsKnown));
-      } else {
-        time.nonEmpty += 1;
-        const t = timeValue(b, s, e, time);
-        if (Number.isNaN(t)) {
-          time.bad += 1;
-          if (time.offenders.length < MAX_OFFENDERS)
-            time.offenders.push(placeAt(rec, i, s, e, rowsKnown));
-        } else {
-          if (t < time.min) time.min = t;
-          if (t > time.max) time.max = t;
-          if (t < time.prev && rowsKnown && time.prevRow === rec.row - 1) {
-            time.decreases += 1;
-            if (!time.firstDecrease) time.firstDecrease = placeAt(rec, i, s, e, rowsKnown);
-          }
-          time.prev = t;
-          time.prevRow = rowsKnown ? rec.row : -1;
-        }
-      }
-    }
-    for (let c = 0; c < columns.length; c++) {
-      const col = columns[c] as ColumnAcc;
-      if (col.column > count || col.judge === J_NONE) continue;
-      const i = col.column - 1;
-      let s = starts[i] as number;
-      let e = ends[i] as number;
-      while (s < e && (b[s] as number) <= 32) s += 1;
-      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
-      if (s >= e) continue;
-      col.nonEmpty += 1;
-      const verdict = judge(b, s, e, col, rec, i);
-      if (verdict === BAD) {
-        col.bad += 1;
-        if (col.offenders.length < MAX_OFFENDERS)
-          col.offenders.push(placeAt(rec, i, s, e, rowsKnown));
-      } else if (verdict === LOSSY) {
-        col.lossy += 1;
-        if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
-      }
-    }
+  const spec: TallySpec = {
+    columns: columns.map((c) => ({
+      column: c.column,
+      dataType: c.dataType,
+      ...(c.enumTypes ? { enumTypes: c.enumTypes } : {}),
+    })),
+    ...(timeSpec ? { time: timeSpec } : {}),
+    header,
   };
-
-  let totalRows: number | undefined;
-  if (options.full) {
-    const progress = options.onProgress;
-    const result = await scanCsvFile(dataPath, (rec) => void onRecord(rec, true), {
-      delimiter,
-      ...(progress ? { onProgress: (done: number) => progress(done, size) } : {}),
-    });
-    totalRows = result.rows;
-  } else {
-    const sampleBytes = options.sampleBytes ?? 4 * 1024 * 1024;
-    const headScan = await scanCsvFile(dataPath, (rec) => void onRecord(rec, true), {
-      delimiter,
-      end: sampleBytes,
-      maxRows: options.sampleRows ?? 10_000,
-    });
-    if (headScan.atEnd) totalRows = headScan.rows;
-    else if (!gz) {
-      // A slice from the end, cut at a line start; its rows' numbers are not known.
-      const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
-      const from = Math.max(headScan.endOffset, size - tailBytes);
-      if (from < size) {
-        const lineStart = await nextLineStart(dataPath, from, size);
-        if (lineStart < size) {
-          await scanCsvFile(dataPath, (rec) => void onRecord(rec, false), {
-            delimiter,
-            start: lineStart,
-          });
-        }
-      }
-    }
-  }
+  const { tally, totalRows } = options.full
+    ? await fullTally(dataPath, size, spec, delimiter, checkFrom, gz, options)
+    : await sampledTally(dataPath, size, spec, delimiter, checkFrom, gz, options);
+  const dataRows = tally.dataRows;
+  const fieldCounts = tally.fieldCounts;
+  const again = tally.again;
 
   if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
     issues.push(
@@ -445,14 +311,14 @@ export async function checkCsv(
   }
 
   // Time column.
-  if (time && time.column <= width)
-    issues.push(...timeIssues(time, at, dataPath, options.full === true));
+  if (timeSpec && tally.time && timeSpec.column <= width)
+    issues.push(...timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true));
 
   // Values.
-  for (const col of columns) {
-    if (col.column > width) continue;
-    issues.push(...valueIssues(col, dataPath));
-  }
+  columns.forEach((col, c) => {
+    if (col.column <= width)
+      issues.push(...valueIssues({ ...col, ...(tally.columns[c] as ColumnTally) }, dataPath));
+  });
 
   // Columns of the file not in the config.
   if (!useEmbedded) {
@@ -483,123 +349,62 @@ export async function checkCsv(
   return issues;
 }
 
-// ---------------------------------------------------------------------------------------
-// Judging cells
-
-const OK = 0;
-const BAD = 1;
-const LOSSY = 2;
-
-/** How a column's cells are judged, decided once per column (not per cell). */
-const J_NONE = 0;
-const J_DOUBLE = 1;
-const J_FLOAT = 2;
-const J_INT = 3;
-const J_BOOL = 4;
-const J_ENUM = 5;
-
-function judgeOf(t: ChannelDataType): { judge: number; range: IntRange } {
-  switch (t) {
-    case 'CHANNEL_DATA_TYPE_DOUBLE':
-      return { judge: J_DOUBLE, range: 'INT_64' };
-    case 'CHANNEL_DATA_TYPE_FLOAT':
-      return { judge: J_FLOAT, range: 'INT_64' };
-    case 'CHANNEL_DATA_TYPE_INT_32':
-    case 'CHANNEL_DATA_TYPE_UINT_32':
-    case 'CHANNEL_DATA_TYPE_INT_64':
-    case 'CHANNEL_DATA_TYPE_UINT_64':
-      return { judge: J_INT, range: shortName(t) as IntRange };
-    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
-      return { judge: J_INT, range: 'UINT_64' };
-    case 'CHANNEL_DATA_TYPE_BOOL':
-      return { judge: J_BOOL, range: 'INT_64' };
-    case 'CHANNEL_DATA_TYPE_ENUM':
-      return { judge: J_ENUM, range: 'INT_64' };
-    default:
-      return { judge: J_NONE, range: 'INT_64' };
-  }
+/** Every row of the file, in worker threads unless one job is asked for. */
+async function fullTally(
+  dataPath: string,
+  size: number,
+  spec: TallySpec,
+  delimiter: string,
+  checkFrom: number,
+  gzip: boolean,
+  options: CsvCheckOptions,
+): Promise<{ tally: Tally; totalRows: number }> {
+  const scan = await scanFull(dataPath, size, {
+    delimiter,
+    spec,
+    checkFrom,
+    gzip,
+    ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...(options.rangeBytes !== undefined ? { rangeBytes: options.rangeBytes } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  return { tally: scan.tally, totalRows: scan.rows };
 }
 
-function judge(
-  b: Uint8Array,
-  s: number,
-  e: number,
-  col: ColumnAcc,
-  rec: CsvRecord,
-  i: number,
-): number {
-  switch (col.judge) {
-    case J_DOUBLE: {
-      const k = numKind(b, s, e);
-      if (k === Num.NotNumber) return BAD;
-      if (col.allSmallInts && (k !== Num.Int || !intFits(b, s, e, 'INT_32')))
-        col.allSmallInts = false;
-      return OK;
+/** The head of the file and a slice from its end (whose rows' numbers are not known). */
+async function sampledTally(
+  dataPath: string,
+  size: number,
+  spec: TallySpec,
+  delimiter: string,
+  checkFrom: number,
+  gz: boolean,
+  options: CsvCheckOptions,
+): Promise<{ tally: Tally; totalRows: number | undefined }> {
+  const sampleBytes = options.sampleBytes ?? 4 * 1024 * 1024;
+  const head = tallyRecords(spec, { skipBefore: checkFrom });
+  const headScan = await scanCsvFile(dataPath, head.onRecord, {
+    delimiter,
+    end: sampleBytes,
+    maxRows: options.sampleRows ?? 10_000,
+  });
+  if (headScan.atEnd) return { tally: head.tally, totalRows: headScan.rows };
+  if (gz) return { tally: head.tally, totalRows: undefined };
+  const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
+  const from = Math.max(headScan.endOffset, size - tailBytes);
+  if (from < size) {
+    const lineStart = await nextLineStart(dataPath, from, size);
+    if (lineStart < size) {
+      const tail = tallyRecords(spec, { rowsKnown: false });
+      await scanCsvFile(dataPath, tail.onRecord, { delimiter, start: lineStart });
+      mergeTally(head.tally, tail.tally, 0, 0);
     }
-    case J_FLOAT: {
-      const k = numKind(b, s, e);
-      if (k === Num.NotNumber) return BAD;
-      if (e - s > 8 || k === Num.Double) {
-        const v = numberOf(b, s, e);
-        if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
-        return significantDigits(b, s, e) > 7 ? LOSSY : OK;
-      }
-      return OK;
-    }
-    case J_INT:
-      return numKind(b, s, e) === Num.Int && intFits(b, s, e, col.range) ? OK : BAD;
-    case J_BOOL:
-      return isBool(b, s, e) ? OK : BAD;
-    case J_ENUM:
-      return col.enumKeys?.has(fieldText(rec, i).trim()) ? OK : BAD;
-    default:
-      return OK;
   }
-}
-
-/** A place in the file for an offending cell (made only for the few offenders kept). */
-function placeAt(rec: CsvRecord, i: number, s: number, e: number, rowsKnown: boolean): Place {
-  const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
-  if (rowsKnown) {
-    p.row = rec.row;
-    p.line = rec.line;
-  }
-  return p;
-}
-
-function decodeCell(rec: CsvRecord, i: number, s: number, e: number): string {
-  if (rec.anyQuoted && rec.quoted[i]) return fieldText(rec, i).trim();
-  return new TextDecoder().decode(rec.bytes.subarray(s, e));
-}
-
-/** A time cell as epoch milliseconds (absolute) or its number (relative); NaN when it does not parse. */
-function timeValue(b: Uint8Array, s: number, e: number, t: TimeAcc): number {
-  switch (t.format) {
-    case 'TIME_FORMAT_ABSOLUTE_RFC3339': {
-      const r = isoMillis(b, s, e);
-      if (!r) return Number.NaN;
-      if (!r.zone) {
-        t.withoutZone += 1;
-        return Number.NaN;
-      }
-      return r.ms;
-    }
-    case 'TIME_FORMAT_ABSOLUTE_DATETIME': {
-      const r = isoMillis(b, s, e);
-      if (!r) return Number.NaN;
-      if (r.zone) {
-        t.withZone += 1;
-        return Number.NaN;
-      }
-      return r.ms;
-    }
-    default:
-      return numberOf(b, s, e);
-  }
+  return { tally: head.tally, totalRows: undefined };
 }
 
 function timeIssues(
-  t: TimeAcc,
+  t: TimeTally & { column: number; format: TimeFormat },
   at: (...tokens: Array<string | number>) => string,
   file: string,
   full: boolean,
@@ -713,7 +518,7 @@ function timeIssues(
   return out;
 }
 
-function valueIssues(col: ColumnAcc, file: string): Issue[] {
+function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[] {
   const out: Issue[] = [];
   const type = shortName(col.dataType);
   const label = `column ${col.column}${col.name ? ` ('${col.name}')` : ''}`;
@@ -947,29 +752,7 @@ function findName(index: NameIndex, name: string | undefined): number | undefine
   return index.normalized.get(n);
 }
 
-/** Finds the header line again inside the data (two logs concatenated), cheaply per record. */
-function headerAgain(header: string[]) {
-  const cells = header.map((h) => h.trim());
-  const firstLength = Buffer.byteLength(header[0] ?? '', 'utf8');
-  const state = {
-    count: 0,
-    first: [] as Place[],
-    test(rec: CsvRecord): boolean {
-      if (cells.length < 2 || rec.count !== cells.length) return false;
-      if ((rec.ends[0] as number) - (rec.starts[0] as number) !== firstLength) return false;
-      for (let i = 0; i < cells.length; i++)
-        if (fieldText(rec, i).trim() !== cells[i]) return false;
-      return true;
-    },
-    note(place: Place): void {
-      state.count += 1;
-      if (state.first.length < MAX_OFFENDERS) state.first.push(place);
-    },
-  };
-  return state;
-}
-
-function repeatedHeaderIssue(again: ReturnType<typeof headerAgain>, file: string): Issue {
+function repeatedHeaderIssue(again: Tally['again'], file: string): Issue {
   const first = again.first[0] as Place;
   const s: IssueSource = { file };
   if (first.row !== undefined) s.row = first.row;

@@ -37,6 +37,10 @@ export interface CheckOptions {
   delimiter?: string;
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
+  /** CSV `full`: worker threads (default: the cores; 1 reads in this thread). */
+  jobs?: number;
+  /** CSV `full`: bytes per range a worker scans (default: 8 to 64 MiB). */
+  rangeBytes?: number;
 }
 
 /** The file format each config kind reads. */

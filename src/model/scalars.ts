@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { INT32_MAX, INT32_MIN, UINT32_MAX } from './bounds.js';
 
-export * from './bounds.js';
+export { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT32_MAX, UINT64_MAX } from './bounds.js';
 
 export const Uint32 = z.int().min(0).max(UINT32_MAX);
 export const Int32 = z.int().min(INT32_MIN).max(INT32_MAX);

@@ -128,8 +128,41 @@ describe('importkit check', () => {
     );
   });
 
+  test('several pairs at once (--jobs): each reported in the order given, exit 1 when one fails', async () => {
+    const one = await call('check', WRONG_UNIT, DATA, '-r', 'json');
+    const r = await call(
+      'check',
+      GOOD,
+      DATA,
+      WRONG_UNIT,
+      DATA,
+      SKIPS,
+      DATA,
+      '-j',
+      '2',
+      '-r',
+      'json',
+    );
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as {
+      files: Array<{ file: string; valid: boolean; issues: Array<{ code: string }> }>;
+    };
+    expect(out.files.map((f) => [f.file, f.valid, f.issues.map((i) => i.code)])).toEqual([
+      [GOOD, true, []],
+      [WRONG_UNIT, false, ['time_wrong_unit']],
+      [SKIPS, true, ['first_data_row_skips_data']],
+    ]);
+    expect(out.files[1]).toEqual((JSON.parse(one.stdout) as typeof out).files[0]);
+    const full = await call('check', GOOD, DATA, GOOD, DATA, '--full', '--jobs', '3');
+    expect(full).toEqual({ code: 0, stdout: '✔ 2 files valid\n', stderr: '' });
+  });
+
   test('usage errors: exit 2', async () => {
     expect((await call('check', GOOD)).code).toBe(2);
+    expect((await call('check', GOOD, DATA, GOOD)).code).toBe(2);
+    expect((await call('check', GOOD, DATA, '--jobs', '0')).code).toBe(2);
+    expect((await call('check', GOOD, DATA, '-j', 'many')).code).toBe(2);
+    expect((await call('check', GOOD, DATA, GOOD, join(dir, 'missing.csv'))).code).toBe(2);
     expect((await call('check', GOOD, join(dir, 'missing.csv'))).code).toBe(2);
     expect((await call('check', GOOD, DATA, '--fail-on', 'info')).code).toBe(2);
     expect((await call('check', GOOD, DATA, '--bogus')).code).toBe(2);

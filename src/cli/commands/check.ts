@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
 import type { ImportDocument } from '../../model/document.js';
@@ -23,16 +24,20 @@ import { parseCommandArgs } from '../run.js';
 import { readConfigOrThrow, requireFile } from './_files.js';
 import { csvDialectFromArgs } from './infer.js';
 
-const HELP = `Usage: importkit check <config> <data-file> [options]
+const HELP = `Usage: importkit check <config> <data-file> [<config> <data-file> ...] [options]
 
 Checks that a data file fits its config before it is uploaded: the columns, datasets and
 paths the config names exist, the time column parses in the declared format and unit and
 goes forward, values fit the declared channel types, firstDataRow is the first row of
 values, and which columns of the file the config leaves out (info, with --verbose).
 By default a CSV file is sampled (its head and its tail); --full reads every row.
+Several config/data pairs are checked in parallel and reported in the order given.
 
 Options:
       --full              read the whole file (bounded memory, a progress bar on a terminal)
+  -j, --jobs <n>          threads: for one CSV file with --full, the worker threads that
+                          share its rows; for several pairs, the pairs checked at once
+                          (default: the number of cores)
       --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
       --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)
@@ -45,10 +50,11 @@ Exit status: 0 the file fits the config, 1 it does not (or the config is invalid
 file cannot be read), 2 usage error.
 `;
 
-/** `importkit check <config> <data-file> [--full]` */
+/** `importkit check <config> <data-file> [<config> <data-file> ...] [--full] [--jobs n]` */
 export async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     full: { type: 'boolean', default: false },
+    jobs: { type: 'string', short: 'j' },
     delimiter: { type: 'string' },
     'header-row': { type: 'string' },
     ...REPORTER_FLAGS,
@@ -60,16 +66,68 @@ export async function check(args: string[], io: Io): Promise<number> {
   }
   const failOn = failOnOf(values['fail-on']);
   const dialect = csvDialectFromArgs(values);
-  if (positionals.length !== 2) {
-    throw new UsageError('give a config file and the data file it imports');
+  const jobs = jobsOf(values.jobs);
+  if (positionals.length < 2 || positionals.length % 2 !== 0) {
+    throw new UsageError('give a config file and the data file it imports (or several such pairs)');
   }
-  const [configFile, dataFile] = positionals as [string, string];
-  checkArguments(configFile, dataFile);
+  const pairs: Array<[string, string]> = [];
+  for (let k = 0; k < positionals.length; k += 2)
+    pairs.push([positionals[k] as string, positionals[k + 1] as string]);
+  // Usage errors first, before anything is checked.
+  for (const [configFile, dataFile] of pairs) {
+    checkArguments(configFile, dataFile);
+    await readConfigText(configFile, io);
+    await requireFile(resolve(io.cwd, dataFile), dataFile);
+  }
   const reporter = await openReporter(values, io, 'check');
+  const options = { full: values.full, ...dialect };
+  let reports: FileReport[];
+  if (pairs.length === 1) {
+    const [configFile, dataFile] = pairs[0] as [string, string];
+    reports = [await checkPair(configFile, dataFile, io, failOn, { ...options, jobs })];
+  } else {
+    reports = await checkPairs(pairs, io, failOn, options, jobs);
+  }
+  for (const report of reports) reporter.write(report);
+  const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
+  const [first] = pairs as [[string, string]];
+  reporter.end({
+    ...summarize(reports),
+    validText:
+      pairs.length === 1
+        ? `${first[1]} fits ${first[0]} (${read})`
+        : `every data file fits its config (${read})`,
+  });
+  return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+}
+
+/** `--jobs`: a whole number from 1; the cores when not given. */
+function jobsOf(value: string | undefined): number {
+  if (value === undefined) return availableParallelism();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--jobs takes a whole number from 1, not '${value}'`);
+  return n;
+}
+
+interface PairOptions {
+  full: boolean;
+  delimiter?: string;
+  headerRow?: number;
+  jobs?: number;
+}
+
+/** One config checked against its data file, as a report. */
+async function checkPair(
+  configFile: string,
+  dataFile: string,
+  io: Io,
+  failOn: FailOn,
+  options: PairOptions,
+  showProgress = true,
+): Promise<FileReport> {
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
-  await requireFile(dataPath, dataFile);
-
   const result = validateConfigText(text, { filename: configFile });
   const issues: Issue[] = [...result.issues];
   const document = result.documents.find((d) => d.value !== undefined)?.value as
@@ -78,21 +136,48 @@ export async function check(args: string[], io: Io): Promise<number> {
   if (document) {
     issues.push(
       ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
-        full: values.full,
-        ...dialect,
+        ...options,
+        progress: showProgress,
       })),
     );
   }
-  const report: FileReport = {
-    file: configFile,
-    valid: isValid(issues, failOn),
-    issues,
-    text,
+  return { file: configFile, valid: isValid(issues, failOn), issues, text };
+}
+
+/**
+ * Several pairs, `jobs` of them at a time (a CSV `--full` scan of each shares the jobs
+ * left), with one progress bar counting the pairs done. Reports come in the order given.
+ */
+async function checkPairs(
+  pairs: Array<[string, string]>,
+  io: Io,
+  failOn: FailOn,
+  options: PairOptions,
+  jobs: number,
+): Promise<FileReport[]> {
+  const atOnce = Math.min(jobs, pairs.length);
+  const each = { ...options, jobs: Math.max(1, Math.floor(jobs / atOnce)) };
+  const progress = options.full
+    ? createProgress(io, `checking ${pairs.length} files`, pairs.length, { unit: 'items' })
+    : undefined;
+  const reports: FileReport[] = new Array(pairs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      const k = next++;
+      const [configFile, dataFile] = pairs[k] as [string, string];
+      reports[k] = await checkPair(configFile, dataFile, io, failOn, each, false);
+      done += 1;
+      progress?.update(done);
+    }
   };
-  reporter.write(report);
-  const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
-  reporter.end({ ...summarize([report]), validText: `${dataFile} fits ${configFile} (${read})` });
-  return report.valid ? EXIT_OK : EXIT_INVALID;
+  try {
+    await Promise.all(Array.from({ length: atOnce }, worker));
+  } finally {
+    progress?.done();
+  }
+  return reports;
 }
 
 /**
@@ -107,8 +192,16 @@ export async function checkAgainstData(
   dataName: string,
   dataPath: string,
   io: Io,
-  options: { full?: boolean; delimiter?: string; headerRow?: number } = {},
+  options: {
+    full?: boolean;
+    delimiter?: string;
+    headerRow?: number;
+    jobs?: number;
+    /** False: no progress bar (several files at once share one). Default true. */
+    progress?: boolean;
+  } = {},
 ): Promise<Issue[]> {
+  const { progress: showBar, ...checkOptions } = options;
   const full = options.full === true;
   const size = (await stat(dataPath)).size;
   // CSV reports bytes of the file; Parquet and HDF5 report rows: the bar takes the unit of
@@ -124,9 +217,9 @@ export async function checkAgainstData(
   let found: Issue[];
   try {
     found = await checkConfig(document, dataPath, {
-      ...options,
+      ...checkOptions,
       full,
-      ...(full && showsProgress(io) ? { onProgress } : {}),
+      ...(full && showBar !== false && showsProgress(io) ? { onProgress } : {}),
     });
   } finally {
     (progress as Progress | undefined)?.done();

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, test } from 'vitest';
+import { scanFull } from '../../src/check/csv-parallel.js';
+import type { TallySpec } from '../../src/check/csv-tally.js';
+import { checkConfig } from '../../src/check/index.js';
+import type { ImportDocument } from '../../src/model/document.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-parallel-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/** A CSV cell as a writer puts it: quoted when it holds a delimiter, a quote or a line break. */
+function write(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+const timeArb = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 50 }).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('', 'soon', '"1"', '2.5') },
+);
+const valueArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('1', '-2.5e3', '7', '12345678901', '0.5', '') },
+  { weight: 2, arbitrary: fc.constantFrom('two\nlines', 'cr\r\nlf', 'say "hi"', 'x,y', 'on') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+);
+const rowArb = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(timeArb, valueArb, valueArb, valueArb) },
+  { weight: 1, arbitrary: fc.constant(['time', 'a', 'b', 'c']) },
+  { weight: 1, arbitrary: fc.constant(['']) },
+);
+
+/** A generated CSV: a header, rows with quoted line breaks, LF, CRLF or CR, maybe a BOM, blank lines. */
+const csvArb = fc
+  .record({
+    rows: fc.array(rowArb, { minLength: 0, maxLength: 14 }),
+    eol: fc.constantFrom('\n', '\r\n', '\r'),
+    bom: fc.boolean(),
+    lastEnd: fc.boolean(),
+  })
+  .map(({ rows, eol, bom, lastEnd }) => {
+    const lines = [['time', 'a', 'b', 'c'], ...rows].map((r) => r.map(write).join(','));
+    return `${bom ? '\uFEFF' : ''}${lines.join(eol)}${lastEnd ? eol : ''}`;
+  });
+
+const SPEC: TallySpec = {
+  columns: [
+    { column: 2, dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+    { column: 3, dataType: 'CHANNEL_DATA_TYPE_INT_32' },
+    { column: 4, dataType: 'CHANNEL_DATA_TYPE_ENUM', enumTypes: ['1', 'on', '7', 'say "hi"'] },
+  ],
+  time: { column: 1, format: 'TIME_FORMAT_RELATIVE_SECONDS' },
+  header: ['time', 'a', 'b', 'c'],
+};
+
+function fileOf(text: string): { path: string; size: number } {
+  const path = join(dir, `t${n++}.csv`);
+  writeFileSync(path, text);
+  return { path, size: Buffer.byteLength(text) };
+}
+
+describe('check --full on several ranges', () => {
+  test('split at every byte offset into 2-4 ranges: the tally of one pass, places and all', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        csvArb,
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.constantFrom(16, 64, 4096),
+        async (text, checkFrom, gap, chunkSize) => {
+          const { path, size } = fileOf(text);
+          const options = { delimiter: ',', spec: SPEC, checkFrom, jobs: 1, chunkSize };
+          const one = await scanFull(path, size, options);
+          // Every byte offset is a split point, with 2, 3 and 4 ranges in turn.
+          for (let at = 0; at < size; at++) {
+            const ranges = 2 + (at % 3);
+            const splits = Array.from({ length: ranges - 1 }, (_, k) => at + k * gap);
+            const many = await scanFull(path, size, { ...options, splits });
+            expect(many).toEqual(one);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  test('worker threads find what one thread finds, issue for issue', async () => {
+    const rows = ['time,a,b,c'];
+    for (let i = 0; i < 3000; i++) {
+      const t = i % 997 === 5 ? i - 3 : i;
+      const a = i % 401 === 200 ? 'n/a' : `${i}.5`;
+      const b = i % 733 === 100 ? '9999999999' : String(i);
+      const c = i % 5 === 0 ? '"one\ntwo"' : i % 389 === 300 ? 'off' : 'on';
+      rows.push(i % 611 === 17 ? '' : `${t},${a},${b},${c}`);
+    }
+    const { path } = fileOf(`${rows.join('\r\n')}\r\n`);
+    const doc: ImportDocument = {
+      csvConfig: {
+        firstDataRow: 2,
+        timeColumn: {
+          columnNumber: 1,
+          format: 'TIME_FORMAT_RELATIVE_SECONDS',
+          relativeStartTime: '2024-01-01T00:00:00Z',
+        },
+        dataColumns: {
+          '2': { name: 'a', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+          '3': { name: 'b', dataType: 'CHANNEL_DATA_TYPE_INT_32' },
+          '4': {
+            name: 'c',
+            dataType: 'CHANNEL_DATA_TYPE_ENUM',
+            enumTypes: [
+              { key: 1, name: 'on' },
+              { key: 2, name: 'one\ntwo' },
+            ],
+          },
+        },
+      },
+    };
+    const one = await checkConfig(doc, path, { full: true, jobs: 1 });
+    expect(one.map((i) => i.code).sort()).toEqual([
+      'time_decreasing',
+      'value_type_mismatch',
+      'value_type_mismatch',
+      'value_type_mismatch',
+    ]);
+    for (const jobs of [2, 4]) {
+      const done: number[] = [];
+      const many = await checkConfig(doc, path, {
+        full: true,
+        jobs,
+        rangeBytes: 1000 + jobs * 7,
+        onProgress: (d) => done.push(d),
+      });
+      expect(many).toEqual(one);
+      expect(done.at(-1)).toBe(Buffer.byteLength(`${rows.join('\r\n')}\r\n`));
+    }
+  });
+});
