@@ -832,37 +832,20 @@ const UNIT_FORMAT: Record<string, TimeFormat> = {
   NANOS: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
 };
 
-/** The format of a column chosen (or proposed) as time, with the reason. */
+/** The time format of a column chosen as the time, by its kind: TIMESTAMP, INT96, text, number. */
 async function timeOfField(
   f: ParquetFieldProfile,
   readHead: HeadReader,
   issue: Report,
   given: boolean,
 ): Promise<TimeChoice> {
-  const P0 = '/parquetConfig';
   const t = f.temporal;
-  if (t?.kind === 'TIMESTAMP' && t.unit) {
-    if (t.utc === false) {
-      issue(
-        'parquet_time_not_utc',
-        'info',
-        P0,
-        `${f.name} is TIMESTAMP(${t.unit}) not adjusted to UTC (no zone); the platform reads it as UTC`,
-      );
-    }
-    return {
-      field: f,
-      format: UNIT_FORMAT[t.unit] ?? 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-      reason: `${f.name} has the TIMESTAMP logical type in ${t.unit} (${t.utc ? 'UTC-adjusted' : 'not UTC-adjusted: local time without zone'})`,
-      confidence: 'high',
-      alternatives: [],
-    };
-  }
+  if (t?.kind === 'TIMESTAMP' && t.unit) return timestampTime(f, t.unit, t.utc, issue);
   if (t?.kind === 'INT96') {
     issue(
       'parquet_time_int96',
       'warning',
-      P0,
+      P,
       `${f.name} is a legacy INT96 timestamp; no unix time format describes it exactly`,
       'Rewrite the file with INT64 timestamps.',
     );
@@ -874,84 +857,127 @@ async function timeOfField(
       alternatives: [],
     };
   }
-  if (isText(f)) {
-    const head = await readHead(f.name);
-    if ('values' in head) {
-      f.samples = head.values.slice(0, 5);
-      const fmt = textFormat(head.values);
-      if (fmt) {
-        return {
-          field: f,
-          format: fmt.format,
-          reason: `its first values ${fmt.reason}`,
-          confidence: 'high',
-          alternatives: [],
-        };
-      }
+  if (isText(f)) return textTime(f, readHead, issue);
+  const name = given ? 'chosen' : 'named like time';
+  const stats = statValues(f);
+  if (stats) return numberTimeByStats(f, stats, name, issue);
+  return numberTimeByName(f, name, issue);
+}
+
+function timestampTime(
+  f: ParquetFieldProfile,
+  unit: NonNullable<NonNullable<ParquetFieldProfile['temporal']>['unit']>,
+  utc: boolean | undefined,
+  issue: Report,
+): TimeChoice {
+  if (utc === false) {
+    issue(
+      'parquet_time_not_utc',
+      'info',
+      P,
+      `${f.name} is TIMESTAMP(${unit}) not adjusted to UTC (no zone); the platform reads it as UTC`,
+    );
+  }
+  return {
+    field: f,
+    format: UNIT_FORMAT[unit] ?? 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    reason: `${f.name} has the TIMESTAMP logical type in ${unit} (${utc ? 'UTC-adjusted' : 'not UTC-adjusted: local time without zone'})`,
+    confidence: 'high',
+    alternatives: [],
+  };
+}
+
+/** A text time column: RFC 3339 (or another date-time text) when its first page says so. */
+async function textTime(
+  f: ParquetFieldProfile,
+  readHead: HeadReader,
+  issue: Report,
+): Promise<TimeChoice> {
+  const head = await readHead(f.name);
+  if ('values' in head) {
+    f.samples = head.values.slice(0, 5);
+    const fmt = textFormat(head.values);
+    if (fmt) {
+      return {
+        field: f,
+        format: fmt.format,
+        reason: `its first values ${fmt.reason}`,
+        confidence: 'high',
+        alternatives: [],
+      };
     }
+  }
+  issue(
+    'parquet_time_unit_guessed',
+    'warning',
+    P,
+    `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
+    'Give the format with --time-format.',
+  );
+  return {
+    field: f,
+    format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+    reason: 'text column, format guessed',
+    confidence: 'low',
+    alternatives: [],
+  };
+}
+
+/** A numeric time column with statistics: a unix unit by magnitude, else the name's unit. */
+function numberTimeByStats(
+  f: ParquetFieldProfile,
+  stats: NonNullable<ReturnType<typeof statValues>>,
+  name: string,
+  issue: Report,
+): TimeChoice {
+  const fromName = unitFromName(f.name);
+  const unix = unixUnitFromMagnitude(stats);
+  if (unix) {
+    return {
+      field: f,
+      format: unix.format,
+      reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) ${unix.reason}`,
+      confidence: f.statsComplete ? 'high' : 'medium',
+      alternatives: [],
+    };
+  }
+  if (fromName) {
+    return {
+      field: f,
+      format: fromName.format,
+      reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) are no unix time, the unit ${fromName.unit} is in its name`,
+      confidence: 'medium',
+      alternatives: [],
+    };
+  }
+  if (Number(stats[0]) >= 1e9) {
+    issue(
+      'parquet_time_out_of_range',
+      'warning',
+      P,
+      `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
+    );
+  } else {
     issue(
       'parquet_time_unit_guessed',
       'warning',
-      P0,
-      `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
-      'Give the format with --time-format.',
+      P,
+      `${f.name}: values from ${stats[0]} to ${stats[1]} look relative, with no unit in the name; seconds is a guess`,
+      'Give the unit with --time-format (e.g. RELATIVE_MILLISECONDS).',
     );
-    return {
-      field: f,
-      format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
-      reason: 'text column, format guessed',
-      confidence: 'low',
-      alternatives: [],
-    };
   }
-  const name = given ? 'chosen' : 'named like time';
-  const stats = statValues(f);
+  return {
+    field: f,
+    format: 'TIME_FORMAT_RELATIVE_SECONDS',
+    reason: `${f.name} is ${name}; small values from ${stats[0]} to ${stats[1]}: relative, unit guessed`,
+    confidence: 'low',
+    alternatives: [],
+  };
+}
+
+/** A numeric time column without statistics: the name and the physical type are all there is. */
+function numberTimeByName(f: ParquetFieldProfile, name: string, issue: Report): TimeChoice {
   const fromName = unitFromName(f.name);
-  if (stats) {
-    const unix = unixUnitFromMagnitude(stats);
-    if (unix) {
-      return {
-        field: f,
-        format: unix.format,
-        reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) ${unix.reason}`,
-        confidence: f.statsComplete ? 'high' : 'medium',
-        alternatives: [],
-      };
-    }
-    if (fromName) {
-      return {
-        field: f,
-        format: fromName.format,
-        reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) are no unix time, the unit ${fromName.unit} is in its name`,
-        confidence: 'medium',
-        alternatives: [],
-      };
-    }
-    if (Number(stats[0]) >= 1e9) {
-      issue(
-        'parquet_time_out_of_range',
-        'warning',
-        P0,
-        `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
-      );
-    } else {
-      issue(
-        'parquet_time_unit_guessed',
-        'warning',
-        P0,
-        `${f.name}: values from ${stats[0]} to ${stats[1]} look relative, with no unit in the name; seconds is a guess`,
-        'Give the unit with --time-format (e.g. RELATIVE_MILLISECONDS).',
-      );
-    }
-    return {
-      field: f,
-      format: 'TIME_FORMAT_RELATIVE_SECONDS',
-      reason: `${f.name} is ${name}; small values from ${stats[0]} to ${stats[1]}: relative, unit guessed`,
-      confidence: 'low',
-      alternatives: [],
-    };
-  }
-  // No statistics: the name and the physical type are all there is.
   let format: TimeFormat;
   if (f.physicalType === 'INT64') {
     format =
@@ -964,7 +990,7 @@ async function timeOfField(
   issue(
     'parquet_time_unit_guessed',
     'warning',
-    P0,
+    P,
     `${f.name} has no statistics to judge its unit by; ${format} is a guess from its ${fromName ? 'name' : 'type'}`,
     'Give the format with --time-format.',
   );
