@@ -255,83 +255,13 @@ function isEpoch(rfc3339: string): boolean {
 
 /** What one time source says about the format, from its units, its type or its values. */
 export function timeFactsOf(s: TimeSource): TimeFacts {
-  const type = sourceType(s);
   const values = sampleValues(s);
   const label = sourceKey(s);
   const plain = s.column === undefined && s.member === undefined;
   const units = plain ? stringAttribute(s.dataset, UNIT_ATTRIBUTES) : undefined;
-  if (type.class === 'string') {
-    if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
-      return {
-        format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
-        reason: `${label} holds RFC 3339 text (${values[0]})`,
-        confidence: 'high',
-      };
-    }
-    if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
-      return {
-        format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
-        reason: `${label} holds date-time text without a zone (${values[0]})`,
-        confidence: 'medium',
-      };
-    }
-    return {
-      reason: `${label} holds text that is not a date-time${values[0] ? ` (${values[0]})` : ''}`,
-      confidence: 'low',
-    };
-  }
-  if (units) {
-    const cf = CF_UNITS.exec(units.value);
-    if (cf) {
-      const relative = relativeFormatFromUnit(cf[1] ?? '');
-      const date = cfDate(cf[2] ?? '');
-      if (!relative) {
-        return {
-          reason: `${label} has units "${units.value}": ${cf[1]} is no unit of a time format`,
-          confidence: 'low',
-          warning: {
-            code: 'hdf5_time_unit_unsupported',
-            message: `${label}: units "${units.value}" name a unit the platform has no time format for`,
-            hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
-          },
-        };
-      }
-      if (date) {
-        const unix = unixFormatOfUnit(relative);
-        const utcNote = date.zoneGiven ? '' : ' (no zone given: read as UTC, as CF does)';
-        if (unix && isEpoch(date.rfc3339)) {
-          return {
-            format: unix,
-            reason: `${label} has CF units "${units.value}": ${cf[1]} since the unix epoch${utcNote}`,
-            confidence: 'high',
-          };
-        }
-        return {
-          format: relative,
-          start: date.rfc3339,
-          reason: `${label} has CF units "${units.value}": ${cf[1]} since ${date.rfc3339}${utcNote}`,
-          confidence: 'high',
-        };
-      }
-    }
-    const bare = relativeFormatFromUnit(units.value);
-    if (bare) {
-      const unix = unixFormatOfUnit(bare);
-      const byMagnitude = values.length > 0 ? unixUnitFromMagnitude(values) : undefined;
-      if (unix && byMagnitude?.format === unix) {
-        return {
-          format: unix,
-          reason: `${label} has units "${units.value}" and its values read as unix ${units.value} fall in a plausible date range`,
-          confidence: 'high',
-        };
-      }
-      return {
-        format: bare,
-        reason: `${label} has units "${units.value}" and its values are not unix times: relative`,
-        confidence: 'medium',
-      };
-    }
-  }
+  if (sourceType(s).class === 'string') return textTimeFacts(label, values);
+  const byUnits = units ? unitsTimeFacts(label, units.value, values) : undefined;
+  if (byUnits) return byUnits;
   if (values.length > 0) {
     const guess = unixUnitFromMagnitude(values);
     if (guess) {
@@ -342,8 +272,7 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
       };
     }
   }
-  const nameForUnit = s.member ?? s.dataset.name;
-  const fromName = unitFromName(nameForUnit);
+  const fromName = unitFromName(s.member ?? s.dataset.name);
   if (fromName) {
     return {
       format: fromName.format,
@@ -360,6 +289,91 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
       message: `${label}: no units and not unix times; relative seconds guessed`,
       hint: 'Check the time format (--time-format) and give a start time (--relative-start).',
     },
+  };
+}
+
+/** Text time: RFC 3339, or date-time text without a zone; else no format. */
+function textTimeFacts(label: string, values: string[]): TimeFacts {
+  if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
+    return {
+      format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+      reason: `${label} holds RFC 3339 text (${values[0]})`,
+      confidence: 'high',
+    };
+  }
+  if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
+    return {
+      format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+      reason: `${label} holds date-time text without a zone (${values[0]})`,
+      confidence: 'medium',
+    };
+  }
+  return {
+    reason: `${label} holds text that is not a date-time${values[0] ? ` (${values[0]})` : ''}`,
+    confidence: 'low',
+  };
+}
+
+/** What a units attribute says: CF “<unit> since <date>”, or a bare unit; undefined when neither. */
+function unitsTimeFacts(label: string, units: string, values: string[]): TimeFacts | undefined {
+  const cf = CF_UNITS.exec(units);
+  if (cf) {
+    const byCf = cfTimeFacts(label, units, cf[1] ?? '', cf[2] ?? '');
+    if (byCf) return byCf;
+  }
+  const bare = relativeFormatFromUnit(units);
+  if (!bare) return undefined;
+  const unix = unixFormatOfUnit(bare);
+  const byMagnitude = values.length > 0 ? unixUnitFromMagnitude(values) : undefined;
+  if (unix && byMagnitude?.format === unix) {
+    return {
+      format: unix,
+      reason: `${label} has units "${units}" and its values read as unix ${units} fall in a plausible date range`,
+      confidence: 'high',
+    };
+  }
+  return {
+    format: bare,
+    reason: `${label} has units "${units}" and its values are not unix times: relative`,
+    confidence: 'medium',
+  };
+}
+
+/** CF units: a unix format when counted from the epoch, else relative with its start. */
+function cfTimeFacts(
+  label: string,
+  units: string,
+  unit: string,
+  since: string,
+): TimeFacts | undefined {
+  const relative = relativeFormatFromUnit(unit);
+  const date = cfDate(since);
+  if (!relative) {
+    return {
+      reason: `${label} has units "${units}": ${unit} is no unit of a time format`,
+      confidence: 'low',
+      warning: {
+        code: 'hdf5_time_unit_unsupported',
+        message: `${label}: units "${units}" name a unit the platform has no time format for`,
+        hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
+      },
+    };
+  }
+  if (!date) return undefined;
+  const unix = unixFormatOfUnit(relative);
+  const utcNote = date.zoneGiven ? '' : ' (no zone given: read as UTC, as CF does)';
+  if (unix && isEpoch(date.rfc3339)) {
+    return {
+      format: unix,
+      reason: `${label} has CF units "${units}": ${unit} since the unix epoch${utcNote}`,
+      confidence: 'high',
+    };
+  }
+  return {
+    format: relative,
+    start: date.rfc3339,
+    reason: `${label} has CF units "${units}": ${unit} since ${date.rfc3339}${utcNote}`,
+    confidence: 'high',
   };
 }
 
@@ -1035,66 +1049,15 @@ function planTwoD(
   // and every column is a channel.
   const scalePath = ds.dimensionScales?.[0]?.[0];
   const scale = scalePath === undefined ? undefined : byPath.get(scalePath);
-  if (isUsableTime(scale, n) && k >= 1 && k <= MAX_TWO_D_COLUMNS) {
-    const typeChoice = channelTypeOf(ds.type);
-    if ('skip' in typeChoice) {
-      skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
-      return;
-    }
-    const base = baseName(ds);
-    const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
-    const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
-    const unitsList = stringList(unitsAttr, k);
-    for (let c = 0; c < k; c++) {
-      const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
-      const units = unitsList
-        ? unitsList[c]
-        : typeof unitsAttr === 'string'
-          ? unitsAttr
-          : undefined;
-      planned.push({
-        layout: 'TWO_D',
-        time: { dataset: scale },
-        value: ds,
-        valueIndex: c,
-        type: ds.type,
-        name: `${base.name}${suffix}`,
-        nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
-        ...(units ? { units } : {}),
-        reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
-        confidence: 'high',
-      });
-    }
+  const scaled = isUsableTime(scale, n) && k >= 1 && k <= MAX_TWO_D_COLUMNS;
+  const refusal = scaled ? typeRefusal(ds) : twoDRefusal(ds, n, k);
+  if (refusal !== undefined) {
+    skipped.push({ path: ds.path, dataset: ds.path, reason: refusal });
+    return;
+  }
+  if (scaled && scale) {
+    planned.push(...scaledColumns(ds, scale, n, k));
     usedAsTime.add(scale.path);
-    return;
-  }
-  if (!isNumeric(ds.type)) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `a 2-D ${typeName(ds.type)} dataset: the time column of [N, k] datasets must be numeric`,
-    });
-    return;
-  }
-  if (k < 2) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `shape [${n}, ${k}]: no value column beside a time column`,
-    });
-    return;
-  }
-  if (k > MAX_TWO_D_COLUMNS) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `shape [${n}, ${k}]: more than ${MAX_TWO_D_COLUMNS} columns, an image or a matrix rather than time and values`,
-    });
-    return;
-  }
-  const typeChoice = channelTypeOf(ds.type);
-  if ('skip' in typeChoice) {
-    skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
     return;
   }
   const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
@@ -1109,14 +1072,71 @@ function planTwoD(
     });
     return;
   }
-  const base = baseName(ds);
+  planned.push(...timedColumns(ds, n, k, columnNames, named));
+}
+
+function typeRefusal(ds: Hdf5Dataset): string | undefined {
+  const typeChoice = channelTypeOf(ds.type);
+  return 'skip' in typeChoice ? typeChoice.skip : undefined;
+}
+
+/** Why an [N, k] dataset without a dimension scale cannot hold a time column and values. */
+function twoDRefusal(ds: Hdf5Dataset, n: number, k: number): string | undefined {
+  if (!isNumeric(ds.type))
+    return `a 2-D ${typeName(ds.type)} dataset: the time column of [N, k] datasets must be numeric`;
+  if (k < 2) return `shape [${n}, ${k}]: no value column beside a time column`;
+  if (k > MAX_TWO_D_COLUMNS)
+    return `shape [${n}, ${k}]: more than ${MAX_TWO_D_COLUMNS} columns, an image or a matrix rather than time and values`;
+  return typeRefusal(ds);
+}
+
+/** Units of column `c`: one per column, or one for all. */
+function columnUnits(ds: Hdf5Dataset, k: number): (c: number) => string | undefined {
   const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
   const unitsList = stringList(unitsAttr, k);
+  return (c) => (unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined);
+}
+
+/** Every column of a dataset timed by its dimension scale is a channel. */
+function scaledColumns(ds: Hdf5Dataset, scale: Hdf5Dataset, n: number, k: number): Planned[] {
+  const base = baseName(ds);
+  const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
+  const unitsOf = columnUnits(ds, k);
+  return Array.from({ length: k }, (_, c): Planned => {
+    const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
+    const units = unitsOf(c);
+    return {
+      layout: 'TWO_D',
+      time: { dataset: scale },
+      value: ds,
+      valueIndex: c,
+      type: ds.type,
+      name: `${base.name}${suffix}`,
+      nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+      ...(units ? { units } : {}),
+      reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
+      confidence: 'high',
+    };
+  });
+}
+
+/** Every column but the time column (the one named like time, else the first) is a channel. */
+function timedColumns(
+  ds: Hdf5Dataset,
+  n: number,
+  k: number,
+  columnNames: string[] | undefined,
+  named: number,
+): Planned[] {
+  const timeColumn = Math.max(named, 0);
+  const base = baseName(ds);
+  const unitsOf = columnUnits(ds, k);
   const description = stringAttribute(ds, DESCRIPTION_ATTRIBUTES)?.value;
+  const planned: Planned[] = [];
   for (let c = 0; c < k; c++) {
     if (c === timeColumn) continue;
     const suffix = k === 2 ? '' : `.${columnNames?.[c] ?? c}`;
-    const units = unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined;
+    const units = unitsOf(c);
     planned.push({
       layout: 'TWO_D',
       time: { dataset: ds, column: timeColumn },
@@ -1131,6 +1151,7 @@ function planTwoD(
       confidence: named >= 0 || k === 2 ? 'high' : 'medium',
     });
   }
+  return planned;
 }
 
 /**
