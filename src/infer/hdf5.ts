@@ -255,83 +255,13 @@ function isEpoch(rfc3339: string): boolean {
 
 /** What one time source says about the format, from its units, its type or its values. */
 export function timeFactsOf(s: TimeSource): TimeFacts {
-  const type = sourceType(s);
   const values = sampleValues(s);
   const label = sourceKey(s);
   const plain = s.column === undefined && s.member === undefined;
   const units = plain ? stringAttribute(s.dataset, UNIT_ATTRIBUTES) : undefined;
-  if (type.class === 'string') {
-    if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
-      return {
-        format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
-        reason: `${label} holds RFC 3339 text (${values[0]})`,
-        confidence: 'high',
-      };
-    }
-    if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
-      return {
-        format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
-        reason: `${label} holds date-time text without a zone (${values[0]})`,
-        confidence: 'medium',
-      };
-    }
-    return {
-      reason: `${label} holds text that is not a date-time${values[0] ? ` (${values[0]})` : ''}`,
-      confidence: 'low',
-    };
-  }
-  if (units) {
-    const cf = CF_UNITS.exec(units.value);
-    if (cf) {
-      const relative = relativeFormatFromUnit(cf[1] ?? '');
-      const date = cfDate(cf[2] ?? '');
-      if (!relative) {
-        return {
-          reason: `${label} has units "${units.value}": ${cf[1]} is no unit of a time format`,
-          confidence: 'low',
-          warning: {
-            code: 'hdf5_time_unit_unsupported',
-            message: `${label}: units "${units.value}" name a unit the platform has no time format for`,
-            hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
-          },
-        };
-      }
-      if (date) {
-        const unix = unixFormatOfUnit(relative);
-        const utcNote = date.zoneGiven ? '' : ' (no zone given: read as UTC, as CF does)';
-        if (unix && isEpoch(date.rfc3339)) {
-          return {
-            format: unix,
-            reason: `${label} has CF units "${units.value}": ${cf[1]} since the unix epoch${utcNote}`,
-            confidence: 'high',
-          };
-        }
-        return {
-          format: relative,
-          start: date.rfc3339,
-          reason: `${label} has CF units "${units.value}": ${cf[1]} since ${date.rfc3339}${utcNote}`,
-          confidence: 'high',
-        };
-      }
-    }
-    const bare = relativeFormatFromUnit(units.value);
-    if (bare) {
-      const unix = unixFormatOfUnit(bare);
-      const byMagnitude = values.length > 0 ? unixUnitFromMagnitude(values) : undefined;
-      if (unix && byMagnitude?.format === unix) {
-        return {
-          format: unix,
-          reason: `${label} has units "${units.value}" and its values read as unix ${units.value} fall in a plausible date range`,
-          confidence: 'high',
-        };
-      }
-      return {
-        format: bare,
-        reason: `${label} has units "${units.value}" and its values are not unix times: relative`,
-        confidence: 'medium',
-      };
-    }
-  }
+  if (sourceType(s).class === 'string') return textTimeFacts(label, values);
+  const byUnits = units ? unitsTimeFacts(label, units.value, values) : undefined;
+  if (byUnits) return byUnits;
   if (values.length > 0) {
     const guess = unixUnitFromMagnitude(values);
     if (guess) {
@@ -342,8 +272,7 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
       };
     }
   }
-  const nameForUnit = s.member ?? s.dataset.name;
-  const fromName = unitFromName(nameForUnit);
+  const fromName = unitFromName(s.member ?? s.dataset.name);
   if (fromName) {
     return {
       format: fromName.format,
@@ -360,6 +289,91 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
       message: `${label}: no units and not unix times; relative seconds guessed`,
       hint: 'Check the time format (--time-format) and give a start time (--relative-start).',
     },
+  };
+}
+
+/** Text time: RFC 3339, or date-time text without a zone; else no format. */
+function textTimeFacts(label: string, values: string[]): TimeFacts {
+  if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
+    return {
+      format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+      reason: `${label} holds RFC 3339 text (${values[0]})`,
+      confidence: 'high',
+    };
+  }
+  if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
+    return {
+      format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
+      reason: `${label} holds date-time text without a zone (${values[0]})`,
+      confidence: 'medium',
+    };
+  }
+  return {
+    reason: `${label} holds text that is not a date-time${values[0] ? ` (${values[0]})` : ''}`,
+    confidence: 'low',
+  };
+}
+
+/** What a units attribute says: CF “<unit> since <date>”, or a bare unit; undefined when neither. */
+function unitsTimeFacts(label: string, units: string, values: string[]): TimeFacts | undefined {
+  const cf = CF_UNITS.exec(units);
+  if (cf) {
+    const byCf = cfTimeFacts(label, units, cf[1] ?? '', cf[2] ?? '');
+    if (byCf) return byCf;
+  }
+  const bare = relativeFormatFromUnit(units);
+  if (!bare) return undefined;
+  const unix = unixFormatOfUnit(bare);
+  const byMagnitude = values.length > 0 ? unixUnitFromMagnitude(values) : undefined;
+  if (unix && byMagnitude?.format === unix) {
+    return {
+      format: unix,
+      reason: `${label} has units "${units}" and its values read as unix ${units} fall in a plausible date range`,
+      confidence: 'high',
+    };
+  }
+  return {
+    format: bare,
+    reason: `${label} has units "${units}" and its values are not unix times: relative`,
+    confidence: 'medium',
+  };
+}
+
+/** CF units: a unix format when counted from the epoch, else relative with its start. */
+function cfTimeFacts(
+  label: string,
+  units: string,
+  unit: string,
+  since: string,
+): TimeFacts | undefined {
+  const relative = relativeFormatFromUnit(unit);
+  const date = cfDate(since);
+  if (!relative) {
+    return {
+      reason: `${label} has units "${units}": ${unit} is no unit of a time format`,
+      confidence: 'low',
+      warning: {
+        code: 'hdf5_time_unit_unsupported',
+        message: `${label}: units "${units}" name a unit the platform has no time format for`,
+        hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
+      },
+    };
+  }
+  if (!date) return undefined;
+  const unix = unixFormatOfUnit(relative);
+  const utcNote = date.zoneGiven ? '' : ' (no zone given: read as UTC, as CF does)';
+  if (unix && isEpoch(date.rfc3339)) {
+    return {
+      format: unix,
+      reason: `${label} has CF units "${units}": ${unit} since the unix epoch${utcNote}`,
+      confidence: 'high',
+    };
+  }
+  return {
+    format: relative,
+    start: date.rfc3339,
+    reason: `${label} has CF units "${units}": ${unit} since ${date.rfc3339}${utcNote}`,
+    confidence: 'high',
   };
 }
 
@@ -422,17 +436,62 @@ function isStrongTime(ds: Hdf5Dataset, forced?: string): boolean {
   return ds.path === forced || ds.isDimensionScale || TIME_NAMES.includes(ds.name.toLowerCase());
 }
 
+/**
+ * The draft for a profile: the options read, each dataset planned into a layout (or left
+ * out, with why), one time format for the file, then one data entry per channel, each
+ * choice with its evidence.
+ */
 export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions = {}): Draft {
   const file = profile.file.path;
+  const out = newFindings(file);
+  const datasets = [...profile.datasets].sort((a, b) => comparePaths(a.path, b.path));
+  const byPath = new Map(datasets.map((d) => [d.path, d]));
+  const given = readOptions(options, datasets, byPath, out);
+  const { planned, skipped } = planLayouts(datasets, byPath, given.time);
+  const format = chooseTimeFormat(planned, given.format, out);
+  const start = chooseRelativeStart(format.timeFormat, given.start, format.start, file);
+  const entries = dataEntries(planned, out);
+  reportLeftOut(skipped, datasets.length, entries.data.length, out);
+
+  const base = basename(file, extname(file));
+  const config: Hdf5Config = {
+    assetName: options.assetName ?? base,
+    ...(options.runName ? { runName: options.runName } : {}),
+    data: entries.data,
+    ...(format.timeFormat ? { timeFormat: format.timeFormat } : {}),
+    ...(start.relativeStartTime ? { relativeStartTime: start.relativeStartTime } : {}),
+  };
+  const evidence: Evidence[] = [
+    {
+      path: `${P}/assetName`,
+      choice: config.assetName ?? '',
+      reason: options.assetName ? 'given as an option' : "default: the file's base name",
+      confidence: options.assetName ? 'high' : 'low',
+    },
+    ...entries.evidence,
+  ];
+  if (format.evidence) evidence.push(format.evidence);
+  if (start.evidence) evidence.push(start.evidence);
+  return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues: out.issues };
+}
+
+type Report = (
+  code: Issue['code'],
+  severity: Issue['severity'],
+  path: string,
+  message: string,
+  extra?: { hint?: string; dataset?: string },
+) => void;
+
+/** The issues the steps found, in order, and how they add one. */
+interface Findings {
+  issues: Issue[];
+  issue: Report;
+}
+
+function newFindings(file: string): Findings {
   const issues: Issue[] = [];
-  const evidence: Evidence[] = [];
-  const issue = (
-    code: Issue['code'],
-    severity: Issue['severity'],
-    path: string,
-    message: string,
-    extra: { hint?: string; dataset?: string } = {},
-  ) => {
+  const issue: Report = (code, severity, path, message, extra = {}) => {
     issues.push({
       code,
       severity,
@@ -442,19 +501,30 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       source: { file, ...(extra.dataset ? { dataset: extra.dataset } : {}) },
     });
   };
+  return { issues, issue };
+}
 
-  const datasets = [...profile.datasets].sort((a, b) => comparePaths(a.path, b.path));
-  const byPath = new Map(datasets.map((d) => [d.path, d]));
+interface GivenOptions {
+  time: Hdf5Dataset | undefined;
+  format: TimeFormat | undefined;
+  start: string | undefined;
+}
 
-  // ---- options -------------------------------------------------------------------------
-  let forcedTime: Hdf5Dataset | undefined;
+/** The time dataset, time format and relative start given as options; a bad one is an error. */
+function readOptions(
+  options: InferOptions,
+  datasets: Hdf5Dataset[],
+  byPath: Map<string, Hdf5Dataset>,
+  out: Findings,
+): GivenOptions {
+  const given: GivenOptions = { time: undefined, format: undefined, start: undefined };
   if (options.timeDataset !== undefined) {
     const want = absolutePath(options.timeDataset);
     const ds = byPath.get(want);
     if (ds && ds.shape?.length === 1 && canHoldTime(ds.type)) {
-      forcedTime = ds;
+      given.time = ds;
     } else {
-      issue(
+      out.issue(
         'hdf5_time_dataset_not_found',
         'error',
         P,
@@ -465,13 +535,12 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       );
     }
   }
-  let forcedFormat: TimeFormat | undefined;
   if (options.timeFormat !== undefined) {
     const v = options.timeFormat.trim().toUpperCase().replace(/-/g, '_');
     const full = v.startsWith('TIME_FORMAT_') ? v : `TIME_FORMAT_${v}`;
-    forcedFormat = TIME_FORMAT_VALUES.find((x) => x === full && x !== 'TIME_FORMAT_UNSPECIFIED');
-    if (!forcedFormat) {
-      issue(
+    given.format = TIME_FORMAT_VALUES.find((x) => x === full && x !== 'TIME_FORMAT_UNSPECIFIED');
+    if (!given.format) {
+      out.issue(
         'hdf5_time_format_invalid',
         'error',
         `${P}/timeFormat`,
@@ -479,12 +548,11 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       );
     }
   }
-  let forcedStart: string | undefined;
   if (options.relativeStartTime !== undefined) {
     if (Timestamp.safeParse(options.relativeStartTime).success) {
-      forcedStart = options.relativeStartTime;
+      given.start = options.relativeStartTime;
     } else {
-      issue(
+      out.issue(
         'hdf5_relative_start_invalid',
         'error',
         `${P}/relativeStartTime`,
@@ -493,8 +561,15 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       );
     }
   }
+  return given;
+}
 
-  // ---- layouts -------------------------------------------------------------------------
+/** Every dataset planned into a layout (ONE_D, TWO_D, COMPOUND) or left out, in path order. */
+function planLayouts(
+  datasets: Hdf5Dataset[],
+  byPath: Map<string, Hdf5Dataset>,
+  forcedTime: Hdf5Dataset | undefined,
+): { planned: Planned[]; skipped: Skip[] } {
   const planned: Planned[] = [];
   const skipped: Skip[] = [];
   const usedAsTime = new Set<string>();
@@ -502,78 +577,97 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
     datasets.filter((d) => isStrongTime(d, forcedTime?.path)).map((d) => d.path),
   );
   const oneD: Hdf5Dataset[] = [];
-
   for (const ds of datasets) {
-    const shape = ds.shape;
-    if (shape === null) {
-      skipped.push({ path: ds.path, dataset: ds.path, reason: 'no dataspace (an empty dataset)' });
-      continue;
-    }
-    if (shape.length === 0) {
-      skipped.push({ path: ds.path, dataset: ds.path, reason: 'a scalar: no time axis' });
-      continue;
-    }
-    if (attribute(ds, ['CLASS'])?.value === 'IMAGE') {
-      skipped.push({ path: ds.path, dataset: ds.path, reason: 'an image (CLASS=IMAGE)' });
-      continue;
-    }
-    if (ds.type.class === 'compound') {
-      if (shape.length === 1) planCompound(ds, planned, skipped);
-      else
-        skipped.push({
-          path: ds.path,
-          dataset: ds.path,
-          reason: `a ${shape.length}-D compound dataset`,
-        });
-      continue;
-    }
-    if (shape.length === 1) {
-      if (!strong.has(ds.path)) oneD.push(ds);
-      continue;
-    }
-    if (shape.length === 2) {
-      planTwoD(ds, planned, skipped, byPath, usedAsTime);
-      continue;
-    }
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `a ${shape.length}-D dataset [${shape.join(', ')}]: no layout reads more than 2 dimensions`,
-    });
+    const skip = planDataset(ds, strong, byPath, { planned, skipped, usedAsTime, oneD });
+    if (skip !== undefined) skipped.push({ path: ds.path, dataset: ds.path, reason: skip });
   }
-
-  // ONE_D: each 1-D value dataset with its time dataset.
-  const oneDPlans: Array<{
-    ds: Hdf5Dataset;
-    time?: Hdf5Dataset;
-    how?: string;
-    confidence?: Confidence;
-    skip?: string;
-  }> = [];
-  for (const ds of oneD) {
-    const n = ds.shape?.[0] ?? 0;
-    const typeChoice = channelTypeOf(ds.type);
-    if ('skip' in typeChoice) {
-      oneDPlans.push({ ds, skip: typeChoice.skip });
-      continue;
-    }
-    const found = findTimeFor(ds, n, byPath, datasets, strong, forcedTime);
-    oneDPlans.push({ ds, ...found });
-  }
-  // Weakly named time datasets picked by others are not channels themselves.
-  const weakTimes = new Set(
-    oneDPlans.filter((p) => p.time && !strong.has(p.time.path)).map((p) => p.time?.path ?? ''),
+  const ctx = { byPath, datasets, strong, forcedTime };
+  const weakTimes = planOneD(oneD, ctx, { planned, skipped, usedAsTime });
+  skipUnusedTimes([...strong, ...weakTimes], usedAsTime, byPath, skipped);
+  planned.sort(
+    (a, b) =>
+      comparePaths(a.value.path, b.value.path) ||
+      (a.valueIndex ?? 0) - (b.valueIndex ?? 0) ||
+      memberOrder(a) - memberOrder(b),
   );
-  for (const p of oneDPlans) {
+  skipped.sort((a, b) => comparePaths(a.path, b.path));
+  return { planned, skipped };
+}
+
+interface Plans {
+  planned: Planned[];
+  skipped: Skip[];
+  usedAsTime: Set<string>;
+}
+
+/**
+ * Plans a compound or 2-D dataset, sets a 1-D one aside (it needs its time found), or
+ * returns why it is left out.
+ */
+function planDataset(
+  ds: Hdf5Dataset,
+  strong: Set<string>,
+  byPath: Map<string, Hdf5Dataset>,
+  plans: Plans & { oneD: Hdf5Dataset[] },
+): string | undefined {
+  const shape = ds.shape;
+  if (shape === null) return 'no dataspace (an empty dataset)';
+  if (shape.length === 0) return 'a scalar: no time axis';
+  if (attribute(ds, ['CLASS'])?.value === 'IMAGE') return 'an image (CLASS=IMAGE)';
+  if (ds.type.class === 'compound') {
+    if (shape.length !== 1) return `a ${shape.length}-D compound dataset`;
+    planCompound(ds, plans.planned, plans.skipped);
+    return undefined;
+  }
+  if (shape.length === 1) {
+    if (!strong.has(ds.path)) plans.oneD.push(ds);
+    return undefined;
+  }
+  if (shape.length === 2) {
+    planTwoD(ds, plans.planned, plans.skipped, byPath, plans.usedAsTime);
+    return undefined;
+  }
+  return `a ${shape.length}-D dataset [${shape.join(', ')}]: no layout reads more than 2 dimensions`;
+}
+
+interface TimeSearch {
+  byPath: Map<string, Hdf5Dataset>;
+  datasets: Hdf5Dataset[];
+  strong: Set<string>;
+  forcedTime: Hdf5Dataset | undefined;
+}
+
+/**
+ * ONE_D: each 1-D value dataset with its time dataset. Returns the weakly named time
+ * datasets others picked: they are not channels themselves.
+ */
+function planOneD(oneD: Hdf5Dataset[], search: TimeSearch, plans: Plans): Set<string> {
+  const found = oneD.map((ds) => {
+    const typeChoice = channelTypeOf(ds.type);
+    if ('skip' in typeChoice) return { ds, skip: typeChoice.skip };
+    const n = ds.shape?.[0] ?? 0;
+    return {
+      ds,
+      ...findTimeFor(ds, n, search.byPath, search.datasets, search.strong, search.forcedTime),
+    };
+  });
+  const weakTimes = new Set(
+    found.filter((p) => p.time && !search.strong.has(p.time.path)).map((p) => p.time?.path ?? ''),
+  );
+  for (const p of found) {
     if (weakTimes.has(p.ds.path)) continue;
     if (p.skip !== undefined || !p.time) {
-      skipped.push({ path: p.ds.path, dataset: p.ds.path, reason: p.skip ?? 'no time dataset' });
+      plans.skipped.push({
+        path: p.ds.path,
+        dataset: p.ds.path,
+        reason: p.skip ?? 'no time dataset',
+      });
       continue;
     }
     const base = baseName(p.ds);
     const units = stringAttribute(p.ds, UNIT_ATTRIBUTES)?.value;
     const description = stringAttribute(p.ds, DESCRIPTION_ATTRIBUTES)?.value;
-    planned.push({
+    plans.planned.push({
       layout: 'ONE_D',
       time: { dataset: p.time },
       value: p.ds,
@@ -585,9 +679,19 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       reason: `ONE_D: ${p.ds.path} [${p.ds.shape?.[0]}] is timed by ${p.time.path} (${p.how})`,
       confidence: p.confidence ?? 'high',
     });
-    usedAsTime.add(p.time.path);
+    plans.usedAsTime.add(p.time.path);
   }
-  for (const path of [...strong, ...weakTimes]) {
+  return weakTimes;
+}
+
+/** Time datasets no value dataset uses are left out, with why. */
+function skipUnusedTimes(
+  times: string[],
+  usedAsTime: Set<string>,
+  byPath: Map<string, Hdf5Dataset>,
+  skipped: Skip[],
+) {
+  for (const path of times) {
     if (usedAsTime.has(path)) continue;
     const ds = byPath.get(path);
     const nc = NETCDF_DIMENSION_ONLY.test(String(ds ? (attribute(ds, ['NAME'])?.value ?? '') : ''));
@@ -599,143 +703,154 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
         : 'a time dataset that no value dataset of the same length uses',
     });
   }
+}
 
-  planned.sort(
-    (a, b) =>
-      comparePaths(a.value.path, b.value.path) ||
-      (a.valueIndex ?? 0) - (b.valueIndex ?? 0) ||
-      memberOrder(a) - memberOrder(b),
-  );
-  skipped.sort((a, b) => comparePaths(a.path, b.path));
+interface FormatChoice {
+  timeFormat: TimeFormat | undefined;
+  /** The start a relative format's CF units give (“… since <date>”). */
+  start: string | undefined;
+  evidence: Evidence | undefined;
+}
 
-  // ---- time format ---------------------------------------------------------------------
+/**
+ * One time format for the file: the one given, else the one most time sources suggest
+ * (with a warning when they differ).
+ */
+function chooseTimeFormat(
+  planned: Planned[],
+  forced: TimeFormat | undefined,
+  out: Findings,
+): FormatChoice {
+  if (forced) {
+    return {
+      timeFormat: forced,
+      start: undefined,
+      evidence: {
+        path: `${P}/timeFormat`,
+        choice: forced,
+        reason: 'given as an option (--time-format)',
+        confidence: 'high',
+      },
+    };
+  }
   const sources = new Map<string, TimeSource>();
   for (const p of planned) sources.set(sourceKey(p.time), p.time);
   const facts = [...sources.values()].map((s) => ({ source: s, facts: timeFactsOf(s) }));
-  let timeFormat: TimeFormat | undefined;
-  let relativeStartTime: string | undefined;
-  let formatEvidence: Evidence | undefined;
-  if (forcedFormat) {
-    timeFormat = forcedFormat;
-    formatEvidence = {
-      path: `${P}/timeFormat`,
-      choice: forcedFormat,
-      reason: 'given as an option (--time-format)',
-      confidence: 'high',
+  const choice = formatByVote(facts, out);
+  for (const f of facts) {
+    if (f.facts.format === undefined && f.facts.warning) {
+      out.issue(f.facts.warning.code, 'warning', `${P}/timeFormat`, f.facts.warning.message, {
+        hint: f.facts.warning.hint,
+        dataset: f.source.dataset.path,
+      });
+    }
+  }
+  return choice;
+}
+
+/** The format most decided time sources suggest; the others become alternatives. */
+function formatByVote(
+  facts: Array<{ source: TimeSource; facts: TimeFacts }>,
+  out: Findings,
+): FormatChoice {
+  const decided = facts.filter((f) => f.facts.format !== undefined);
+  const counts = new Map<TimeFormat, number>();
+  for (const f of decided) {
+    const fmt = f.facts.format as TimeFormat;
+    counts.set(fmt, (counts.get(fmt) ?? 0) + 1);
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const top = ranked[0]?.[0];
+  const chosen = decided.find((f) => f.facts.format === top);
+  if (!chosen || !top) return { timeFormat: undefined, start: undefined, evidence: undefined };
+  const others = ranked.slice(1);
+  const evidence: Evidence = {
+    path: `${P}/timeFormat`,
+    choice: top,
+    reason: chosen.facts.reason,
+    confidence: others.length > 0 ? 'low' : chosen.facts.confidence,
+    ...(others.length > 0
+      ? {
+          alternatives: decided
+            .filter((f) => f.facts.format !== top)
+            .map((f) => `${f.facts.format}: ${f.facts.reason}`),
+        }
+      : {}),
+  };
+  if (chosen.facts.warning) {
+    out.issue(
+      chosen.facts.warning.code,
+      'warning',
+      `${P}/timeFormat`,
+      chosen.facts.warning.message,
+      {
+        hint: chosen.facts.warning.hint,
+        dataset: chosen.source.dataset.path,
+      },
+    );
+  }
+  if (others.length > 0) {
+    out.issue(
+      'hdf5_time_formats_differ',
+      'warning',
+      `${P}/timeFormat`,
+      `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n})`).join(', ')}; ${top} was chosen`,
+      { hint: 'Check each time dataset; import those of another format separately.' },
+    );
+  }
+  return { timeFormat: top, start: chosen.facts.start, evidence };
+}
+
+/** A relative format's start: given, else from the CF units, else a date in the file name. */
+function chooseRelativeStart(
+  timeFormat: TimeFormat | undefined,
+  given: string | undefined,
+  fromUnits: string | undefined,
+  file: string,
+): { relativeStartTime: string | undefined; evidence: Evidence | undefined } {
+  const none = { relativeStartTime: undefined, evidence: undefined };
+  if (!timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) return none;
+  const at = `${P}/relativeStartTime`;
+  if (given) {
+    const reason = 'given as an option (--relative-start)';
+    return {
+      relativeStartTime: given,
+      evidence: { path: at, choice: given, reason, confidence: 'high' },
     };
-  } else {
-    const decided = facts.filter((f) => f.facts.format !== undefined);
-    const counts = new Map<TimeFormat, number>();
-    for (const f of decided) {
-      const fmt = f.facts.format as TimeFormat;
-      counts.set(fmt, (counts.get(fmt) ?? 0) + 1);
-    }
-    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-    const top = ranked[0]?.[0];
-    const chosen = decided.find((f) => f.facts.format === top);
-    if (chosen && top) {
-      timeFormat = top;
-      const others = ranked.slice(1);
-      formatEvidence = {
-        path: `${P}/timeFormat`,
-        choice: top,
-        reason: chosen.facts.reason,
-        confidence: others.length > 0 ? 'low' : chosen.facts.confidence,
-        ...(others.length > 0
-          ? {
-              alternatives: decided
-                .filter((f) => f.facts.format !== top)
-                .map((f) => `${f.facts.format}: ${f.facts.reason}`),
-            }
-          : {}),
-      };
-      if (chosen.facts.start) relativeStartTime = chosen.facts.start;
-      if (chosen.facts.warning) {
-        issue(
-          chosen.facts.warning.code,
-          'warning',
-          `${P}/timeFormat`,
-          chosen.facts.warning.message,
-          {
-            hint: chosen.facts.warning.hint,
-            dataset: chosen.source.dataset.path,
-          },
-        );
-      }
-      if (others.length > 0) {
-        issue(
-          'hdf5_time_formats_differ',
-          'warning',
-          `${P}/timeFormat`,
-          `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n})`).join(', ')}; ${top} was chosen`,
-          { hint: 'Check each time dataset; import those of another format separately.' },
-        );
-      }
-    }
-    for (const f of facts) {
-      if (f.facts.format === undefined && f.facts.warning) {
-        issue(f.facts.warning.code, 'warning', `${P}/timeFormat`, f.facts.warning.message, {
-          hint: f.facts.warning.hint,
-          dataset: f.source.dataset.path,
-        });
-      }
-    }
   }
-
-  let startEvidence: Evidence | undefined;
-  if (timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) {
-    if (forcedStart) {
-      relativeStartTime = forcedStart;
-      startEvidence = {
-        path: `${P}/relativeStartTime`,
-        choice: forcedStart,
-        reason: 'given as an option (--relative-start)',
-        confidence: 'high',
-      };
-    } else if (relativeStartTime) {
-      startEvidence = {
-        path: `${P}/relativeStartTime`,
-        choice: relativeStartTime,
-        reason: 'the date in the time dataset’s CF units (“… since <date>”)',
-        confidence: 'high',
-      };
-    } else {
-      const fromName = startTimeFromFileName(file);
-      if (fromName) {
-        relativeStartTime = fromName;
-        startEvidence = {
-          path: `${P}/relativeStartTime`,
-          choice: fromName,
-          reason: 'a date in the file name',
-          confidence: 'medium',
-        };
-      }
-    }
-  } else {
-    relativeStartTime = undefined;
+  if (fromUnits) {
+    const reason = 'the date in the time dataset’s CF units (“… since <date>”)';
+    return {
+      relativeStartTime: fromUnits,
+      evidence: { path: at, choice: fromUnits, reason, confidence: 'high' },
+    };
   }
+  const fromName = startTimeFromFileName(file);
+  if (!fromName) return none;
+  return {
+    relativeStartTime: fromName,
+    evidence: {
+      path: at,
+      choice: fromName,
+      reason: 'a date in the file name',
+      confidence: 'medium',
+    },
+  };
+}
 
-  // ---- entries -------------------------------------------------------------------------
+/** One data entry per planned channel (names made unique), each with its evidence. */
+function dataEntries(
+  planned: Planned[],
+  out: Findings,
+): { data: Hdf5DataEntry[]; evidence: Evidence[] } {
   const data: Hdf5DataEntry[] = [];
+  const evidence: Evidence[] = [];
   const used = new Set<string>();
   planned.forEach((p, i) => {
     const at = `${P}/data/${i}`;
     const typeChoice = channelTypeOf(p.type);
     if ('skip' in typeChoice) return; // filtered when planned
-    let name = p.name;
-    if (used.has(name)) {
-      let k = 2;
-      while (used.has(`${p.name}_${k}`)) k += 1;
-      name = `${p.name}_${k}`;
-      issue(
-        'hdf5_channel_name_duplicate',
-        'warning',
-        `${at}/channelConfig/name`,
-        `channel name "${p.name}" is taken by an earlier channel; ${sourceLabel(p)} was named "${name}"`,
-        { hint: 'Check the names and give each channel the one you want.', dataset: p.value.path },
-      );
-    }
-    used.add(name);
+    const name = uniqueName(p, used, at, out);
     const channelConfig: ChannelConfig = {
       name,
       ...(p.units !== undefined ? { units: p.units } : {}),
@@ -743,77 +858,96 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
       dataType: typeChoice.dataType,
       ...(typeChoice.enumTypes ? { enumTypes: typeChoice.enumTypes } : {}),
     };
-    const entry: Hdf5DataEntry = { timeDataset: p.time.dataset.path };
-    if (p.time.column !== undefined) entry.timeIndex = String(p.time.column);
-    if (p.time.member !== undefined) entry.timeField = p.time.member;
-    entry.valueDataset = p.value.path;
-    if (p.valueIndex !== undefined) entry.valueIndex = String(p.valueIndex);
-    if (p.valueField !== undefined) entry.valueField = p.valueField;
-    entry.channelConfig = channelConfig;
-    data.push(entry);
-    evidence.push({
+    data.push(entryOf(p, channelConfig));
+    evidence.push(...entryEvidence(p, at, name, typeChoice.dataType));
+  });
+  return { data, evidence };
+}
+
+/** The planned name, or `<name>_2`, `_3`... when an earlier channel has it (a warning). */
+function uniqueName(p: Planned, used: Set<string>, at: string, out: Findings): string {
+  let name = p.name;
+  if (used.has(name)) {
+    let k = 2;
+    while (used.has(`${p.name}_${k}`)) k += 1;
+    name = `${p.name}_${k}`;
+    out.issue(
+      'hdf5_channel_name_duplicate',
+      'warning',
+      `${at}/channelConfig/name`,
+      `channel name "${p.name}" is taken by an earlier channel; ${sourceLabel(p)} was named "${name}"`,
+      { hint: 'Check the names and give each channel the one you want.', dataset: p.value.path },
+    );
+  }
+  used.add(name);
+  return name;
+}
+
+function entryOf(p: Planned, channelConfig: ChannelConfig): Hdf5DataEntry {
+  const entry: Hdf5DataEntry = { timeDataset: p.time.dataset.path };
+  if (p.time.column !== undefined) entry.timeIndex = String(p.time.column);
+  if (p.time.member !== undefined) entry.timeField = p.time.member;
+  entry.valueDataset = p.value.path;
+  if (p.valueIndex !== undefined) entry.valueIndex = String(p.valueIndex);
+  if (p.valueField !== undefined) entry.valueField = p.valueField;
+  entry.channelConfig = channelConfig;
+  return entry;
+}
+
+function entryEvidence(
+  p: Planned,
+  at: string,
+  name: string,
+  dataType: ChannelDataType,
+): Evidence[] {
+  const evidence: Evidence[] = [
+    {
       path: at,
       choice: `${p.layout}: ${timeLabel(p.time)} → ${sourceLabel(p)}`,
       reason: p.reason,
       confidence: p.confidence,
       ...(p.alternatives ? { alternatives: p.alternatives } : {}),
-    });
-    evidence.push({
+    },
+    {
       path: `${at}/channelConfig/name`,
       choice: name,
       reason: p.nameReason,
       confidence: p.nameReason.startsWith('attribute') ? 'high' : 'medium',
-    });
-    evidence.push({
+    },
+    {
       path: `${at}/channelConfig/dataType`,
-      choice: typeChoice.dataType,
+      choice: dataType,
       reason: `${sourceLabel(p)} is ${typeName(p.type)}`,
       confidence: 'high',
+    },
+  ];
+  if (p.units !== undefined) {
+    evidence.push({
+      path: `${at}/channelConfig/units`,
+      choice: p.units,
+      reason: `a units attribute of ${p.value.path}`,
+      confidence: 'high',
     });
-    if (p.units !== undefined) {
-      evidence.push({
-        path: `${at}/channelConfig/units`,
-        choice: p.units,
-        reason: `a units attribute of ${p.value.path}`,
-        confidence: 'high',
-      });
-    }
-  });
+  }
+  return evidence;
+}
 
+/** Each dataset left out is an info; no channel at all is an error. */
+function reportLeftOut(skipped: Skip[], datasets: number, channels: number, out: Findings) {
   for (const s of skipped) {
-    issue('hdf5_dataset_skipped', 'info', `${P}/data`, `${s.path}: left out: ${s.reason}`, {
+    out.issue('hdf5_dataset_skipped', 'info', `${P}/data`, `${s.path}: left out: ${s.reason}`, {
       dataset: s.dataset,
     });
   }
-  if (data.length === 0) {
-    issue(
+  if (channels === 0) {
+    out.issue(
       'hdf5_no_channels',
       'error',
       `${P}/data`,
-      `no dataset fits a layout the platform imports (${datasets.length} datasets, ${skipped.length} left out)`,
+      `no dataset fits a layout the platform imports (${datasets} datasets, ${skipped.length} left out)`,
       { hint: 'Check the file; give --time-dataset when the time dataset has an unusual name.' },
     );
   }
-
-  // ---- the document --------------------------------------------------------------------
-  const base = basename(file, extname(file));
-  const config: Hdf5Config = {
-    assetName: options.assetName ?? base,
-    ...(options.runName ? { runName: options.runName } : {}),
-    data,
-    ...(timeFormat ? { timeFormat } : {}),
-    ...(relativeStartTime ? { relativeStartTime } : {}),
-  };
-  evidence.unshift({
-    path: `${P}/assetName`,
-    choice: config.assetName ?? '',
-    reason: options.assetName ? 'given as an option' : "default: the file's base name",
-    confidence: options.assetName ? 'high' : 'low',
-  });
-  if (formatEvidence) evidence.push(formatEvidence);
-  if (startEvidence) evidence.push(startEvidence);
-
-  return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues };
 }
 
 function memberOrder(p: Planned): number {
@@ -915,66 +1049,15 @@ function planTwoD(
   // and every column is a channel.
   const scalePath = ds.dimensionScales?.[0]?.[0];
   const scale = scalePath === undefined ? undefined : byPath.get(scalePath);
-  if (isUsableTime(scale, n) && k >= 1 && k <= MAX_TWO_D_COLUMNS) {
-    const typeChoice = channelTypeOf(ds.type);
-    if ('skip' in typeChoice) {
-      skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
-      return;
-    }
-    const base = baseName(ds);
-    const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
-    const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
-    const unitsList = stringList(unitsAttr, k);
-    for (let c = 0; c < k; c++) {
-      const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
-      const units = unitsList
-        ? unitsList[c]
-        : typeof unitsAttr === 'string'
-          ? unitsAttr
-          : undefined;
-      planned.push({
-        layout: 'TWO_D',
-        time: { dataset: scale },
-        value: ds,
-        valueIndex: c,
-        type: ds.type,
-        name: `${base.name}${suffix}`,
-        nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
-        ...(units ? { units } : {}),
-        reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
-        confidence: 'high',
-      });
-    }
+  const scaled = isUsableTime(scale, n) && k >= 1 && k <= MAX_TWO_D_COLUMNS;
+  const refusal = scaled ? typeRefusal(ds) : twoDRefusal(ds, n, k);
+  if (refusal !== undefined) {
+    skipped.push({ path: ds.path, dataset: ds.path, reason: refusal });
+    return;
+  }
+  if (scaled && scale) {
+    planned.push(...scaledColumns(ds, scale, n, k));
     usedAsTime.add(scale.path);
-    return;
-  }
-  if (!isNumeric(ds.type)) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `a 2-D ${typeName(ds.type)} dataset: the time column of [N, k] datasets must be numeric`,
-    });
-    return;
-  }
-  if (k < 2) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `shape [${n}, ${k}]: no value column beside a time column`,
-    });
-    return;
-  }
-  if (k > MAX_TWO_D_COLUMNS) {
-    skipped.push({
-      path: ds.path,
-      dataset: ds.path,
-      reason: `shape [${n}, ${k}]: more than ${MAX_TWO_D_COLUMNS} columns, an image or a matrix rather than time and values`,
-    });
-    return;
-  }
-  const typeChoice = channelTypeOf(ds.type);
-  if ('skip' in typeChoice) {
-    skipped.push({ path: ds.path, dataset: ds.path, reason: typeChoice.skip });
     return;
   }
   const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
@@ -989,14 +1072,71 @@ function planTwoD(
     });
     return;
   }
-  const base = baseName(ds);
+  planned.push(...timedColumns(ds, n, k, columnNames, named));
+}
+
+function typeRefusal(ds: Hdf5Dataset): string | undefined {
+  const typeChoice = channelTypeOf(ds.type);
+  return 'skip' in typeChoice ? typeChoice.skip : undefined;
+}
+
+/** Why an [N, k] dataset without a dimension scale cannot hold a time column and values. */
+function twoDRefusal(ds: Hdf5Dataset, n: number, k: number): string | undefined {
+  if (!isNumeric(ds.type))
+    return `a 2-D ${typeName(ds.type)} dataset: the time column of [N, k] datasets must be numeric`;
+  if (k < 2) return `shape [${n}, ${k}]: no value column beside a time column`;
+  if (k > MAX_TWO_D_COLUMNS)
+    return `shape [${n}, ${k}]: more than ${MAX_TWO_D_COLUMNS} columns, an image or a matrix rather than time and values`;
+  return typeRefusal(ds);
+}
+
+/** Units of column `c`: one per column, or one for all. */
+function columnUnits(ds: Hdf5Dataset, k: number): (c: number) => string | undefined {
   const unitsAttr = attribute(ds, UNIT_ATTRIBUTES)?.value;
   const unitsList = stringList(unitsAttr, k);
+  return (c) => (unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined);
+}
+
+/** Every column of a dataset timed by its dimension scale is a channel. */
+function scaledColumns(ds: Hdf5Dataset, scale: Hdf5Dataset, n: number, k: number): Planned[] {
+  const base = baseName(ds);
+  const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
+  const unitsOf = columnUnits(ds, k);
+  return Array.from({ length: k }, (_, c): Planned => {
+    const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
+    const units = unitsOf(c);
+    return {
+      layout: 'TWO_D',
+      time: { dataset: scale },
+      value: ds,
+      valueIndex: c,
+      type: ds.type,
+      name: `${base.name}${suffix}`,
+      nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+      ...(units ? { units } : {}),
+      reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
+      confidence: 'high',
+    };
+  });
+}
+
+/** Every column but the time column (the one named like time, else the first) is a channel. */
+function timedColumns(
+  ds: Hdf5Dataset,
+  n: number,
+  k: number,
+  columnNames: string[] | undefined,
+  named: number,
+): Planned[] {
+  const timeColumn = Math.max(named, 0);
+  const base = baseName(ds);
+  const unitsOf = columnUnits(ds, k);
   const description = stringAttribute(ds, DESCRIPTION_ATTRIBUTES)?.value;
+  const planned: Planned[] = [];
   for (let c = 0; c < k; c++) {
     if (c === timeColumn) continue;
     const suffix = k === 2 ? '' : `.${columnNames?.[c] ?? c}`;
-    const units = unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined;
+    const units = unitsOf(c);
     planned.push({
       layout: 'TWO_D',
       time: { dataset: ds, column: timeColumn },
@@ -1011,6 +1151,7 @@ function planTwoD(
       confidence: named >= 0 || k === 2 ? 'high' : 'medium',
     });
   }
+  return planned;
 }
 
 /**

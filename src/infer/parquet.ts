@@ -134,37 +134,84 @@ const VALUE_COLUMN = /^(value|values|val|data|reading|measurement|y|v)$/i;
 
 /**
  * The draft for a profile: time column, layout, channels, footer, complex types, each with
- * its evidence. Pure but for `readHead`, called at most once per purpose.
+ * its evidence. Pure but for `readHead`, called at most once per purpose. The steps run in
+ * the order their issues and evidence are listed.
  */
 export async function draftFromProfile(
   profile: ParquetProfile,
   options: InferOptions,
   readHead: HeadReader,
 ): Promise<Draft> {
-  const issues: Issue[] = [];
-  const evidence: Evidence[] = [];
-  const file = profile.file.path;
-  const issue = (
-    code: Issue['code'],
-    severity: Issue['severity'],
-    path: string,
-    message: string,
-    hint?: string,
-  ) => {
-    issues.push({
-      code,
-      severity,
-      path,
-      message,
-      ...(hint ? { hint } : {}),
-      source: { file },
-    });
-  };
-
+  const out = newFindings(profile.file.path);
   const complex = profile.fields.filter((f) => f.nested);
   const flat = profile.fields.filter((f) => !f.nested);
+  const time = await chooseTimeColumn(profile, flat, options, readHead, out);
+  const timeColumn = timeColumnOf(time, options, profile.file.path, out);
+  // pyarrow writes a pandas index that is not a plain range as `__index_level_N__`: row
+  // labels, not a channel.
+  const pandasIndex = flat.filter((f) => f !== time?.field && /^__index_level_\d+__$/.test(f.name));
+  const data = flat.filter((f) => f !== time?.field && !pandasIndex.includes(f));
+  const layout = chooseLayout(profile, data, options.layout, out);
+  const names =
+    layout.layout === 'multi-channel' && layout.nameCol
+      ? await channelNamesOf(layout.nameCol, readHead, out)
+      : undefined;
+  const embedded = flat.filter((f) => hasEmbeddedConfig(f.arrowMetadata));
+  const complexMode = chooseComplexMode(options, complex, out);
 
-  // ---- time column -------------------------------------------------------------------
+  const base = basename(profile.file.path, extname(profile.file.path));
+  const config: ParquetConfig = assetAndRun(options, base, out);
+  const layoutPath =
+    layout.layout === 'flat'
+      ? buildFlat(config, data, timeColumn, embedded, out)
+      : buildSingleChannelPerRow(config, { profile, data, timeColumn, layout, names, base }, out);
+  out.evidence.push(layoutEvidence(layout, layoutPath));
+  if (time && timeColumn) timeEvidence(time, timeColumn, layoutPath, options, out);
+  if (pandasIndex.length > 0) {
+    out.evidence.push({
+      path: layoutPath,
+      choice: `left out ${pandasIndex.map((f) => f.name).join(', ')}`,
+      reason: 'a pandas index written by pyarrow: row labels, not a channel',
+      confidence: 'medium',
+    });
+  }
+  footerOf(config, profile, out);
+  complexTypesOf(config, complexMode, complex, options, out);
+  // Issues about the time column were found before the layout was known: point them at it.
+  for (const i of out.issues) {
+    if (i.path === P && TIME_CODES.has(i.code)) i.path = `${layoutPath}/timeColumn`;
+  }
+  return {
+    document: { parquetConfig: config },
+    kind: 'parquet',
+    evidence: out.evidence,
+    issues: out.issues,
+  };
+}
+
+/** What the steps found, in order: issues (through `issue`) and evidence. */
+interface Findings {
+  issues: Issue[];
+  evidence: Evidence[];
+  issue: Report;
+}
+
+function newFindings(file: string): Findings {
+  const issues: Issue[] = [];
+  const issue: Report = (code, severity, path, message, hint) => {
+    issues.push({ code, severity, path, message, ...(hint ? { hint } : {}), source: { file } });
+  };
+  return { issues, evidence: [], issue };
+}
+
+/** The time column: the one given (by name or 1-based position), else the strongest candidate. */
+async function chooseTimeColumn(
+  profile: ParquetProfile,
+  flat: ParquetFieldProfile[],
+  options: InferOptions,
+  readHead: HeadReader,
+  out: Findings,
+): Promise<TimeChoice | undefined> {
   let time: TimeChoice | undefined;
   if (options.timeColumn !== undefined) {
     const want = options.timeColumn;
@@ -174,7 +221,7 @@ export async function draftFromProfile(
         : (profile.fields.find((f) => f.name === want) ??
           profile.fields.find((f) => f.name.toLowerCase() === String(want).toLowerCase()));
     if (!field || field.nested) {
-      issue(
+      out.issue(
         'parquet_option_invalid',
         'error',
         `${P}`,
@@ -183,42 +230,61 @@ export async function draftFromProfile(
           : `--time-column ${want}: no such column (columns: ${profile.fields.map((f) => f.name).join(', ')})`,
       );
     } else {
-      time = await timeOfField(field, readHead, issue, true);
+      time = await timeOfField(field, readHead, out.issue, true);
       time.reason = `given as an option; ${time.reason}`;
     }
   }
-  if (!time) time = await pickTime(flat, readHead, issue);
+  if (!time) time = await pickTime(flat, readHead, out.issue);
+  if (time && options.timeFormat) time = chooseTimeFormat(time, options.timeFormat, out);
+  return time;
+}
 
-  if (time && options.timeFormat) {
-    const format = normalizeEnum(options.timeFormat, 'TIME_FORMAT_', TIME_FORMAT_VALUES);
-    if (format) {
-      time = { ...time, format, reason: `given as an option (--time-format)`, confidence: 'high' };
-      // What inference said about its own guess of the unit no longer applies.
-      for (let i = issues.length - 1; i >= 0; i--) {
-        const code = issues[i]?.code;
-        if (code === 'parquet_time_unit_guessed' || code === 'parquet_time_out_of_range') {
-          issues.splice(i, 1);
-        }
-      }
-    } else {
-      issue(
-        'parquet_option_invalid',
-        'error',
-        P,
-        `--time-format ${options.timeFormat}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
-      );
+/** A time format given as an option replaces the inferred one (and what was said of it). */
+function chooseTimeFormat(time: TimeChoice, given: string, out: Findings): TimeChoice {
+  const format = normalizeEnum(given, 'TIME_FORMAT_', TIME_FORMAT_VALUES);
+  if (!format) {
+    out.issue(
+      'parquet_option_invalid',
+      'error',
+      P,
+      `--time-format ${given}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
+    );
+    return time;
+  }
+  // What inference said about its own guess of the unit no longer applies.
+  for (let i = out.issues.length - 1; i >= 0; i--) {
+    const code = out.issues[i]?.code;
+    if (code === 'parquet_time_unit_guessed' || code === 'parquet_time_out_of_range') {
+      out.issues.splice(i, 1);
     }
   }
+  return { ...time, format, reason: `given as an option (--time-format)`, confidence: 'high' };
+}
 
-  const timeColumn: ParquetTimeColumn | undefined = time
-    ? { path: time.field.name, format: time.format }
-    : undefined;
-  if (time && timeColumn && time.format.startsWith('TIME_FORMAT_RELATIVE_')) {
+/** The config's time column, with the start of relative time; no time is an error. */
+function timeColumnOf(
+  time: TimeChoice | undefined,
+  options: InferOptions,
+  file: string,
+  out: Findings,
+): ParquetTimeColumn | undefined {
+  if (!time) {
+    out.issue(
+      'parquet_no_time_column',
+      'error',
+      P,
+      'no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)',
+      'Name it with --time-column and give its format with --time-format.',
+    );
+    return undefined;
+  }
+  const timeColumn: ParquetTimeColumn = { path: time.field.name, format: time.format };
+  if (time.format.startsWith('TIME_FORMAT_RELATIVE_')) {
     const start = options.relativeStartTime ?? startTimeFromFileName(file);
     if (start) {
       timeColumn.relativeStartTime = start;
     } else {
-      issue(
+      out.issue(
         'parquet_relative_start_unknown',
         'error',
         P,
@@ -227,33 +293,38 @@ export async function draftFromProfile(
       );
     }
   }
-  if (!time) {
-    issue(
-      'parquet_no_time_column',
-      'error',
-      P,
-      'no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)',
-      'Name it with --time-column and give its format with --time-format.',
-    );
-  }
+  return timeColumn;
+}
 
-  // ---- channels ----------------------------------------------------------------------
-  // pyarrow writes a pandas index that is not a plain range as `__index_level_N__`: row
-  // labels, not a channel.
-  const pandasIndex = flat.filter((f) => f !== time?.field && /^__index_level_\d+__$/.test(f.name));
-  const data = flat.filter((f) => f !== time?.field && !pandasIndex.includes(f));
-  const channelOf = (f: ParquetFieldProfile, name = f.name): ChannelConfig => {
-    const { dataType } = channelTypeOf(f);
-    return {
-      name,
-      ...(f.units ? { units: f.units } : {}),
-      ...(f.description ? { description: f.description } : {}),
-      dataType,
-    };
+function channelOf(f: ParquetFieldProfile, name = f.name): ChannelConfig {
+  const { dataType } = channelTypeOf(f);
+  return {
+    name,
+    ...(f.units ? { units: f.units } : {}),
+    ...(f.description ? { description: f.description } : {}),
+    dataType,
   };
+}
 
-  // ---- layout ------------------------------------------------------------------------
-  const layoutOpt: Layout | undefined = options.layout;
+interface LayoutChoice {
+  layout: Layout;
+  reason: string;
+  confidence: Confidence;
+  alternatives: string[];
+  /** The long form's name and value columns, when the file has them. */
+  nameCol: ParquetFieldProfile | undefined;
+  valueCol: ParquetFieldProfile | undefined;
+  /** The single channel's value column, when long form without names. */
+  single: ParquetFieldProfile | undefined;
+}
+
+/** Flat (wide), long form (a name column and a value column), or one channel per file. */
+function chooseLayout(
+  profile: ParquetProfile,
+  data: ParquetFieldProfile[],
+  given: Layout | undefined,
+  out: Findings,
+): LayoutChoice {
   const texts = data.filter((f) => channelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING');
   const values = data.filter(isNumeric);
   const namedName = texts.find((f) => NAME_COLUMN.test(f.name));
@@ -267,93 +338,117 @@ export async function draftFromProfile(
     texts[0]?.dictionary === true &&
     texts[0].nullCount !== profile.rowCount;
   // Asked for long form, take the first text and the first number when no name tells.
-  const asked = layoutOpt === 'multi-channel';
+  const asked = given === 'multi-channel';
   const nameCol = namedName ?? (onlyPair || asked ? texts[0] : undefined);
   const valueCol =
     namedValue ?? (onlyPair || asked || (nameCol && values.length === 1) ? values[0] : undefined);
-  let layout: Layout;
-  let layoutReason: string;
-  let layoutConfidence: Confidence;
-  const layoutAlternatives: string[] = [];
-  if (layoutOpt === 'multi-channel' && !(nameCol && valueCol)) {
-    issue(
+  const columns = { nameCol, valueCol, single: namedValue ?? values[0] ?? data[0] };
+  checkLayoutOption(given, data, nameCol, valueCol, out);
+  const byOption = { reason: 'given as an option (--layout)', confidence: 'high' as const };
+  if (given === 'multi-channel' && nameCol && valueCol) {
+    return { layout: 'multi-channel', ...byOption, alternatives: [], ...columns };
+  }
+  if (given === 'single-channel' && data.length > 0) {
+    return { layout: 'single-channel', ...byOption, alternatives: [], ...columns };
+  }
+  if (given === 'flat') return { layout: 'flat', ...byOption, alternatives: [], ...columns };
+  if (nameCol && valueCol) {
+    return {
+      layout: 'multi-channel',
+      reason: `${nameCol.name} is a text column ${NAME_COLUMN.test(nameCol.name) ? 'named like channel names' : 'beside a single value column'} and ${valueCol.name} ${VALUE_COLUMN.test(valueCol.name) ? 'is named like the value' : 'is the only numeric column'}: one row per sample of the channel it names (long form)`,
+      confidence:
+        NAME_COLUMN.test(nameCol.name) && VALUE_COLUMN.test(valueCol.name) ? 'high' : 'medium',
+      alternatives: ['flatDataset: one channel per column (--layout flat)'],
+      ...columns,
+    };
+  }
+  if (data.length === 1 && data[0]) {
+    return {
+      layout: 'flat',
+      reason: `time plus the single value column ${data[0].name}: a flat dataset of one channel`,
+      confidence: 'medium',
+      alternatives: [
+        `singleChannelPerRow singleChannel {dataPath: ${data[0].name}}: the whole file is one channel (--layout single-channel)`,
+      ],
+      ...columns,
+    };
+  }
+  return {
+    layout: 'flat',
+    reason: 'time plus one column per channel (wide form)',
+    confidence: 'high',
+    alternatives: [],
+    ...columns,
+  };
+}
+
+/** A layout option the file cannot follow is an error (inference then chooses). */
+function checkLayoutOption(
+  given: Layout | undefined,
+  data: ParquetFieldProfile[],
+  nameCol: ParquetFieldProfile | undefined,
+  valueCol: ParquetFieldProfile | undefined,
+  out: Findings,
+) {
+  if (given === 'multi-channel' && !(nameCol && valueCol)) {
+    out.issue(
       'parquet_option_invalid',
       'error',
       P,
       `--layout multi-channel: the file has no ${nameCol ? 'numeric value column' : 'text column of channel names'} beside the time`,
     );
   }
-  if (layoutOpt === 'single-channel' && data.length === 0) {
-    issue(
+  if (given === 'single-channel' && data.length === 0) {
+    out.issue(
       'parquet_option_invalid',
       'error',
       P,
       '--layout single-channel: no value column beside the time',
     );
   }
-  if (layoutOpt === 'multi-channel' && nameCol && valueCol) {
-    layout = 'multi-channel';
-    layoutReason = 'given as an option (--layout)';
-    layoutConfidence = 'high';
-  } else if (layoutOpt === 'single-channel' && data.length > 0) {
-    layout = 'single-channel';
-    layoutReason = 'given as an option (--layout)';
-    layoutConfidence = 'high';
-  } else if (layoutOpt === 'flat') {
-    layout = 'flat';
-    layoutReason = 'given as an option (--layout)';
-    layoutConfidence = 'high';
-  } else if (nameCol && valueCol) {
-    layout = 'multi-channel';
-    layoutReason = `${nameCol.name} is a text column ${NAME_COLUMN.test(nameCol.name) ? 'named like channel names' : 'beside a single value column'} and ${valueCol.name} ${VALUE_COLUMN.test(valueCol.name) ? 'is named like the value' : 'is the only numeric column'}: one row per sample of the channel it names (long form)`;
-    layoutConfidence =
-      NAME_COLUMN.test(nameCol.name) && VALUE_COLUMN.test(valueCol.name) ? 'high' : 'medium';
-    layoutAlternatives.push('flatDataset: one channel per column (--layout flat)');
-  } else {
-    layout = 'flat';
-    layoutReason = 'time plus one column per channel (wide form)';
-    layoutConfidence = 'high';
-    if (data.length === 1 && data[0]) {
-      layoutReason = `time plus the single value column ${data[0].name}: a flat dataset of one channel`;
-      layoutConfidence = 'medium';
-      layoutAlternatives.push(
-        `singleChannelPerRow singleChannel {dataPath: ${data[0].name}}: the whole file is one channel (--layout single-channel)`,
-      );
-    }
+}
+
+interface ChannelNames {
+  names: string[];
+  from: 'dictionary' | 'first page';
+}
+
+/** Channel names of a long-form file, from the name column's dictionary or first page. */
+async function channelNamesOf(
+  nameCol: ParquetFieldProfile,
+  readHead: HeadReader,
+  out: Findings,
+): Promise<ChannelNames | undefined> {
+  const head = await readHead(nameCol.name);
+  if (!('values' in head)) {
+    out.issue(
+      'parquet_page_unread',
+      'info',
+      P,
+      `channel names not listed: ${nameCol.name}: ${head.reason}`,
+    );
+    return undefined;
   }
+  const names = [...new Set(head.values)].slice(0, 1000);
+  nameCol.samples = names.slice(0, 20);
+  return { names, from: head.from === 'dictionary' ? 'dictionary' : 'first page' };
+}
 
-  // Channel names of a long-form file, from the name column's dictionary or first page.
-  let channelNames: string[] | undefined;
-  let namesFrom = '';
-  if (layout === 'multi-channel' && nameCol) {
-    const head = await readHead(nameCol.name);
-    if ('values' in head) {
-      channelNames = [...new Set(head.values)].slice(0, 1000);
-      namesFrom = head.from === 'dictionary' ? 'dictionary' : 'first page';
-      nameCol.samples = channelNames.slice(0, 20);
-    } else {
-      issue(
-        'parquet_page_unread',
-        'info',
-        P,
-        `channel names not listed: ${nameCol.name}: ${head.reason}`,
-      );
-    }
-  }
-
-  // ---- embedded configs, complex types --------------------------------------------------
-  const embedded = flat.filter((f) => hasEmbeddedConfig(f.arrowMetadata));
-  const useEmbedded = layout === 'flat' && embedded.length > 0;
-
-  let complexMode: ParquetComplexTypesImportMode | undefined;
+/** The complex-types mode: the one given, else BOTH when the file has nested columns. */
+function chooseComplexMode(
+  options: InferOptions,
+  complex: ParquetFieldProfile[],
+  out: Findings,
+): ParquetComplexTypesImportMode | undefined {
+  let mode: ParquetComplexTypesImportMode | undefined;
   if (options.complexTypes !== undefined) {
-    complexMode = normalizeEnum(
+    mode = normalizeEnum(
       options.complexTypes,
       'PARQUET_COMPLEX_TYPES_IMPORT_MODE_',
       PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
     );
-    if (!complexMode) {
-      issue(
+    if (!mode) {
+      out.issue(
         'parquet_option_invalid',
         'error',
         P,
@@ -361,203 +456,251 @@ export async function draftFromProfile(
       );
     }
   }
-  if (!complexMode && complex.length > 0) complexMode = 'PARQUET_COMPLEX_TYPES_IMPORT_MODE_BOTH';
+  if (!mode && complex.length > 0) mode = 'PARQUET_COMPLEX_TYPES_IMPORT_MODE_BOTH';
+  return mode;
+}
 
-  // ---- document ----------------------------------------------------------------------
-  const base = basename(file, extname(file));
+/** The asset (given, else the file's base name) and the run, when given. */
+function assetAndRun(options: InferOptions, base: string, out: Findings): ParquetConfig {
   const config: ParquetConfig = {
     assetName: options.assetName ?? base,
     ...(options.runName ? { runName: options.runName } : {}),
   };
-  evidence.push({
+  out.evidence.push({
     path: `${P}/assetName`,
     choice: config.assetName ?? '',
     reason: options.assetName ? 'given as an option' : "default: the file's base name",
     confidence: options.assetName ? 'high' : 'low',
   });
+  return config;
+}
 
-  let layoutPath: string;
-  const dataColumnIssues = (f: ParquetFieldProfile, path: string) => {
-    const { note } = channelTypeOf(f);
-    if (note === 'decimal') {
-      issue(
-        'parquet_decimal_as_double',
-        'warning',
-        path,
-        `${f.name} is ${f.logicalType ?? 'DECIMAL'}: imported as DOUBLE, exact only to 15-16 significant digits`,
-      );
-    } else if (note === 'temporal') {
-      issue(
-        'parquet_temporal_as_int64',
-        'info',
-        path,
-        `${f.name} is ${f.logicalType ?? f.physicalType} and not the time column: imported as INT_64 of its stored value`,
-      );
-    }
-  };
-  const typeEvidence = (f: ParquetFieldProfile, path: string) => {
-    evidence.push({
-      path,
-      choice: channelTypeOf(f).dataType,
-      reason: `Parquet ${f.physicalType}${f.logicalType ? ` ${f.logicalType}` : ''}${f.units ? `; units ${f.units} from Arrow field metadata` : ''}`,
-      confidence: 'high',
-    });
-  };
-
-  if (layout === 'flat') {
-    layoutPath = `${P}/flatDataset`;
-    config.flatDataset = {
-      ...(timeColumn ? { timeColumn } : {}),
-      dataColumns: data.map((f) => ({ path: f.name, channelConfig: channelOf(f) })),
-      ...(useEmbedded ? { useEmbeddedConfig: true } : {}),
-    };
-    data.forEach((f, i) => {
-      const path = `${layoutPath}/dataColumns/${i}/channelConfig/dataType`;
-      typeEvidence(f, path);
-      dataColumnIssues(f, `${layoutPath}/dataColumns/${i}`);
-    });
-    if (data.length === 0) {
-      issue(
-        'parquet_no_data_columns',
-        'warning',
-        `${layoutPath}/dataColumns`,
-        'no column besides the time can be a channel',
-      );
-    }
-    if (useEmbedded) {
-      issue(
-        'parquet_embedded_config',
-        'info',
-        `${layoutPath}/useEmbeddedConfig`,
-        `Arrow field metadata of ${embedded.map((f) => f.name).join(', ')} carries channel configs: useEmbeddedConfig is set`,
-      );
-      evidence.push({
-        path: `${layoutPath}/useEmbeddedConfig`,
-        choice: 'true',
-        reason: `channel configs in the Arrow field metadata of ${embedded.map((f) => f.name).join(', ')}`,
-        confidence: 'medium',
-      });
-    }
-  } else {
-    layoutPath = `${P}/singleChannelPerRow`;
-    const used = new Set<ParquetFieldProfile>();
-    const scpr: NonNullable<ParquetConfig['singleChannelPerRow']> = {
-      ...(timeColumn ? { timeColumn } : {}),
-    };
-    if (layout === 'multi-channel' && nameCol && valueCol) {
-      used.add(nameCol).add(valueCol);
-      scpr.multiChannel = { namePath: nameCol.name, dataPath: valueCol.name };
-      evidence.push({
-        path: `${layoutPath}/multiChannel`,
-        choice: `namePath ${nameCol.name}, dataPath ${valueCol.name}`,
-        reason: channelNames
-          ? `${channelNames.length} channel name${channelNames.length === 1 ? '' : 's'} in ${nameCol.name} (${namesFrom} of the first row group${profile.rowGroups > 1 ? `, of ${profile.rowGroups}` : ''}): ${channelNames.slice(0, 20).join(', ')}${channelNames.length > 20 ? ', ...' : ''}`
-          : `${nameCol.name} holds the channel names, ${valueCol.name} the values`,
-        confidence: layoutConfidence,
-      });
-      typeEvidence(valueCol, `${layoutPath}/multiChannel/dataPath`);
-    } else {
-      const value = namedValue ?? values[0] ?? data[0];
-      if (value) {
-        used.add(value);
-        const generic = VALUE_COLUMN.test(value.name);
-        scpr.singleChannel = {
-          dataPath: value.name,
-          channel: channelOf(value, generic ? base : value.name),
-        };
-        evidence.push({
-          path: `${layoutPath}/singleChannel/channel/name`,
-          choice: generic ? base : value.name,
-          reason: generic
-            ? `the value column's name (${value.name}) names no channel: the file's base name`
-            : 'the value column name',
-          confidence: 'low',
-        });
-        typeEvidence(value, `${layoutPath}/singleChannel/channel/dataType`);
-        dataColumnIssues(value, `${layoutPath}/singleChannel`);
-      }
-    }
-    const others = data.filter((f) => !used.has(f));
-    if (others.length > 0) {
-      scpr.columns = others.map(
-        (f): ParquetColumn => ({ path: f.name, columnConfig: channelOf(f) }),
-      );
-      others.forEach((f, i) => {
-        typeEvidence(f, `${layoutPath}/columns/${i}/columnConfig/dataType`);
-        dataColumnIssues(f, `${layoutPath}/columns/${i}`);
-      });
-    }
-    config.singleChannelPerRow = scpr;
-  }
-  evidence.push({
-    path: layoutPath,
-    choice:
-      layout === 'flat'
-        ? 'flatDataset'
-        : layout === 'multi-channel'
-          ? 'singleChannelPerRow multiChannel'
-          : 'singleChannelPerRow singleChannel',
-    reason: layoutReason,
-    confidence: layoutConfidence,
-    ...(layoutAlternatives.length > 0 ? { alternatives: layoutAlternatives } : {}),
+/** A value column's type, with its evidence, and what the mapping loses. */
+function channelFor(f: ParquetFieldProfile, typePath: string, columnPath: string, out: Findings) {
+  out.evidence.push({
+    path: typePath,
+    choice: channelTypeOf(f).dataType,
+    reason: `Parquet ${f.physicalType}${f.logicalType ? ` ${f.logicalType}` : ''}${f.units ? `; units ${f.units} from Arrow field metadata` : ''}`,
+    confidence: 'high',
   });
+  if (columnPath !== '') dataColumnIssues(f, columnPath, out);
+}
 
-  if (time && timeColumn) {
-    evidence.push({
-      path: `${layoutPath}/timeColumn/path`,
-      choice: time.field.name,
-      reason: time.reason,
-      confidence: time.confidence,
-      ...(time.alternatives.length > 0 ? { alternatives: time.alternatives } : {}),
-    });
-    evidence.push({
-      path: `${layoutPath}/timeColumn/format`,
-      choice: time.format,
-      reason: time.reason,
-      confidence: time.confidence,
-    });
-    const range = timeRange(time.field, time.format);
-    if (range) {
-      evidence.push({
-        path: `${layoutPath}/timeColumn`,
-        choice: `${range.min} to ${range.max}`,
-        reason: `the data's time range, from the row-group statistics${time.field.statsComplete ? '' : ' (some row groups have none)'}`,
-        confidence: time.field.statsComplete ? 'high' : 'medium',
-      });
-    }
-    if (timeColumn.relativeStartTime) {
-      evidence.push({
-        path: `${layoutPath}/timeColumn/relativeStartTime`,
-        choice: timeColumn.relativeStartTime,
-        reason: options.relativeStartTime ? 'given as an option' : 'a date in the file name',
-        confidence: options.relativeStartTime ? 'high' : 'medium',
-      });
-    }
+function dataColumnIssues(f: ParquetFieldProfile, path: string, out: Findings) {
+  const { note } = channelTypeOf(f);
+  if (note === 'decimal') {
+    out.issue(
+      'parquet_decimal_as_double',
+      'warning',
+      path,
+      `${f.name} is ${f.logicalType ?? 'DECIMAL'}: imported as DOUBLE, exact only to 15-16 significant digits`,
+    );
+  } else if (note === 'temporal') {
+    out.issue(
+      'parquet_temporal_as_int64',
+      'info',
+      path,
+      `${f.name} is ${f.logicalType ?? f.physicalType} and not the time column: imported as INT_64 of its stored value`,
+    );
   }
+}
 
-  if (pandasIndex.length > 0) {
-    evidence.push({
-      path: layoutPath,
-      choice: `left out ${pandasIndex.map((f) => f.name).join(', ')}`,
-      reason: 'a pandas index written by pyarrow: row labels, not a channel',
+/** flatDataset: the time and one data column per channel. Returns the layout's path. */
+function buildFlat(
+  config: ParquetConfig,
+  data: ParquetFieldProfile[],
+  timeColumn: ParquetTimeColumn | undefined,
+  embedded: ParquetFieldProfile[],
+  out: Findings,
+): string {
+  const layoutPath = `${P}/flatDataset`;
+  const useEmbedded = embedded.length > 0;
+  config.flatDataset = {
+    ...(timeColumn ? { timeColumn } : {}),
+    dataColumns: data.map((f) => ({ path: f.name, channelConfig: channelOf(f) })),
+    ...(useEmbedded ? { useEmbeddedConfig: true } : {}),
+  };
+  data.forEach((f, i) => {
+    const path = `${layoutPath}/dataColumns/${i}`;
+    channelFor(f, `${path}/channelConfig/dataType`, path, out);
+  });
+  if (data.length === 0) {
+    out.issue(
+      'parquet_no_data_columns',
+      'warning',
+      `${layoutPath}/dataColumns`,
+      'no column besides the time can be a channel',
+    );
+  }
+  if (useEmbedded) {
+    const names = embedded.map((f) => f.name).join(', ');
+    out.issue(
+      'parquet_embedded_config',
+      'info',
+      `${layoutPath}/useEmbeddedConfig`,
+      `Arrow field metadata of ${names} carries channel configs: useEmbeddedConfig is set`,
+    );
+    out.evidence.push({
+      path: `${layoutPath}/useEmbeddedConfig`,
+      choice: 'true',
+      reason: `channel configs in the Arrow field metadata of ${names}`,
       confidence: 'medium',
     });
   }
+  return layoutPath;
+}
 
+interface RowsPlan {
+  profile: ParquetProfile;
+  data: ParquetFieldProfile[];
+  timeColumn: ParquetTimeColumn | undefined;
+  layout: LayoutChoice;
+  names: ChannelNames | undefined;
+  base: string;
+}
+
+/** singleChannelPerRow: long form (multiChannel) or one channel, the rest as columns. */
+function buildSingleChannelPerRow(config: ParquetConfig, plan: RowsPlan, out: Findings): string {
+  const layoutPath = `${P}/singleChannelPerRow`;
+  const { data, timeColumn, layout } = plan;
+  const used = new Set<ParquetFieldProfile>();
+  const scpr: NonNullable<ParquetConfig['singleChannelPerRow']> = {
+    ...(timeColumn ? { timeColumn } : {}),
+  };
+  const { nameCol, valueCol, single } = layout;
+  if (layout.layout === 'multi-channel' && nameCol && valueCol) {
+    used.add(nameCol).add(valueCol);
+    scpr.multiChannel = { namePath: nameCol.name, dataPath: valueCol.name };
+    out.evidence.push({
+      path: `${layoutPath}/multiChannel`,
+      choice: `namePath ${nameCol.name}, dataPath ${valueCol.name}`,
+      reason: multiChannelReason(plan.profile, nameCol, valueCol, plan.names),
+      confidence: layout.confidence,
+    });
+    channelFor(valueCol, `${layoutPath}/multiChannel/dataPath`, '', out);
+  } else if (single) {
+    used.add(single);
+    const generic = VALUE_COLUMN.test(single.name);
+    const name = generic ? plan.base : single.name;
+    scpr.singleChannel = { dataPath: single.name, channel: channelOf(single, name) };
+    out.evidence.push({
+      path: `${layoutPath}/singleChannel/channel/name`,
+      choice: name,
+      reason: generic
+        ? `the value column's name (${single.name}) names no channel: the file's base name`
+        : 'the value column name',
+      confidence: 'low',
+    });
+    channelFor(
+      single,
+      `${layoutPath}/singleChannel/channel/dataType`,
+      `${layoutPath}/singleChannel`,
+      out,
+    );
+  }
+  const others = data.filter((f) => !used.has(f));
+  if (others.length > 0) {
+    scpr.columns = others.map((f): ParquetColumn => ({ path: f.name, columnConfig: channelOf(f) }));
+    others.forEach((f, i) => {
+      const path = `${layoutPath}/columns/${i}`;
+      channelFor(f, `${path}/columnConfig/dataType`, path, out);
+    });
+  }
+  config.singleChannelPerRow = scpr;
+  return layoutPath;
+}
+
+function multiChannelReason(
+  profile: ParquetProfile,
+  nameCol: ParquetFieldProfile,
+  valueCol: ParquetFieldProfile,
+  names: ChannelNames | undefined,
+): string {
+  if (!names) return `${nameCol.name} holds the channel names, ${valueCol.name} the values`;
+  const n = names.names.length;
+  const groups = profile.rowGroups > 1 ? `, of ${profile.rowGroups}` : '';
+  const more = n > 20 ? ', ...' : '';
+  return `${n} channel name${n === 1 ? '' : 's'} in ${nameCol.name} (${names.from} of the first row group${groups}): ${names.names.slice(0, 20).join(', ')}${more}`;
+}
+
+function layoutEvidence(layout: LayoutChoice, layoutPath: string): Evidence {
+  return {
+    path: layoutPath,
+    choice:
+      layout.layout === 'flat'
+        ? 'flatDataset'
+        : layout.layout === 'multi-channel'
+          ? 'singleChannelPerRow multiChannel'
+          : 'singleChannelPerRow singleChannel',
+    reason: layout.reason,
+    confidence: layout.confidence,
+    ...(layout.alternatives.length > 0 ? { alternatives: layout.alternatives } : {}),
+  };
+}
+
+/** The time column's path, format, range (row-group statistics) and relative start. */
+function timeEvidence(
+  time: TimeChoice,
+  timeColumn: ParquetTimeColumn,
+  layoutPath: string,
+  options: InferOptions,
+  out: Findings,
+) {
+  out.evidence.push({
+    path: `${layoutPath}/timeColumn/path`,
+    choice: time.field.name,
+    reason: time.reason,
+    confidence: time.confidence,
+    ...(time.alternatives.length > 0 ? { alternatives: time.alternatives } : {}),
+  });
+  out.evidence.push({
+    path: `${layoutPath}/timeColumn/format`,
+    choice: time.format,
+    reason: time.reason,
+    confidence: time.confidence,
+  });
+  const range = timeRange(time.field, time.format);
+  if (range) {
+    out.evidence.push({
+      path: `${layoutPath}/timeColumn`,
+      choice: `${range.min} to ${range.max}`,
+      reason: `the data's time range, from the row-group statistics${time.field.statsComplete ? '' : ' (some row groups have none)'}`,
+      confidence: time.field.statsComplete ? 'high' : 'medium',
+    });
+  }
+  if (timeColumn.relativeStartTime) {
+    out.evidence.push({
+      path: `${layoutPath}/timeColumn/relativeStartTime`,
+      choice: timeColumn.relativeStartTime,
+      reason: options.relativeStartTime ? 'given as an option' : 'a date in the file name',
+      confidence: options.relativeStartTime ? 'high' : 'medium',
+    });
+  }
+}
+
+function footerOf(config: ParquetConfig, profile: ParquetProfile, out: Findings) {
   config.footerOffset = profile.footerOffset;
   config.footerLength = profile.footerLength;
-  evidence.push({
+  out.evidence.push({
     path: `${P}/footerOffset`,
     choice: `${profile.footerOffset} (length ${profile.footerLength})`,
     reason: `file size ${profile.file.size} - footer length ${profile.footerLength} - 8`,
     confidence: 'high',
   });
+}
 
-  if (complexMode) {
-    config.complexTypesImportMode = complexMode;
-    evidence.push({
+function complexTypesOf(
+  config: ParquetConfig,
+  mode: ParquetComplexTypesImportMode | undefined,
+  complex: ParquetFieldProfile[],
+  options: InferOptions,
+  out: Findings,
+) {
+  if (mode) {
+    config.complexTypesImportMode = mode;
+    out.evidence.push({
       path: `${P}/complexTypesImportMode`,
-      choice: complexMode,
+      choice: mode,
       reason:
         options.complexTypes !== undefined
           ? 'given as an option (--complex-types)'
@@ -565,11 +708,11 @@ export async function draftFromProfile(
       confidence: options.complexTypes !== undefined ? 'high' : 'medium',
       alternatives: ['IGNORE', 'BOTH', 'STRING', 'BYTES']
         .map((m) => `PARQUET_COMPLEX_TYPES_IMPORT_MODE_${m}`)
-        .filter((m) => m !== complexMode),
+        .filter((m) => m !== mode),
     });
   }
   if (complex.length > 0) {
-    issue(
+    out.issue(
       'parquet_complex_columns',
       'info',
       `${P}/complexTypesImportMode`,
@@ -577,12 +720,6 @@ export async function draftFromProfile(
       'Choose how with --complex-types IGNORE|STRING|BYTES|BOTH.',
     );
   }
-
-  // Issues about the time column were found before the layout was known: point them at it.
-  for (const i of issues) {
-    if (i.path === P && TIME_CODES.has(i.code)) i.path = `${layoutPath}/timeColumn`;
-  }
-  return { document: { parquetConfig: config }, kind: 'parquet', evidence, issues };
 }
 
 const TIME_CODES = new Set<string>([
@@ -695,37 +832,20 @@ const UNIT_FORMAT: Record<string, TimeFormat> = {
   NANOS: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
 };
 
-/** The format of a column chosen (or proposed) as time, with the reason. */
+/** The time format of a column chosen as the time, by its kind: TIMESTAMP, INT96, text, number. */
 async function timeOfField(
   f: ParquetFieldProfile,
   readHead: HeadReader,
   issue: Report,
   given: boolean,
 ): Promise<TimeChoice> {
-  const P0 = '/parquetConfig';
   const t = f.temporal;
-  if (t?.kind === 'TIMESTAMP' && t.unit) {
-    if (t.utc === false) {
-      issue(
-        'parquet_time_not_utc',
-        'info',
-        P0,
-        `${f.name} is TIMESTAMP(${t.unit}) not adjusted to UTC (no zone); the platform reads it as UTC`,
-      );
-    }
-    return {
-      field: f,
-      format: UNIT_FORMAT[t.unit] ?? 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-      reason: `${f.name} has the TIMESTAMP logical type in ${t.unit} (${t.utc ? 'UTC-adjusted' : 'not UTC-adjusted: local time without zone'})`,
-      confidence: 'high',
-      alternatives: [],
-    };
-  }
+  if (t?.kind === 'TIMESTAMP' && t.unit) return timestampTime(f, t.unit, t.utc, issue);
   if (t?.kind === 'INT96') {
     issue(
       'parquet_time_int96',
       'warning',
-      P0,
+      P,
       `${f.name} is a legacy INT96 timestamp; no unix time format describes it exactly`,
       'Rewrite the file with INT64 timestamps.',
     );
@@ -737,84 +857,127 @@ async function timeOfField(
       alternatives: [],
     };
   }
-  if (isText(f)) {
-    const head = await readHead(f.name);
-    if ('values' in head) {
-      f.samples = head.values.slice(0, 5);
-      const fmt = textFormat(head.values);
-      if (fmt) {
-        return {
-          field: f,
-          format: fmt.format,
-          reason: `its first values ${fmt.reason}`,
-          confidence: 'high',
-          alternatives: [],
-        };
-      }
+  if (isText(f)) return textTime(f, readHead, issue);
+  const name = given ? 'chosen' : 'named like time';
+  const stats = statValues(f);
+  if (stats) return numberTimeByStats(f, stats, name, issue);
+  return numberTimeByName(f, name, issue);
+}
+
+function timestampTime(
+  f: ParquetFieldProfile,
+  unit: NonNullable<NonNullable<ParquetFieldProfile['temporal']>['unit']>,
+  utc: boolean | undefined,
+  issue: Report,
+): TimeChoice {
+  if (utc === false) {
+    issue(
+      'parquet_time_not_utc',
+      'info',
+      P,
+      `${f.name} is TIMESTAMP(${unit}) not adjusted to UTC (no zone); the platform reads it as UTC`,
+    );
+  }
+  return {
+    field: f,
+    format: UNIT_FORMAT[unit] ?? 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    reason: `${f.name} has the TIMESTAMP logical type in ${unit} (${utc ? 'UTC-adjusted' : 'not UTC-adjusted: local time without zone'})`,
+    confidence: 'high',
+    alternatives: [],
+  };
+}
+
+/** A text time column: RFC 3339 (or another date-time text) when its first page says so. */
+async function textTime(
+  f: ParquetFieldProfile,
+  readHead: HeadReader,
+  issue: Report,
+): Promise<TimeChoice> {
+  const head = await readHead(f.name);
+  if ('values' in head) {
+    f.samples = head.values.slice(0, 5);
+    const fmt = textFormat(head.values);
+    if (fmt) {
+      return {
+        field: f,
+        format: fmt.format,
+        reason: `its first values ${fmt.reason}`,
+        confidence: 'high',
+        alternatives: [],
+      };
     }
+  }
+  issue(
+    'parquet_time_unit_guessed',
+    'warning',
+    P,
+    `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
+    'Give the format with --time-format.',
+  );
+  return {
+    field: f,
+    format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
+    reason: 'text column, format guessed',
+    confidence: 'low',
+    alternatives: [],
+  };
+}
+
+/** A numeric time column with statistics: a unix unit by magnitude, else the name's unit. */
+function numberTimeByStats(
+  f: ParquetFieldProfile,
+  stats: NonNullable<ReturnType<typeof statValues>>,
+  name: string,
+  issue: Report,
+): TimeChoice {
+  const fromName = unitFromName(f.name);
+  const unix = unixUnitFromMagnitude(stats);
+  if (unix) {
+    return {
+      field: f,
+      format: unix.format,
+      reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) ${unix.reason}`,
+      confidence: f.statsComplete ? 'high' : 'medium',
+      alternatives: [],
+    };
+  }
+  if (fromName) {
+    return {
+      field: f,
+      format: fromName.format,
+      reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) are no unix time, the unit ${fromName.unit} is in its name`,
+      confidence: 'medium',
+      alternatives: [],
+    };
+  }
+  if (Number(stats[0]) >= 1e9) {
+    issue(
+      'parquet_time_out_of_range',
+      'warning',
+      P,
+      `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
+    );
+  } else {
     issue(
       'parquet_time_unit_guessed',
       'warning',
-      P0,
-      `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
-      'Give the format with --time-format.',
+      P,
+      `${f.name}: values from ${stats[0]} to ${stats[1]} look relative, with no unit in the name; seconds is a guess`,
+      'Give the unit with --time-format (e.g. RELATIVE_MILLISECONDS).',
     );
-    return {
-      field: f,
-      format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
-      reason: 'text column, format guessed',
-      confidence: 'low',
-      alternatives: [],
-    };
   }
-  const name = given ? 'chosen' : 'named like time';
-  const stats = statValues(f);
+  return {
+    field: f,
+    format: 'TIME_FORMAT_RELATIVE_SECONDS',
+    reason: `${f.name} is ${name}; small values from ${stats[0]} to ${stats[1]}: relative, unit guessed`,
+    confidence: 'low',
+    alternatives: [],
+  };
+}
+
+/** A numeric time column without statistics: the name and the physical type are all there is. */
+function numberTimeByName(f: ParquetFieldProfile, name: string, issue: Report): TimeChoice {
   const fromName = unitFromName(f.name);
-  if (stats) {
-    const unix = unixUnitFromMagnitude(stats);
-    if (unix) {
-      return {
-        field: f,
-        format: unix.format,
-        reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) ${unix.reason}`,
-        confidence: f.statsComplete ? 'high' : 'medium',
-        alternatives: [],
-      };
-    }
-    if (fromName) {
-      return {
-        field: f,
-        format: fromName.format,
-        reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) are no unix time, the unit ${fromName.unit} is in its name`,
-        confidence: 'medium',
-        alternatives: [],
-      };
-    }
-    if (Number(stats[0]) >= 1e9) {
-      issue(
-        'parquet_time_out_of_range',
-        'warning',
-        P0,
-        `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
-      );
-    } else {
-      issue(
-        'parquet_time_unit_guessed',
-        'warning',
-        P0,
-        `${f.name}: values from ${stats[0]} to ${stats[1]} look relative, with no unit in the name; seconds is a guess`,
-        'Give the unit with --time-format (e.g. RELATIVE_MILLISECONDS).',
-      );
-    }
-    return {
-      field: f,
-      format: 'TIME_FORMAT_RELATIVE_SECONDS',
-      reason: `${f.name} is ${name}; small values from ${stats[0]} to ${stats[1]}: relative, unit guessed`,
-      confidence: 'low',
-      alternatives: [],
-    };
-  }
-  // No statistics: the name and the physical type are all there is.
   let format: TimeFormat;
   if (f.physicalType === 'INT64') {
     format =
@@ -827,7 +990,7 @@ async function timeOfField(
   issue(
     'parquet_time_unit_guessed',
     'warning',
-    P0,
+    P,
     `${f.name} has no statistics to judge its unit by; ${format} is a guess from its ${fromName ? 'name' : 'type'}`,
     'Give the format with --time-format.',
   );

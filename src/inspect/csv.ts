@@ -290,19 +290,88 @@ export async function inspectCsvSource(
   options: CsvInspectOptions = {},
 ): Promise<CsvProfile> {
   const file = source.name;
-  const headBytes = options.headBytes ?? CSV_HEAD_BYTES;
-  const headRows = options.headRows ?? CSV_HEAD_ROWS;
-  const sliceBytes = options.sliceBytes ?? CSV_SLICE_BYTES;
   const issues: Issue[] = [];
   const startRead = source.bytesRead;
+  const head = await readHeadText(source, options.headBytes ?? CSV_HEAD_BYTES, options, issues);
+  const { dialect, sample } = chooseDialect(head.text, head.decoded, options, file, issues);
+  const headRows = options.headRows ?? CSV_HEAD_ROWS;
+  const table = splitHeadRows(head, sample, dialect, options, headRows, file);
+  const layout = detectLayout(
+    table.rows,
+    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
+  );
+  const scan = scanHeadRows(table, layout, dialect, headRows);
+  const later = await readLaterParts(source, head, table, scan, dialect, options, issues);
+  await fileIssues(source, later.tail, head.gzip, dialect, scan, file, issues);
+  const fields = fieldsOf(table.rows, layout, scan, later, file, issues);
+  const { dataRows } = scan;
+  if (later.rowCount === 0 || (dataRows === 0 && later.mode !== 'full'))
+    issues.push({
+      code: 'csv_no_data_rows',
+      severity: 'error',
+      path: '',
+      message: `${file}: no data rows after row ${layout.firstData}`,
+      source: { file },
+    });
+  const profile: CsvProfile = {
+    format: 'csv',
+    file: { path: file, size: source.size },
+    // The 4 magic bytes are read again with the head: each byte of the file counts once.
+    bytesRead: source.bytesRead - startRead - head.magicBytes,
+    fields,
+    issues,
+    dialect: { ...dialect, gzip: head.gzip },
+    layout: {
+      columnCount: layout.columnCount,
+      preambleRows: layout.preambleRows,
+      embeddedConfigRows: layout.embeddedRows.map((r) => r + 1),
+      headerRow: layout.header + 1,
+      headerConfidence: layout.headerConfidence,
+      headerReason: layout.headerReason,
+      unitsRow: layout.units + 1,
+      firstDataRow: layout.firstData + 1,
+    },
+    sampling: {
+      mode: later.mode,
+      headRows: dataRows,
+      headBytes: table.cut,
+      slices: later.slices,
+      raggedRows: scan.ragged,
+    },
+  };
+  if (later.rowCount !== undefined) profile.rowCount = later.rowCount;
+  return profile;
+}
 
+interface HeadText {
+  gzip: boolean;
+  magicBytes: number;
+  /** The head's bytes (decompressed when gzip). */
+  bytes: Uint8Array;
+  /** Whether the head holds the whole file. */
+  complete: boolean;
+  decoded: ReturnType<typeof decodeText>;
+  text: string;
+  /** Where the decoded text ends in the head's bytes (whole lines). */
+  cut: number;
+}
+
+/**
+ * The head (up to `maxBytes`, or `headRows` plus a margin of lines), cut after its last
+ * whole line and decoded; UTF-16, binary, line-less or empty files are refused here.
+ */
+async function readHeadText(
+  source: ByteSource,
+  maxBytes: number,
+  options: CsvInspectOptions,
+  issues: Issue[],
+): Promise<HeadText> {
+  const file = source.name;
   if (source.size === 0)
     fail(file, 'csv_empty', 'the file is empty', 'Check that the export finished.');
   const magic = await source.read(0, Math.min(4, source.size));
   const gzip = isGzip(magic);
-
-  // ---- head bytes
-  const head = await readHead(source, gzip, headBytes, headRows + 1000);
+  const head = await readHead(source, gzip, maxBytes, (options.headRows ?? CSV_HEAD_ROWS) + 1000);
   const problem = encodingProblem(head.bytes);
   if (problem === 'utf16')
     fail(
@@ -318,7 +387,7 @@ export async function inspectCsvSource(
       'the file is not text (binary bytes): not a CSV file',
       'Check that this is the data file you meant.',
     );
-  let cut = head.complete
+  const cut = head.complete
     ? head.bytes.byteLength
     : cutAfterLines(head.bytes, Number.MAX_SAFE_INTEGER);
   if (!head.complete && cut === 0)
@@ -328,11 +397,9 @@ export async function inspectCsvSource(
       `no line end in the first ${(head.bytes.byteLength / MiB).toFixed(0)} MiB: not a table of rows`,
       'Check that this is a CSV file and that its lines end with LF or CRLF.',
     );
-  if (head.complete) cut = head.bytes.byteLength;
   const decoded = decodeText(head.bytes.subarray(0, cut));
-  let text = decoded.text;
-  let complete = head.complete;
-  if (text.trim() === '') fail(file, 'csv_empty', 'the file holds no rows (only blank lines)');
+  if (decoded.text.trim() === '')
+    fail(file, 'csv_empty', 'the file holds no rows (only blank lines)');
   if (!decoded.validUtf8)
     issues.push({
       code: 'csv_encoding_not_utf8',
@@ -342,8 +409,18 @@ export async function inspectCsvSource(
       hint: 'Re-save the file as UTF-8 so names and text import as written.',
       source: { file },
     });
+  const { bytes, complete } = head;
+  return { gzip, magicBytes: magic.byteLength, bytes, complete, decoded, text: decoded.text, cut };
+}
 
-  // ---- dialect
+/** Line ending, delimiter (given, or detected on the first 64 KiB) and quote character. */
+function chooseDialect(
+  text: string,
+  decoded: HeadText['decoded'],
+  options: CsvInspectOptions,
+  file: string,
+  issues: Issue[],
+): { dialect: CsvDialect; sample: string } {
   const lineEnding = detectLineEnding(text);
   const sample = text.slice(0, 64 * KiB);
   let delimiter: ReturnType<typeof detectDelimiter>;
@@ -382,20 +459,45 @@ export async function inspectCsvSource(
       hint: 'Pass --delimiter to say which one the file uses.',
       source: { file },
     });
+  return { dialect, sample };
+}
 
-  // ---- rows of the head: the preamble and header (from the sample) plus `headRows` rows
+interface HeadTable {
+  /** Parsed rows: all of the head's, or (quote-free text) the first LAYOUT_ROWS. */
+  rows: string[][];
+  /** The head's lines, when quote-free: the rows past `rows` are typed from these. */
+  lines: string[] | undefined;
+  /** How many rows the head holds. */
+  rowCount: number;
+  /** Whether the head's rows are the whole file. */
+  complete: boolean;
+  /** Where the head's rows end, in bytes of the file's content. */
+  cut: number;
+}
+
+/** The head's rows: the preamble and header (from the sample) plus `headRows` data rows. */
+function splitHeadRows(
+  head: HeadText,
+  sample: string,
+  dialect: CsvDialect,
+  options: CsvInspectOptions,
+  headRows: number,
+  file: string,
+): HeadTable {
   const sampleRows = parseRows(sample, dialect).rows;
   refuseTooWide(file, sampleRows);
   const lead = detectLayout(
     sampleRows,
     options.headerRow === undefined ? {} : { headerRow: options.headerRow },
   ).firstData;
+  const { lineEnding } = dialect;
+  let { text, complete, cut } = head;
   const lineCut = cutTextAfterLines(text, lead + headRows, lineEnding === 'CR' ? '\r' : '\n');
   if (lineCut < text.length) {
     text = text.slice(0, lineCut);
     complete = false;
-    cut =
-      (decoded.bom ? 3 : 0) + (decoded.validUtf8 ? Buffer.byteLength(text, 'utf8') : text.length);
+    const { bom, validUtf8 } = head.decoded;
+    cut = (bom ? 3 : 0) + (validUtf8 ? Buffer.byteLength(text, 'utf8') : text.length);
   }
   // Text without the quote character splits exactly as papaparse would (its fast mode):
   // then only the first rows become arrays (for the layout) and the rest are typed in place.
@@ -416,20 +518,43 @@ export async function inspectCsvSource(
     if (!complete && parsedHead.lastRowBroken && rows.length > 1) rows.pop();
   }
   refuseTooWide(file, rows);
-  const headRowCount = lines ? lines.length : rows.length;
-  if (options.headerRow !== undefined && options.headerRow > headRowCount)
+  const rowCount = lines ? lines.length : rows.length;
+  if (options.headerRow !== undefined && options.headerRow > rowCount)
     fail(
       file,
       'csv_header_row_out_of_range',
-      `header row ${options.headerRow} is beyond the ${headRowCount} rows read`,
+      `header row ${options.headerRow} is beyond the ${rowCount} rows read`,
     );
-  const layout = detectLayout(
-    rows,
-    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
-  );
-  const n = layout.columnCount;
-  const headLimit = Math.min(headRowCount, layout.firstData + headRows);
+  return { rows, lines, rowCount, complete, cut };
+}
 
+interface HeadScan {
+  stats: ColumnStats[];
+  headTypes: CsvColumnType[];
+  ragged: number;
+  firstRagged: number | undefined;
+  dataRows: number;
+  /** The row after the head's last data row. */
+  headLimit: number;
+  headerCells: string[] | undefined;
+  repeated: RepeatedHeader;
+  /** Whether the head's rows are the whole file. */
+  whole: boolean;
+}
+
+/**
+ * Types every data row of the head into per-column stats. The measured hot loop of
+ * inspect: quote-free lines are split in place, without a row array per line.
+ */
+function scanHeadRows(
+  table: HeadTable,
+  layout: CsvLayout,
+  dialect: CsvDialect,
+  headRows: number,
+): HeadScan {
+  const { rows, lines } = table;
+  const n = layout.columnCount;
+  const headLimit = Math.min(table.rowCount, layout.firstData + headRows);
   const stats = Array.from({ length: n }, () => new ColumnStats());
   let ragged = 0;
   let firstRagged: number | undefined;
@@ -441,7 +566,7 @@ export async function inspectCsvSource(
   for (let r = layout.firstData; r < headLimit; r++) {
     if (lines && r >= rows.length) {
       let line = lines[r] as string;
-      if (lineEnding === 'mixed' && line.endsWith('\r')) line = line.slice(0, -1);
+      if (dialect.lineEnding === 'mixed' && line.endsWith('\r')) line = line.slice(0, -1);
       if (line.indexOf(delim) < 0 && line.trim() === '') continue;
       if (line === headerLine) {
         noteRepeat(repeated, { row: r + 1, line: r + 1 });
@@ -482,58 +607,99 @@ export async function inspectCsvSource(
     for (let c = 0; c < n; c++) (stats[c] as ColumnStats).add(row[c] ?? '', r + 1);
   }
   const headTypes = stats.map(columnType);
-  const headLastRowComplete = complete && headLimit === headRowCount;
+  const whole = table.complete && headLimit === table.rowCount;
+  return {
+    stats,
+    headTypes,
+    ragged,
+    firstRagged,
+    dataRows,
+    headLimit,
+    headerCells,
+    repeated,
+    whole,
+  };
+}
 
-  // ---- later parts: slices, or every row
-  const slices: CsvSlice[] = [];
+interface LaterParts {
+  mode: CsvProfile['sampling']['mode'];
+  rowCount: number | undefined;
+  slices: CsvSlice[];
   /** The file's last bytes when a read already holds them (the whole head, the end slice). */
-  let tail: Uint8Array | undefined = head.complete && !gzip ? head.bytes : undefined;
-  const rest = Array.from({ length: n }, () => new ColumnStats());
-  const restWhere: string[] = [];
-  const restKinds: KindWhere[] = Array.from({ length: n }, () => ({}));
-  let mode: CsvProfile['sampling']['mode'] = headLastRowComplete ? 'whole' : 'head';
-  let rowCount: number | undefined = headLastRowComplete ? dataRows : undefined;
-  if (!headLastRowComplete && options.full) {
-    mode = 'full';
+  tail: Uint8Array | undefined;
+  /** Per column: the stats of the rows after the head. */
+  rest: ColumnStats[];
+  /** Per column: where the values first go down after the head, when they do. */
+  restWhere: string[];
+  restKinds: KindWhere[];
+}
+
+/**
+ * What follows the head: nothing (the head is the whole file), every row (`full`), or a
+ * few slices (none for gzip, which cannot be read from the middle). Adds to `scan`'s counts.
+ */
+async function readLaterParts(
+  source: ByteSource,
+  head: HeadText,
+  table: HeadTable,
+  scan: HeadScan,
+  dialect: CsvDialect,
+  options: CsvInspectOptions,
+  issues: Issue[],
+): Promise<LaterParts> {
+  const file = source.name;
+  const n = scan.stats.length;
+  const later: LaterParts = {
+    mode: scan.whole ? 'whole' : 'head',
+    rowCount: scan.whole ? scan.dataRows : undefined,
+    slices: [],
+    tail: head.complete && !head.gzip ? head.bytes : undefined,
+    rest: Array.from({ length: n }, () => new ColumnStats()),
+    restWhere: [],
+    restKinds: Array.from({ length: n }, () => ({})),
+  };
+  if (scan.whole) return later;
+  if (options.full) {
+    later.mode = 'full';
     const full = await scanRest(
       source,
-      gzip,
+      head.gzip,
       dialect,
-      headLimit,
+      scan.headLimit,
       n,
-      rest,
-      { header: headerCells, repeated },
+      later.rest,
+      { header: scan.headerCells, repeated: scan.repeated },
       options.onProgress,
     );
-    ragged += full.ragged;
-    firstRagged ??= full.firstRagged;
-    rowCount = dataRows + full.dataRows;
-    for (let c = 0; c < n; c++) noteKinds(restKinds, c, rest[c] as ColumnStats, (i) => `row ${i}`);
-  } else if (!headLastRowComplete && gzip) {
+    scan.ragged += full.ragged;
+    scan.firstRagged ??= full.firstRagged;
+    later.rowCount = scan.dataRows + full.dataRows;
+    for (let c = 0; c < n; c++)
+      noteKinds(later.restKinds, c, later.rest[c] as ColumnStats, (i) => `row ${i}`);
+  } else if (head.gzip) {
     issues.push({
       code: 'csv_gzip_head_only',
       severity: 'info',
       path: '',
-      message: `${file}: gzip content cannot be read from the middle; only the first ${dataRows} data rows were inspected`,
+      message: `${file}: gzip content cannot be read from the middle; only the first ${scan.dataRows} data rows were inspected`,
       hint: 'Pass --full to read every row.',
       source: { file },
     });
-  } else if (!headLastRowComplete) {
-    mode = 'head+slices';
-    const headEnd = cut;
-    const offsets = sliceOffsets(headEnd, source.size, sliceBytes);
-    for (const offset of offsets) {
+  } else {
+    later.mode = 'head+slices';
+    const sliceBytes = options.sliceBytes ?? CSV_SLICE_BYTES;
+    for (const offset of sliceOffsets(table.cut, source.size, sliceBytes)) {
       const slice = await readSlice(
         source,
         offset,
         sliceBytes,
         dialect,
         n,
-        offset === headEnd,
+        offset === table.cut,
         head.bytes,
       );
-      slices.push(slice.info);
-      if (offset + slice.bytes.byteLength >= source.size) tail = slice.bytes;
+      later.slices.push(slice.info);
+      if (offset + slice.bytes.byteLength >= source.size) later.tail = slice.bytes;
       if (!slice.info.aligned) {
         issues.push({
           code: 'csv_slice_skipped',
@@ -545,34 +711,55 @@ export async function inspectCsvSource(
         });
         continue;
       }
-      const part = Array.from({ length: n }, () => new ColumnStats());
-      for (const [i, row] of slice.rows.entries()) {
-        if (headerCells && sameCells(row, headerCells)) {
-          noteRepeat(repeated, { where: `the slice at byte ${offset}, row ${i + 1}` });
-          continue;
-        }
-        if (row.length !== n) ragged += 1;
-        for (let c = 0; c < n; c++) (part[c] as ColumnStats).add(row[c] ?? '', i + 1);
-      }
-      const where = `the slice at byte ${offset}`;
-      for (let c = 0; c < n; c++) {
-        const p = part[c] as ColumnStats;
-        if (p.firstDecrease !== undefined) restWhere[c] ??= `${where}, row ${p.firstDecrease}`;
-        noteKinds(restKinds, c, p, (i) => `${where}, row ${i}`);
-        (rest[c] as ColumnStats).merge(p, false);
-      }
-      // Order across parts: the slice must not start below where the head ended.
-      for (let c = 0; c < n; c++) {
-        const p = part[c] as ColumnStats;
-        const prev = (stats[c] as ColumnStats).lastValue;
-        if (prev !== undefined && p.firstValue !== undefined && decreases(prev, p.firstValue))
-          restWhere[c] ??= `the slice at byte ${offset}, row 1`;
-      }
+      addSlice(slice.rows, offset, scan, later);
     }
   }
-  if (repeated.count > 0) issues.push(repeatedHeaderIssue(file, repeated));
+  return later;
+}
+
+/** Types an aligned slice's rows into `later`, noting where its values go down. */
+function addSlice(rows: string[][], offset: number, scan: HeadScan, later: LaterParts) {
+  const n = scan.stats.length;
+  const part = Array.from({ length: n }, () => new ColumnStats());
+  for (const [i, row] of rows.entries()) {
+    if (scan.headerCells && sameCells(row, scan.headerCells)) {
+      noteRepeat(scan.repeated, { where: `the slice at byte ${offset}, row ${i + 1}` });
+      continue;
+    }
+    if (row.length !== n) scan.ragged += 1;
+    for (let c = 0; c < n; c++) (part[c] as ColumnStats).add(row[c] ?? '', i + 1);
+  }
+  const where = `the slice at byte ${offset}`;
+  for (let c = 0; c < n; c++) {
+    const p = part[c] as ColumnStats;
+    if (p.firstDecrease !== undefined) later.restWhere[c] ??= `${where}, row ${p.firstDecrease}`;
+    noteKinds(later.restKinds, c, p, (i) => `${where}, row ${i}`);
+    (later.rest[c] as ColumnStats).merge(p, false);
+  }
+  // Order across parts: the slice must not start below where the head ended.
+  for (let c = 0; c < n; c++) {
+    const p = part[c] as ColumnStats;
+    const prev = (scan.stats[c] as ColumnStats).lastValue;
+    if (prev !== undefined && p.firstValue !== undefined && decreases(prev, p.firstValue))
+      later.restWhere[c] ??= `the slice at byte ${offset}, row 1`;
+  }
+}
+
+/** Repeated header lines, a last row cut short, ragged rows. */
+async function fileIssues(
+  source: ByteSource,
+  tail: Uint8Array | undefined,
+  gzip: boolean,
+  dialect: CsvDialect,
+  scan: HeadScan,
+  file: string,
+  issues: Issue[],
+) {
+  const n = scan.stats.length;
+  if (scan.repeated.count > 0) issues.push(repeatedHeaderIssue(file, scan.repeated));
   const cutShort = gzip ? undefined : await lastRowShort(source, tail, dialect, n);
   if (cutShort) issues.push(lastRowIssue(file, cutShort, n));
+  const { ragged, firstRagged } = scan;
   if (ragged > 0)
     issues.push({
       code: 'csv_ragged_rows',
@@ -582,53 +769,50 @@ export async function inspectCsvSource(
       hint: 'Check the delimiter and quoting; pass --delimiter if it was guessed wrong.',
       source: { file, ...(firstRagged ? { row: firstRagged } : {}) },
     });
+}
 
-  // ---- fields
+/** One field per column, from the head's and the later parts' stats; duplicate names noted. */
+function fieldsOf(
+  rows: string[][],
+  layout: CsvLayout,
+  scan: HeadScan,
+  later: LaterParts,
+  file: string,
+  issues: Issue[],
+): CsvFieldProfile[] {
   const headerRow = layout.header >= 0 ? (rows[layout.header] ?? []) : [];
   const unitsRow = layout.units >= 0 ? (rows[layout.units] ?? []) : [];
   const fields: CsvFieldProfile[] = [];
   const seenNames = new Map<string, number>();
-  for (let c = 0; c < n; c++) {
-    const s = stats[c] as ColumnStats;
-    const r = rest[c] as ColumnStats;
-    const headType = headTypes[c] as CsvColumnType;
-    const headIncreasing = s.increasing;
-    const headFirstDecrease = s.firstDecrease;
-    const headLast = s.lastValue;
-    const headStrings = s.kinds.string;
+  for (let c = 0; c < layout.columnCount; c++) {
+    const s = scan.stats[c] as ColumnStats;
+    const r = later.rest[c] as ColumnStats;
+    const headType = scan.headTypes[c] as CsvColumnType;
+    const head = {
+      increasing: s.increasing,
+      firstDecrease: s.firstDecrease,
+      last: s.lastValue,
+      strings: s.kinds.string,
+    };
     s.merge(r);
     const type = columnType(s);
     const field = describeField(c, s, type, layout, headerRow, unitsRow, rows);
     if (s.hasStrays()) {
       const first = s.firstOfKind.string;
-      const later = restKinds[c]?.string;
+      const laterString = later.restKinds[c]?.string;
       field.stray = {
         count: s.kinds.string,
         value: (first?.value ?? '').trim(),
         where:
-          headStrings > 0 && first
+          head.strings > 0 && first
             ? `row ${first.index}`
-            : (later?.where ?? 'a later part of the file'),
+            : (laterString?.where ?? 'a later part of the file'),
       };
     }
-    if (!headIncreasing && headFirstDecrease !== undefined) {
-      field.increasing = false;
-      field.firstDecrease = `row ${headFirstDecrease}`;
-    } else if (restWhere[c] !== undefined || !r.increasing) {
-      field.increasing = false;
-      field.firstDecrease = restWhere[c] ?? 'a later part of the file';
-    } else if (
-      mode === 'full' &&
-      r.firstValue !== undefined &&
-      headLast !== undefined &&
-      decreases(headLast, r.firstValue)
-    ) {
-      field.increasing = false;
-      field.firstDecrease = `row ${headLimit + 1}`;
-    }
+    orderOf(field, head, r, later.restWhere[c], later.mode, scan.headLimit);
     if (isWidening(headType, type)) {
       field.headType = headType;
-      const by = widenedBy(restKinds[c] ?? {}, type);
+      const by = widenedBy(later.restKinds[c] ?? {}, type);
       if (by) field.widenedBy = by;
       issues.push({
         code: 'csv_type_widened',
@@ -652,43 +836,33 @@ export async function inspectCsvSource(
     fields.push(field);
   }
   dropTrailingEmpty(fields, layout, file, issues);
-  if (rowCount === 0 || (dataRows === 0 && mode !== 'full'))
-    issues.push({
-      code: 'csv_no_data_rows',
-      severity: 'error',
-      path: '',
-      message: `${file}: no data rows after row ${layout.firstData}`,
-      source: { file },
-    });
+  return fields;
+}
 
-  const profile: CsvProfile = {
-    format: 'csv',
-    file: { path: file, size: source.size },
-    // The 4 magic bytes are read again with the head: each byte of the file counts once.
-    bytesRead: source.bytesRead - startRead - magic.byteLength,
-    fields,
-    issues,
-    dialect: { ...dialect, gzip },
-    layout: {
-      columnCount: n,
-      preambleRows: layout.preambleRows,
-      embeddedConfigRows: layout.embeddedRows.map((r) => r + 1),
-      headerRow: layout.header + 1,
-      headerConfidence: layout.headerConfidence,
-      headerReason: layout.headerReason,
-      unitsRow: layout.units + 1,
-      firstDataRow: layout.firstData + 1,
-    },
-    sampling: {
-      mode,
-      headRows: dataRows,
-      headBytes: cut,
-      slices,
-      raggedRows: ragged,
-    },
-  };
-  if (rowCount !== undefined) profile.rowCount = rowCount;
-  return profile;
+/** Whether a column's values only go up, and where they first go down: head, later, seam. */
+function orderOf(
+  field: CsvFieldProfile,
+  head: { increasing: boolean; firstDecrease: number | undefined; last: string | undefined },
+  rest: ColumnStats,
+  restWhere: string | undefined,
+  mode: CsvProfile['sampling']['mode'],
+  headLimit: number,
+) {
+  if (!head.increasing && head.firstDecrease !== undefined) {
+    field.increasing = false;
+    field.firstDecrease = `row ${head.firstDecrease}`;
+  } else if (restWhere !== undefined || !rest.increasing) {
+    field.increasing = false;
+    field.firstDecrease = restWhere ?? 'a later part of the file';
+  } else if (
+    mode === 'full' &&
+    rest.firstValue !== undefined &&
+    head.last !== undefined &&
+    decreases(head.last, rest.firstValue)
+  ) {
+    field.increasing = false;
+    field.firstDecrease = `row ${headLimit + 1}`;
+  }
 }
 
 type KindWhere = Partial<Record<CellKind, { value: string; where: string }>>;

@@ -1,0 +1,14 @@
+/** Assets: `GET /api/v1/assets/{id}`. */
+import { Asset } from '../../model/resources.js';
+import { owned } from '../context.js';
+import type { Route } from './table.js';
+
+export const assetRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: /^\/api\/v1\/assets\/([^/]+)$/,
+    handler: ({ params, orgId }, ctx) => ({
+      asset: Asset.parse(owned(ctx.store.data.assets, params[0] ?? '', orgId, 'asset').value),
+    }),
+  },
+];

@@ -1,0 +1,13 @@
+/** Saved searches: `PATCH /api/v1/saved_searches` (the id in the body). */
+import { SavedSearch } from '../../model/resources.js';
+import type { UpdateSpec } from './update.js';
+
+export const savedSearchUpdate: UpdateSpec = {
+  path: '/api/v1/saved_searches',
+  key: 'savedSearch',
+  schema: SavedSearch,
+  what: 'saved search',
+  table: (data) => data.savedSearches,
+  idField: 'savedSearchId',
+  fields: ['name', 'properties'],
+};

@@ -1,0 +1,12 @@
+/** Views: `PATCH /api/v1/views/{id}` (the id in the path). */
+import { View } from '../../model/resources.js';
+import type { UpdateSpec } from './update.js';
+
+export const viewUpdate: UpdateSpec = {
+  path: /^\/api\/v1\/views\/([^/]+)$/,
+  key: 'view',
+  schema: View,
+  what: 'view',
+  table: (data) => data.views,
+  fields: ['name', 'axis_groups', 'channels', 'is_pinned'],
+};
