@@ -1,3 +1,5 @@
+import type { Issue } from '../model/issue.js';
+
 /** A mistake in how a command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {
   /** `usage_error` (exit code 2), as every importkit error class exposes its code. */
@@ -23,6 +25,22 @@ export class CommandError extends Error {
     super(message);
     this.name = 'CommandError';
     this.hint = hint;
+  }
+}
+
+/**
+ * A file given on the command line that cannot be read as asked (a folder, a FIFO, an empty
+ * file ...): printed as `error <code>: <message>` with its hint; exit code 2 for a file
+ * that does not exist, else 1. Raised before any stage reads the file.
+ */
+export class FileIssueError extends Error {
+  readonly code: string;
+  readonly issue: Issue;
+  constructor(issue: Issue) {
+    super(issue.message);
+    this.name = 'FileIssueError';
+    this.code = issue.code;
+    this.issue = issue;
   }
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Issue } from '../model/issue.js';
-import { CommandError, EXIT_INVALID, EXIT_USAGE, UsageError } from './errors.js';
+import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
 import { printable } from './printable.js';
@@ -117,6 +117,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
 /** The inspect stage, only when its error is in hand (it is loaded then): lint never loads it. */
 async function inspectIssue(err: unknown): Promise<Issue | undefined> {
+  if (err instanceof FileIssueError) return err.issue;
   if (!(err instanceof Error) || err.name !== 'InspectError') return undefined;
   const { InspectError } = await import('../inspect/index.js');
   return err instanceof InspectError ? err.issue : undefined;

@@ -4,6 +4,7 @@
  * worker that reads an HDF5 file; papaparse and hyparquet are plain JS.
  */
 
+export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from '../files/index.js';
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
@@ -27,7 +28,6 @@ export type {
 export { inspectCsv } from './csv.js';
 export type { Detection, FileFormat } from './detect.js';
 export { detectFormat } from './detect.js';
-export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from './file-kind.js';
 export { gunzipChunks, gunzipHead, isGzip } from './gzip-source.js';
 export type {
   Hdf5Attribute,

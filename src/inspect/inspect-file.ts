@@ -1,7 +1,7 @@
+import { fileErrorIssue, fileProblem } from '../files/index.js';
 import type { ByteSource } from './byte-source.js';
 import { openFileSource } from './byte-source.js';
 import { detectFormat } from './detect.js';
-import { fileErrorIssue, fileProblem } from './file-kind.js';
 import { type BaseProfile, InspectError } from './profile.js';
 
 /** Options every inspector understands; each reads the ones it knows. */

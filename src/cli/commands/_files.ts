@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileProblem, fileProblemSync, InspectError } from '../../inspect/index.js';
+import { fileProblem, fileProblemSync } from '../../files/index.js';
 import type { Issue } from '../../model/issue.js';
 import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
-import { UsageError } from '../errors.js';
+import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
 /** Config files a directory argument stands for. */
@@ -223,7 +223,7 @@ export async function requireFile(path: string, shown: string): Promise<void> {
   const problem = await fileProblem(path, shown);
   if (!problem) return;
   if (problem.code === 'file_not_found') throw new UsageError(`${shown}: no such file`);
-  throw new InspectError({ ...problem, source: { file: shown } });
+  throw new FileIssueError({ ...problem, source: { file: shown } });
 }
 
 /** A config file's text (at most 4 MiB, read as `lint` reads it), or the error for it. */
@@ -235,7 +235,7 @@ export function readConfigOrThrow(path: string, shown: string): string {
 export function textOrThrow(read: string | Issue, shown: string): string {
   if (typeof read === 'string') return read;
   if (read.code === 'file_not_found') throw new UsageError(`${shown}: no such file`);
-  throw new InspectError({
+  throw new FileIssueError({
     ...read,
     message: `${shown}: ${read.message}`,
     source: { file: shown },

@@ -91,13 +91,11 @@ export async function check(args: string[], io: Io): Promise<number> {
   for (const report of reports) reporter.write(report);
   const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
   const [first] = pairs as [[string, string]];
-  reporter.end({
-    ...summarize(reports),
-    validText:
-      pairs.length === 1
-        ? `${first[1]} fits ${first[0]} (${read})`
-        : `every data file fits its config (${read})`,
-  });
+  reporter.end(
+    pairs.length === 1
+      ? { ...summarize(reports), validText: `${first[1]} fits ${first[0]} (${read})` }
+      : summarize(reports),
+  );
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
 }
 
