@@ -47,6 +47,8 @@ describe('preview of the fixture table in each format', () => {
     ['channels.csv.yaml', 'channels.csv'],
     ['channels.parquet.yaml', 'channels.parquet'],
     ['channels.h5.yaml', 'channels.h5'],
+    ['channels.tdms.yaml', 'channels.tdms'],
+    ['channels.ulg.yaml', 'channels.ulg'],
   ] as const) {
     test(`${data}: every row, the time axis and one block per channel`, async () => {
       const p = await page(config, data);
