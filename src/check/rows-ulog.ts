@@ -216,13 +216,13 @@ function addRow(
   axis: Axis,
   channels: readonly RowChannel[],
   time: number,
-  valueOf: (c: Axis['channels'][number]) => string | number | boolean | null,
+  valueFor: (c: Axis['channels'][number]) => string | number | boolean | null,
 ): void {
   const out = axis.out as BatchBuilder;
   const i = out.next();
   out.batch.times[i] = time;
   axis.channels.forEach((c, j) => {
-    const v = valueOf(c);
+    const v = valueFor(c);
     const col = out.batch.columns[j] as Float64Array | Array<string | null>;
     if (Array.isArray(col)) col.push(v === null || v === '' ? null : String(v));
     else col[i] = v === null ? Number.NaN : numberOfValue(v, channels[c.index] as RowChannel);

@@ -33,7 +33,6 @@ import {
   type UlogLeaf,
 } from './ulog/format.js';
 import { ChunkReader, text, view } from './ulog/reader.js';
-import { scalarAt } from './ulog/values.js';
 import {
   emptyScan,
   MSG,
@@ -46,6 +45,7 @@ import {
   type UlogSubscription,
   UlogWalker,
 } from './ulog/scan.js';
+import { scalarAt } from './ulog/values.js';
 
 export type { UlogDataHandlers } from './ulog/data.js';
 export type { UlogFieldDef, UlogFormat, UlogLeaf } from './ulog/format.js';

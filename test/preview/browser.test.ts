@@ -80,6 +80,8 @@ if (!chromium) {
       ['channels.csv.yaml', 'channels.csv'],
       ['channels.parquet.yaml', 'channels.parquet'],
       ['channels.h5.yaml', 'channels.h5'],
+      ['channels.tdms.yaml', 'channels.tdms'],
+      ['channels.ulg.yaml', 'channels.ulg'],
     ] as const) {
       test(`${data}: no errors or requests, one drawn plot per channel, first and last time`, async () => {
         const { page, problems, requests } = await open(config, data);
