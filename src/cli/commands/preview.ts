@@ -103,8 +103,9 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
     ? createProgress(io, `reading ${basename(p.dataFile)}`, (await stat(dataPath)).size)
     : undefined;
   let html: string;
+  let notes: string[];
   try {
-    ({ html } = await buildPreview({
+    ({ html, notes } = await buildPreview({
       document: p.document,
       dataPath,
       dataName: p.dataFile,
@@ -136,5 +137,6 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
   io.stderr.write(
     `wrote ${p.output}${errors > 0 ? ` (the config has ${errors} error(s): see the page)` : ''}\n`,
   );
+  for (const note of notes) io.stderr.write(`note: ${note}\n`);
   return issues;
 }
