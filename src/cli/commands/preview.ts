@@ -19,6 +19,8 @@ last time, duration, sample rate) with what is wrong with it in red; one plot pe
 (zoom is linked across plots); the config with each issue beside its line. The page
 fetches nothing: open it from disk. By default the head of the file and a few slices are
 read; --full reads every row (bounded memory, a progress bar on a terminal).
+CSV, Parquet, HDF5, TDMS and ULog rows are plotted; what the page cannot show (CH10
+rows, for one) is a note on the page and a "note:" line after "wrote <page>".
 
 Options:
   -o, --output <file>     the page to write (default: preview.html)
