@@ -81,6 +81,46 @@ describe('preview of the fixture table in each format', () => {
   });
 });
 
+test('Parquet multiChannel: one plotted channel per name in the rows, each on its own axis', async () => {
+  const examples = join(fixtures, '..', 'platform-examples');
+  const document: ImportDocument = {
+    parquetConfig: {
+      singleChannelPerRow: {
+        timeColumn: { path: 'timestamp', format: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS' },
+        multiChannel: { namePath: 'channel', dataPath: 'value' },
+      },
+    },
+  };
+  const dataPath = join(examples, 'parquet-multi-channel-per-row.parquet');
+  const p = await buildPreview({
+    document,
+    dataPath,
+    configText: '{}',
+    configName: 'c',
+    issues: [],
+  });
+  const counts: Record<string, number> = {};
+  const rows = await readConfigRows(document, dataPath);
+  await rows?.read((b) => {
+    for (const c of b.channels) {
+      const name = rows.channels[c]?.name ?? '?';
+      counts[name] = (counts[name] ?? 0) + b.length;
+    }
+  });
+  expect({ rows: p.rows, complete: p.complete, notes: p.notes, counts }).toEqual({
+    rows: 900,
+    complete: true,
+    notes: [],
+    counts: { rpm: 300, speed: 300, temperature: 300 },
+  });
+  expect(shown(p.html)).toMatchObject({
+    first: '2024-01-01T00:00:00.000Z',
+    last: '2024-01-01T00:04:59.000Z',
+    channels: ['rpm', 'speed', 'temperature'].map((name) => ({ name, kind: 'line' })),
+    plots: 3,
+  });
+});
+
 describe("time axis findings on the inspectors' fixtures", () => {
   /** The page of a CSV fixture read by the draft inference made for it. */
   async function csvPage(name: string) {
