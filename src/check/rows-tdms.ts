@@ -7,7 +7,8 @@
  * from the inspect stage's raw data reader (one walk over the segments, only the wanted
  * bytes read). Sampled: the first 10,000 values of each axis, three slices and the last
  * values; `full`: every value. Memory holds what one read brings (at most 65,536 values of
- * a channel) plus how far one channel of an axis runs ahead of another in the file.
+ * a channel) plus how far one channel of an axis runs ahead of another in the file (at
+ * most 4 Mi values; past that the axis stops, with a note).
  */
 import {
   inspectTdms,
@@ -171,7 +172,12 @@ interface Emitter {
   queues: Queue[];
   out: BatchBuilder;
   rows: number;
+  /** Set when one channel ran too far ahead of another: the axis stops there. */
+  stopped?: boolean;
 }
+
+/** Values one channel of an axis may be ahead of another before the axis stops (memory). */
+const MAX_AHEAD = 1 << 22;
 
 async function readRows(
   dataPath: string,
@@ -211,9 +217,10 @@ async function readRows(
     requests,
     (r, values) => {
       const o = owner[r];
-      if (!o) return;
+      if (!o || o.e.stopped) return;
       o.q.push(values);
       emit(o.e, numeric, plan.channels);
+      if (o.q.length > MAX_AHEAD) o.e.stopped = true;
     },
     options.onProgress ? { onProgress: options.onProgress } : {},
   );
@@ -223,6 +230,12 @@ async function readRows(
     e.out.flush();
     rows += e.rows;
     total += Number.isFinite(e.axis.rows) ? e.axis.rows : 0;
+  }
+  const stopped = emitters.filter((e) => e.stopped).map((e) => e.axis.channels[0]?.path);
+  for (const path of stopped) {
+    notes.push(
+      `${path}: its channels lie too far apart in the file (over ${MAX_AHEAD} values); the rows after that are not shown`,
+    );
   }
   return { rows, complete: rows >= total, notes: [...plan.notes, ...notes] };
 }
