@@ -1,9 +1,12 @@
 /**
  * Parquet rows as a ParquetConfig reads them, through hyparquet (the reader the check
  * stage uses for `--full`), with timestamps kept as raw integers: the time column in the
- * declared format, each configured column as its channel's type. Sampled: the first
- * 10,000 rows, three slices inside the file and the last rows; `full`: every row group,
- * one at a time (memory bounded by one group's columns).
+ * declared format, each configured column as its channel's type. A multiChannel layout
+ * (long form: one column names the channel, another holds its value) is read twice: once
+ * for the names in the rows read (the first 100 become channels, each on its own time
+ * axis), then for the values. Sampled: the first 10,000 rows, three slices inside the file
+ * and the last rows; `full`: every row group, one at a time (memory bounded by one group's
+ * columns).
  */
 import type { ChannelConfig } from '../model/channel.js';
 import { pointer } from '../model/issue.js';
@@ -34,7 +37,12 @@ interface Plan {
   paths: string[];
   channels: RowChannel[];
   notes: string[];
+  /** multiChannel: the name and value columns; its channels are the names found in the rows. */
+  multi?: { namePath: string; dataPath: string; ptr: string; names: Map<string, number> };
 }
+
+/** multiChannel: the most channel names plotted (the rest are noted). */
+const MAX_NAMES = 100;
 
 /** The columns the config reads and the channels they make, for either layout. */
 function planOf(config: ParquetConfig, key: string): Plan {
@@ -60,10 +68,10 @@ function planOf(config: ParquetConfig, key: string): Plan {
       const s = single.singleChannel;
       add(s.dataPath, s.channel, pointer(key, 'singleChannelPerRow', 'singleChannel'));
     }
-    if (single.multiChannel) {
-      plan.notes.push(
-        'multiChannel: the channel names come from the data (namePath); their values are not plotted yet',
-      );
+    const m = single.multiChannel;
+    if (m?.namePath && m.dataPath) {
+      const ptr = pointer(key, 'singleChannelPerRow', 'multiChannel');
+      plan.multi = { namePath: m.namePath, dataPath: m.dataPath, ptr, names: new Map() };
     }
   }
   return plan;
@@ -77,6 +85,7 @@ export async function parquetRows(
 ): Promise<ConfigRows> {
   const config = raw as ParquetConfig;
   const plan = planOf(config, key);
+  if (plan.multi) await findNames(dataPath, plan, options);
   return {
     kind: 'parquet',
     channels: plan.channels,
@@ -106,12 +115,13 @@ function text(v: unknown): string | null {
   return String(v);
 }
 
-async function readParquet(
+/** Reads the rows of `ranges` (sampled, or every row group) of the wanted columns. */
+async function scanParquet(
   dataPath: string,
-  plan: Plan,
-  onBatch: (b: RowBatch) => void,
+  wanted: string[],
   options: RowReadOptions,
-): Promise<RowsRead> {
+  onRows: (rows: Array<Record<string, unknown>>, gap: boolean, end: number, total: number) => void,
+): Promise<{ rows: number; total: number }> {
   const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import(
     'hyparquet'
   );
@@ -119,36 +129,13 @@ async function readParquet(
   const metadata = await parquetMetadataAsync(file);
   const total = Number(metadata.num_rows);
   const topNames = new Set(metadata.schema.slice(1).map((e) => e.name));
-  const wanted = [plan.time?.path, ...plan.paths].filter((p): p is string => !!p);
   const columns = [
     ...new Set(wanted.map((p) => (topNames.has(p) ? p : (p.split('.')[0] ?? p)))),
   ].filter((c) => topNames.has(c));
-  const out = new BatchBuilder(
-    0,
-    plan.channels.map((_, i) => i),
-    plan.channels.map((c) => c.values),
-    onBatch,
-  );
-  const time = numericTime(plan.time?.format, plan.time?.relativeStartTime);
-  const timePath = plan.time?.path;
-  const take = (rows: Array<Record<string, unknown>>) => {
-    for (const row of rows) {
-      const i = out.next();
-      const t = timePath ? at(row, timePath) : undefined;
-      out.batch.times[i] = timeOf(t, time);
-      plan.paths.forEach((p, c) => {
-        const col = out.batch.columns[c] as Float64Array | Array<string | null>;
-        const v = at(row, p);
-        if (Array.isArray(col)) col.push(text(v));
-        else col[i] = numberOfValue(v, plan.channels[c] as RowChannel);
-      });
-    }
-  };
   const ranges = options.full ? groupRanges(metadata.row_groups) : sampleRanges(total);
   let prevEnd = 0;
   let rows = 0;
   for (const [start, end] of ranges) {
-    if (start > prevEnd) out.gap();
     const got = await parquetReadObjects({
       file,
       metadata,
@@ -157,13 +144,100 @@ async function readParquet(
       rowEnd: end,
       parsers: RAW as never,
     });
-    take(got as Array<Record<string, unknown>>);
+    onRows(got as Array<Record<string, unknown>>, start > prevEnd, end, total);
     rows += got.length;
     prevEnd = end;
-    options.onProgress?.(end, total);
   }
-  out.flush();
-  return { rows, complete: rows >= total, notes: plan.notes };
+  return { rows, total };
+}
+
+/**
+ * multiChannel: the channel names in the rows that will be read (the first MAX_NAMES, in
+ * the order they first appear), each a channel on its own time axis, plotted when its
+ * first value is a number.
+ */
+async function findNames(dataPath: string, plan: Plan, options: RowReadOptions): Promise<void> {
+  const multi = plan.multi;
+  if (!multi) return;
+  const axis0 = plan.paths.length > 0 ? 1 : 0;
+  let more = 0;
+  await scanParquet(dataPath, [multi.namePath, multi.dataPath], options, (rows) => {
+    for (const row of rows) {
+      const name = text(at(row, multi.namePath));
+      if (name === null || multi.names.has(name)) continue;
+      if (multi.names.size >= MAX_NAMES) {
+        more += 1;
+        multi.names.set(name, -1);
+        continue;
+      }
+      const v = at(row, multi.dataPath);
+      const numeric = typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean';
+      const channel = rowChannel(undefined, name, multi.ptr, axis0 + multi.names.size);
+      if (numeric) channel.values = 'number';
+      multi.names.set(name, plan.channels.length);
+      plan.channels.push(channel);
+    }
+  });
+  if (more > 0) {
+    plan.notes.push(
+      `multiChannel: ${more} more channel names after the first ${MAX_NAMES} are not plotted`,
+    );
+  }
+}
+
+async function readParquet(
+  dataPath: string,
+  plan: Plan,
+  onBatch: (b: RowBatch) => void,
+  options: RowReadOptions,
+): Promise<RowsRead> {
+  const flatCount = plan.paths.length;
+  const out = new BatchBuilder(
+    0,
+    plan.paths.map((_, i) => i),
+    plan.channels.slice(0, flatCount).map((c) => c.values),
+    onBatch,
+  );
+  const perName = plan.channels
+    .slice(flatCount)
+    .map((c, k) => new BatchBuilder(c.axis, [flatCount + k], [c.values], onBatch));
+  const time = numericTime(plan.time?.format, plan.time?.relativeStartTime);
+  const timePath = plan.time?.path;
+  const put = (b: BatchBuilder, i: number, c: number, v: unknown) => {
+    const col = b.batch.columns[c] as Float64Array | Array<string | null>;
+    if (Array.isArray(col)) col.push(text(v));
+    else col[i] = numberOfValue(v, plan.channels[b.batch.channels[c] ?? 0] as RowChannel);
+  };
+  const multi = plan.multi;
+  const wanted = [timePath, ...plan.paths, multi?.namePath, multi?.dataPath];
+  const read = await scanParquet(
+    dataPath,
+    wanted.filter((p): p is string => !!p),
+    options,
+    (rows, gap, end, total) => {
+      if (gap) for (const b of [out, ...perName]) b.gap();
+      for (const row of rows) {
+        const t = timeOf(timePath ? at(row, timePath) : undefined, time);
+        if (flatCount > 0) {
+          const i = out.next();
+          out.batch.times[i] = t;
+          plan.paths.forEach((p, c) => {
+            put(out, i, c, at(row, p));
+          });
+        }
+        const name = multi ? text(at(row, multi.namePath)) : null;
+        const b =
+          multi && name !== null ? perName[(multi.names.get(name) ?? -1) - flatCount] : undefined;
+        if (!b || !multi) continue;
+        const i = b.next();
+        b.batch.times[i] = t;
+        put(b, i, 0, at(row, multi.dataPath));
+      }
+      options.onProgress?.(end, total);
+    },
+  );
+  for (const b of [out, ...perName]) b.flush();
+  return { rows: read.rows, complete: read.rows >= read.total, notes: plan.notes };
 }
 
 /** A time value (number, bigint, RFC 3339 text) → ms since 1970 under the config's format. */

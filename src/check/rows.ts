@@ -83,6 +83,8 @@ const ROW_READERS: Partial<Record<ConfigKind, () => Promise<RowReader>>> = {
   csv: async () => (await import('./rows-csv.js')).csvRows,
   parquet: async () => (await import('./rows-parquet.js')).parquetRows,
   hdf5: async () => (await import('./rows-hdf5.js')).hdf5Rows,
+  tdms: async () => (await import('./rows-tdms.js')).tdmsRows,
+  ulog: async () => (await import('./rows-ulog.js')).ulogRows,
 };
 
 /** The config kinds whose rows can be read. */

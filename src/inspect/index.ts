@@ -66,11 +66,15 @@ export type {
   TdmsProfile,
   TdmsProperty,
   TdmsValue,
+  TdmsValueOptions,
+  TdmsValueRequest,
+  TdmsValuesHandler,
 } from './tdms.js';
 export {
   inspectTdms,
   inspectTdmsSource,
   joinTdmsPath,
+  readTdmsValues,
   splitTdmsPath,
   TDMS_TYPE_CODES,
   tdmsProperty,
@@ -78,6 +82,7 @@ export {
   tdmsTimestampText,
 } from './tdms.js';
 export type {
+  UlogDataHandlers,
   UlogFieldDef,
   UlogFieldProfile,
   UlogFlags,
@@ -85,6 +90,8 @@ export type {
   UlogGpsFix,
   UlogInfo,
   UlogInspectOptions,
+  UlogLeaf,
+  UlogMessageLayout,
   UlogMultiInfo,
   UlogParameter,
   UlogProfile,
@@ -92,4 +99,10 @@ export type {
   UlogSubscription,
   UlogValue,
 } from './ulog.js';
-export { inspectUlog, inspectUlogSource } from './ulog.js';
+export {
+  inspectUlog,
+  inspectUlogSource,
+  readUlogData,
+  ulogFieldValue,
+  ulogLayouts,
+} from './ulog.js';

@@ -18,11 +18,18 @@ import {
   type TdmsProperty,
   type TdmsValue,
 } from './tdms/metadata.js';
+import {
+  readTdmsSourceValues,
+  type TdmsValueOptions,
+  type TdmsValueRequest,
+  type TdmsValuesHandler,
+} from './tdms/raw.js';
 import { type ObjectState, TdmsWalkError, type WalkResult, walkSegments } from './tdms/segments.js';
 import { tdmsTypeName } from './tdms/types.js';
 
 export type { DaqmxIndex, DaqmxScaler, TdmsProperty, TdmsValue } from './tdms/metadata.js';
 export { joinTdmsPath, splitTdmsPath } from './tdms/metadata.js';
+export type { TdmsValueOptions, TdmsValueRequest, TdmsValuesHandler } from './tdms/raw.js';
 export { TDMS_TYPE_CODES, tdmsTimestampOf, tdmsTimestampText } from './tdms/types.js';
 
 export interface TdmsChannelProfile {
@@ -141,6 +148,28 @@ export async function inspectTdmsSource(
     groups,
     channels,
   };
+}
+
+/**
+ * Reads the values of chosen channels of a TDMS file (value ranges of each, in file order);
+ * returns notes on channels whose raw data cannot be decoded. Throws InspectError when the
+ * file cannot be read.
+ */
+export async function readTdmsValues(
+  path: string,
+  requests: readonly TdmsValueRequest[],
+  onValues: TdmsValuesHandler,
+  options: TdmsValueOptions = {},
+): Promise<string[]> {
+  const data = await openForInspection(path);
+  try {
+    return await readTdmsSourceValues(data, requests, onValues, options);
+  } catch (err) {
+    if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
+    throw err;
+  } finally {
+    await data.close();
+  }
 }
 
 type Walked = WalkResult & { fromIndex?: boolean };

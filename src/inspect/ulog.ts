@@ -23,8 +23,16 @@ import type { Issue } from '../model/issue.js';
 import type { ByteSource } from './byte-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
-import { flattenFormat, hasTimestamp, type UlogFormat } from './ulog/format.js';
-import { ChunkReader, view } from './ulog/reader.js';
+import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
+import {
+  flattenFormat,
+  hasTimestamp,
+  PRIMITIVE_SIZES,
+  typeSize,
+  type UlogFormat,
+  type UlogLeaf,
+} from './ulog/format.js';
+import { ChunkReader, text, view } from './ulog/reader.js';
 import {
   emptyScan,
   MSG,
@@ -37,8 +45,10 @@ import {
   type UlogSubscription,
   UlogWalker,
 } from './ulog/scan.js';
+import { scalarAt } from './ulog/values.js';
 
-export type { UlogFieldDef, UlogFormat } from './ulog/format.js';
+export type { UlogDataHandlers } from './ulog/data.js';
+export type { UlogFieldDef, UlogFormat, UlogLeaf } from './ulog/format.js';
 export type {
   UlogFlags,
   UlogGpsFix,
@@ -132,6 +142,60 @@ export async function inspectUlogSource(
   }
   options.onProgress?.(reader.size, reader.size);
   return profileOf(scan, source, parts, issues);
+}
+
+/** A subscribed message's size (after its msg_id) and its channels with their byte offsets. */
+export interface UlogMessageLayout {
+  msgId: number;
+  messageName: string;
+  instance: number;
+  size: number;
+  leaves: UlogLeaf[];
+}
+
+/** The layout of each subscription whose format has a known size. */
+export function ulogLayouts(profile: UlogProfile): UlogMessageLayout[] {
+  const formats = new Map(profile.formats.map((f) => [f.name, f]));
+  const out: UlogMessageLayout[] = [];
+  for (const s of profile.subscriptions) {
+    const format = formats.get(s.messageName);
+    const size = format ? typeSize(format.name, formats) : undefined;
+    if (!format || size === undefined) continue;
+    const { leaves } = flattenFormat(format, formats);
+    out.push({ msgId: s.msgId, messageName: s.messageName, instance: s.multiId, size, leaves });
+  }
+  return out;
+}
+
+/** A field's value in a message: a number, a 64-bit integer as decimal text, text for chars. */
+export function ulogFieldValue(message: Uint8Array, leaf: UlogLeaf): string | number | boolean {
+  const at = leaf.offset ?? -1;
+  if (at < 0) return Number.NaN;
+  const m = /^char(?:\[(\d+)\])?$/.exec(leaf.type);
+  if (m) return text(message.subarray(at, at + Number(m[1] ?? 1)));
+  const size = PRIMITIVE_SIZES[leaf.type];
+  if (size === undefined || at + size > message.byteLength) return Number.NaN;
+  return scalarAt(leaf.type, view(message), at);
+}
+
+/**
+ * Walks byte ranges of one data part of a ULog file (see `walkUlogData`), handing over
+ * the data messages of the msg_ids in `sizes` and the logged texts. Throws InspectError
+ * when the file cannot be opened.
+ */
+export async function readUlogData(
+  path: string,
+  part: readonly [number, number],
+  ranges: ReadonlyArray<readonly [number, number]>,
+  sizes: ReadonlyMap<number, number>,
+  handlers: UlogDataHandlers,
+): Promise<void> {
+  const source = await openForInspection(path);
+  try {
+    await walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers);
+  } finally {
+    await source.close();
+  }
 }
 
 async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> {

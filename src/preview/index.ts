@@ -10,7 +10,12 @@ import { basename } from 'node:path';
 import { type ConfigRows, type RowBatch, readConfigRows } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
 import { detectFormat, openForInspection } from '../inspect/index.js';
-import { CONFIG_KINDS, type ImportDocument, kindOfKey } from '../model/document.js';
+import {
+  CONFIG_KINDS,
+  type ConfigKind,
+  type ImportDocument,
+  kindOfKey,
+} from '../model/document.js';
 import type { Issue } from '../model/issue.js';
 import { parseConfigSource } from '../validate/index.js';
 import { AxisDecimator } from './decimate.js';
@@ -45,6 +50,16 @@ export interface Preview {
   /** Rows read and whether they were all of the file's. */
   rows: number;
   complete: boolean;
+  /** What the page could not show, in words (also on the page). */
+  notes: string[];
+}
+
+/** The note of a config kind whose rows no reader reads (CH10: the data packets). */
+function noRowsNote(kind: ConfigKind | undefined): string {
+  if (kind === 'ch10') {
+    return 'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)';
+  }
+  return `importkit cannot read the rows of a ${kind ? CONFIG_KINDS[kind].title : 'document of this kind'} yet`;
 }
 
 /** Buckets per axis for this many plotted channels: the page stays small (< 1 MB for 100). */
@@ -81,16 +96,19 @@ export async function buildPreview(input: PreviewInput): Promise<Preview> {
     evidence: input.evidence ?? [],
     rows: gathered?.read.rows ?? 0,
     complete: gathered?.read.complete ?? false,
-    notes: gathered?.read.notes ?? [
-      `importkit cannot read the rows of a ${kind ? CONFIG_KINDS[kind].title : 'document of this kind'} yet`,
-    ],
+    notes: gathered?.read.notes ?? [noRowsNote(kind)],
     time: gathered
       ? timeFindings(gathered.time, rows?.timeFormat, rows?.relativeStartTime, issues)
       : undefined,
     channels: gathered?.channels ?? [],
     axes: gathered?.axes ?? [],
   };
-  return { html: renderPage(model), rows: model.rows, complete: model.complete };
+  return {
+    html: renderPage(model),
+    rows: model.rows,
+    complete: model.complete,
+    notes: model.notes,
+  };
 }
 
 async function describeFile(path: string): Promise<{ format: string; size: number }> {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -69,6 +69,22 @@ describe('importkit preview', () => {
     // The issue sits beside the line it is about, and only there.
     const flagged = [...html.matchAll(/<span class="line has-issue"><span class="no">(\d+)</g)];
     expect(flagged.map((m) => m[1])).toEqual(['7']);
+  });
+
+  test('CH10: the command and the page say its rows are not shown yet, and plot nothing', async () => {
+    const config = join(dir, 'ch10.yaml');
+    await writeFile(config, 'ch10Config:\n  assetName: recorder\n  runName: sortie-4\n');
+    const data = join(fixtures, '..', 'ch10', 'recorder.ch10');
+    const r = await call('preview', config, data, '-o', 'ch10.html');
+    const note =
+      'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)';
+    expect(r).toEqual({ code: 0, stdout: '', stderr: `wrote ch10.html\nnote: ${note}\n` });
+    const html = readFileSync(join(dir, 'ch10.html'), 'utf8');
+    expect({
+      note: html.includes(`<p class="note">${note}</p>`),
+      plots: html.includes('<div class="plot" data-plot="'),
+      channels: html.includes('<div class="channel" data-channel='),
+    }).toEqual({ note: true, plots: false, channels: false });
   });
 
   test('usage errors exit 2 with one line', async () => {

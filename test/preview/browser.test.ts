@@ -5,10 +5,12 @@
  * the fixtures from disk and must show no console error and make no request, draw one
  * plot per numeric channel with pixels on each canvas, label the first and last time, zoom
  * every plot together, and mark a wrong-unit config in red. Skipped (one line says why)
- * when no Chromium is installed.
+ * when no Chromium is installed. With IMPORTKIT_SCREENSHOTS=1 (`npm run docs:screenshots`)
+ * it also saves the pictures of the docs, docs/img/preview-*.png, and fails rather than
+ * skips without Chromium.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +21,15 @@ import type { ImportDocument } from '../../src/model/document.js';
 import { buildPreview } from '../../src/preview/index.js';
 import { validateConfigText } from '../../src/validate/index.js';
 
-const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');
+const root = join(import.meta.dirname, '..', '..');
+const fixtures = join(root, 'fixtures', 'preview');
+const screenshots = process.env.IMPORTKIT_SCREENSHOTS === '1';
+
+/** The docs' pictures: the page of a config and how much of it to show (CSS pixels). */
+const SHOTS = [
+  { name: 'preview-channels', config: 'channels.csv.yaml', data: 'channels.csv', height: 1440 },
+  { name: 'preview-wrong-unit', config: 'wrong-unit.csv.yaml', data: 'channels.csv', height: 620 },
+];
 const expected = JSON.parse(readFileSync(join(fixtures, 'channels.expected.json'), 'utf8')) as {
   first: string;
   last: string;
@@ -30,7 +40,11 @@ const chromium = findChromium();
 const SKIPPED =
   'browser test skipped: no Chromium (apt-get install -y chromium, or set IMPORTKIT_CHROMIUM)';
 
-if (!chromium) {
+if (!chromium && screenshots) {
+  test('IMPORTKIT_SCREENSHOTS=1 needs Chromium', () => {
+    throw new Error(SKIPPED.replace('browser test skipped', 'no screenshots'));
+  });
+} else if (!chromium) {
   console.warn(SKIPPED);
   test.skip(SKIPPED, () => {});
 } else {
@@ -47,7 +61,11 @@ if (!chromium) {
     });
 
     /** Writes the page of a fixture config and opens it; what the page did and shows. */
-    async function open(config: string, data: string) {
+    async function open(
+      config: string,
+      data: string,
+      viewport?: { width: number; height: number },
+    ) {
       const configText = readFileSync(join(fixtures, config), 'utf8');
       const document = validateConfigText(configText).documents[0]?.value as ImportDocument;
       const dataPath = join(fixtures, data);
@@ -58,10 +76,12 @@ if (!chromium) {
         configText,
         configName: config,
         issues,
+        dataName: data,
       });
       const file = join(dir, `${config}.html`);
       await writeFile(file, html);
       const page = await browser.context.newPage();
+      if (viewport) await page.setViewportSize(viewport);
       const problems: string[] = [];
       const requests: string[] = [];
       page.on('console', (m) => {
@@ -80,6 +100,8 @@ if (!chromium) {
       ['channels.csv.yaml', 'channels.csv'],
       ['channels.parquet.yaml', 'channels.parquet'],
       ['channels.h5.yaml', 'channels.h5'],
+      ['channels.tdms.yaml', 'channels.tdms'],
+      ['channels.ulg.yaml', 'channels.ulg'],
     ] as const) {
       test(`${data}: no errors or requests, one drawn plot per channel, first and last time`, async () => {
         const { page, problems, requests } = await open(config, data);
@@ -160,6 +182,22 @@ if (!chromium) {
         ],
         lastColor: red,
       });
+    });
+
+    test.runIf(screenshots)("saves the docs' screenshots (IMPORTKIT_SCREENSHOTS=1)", async () => {
+      await mkdir(join(root, 'docs', 'img'), { recursive: true });
+      for (const shot of SHOTS) {
+        const { page, problems } = await open(shot.config, shot.data, { width: 1000, height: 800 });
+        const path = join(root, 'docs', 'img', `${shot.name}.png`);
+        await page.screenshot({
+          path,
+          fullPage: true,
+          clip: { x: 0, y: 0, width: 1000, height: shot.height },
+        });
+        await page.close();
+        expect(problems).toEqual([]);
+        expect(statSync(path).size).toBeGreaterThan(10_000);
+      }
     });
   });
 }

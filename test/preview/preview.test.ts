@@ -47,6 +47,8 @@ describe('preview of the fixture table in each format', () => {
     ['channels.csv.yaml', 'channels.csv'],
     ['channels.parquet.yaml', 'channels.parquet'],
     ['channels.h5.yaml', 'channels.h5'],
+    ['channels.tdms.yaml', 'channels.tdms'],
+    ['channels.ulg.yaml', 'channels.ulg'],
   ] as const) {
     test(`${data}: every row, the time axis and one block per channel`, async () => {
       const p = await page(config, data);
@@ -76,6 +78,46 @@ describe('preview of the fixture table in each format', () => {
       `the latest time, ${asSeconds(expected.last)}, is after 2100`,
       'read as ABSOLUTE_UNIX_SECONDS, the times land in the year 56302; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-05-01 and 2024-05-01',
     ]);
+  });
+});
+
+test('Parquet multiChannel: one plotted channel per name in the rows, each on its own axis', async () => {
+  const examples = join(fixtures, '..', 'platform-examples');
+  const document: ImportDocument = {
+    parquetConfig: {
+      singleChannelPerRow: {
+        timeColumn: { path: 'timestamp', format: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS' },
+        multiChannel: { namePath: 'channel', dataPath: 'value' },
+      },
+    },
+  };
+  const dataPath = join(examples, 'parquet-multi-channel-per-row.parquet');
+  const p = await buildPreview({
+    document,
+    dataPath,
+    configText: '{}',
+    configName: 'c',
+    issues: [],
+  });
+  const counts: Record<string, number> = {};
+  const rows = await readConfigRows(document, dataPath);
+  await rows?.read((b) => {
+    for (const c of b.channels) {
+      const name = rows.channels[c]?.name ?? '?';
+      counts[name] = (counts[name] ?? 0) + b.length;
+    }
+  });
+  expect({ rows: p.rows, complete: p.complete, notes: p.notes, counts }).toEqual({
+    rows: 900,
+    complete: true,
+    notes: [],
+    counts: { rpm: 300, speed: 300, temperature: 300 },
+  });
+  expect(shown(p.html)).toMatchObject({
+    first: '2024-01-01T00:00:00.000Z',
+    last: '2024-01-01T00:04:59.000Z',
+    channels: ['rpm', 'speed', 'temperature'].map((name) => ({ name, kind: 'line' })),
+    plots: 3,
   });
 });
 

@@ -19,6 +19,8 @@ last time, duration, sample rate) with what is wrong with it in red; one plot pe
 (zoom is linked across plots); the config with each issue beside its line. The page
 fetches nothing: open it from disk. By default the head of the file and a few slices are
 read; --full reads every row (bounded memory, a progress bar on a terminal).
+CSV, Parquet, HDF5, TDMS and ULog rows are plotted; what the page cannot show (CH10
+rows, for one) is a note on the page and a "note:" line after "wrote <page>".
 
 Options:
   -o, --output <file>     the page to write (default: preview.html)
@@ -103,8 +105,9 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
     ? createProgress(io, `reading ${basename(p.dataFile)}`, (await stat(dataPath)).size)
     : undefined;
   let html: string;
+  let notes: string[];
   try {
-    ({ html } = await buildPreview({
+    ({ html, notes } = await buildPreview({
       document: p.document,
       dataPath,
       dataName: p.dataFile,
@@ -136,5 +139,6 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
   io.stderr.write(
     `wrote ${p.output}${errors > 0 ? ` (the config has ${errors} error(s): see the page)` : ''}\n`,
   );
+  for (const note of notes) io.stderr.write(`note: ${note}\n`);
   return issues;
 }

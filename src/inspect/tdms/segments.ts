@@ -1,8 +1,9 @@
 /**
  * Walks the segments of a TDMS file (or of its `.tdms_index` file) and keeps, per object,
  * its merged properties, its last raw data index and the number of values the segments
- * hold. Raw data is skipped by offset and never read: per segment, the 28-byte lead-in and
- * the metadata block are the only reads.
+ * hold. Raw data is skipped by offset and never read here: per segment, the 28-byte lead-in
+ * and the metadata block are the only reads. A caller that wants the values (the row
+ * reader, `raw.ts`) gets each segment's raw data layout through `onRawData`.
  *
  * Incremental metadata follows NI's rules: without kTocNewObjList a segment keeps the
  * previous object list and lists only new or changed objects; a raw data index of 0 means
@@ -120,6 +121,17 @@ export interface WalkOptions {
   index?: ByteSource;
   /** Progress in bytes of the data file, every 1024 segments. */
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Each segment with raw data: where its data lies and the objects it holds, in order. */
+  onRawData?: ((segment: RawSegment) => Promise<void>) | undefined;
+}
+
+/** Where a segment's raw data lies in the data file and which objects it holds, in order. */
+export interface RawSegment {
+  offset: number;
+  length: number;
+  interleaved: boolean;
+  bigEndian: boolean;
+  objects: Array<{ path: string; index: RawIndex }>;
 }
 
 /** Walks every segment; throws TdmsWalkError when not even the first segment is usable. */
@@ -184,7 +196,17 @@ export async function walkSegments(
       active = applied;
     }
     guess = lead.toc & TOC.metaData ? Math.min(step.metaLength, MAX_GUESS) : 0;
-    noteSegment(state, lead, active, (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0);
+    const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
+    noteSegment(state, lead, active, dataLength);
+    if (options.onRawData && dataLength > 0) {
+      await options.onRawData({
+        offset: pos + LEAD_IN + step.metaLength,
+        length: dataLength,
+        interleaved: (lead.toc & TOC.interleaved) !== 0,
+        bigEndian: (lead.toc & TOC.bigEndian) !== 0,
+        objects: active.map((a) => ({ path: a.state.path, index: a.index })),
+      });
+    }
     pos = step.end;
     // The index file holds lead-ins and metadata only; the data file also the raw data.
     metaPos = options.index ? metaPos + LEAD_IN + step.metaLength : pos;

@@ -129,6 +129,8 @@ export interface UlogLeaf {
   field: string;
   /** The primitive type; `char[N]` for text. */
   type: string;
+  /** Byte offset in the message (after its msg_id); undefined when a field before has no size. */
+  offset?: number;
 }
 
 /** What flattening left out or could not follow, for the profile's issues. */
@@ -144,7 +146,7 @@ export function flattenFormat(
   formats: ReadonlyMap<string, UlogFormat>,
 ): { leaves: UlogLeaf[]; problems: FlattenProblem[] } {
   const out: Walk = { leaves: [], problems: [], steps: 0, formats };
-  walk(format, '', 0, out);
+  walk(format, '', 0, out, 0);
   if (out.steps > MAX_FLATTEN_STEPS) {
     out.problems.push({ kind: 'too_many', field: '', type: format.name });
   }
@@ -158,39 +160,53 @@ interface Walk {
   formats: ReadonlyMap<string, UlogFormat>;
 }
 
-function walk(format: UlogFormat, prefix: string, depth: number, out: Walk): void {
+function walk(
+  format: UlogFormat,
+  prefix: string,
+  depth: number,
+  out: Walk,
+  base: number | undefined,
+): void {
   const { leaves, problems, formats } = out;
+  let offset = base;
   for (const f of format.fields) {
+    const at = offset;
+    const one = typeSize(f.type, formats);
+    offset = at === undefined || one === undefined ? undefined : at + one * (f.arrayLength ?? 1);
     out.steps += f.arrayLength ?? 1;
     if (out.steps > MAX_FLATTEN_STEPS) return;
     if (f.name.startsWith('_padding')) continue;
     if (depth === 0 && f.name === 'timestamp') continue;
-    const at = `${prefix}${f.name}`;
+    const name = `${prefix}${f.name}`;
+    const leaf = (field: string, type: string, o: number | undefined): UlogLeaf =>
+      o === undefined ? { field, type } : { field, type, offset: o };
     if (f.type === 'char') {
-      leaves.push({
-        field: at,
-        type: f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`,
-      });
+      leaves.push(leaf(name, f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`, at));
       continue;
     }
     const indexes =
       f.arrayLength === undefined
         ? ['']
         : Array.from({ length: f.arrayLength }, (_, i) => `[${i}]`);
+    const step = (i: number) => (at === undefined || one === undefined ? undefined : at + i * one);
     if (PRIMITIVE_SIZES[f.type] !== undefined) {
-      for (const ix of indexes) leaves.push({ field: `${at}${ix}`, type: f.type });
+      indexes.forEach((ix, i) => {
+        leaves.push(leaf(`${name}${ix}`, f.type, step(i)));
+      });
       continue;
     }
     const nested = formats.get(f.type);
     if (!nested) {
-      problems.push({ kind: 'unknown_type', field: at, type: f.type });
+      problems.push({ kind: 'unknown_type', field: name, type: f.type });
       continue;
     }
     if (depth + 1 >= MAX_NESTING) {
-      problems.push({ kind: 'too_deep', field: at, type: f.type });
+      problems.push({ kind: 'too_deep', field: name, type: f.type });
       continue;
     }
-    for (const ix of indexes) walk(nested, `${at}${ix}.`, depth + 1, out);
+    indexes.forEach((ix, i) => {
+      walk(nested, `${name}${ix}.`, depth + 1, out, step(i));
+    });
   }
 }
 

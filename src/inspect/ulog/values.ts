@@ -17,7 +17,7 @@ export function typeText(k: UlogKey): string {
   return k.arrayLength === undefined ? k.type : `${k.type}[${k.arrayLength}]`;
 }
 
-function scalarAt(type: string, dv: DataView, at: number): UlogScalar {
+export function scalarAt(type: string, dv: DataView, at: number): UlogScalar {
   switch (type) {
     case 'int8_t':
       return dv.getInt8(at);
