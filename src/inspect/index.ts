@@ -4,6 +4,13 @@
  * worker that reads an HDF5 file; papaparse and hyparquet are plain JS.
  */
 
+export type {
+  Container,
+  ContainerKind,
+  ContainerMember,
+  MemberVisit,
+} from './archive/container.js';
+export { archiveError, containerKind, openContainer } from './archive/container.js';
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
@@ -24,7 +31,7 @@ export type {
   CsvInspectOptions,
   CsvProfile,
 } from './csv.js';
-export { inspectCsv } from './csv.js';
+export { inspectCsv, inspectCsvSource } from './csv.js';
 export type { Detection, FileFormat } from './detect.js';
 export { detectFormat } from './detect.js';
 export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from './file-kind.js';
