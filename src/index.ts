@@ -69,8 +69,16 @@ export { startEmulator } from './emulator/index.js';
 export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
 // Infer: a file → a draft config with the evidence for each choice.
-export type { Confidence, Draft, Evidence, InferOptions, Layout } from './infer/index.js';
-export { inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
+export type {
+  BatchDraft,
+  BatchOptions,
+  Confidence,
+  Draft,
+  Evidence,
+  InferOptions,
+  Layout,
+} from './infer/index.js';
+export { inferBatch, inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {

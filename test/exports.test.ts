@@ -123,6 +123,7 @@ const EXPECTED = [
   'generateSchemas',
   'hasErrors',
   'hdf5Config',
+  'inferBatch',
   'inferCh10',
   'inferConfig',
   'inferTdms',

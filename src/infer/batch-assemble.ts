@@ -209,10 +209,12 @@ export function assembleBatch(
     }
     const isFolded = folded.get(l.key)?.includes(l) ?? false;
     const move = mover(l, isFolded);
+    issues.push(...movedIssues(l, move));
+    // A file whose inference failed is not listed: its issues say why, under its pointer.
+    if (r.outcome === 'failed') continue;
     fileConfigs[l.path] =
       isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config };
     if (!isFolded) evidence.push(...movedEvidence(l, move));
-    issues.push(...movedIssues(l, move));
   }
   batch.fileConfigs = fileConfigs;
   if (listed.length === 0) issues.push(noDataIssue(name, results.length));

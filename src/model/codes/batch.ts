@@ -35,12 +35,6 @@ export const batchCodes = {
     summary: "A listed file's `type` does not match the format of the file.",
     fix: "Set the file's `type` to its format (the message names it).",
   },
-  batch_config_missing: {
-    severity: 'error',
-    summary:
-      'A listed file has no config of its own and the batch has no default config for its type.',
-    fix: 'Give the file a config of its own or add the `default*Config` of its type.',
-  },
   archive_corrupt: {
     severity: 'error',
     summary:
