@@ -30,7 +30,7 @@ export type {
   RowsRead,
   UlogCheckOptions,
 } from './check/index.js';
-export { checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
+export { checkBatch, checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {

@@ -108,6 +108,7 @@ const EXPECTED = [
   'buildPreview',
   'ch10Config',
   'channel',
+  'checkBatch',
   'checkConfig',
   'checkTdms',
   'checkUlog',

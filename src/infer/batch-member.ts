@@ -2,13 +2,15 @@
  * One member of a folder or an archive → what the batch lists for it: left out (not data),
  * its type and config, or the issues that stopped its inference.
  */
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   type ByteSource,
   type ContainerKind,
   detectFormat,
   type FileFormat,
   InspectError,
+  leftOutByContent,
+  leftOutByName,
 } from '../inspect/index.js';
 import type { Issue } from '../model/issue.js';
 import { finishDraft } from './index.js';
@@ -20,40 +22,6 @@ export type MemberResult =
   | { path: string; outcome: 'draft'; format: FileFormat; draft: Draft }
   | { path: string; outcome: 'type-only'; format: FileFormat; issue: Issue }
   | { path: string; outcome: 'failed'; format: FileFormat; issues: Issue[] };
-
-/** Extensions of the data files a batch lists (text files need one of these to be data). */
-const DATA_EXTENSIONS = new Set([
-  '.csv',
-  '.tsv',
-  '.parquet',
-  '.pqt',
-  '.h5',
-  '.hdf5',
-  '.he5',
-  '.nc',
-  '.tdms',
-  '.ulg',
-]);
-
-/** Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or undefined. */
-export function leftOutByName(path: string): string | undefined {
-  const parts = path.split('/');
-  if (parts[0] === '__MACOSX') return 'macOS metadata (__MACOSX/)';
-  if (parts.some((p) => p.startsWith('.'))) return 'a hidden file';
-  if (path.toLowerCase().endsWith('.tdms_index'))
-    return 'a TDMS index (the platform reads the .tdms file)';
-  return undefined;
-}
-
-/** Why a member of this format and name is not data, or undefined when the batch lists it. */
-function leftOutByFormat(path: string, format: FileFormat, by: string): string | undefined {
-  if (format === 'unknown') return 'not a data file (binary, not a format importkit knows)';
-  if (format === 'ch10') return 'a CH10 file (a batch imports CSV, Parquet, HDF5, TDMS and ULog)';
-  const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
-  if (format === 'csv' && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
-    return 'a text file without a data extension (.csv, .tsv)';
-  return undefined;
-}
 
 /** Options of one member's inference: the batch's, without what the batch sets itself. */
 function memberOptions(options: InferOptions): InferOptions {
@@ -116,7 +84,7 @@ export async function examineMember(
     source = await open();
     const detection = await detectFormat(source);
     format = detection.format;
-    const why = leftOutByFormat(path, format, detection.by);
+    const why = leftOutByContent(path, format, detection.by);
     if (why) return { path, outcome: 'left-out', reason: why };
     const opts = memberOptions(options);
     if (format === 'hdf5') {

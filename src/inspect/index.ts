@@ -10,7 +10,13 @@ export type {
   ContainerMember,
   MemberVisit,
 } from './archive/container.js';
-export { archiveError, containerKind, openContainer } from './archive/container.js';
+export {
+  archiveError,
+  containerKind,
+  leftOutByContent,
+  leftOutByName,
+  openContainer,
+} from './archive/container.js';
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';

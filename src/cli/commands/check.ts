@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
+import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
 import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
@@ -23,12 +24,15 @@ import { parseCommandArgs } from '../run.js';
 import { readConfigOrThrow, requireFile } from './_files.js';
 import { csvDialectFromArgs } from './infer.js';
 
-const HELP = `Usage: importkit check <config> <data-file> [options]
+const HELP = `Usage: importkit check <config> <data-file | folder | archive> [options]
 
 Checks that a data file fits its config before it is uploaded: the columns, datasets and
 paths the config names exist, the time column parses in the declared format and unit and
 goes forward, values fit the declared channel types, firstDataRow is the first row of
 values, and which columns of the file the config leaves out (info, with --verbose).
+A batch config is checked against its folder or archive (zip, tar, tar.gz): every listed
+file is there, its type matches its format, each file of a folder fits its own or default
+config, and data files not listed are reported (info, with --verbose).
 By default a CSV file is sampled (its head and its tail); --full reads every row.
 
 Options:
@@ -68,7 +72,8 @@ export async function check(args: string[], io: Io): Promise<number> {
   const reporter = await openReporter(values, io, 'check');
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
-  await requireFile(dataPath, dataFile);
+  // A batch config checks a folder or an archive (zip, tar, tar.gz) of files.
+  if ((await containerKind(dataPath)) !== 'folder') await requireFile(dataPath, dataFile);
 
   const result = validateConfigText(text, { filename: configFile });
   const issues: Issue[] = [...result.issues];

@@ -4,8 +4,10 @@
  * extracted to disk.
  */
 import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type { ByteSource } from '../byte-source.js';
 import { openFileSource } from '../byte-source.js';
+import type { FileFormat } from '../detect.js';
 import { gunzipHead, isGzip } from '../gzip-source.js';
 import { InspectError } from '../profile.js';
 
@@ -37,6 +39,40 @@ export interface Container {
   /** Visits every regular member, `jobs` at a time. Rejects on a damaged archive. */
   walk(visit: MemberVisit, jobs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or undefined. */
+export function leftOutByName(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] === '__MACOSX') return 'macOS metadata (__MACOSX/)';
+  if (parts.some((p) => p.startsWith('.'))) return 'a hidden file';
+  if (path.toLowerCase().endsWith('.tdms_index'))
+    return 'a TDMS index (the platform reads the .tdms file)';
+  return undefined;
+}
+
+/** Extensions of the data files a batch lists (text files need one of these to be data). */
+const DATA_EXTENSIONS = new Set([
+  '.csv',
+  '.tsv',
+  '.parquet',
+  '.pqt',
+  '.h5',
+  '.hdf5',
+  '.he5',
+  '.nc',
+  '.tdms',
+  '.ulg',
+]);
+
+/** Why a member of this format and name is not data, or undefined when the batch lists it. */
+export function leftOutByContent(path: string, format: FileFormat, by: string): string | undefined {
+  if (format === 'unknown') return 'not a data file (binary, not a format importkit knows)';
+  if (format === 'ch10') return 'a CH10 file (a batch imports CSV, Parquet, HDF5, TDMS and ULog)';
+  const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
+  if (format === 'csv' && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
+    return 'a text file without a data extension (.csv, .tsv)';
+  return undefined;
 }
 
 const TAR_MAGIC = 'ustar';
