@@ -19,6 +19,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   ulog: async () => (await import('./fixtures/ulog.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
   preview: async () => (await import('./fixtures/preview.js')).generate,
+  batch: async () => (await import('./fixtures/batch.js')).generate,
 };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');

@@ -30,7 +30,7 @@ export type {
   RowsRead,
   UlogCheckOptions,
 } from './check/index.js';
-export { checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
+export { checkBatch, checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -69,8 +69,16 @@ export { startEmulator } from './emulator/index.js';
 export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
 // Infer: a file → a draft config with the evidence for each choice.
-export type { Confidence, Draft, Evidence, InferOptions, Layout } from './infer/index.js';
-export { inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
+export type {
+  BatchDraft,
+  BatchOptions,
+  Confidence,
+  Draft,
+  Evidence,
+  InferOptions,
+  Layout,
+} from './infer/index.js';
+export { inferBatch, inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {

@@ -18,9 +18,9 @@ import {
 import type { Issue } from '../model/issue.js';
 import { checkIssue } from './_issue.js';
 
+export { checkBatch } from './batch.js';
 export type { CsvRecord } from './csv-scan.js';
 export { fieldText, scanCsvFile } from './csv-scan.js';
-
 export { checkTdms } from './tdms.js';
 
 export type { UlogCheckOptions } from './ulog.js';
@@ -66,6 +66,10 @@ export async function checkConfig(
   const key = Object.keys(document).find((k) => kindOfKey(k) !== undefined);
   const kind = key ? kindOfKey(key) : undefined;
   if (!key || !kind) return [];
+  if (kind === 'batch') {
+    const { checkBatch } = await import('./batch.js');
+    return checkBatch(document.batchConfig ?? {}, dataPath, options);
+  }
   const source = await openForInspection(dataPath);
   let format: FileFormat;
   try {

@@ -1,10 +1,12 @@
 import { basename } from 'node:path';
 import {
+  type ByteSource,
   type CsvFieldProfile,
   type CsvProfile,
-  inspectCsv,
+  inspectCsvSource,
   type NumberStyle,
   numberStyleOf,
+  openForInspection,
 } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { CsvConfig } from '../model/csv.js';
@@ -47,6 +49,19 @@ export function parseDelimiter(name: string): string | undefined {
  * Options override any choice. The draft is not validated here (`inferConfig` does that).
  */
 export async function inferCsv(path: string, options: InferOptions = {}): Promise<Draft> {
+  const source = await openForInspection(path);
+  try {
+    return await inferCsvSource(source, options);
+  } finally {
+    await source.close();
+  }
+}
+
+/** `inferCsv` over an open byte source (a member of a folder or an archive). */
+export async function inferCsvSource(
+  source: ByteSource,
+  options: InferOptions = {},
+): Promise<Draft> {
   const issues: Issue[] = [];
   let delimiter: string | undefined;
   if (options.delimiter !== undefined) {
@@ -58,7 +73,7 @@ export async function inferCsv(path: string, options: InferOptions = {}): Promis
         ),
       );
   }
-  const profile = await inspectCsv(path, {
+  const profile = await inspectCsvSource(source, {
     ...(options.full ? { full: true } : {}),
     ...(delimiter !== undefined ? { delimiter } : {}),
     ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),

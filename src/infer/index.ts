@@ -4,6 +4,8 @@ import { validateConfig } from '../validate/index.js';
 import { newFacts } from './restated.js';
 import type { Draft, InferOptions } from './types.js';
 
+export type { BatchDraft, BatchOptions } from './batch.js';
+export { inferBatch } from './batch.js';
 export { draftFromCh10Profile, inferCh10 } from './ch10.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';

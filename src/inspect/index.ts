@@ -5,6 +5,19 @@
  */
 
 export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from '../files/index.js';
+export type {
+  Container,
+  ContainerKind,
+  ContainerMember,
+  MemberVisit,
+} from './archive/container.js';
+export {
+  archiveError,
+  containerKind,
+  leftOutByContent,
+  leftOutByName,
+  openContainer,
+} from './archive/container.js';
 export type { ByteSource } from './byte-source.js';
 export { countingSource, memorySource, openFileSource } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
@@ -25,7 +38,7 @@ export type {
   CsvInspectOptions,
   CsvProfile,
 } from './csv.js';
-export { inspectCsv } from './csv.js';
+export { inspectCsv, inspectCsvSource } from './csv.js';
 export type { Detection, FileFormat } from './detect.js';
 export { detectFormat } from './detect.js';
 export { gunzipChunks, gunzipHead, isGzip } from './gzip-source.js';

@@ -213,6 +213,7 @@ describe('docs examples', () => {
           '--time-dataset',
           '--delimiter',
           '--header-row',
+          '--jobs',
         ]);
         const files = args.filter(
           (a, i) => !a.startsWith('-') && !takesValue.has(args[i - 1] ?? ''),

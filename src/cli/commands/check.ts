@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
+import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/document.js';
 import type { Issue } from '../../model/issue.js';
 import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
@@ -24,12 +25,15 @@ import { parseCommandArgs } from '../run.js';
 import { readConfigOrThrow, requireFile } from './_files.js';
 import { csvDialectFromArgs } from './infer.js';
 
-const HELP = `Usage: importkit check <config> <data-file> [<config> <data-file> ...] [options]
+const HELP = `Usage: importkit check <config> <data-file | folder | archive> [<config> <data> ...] [options]
 
 Checks that a data file fits its config before it is uploaded: the columns, datasets and
 paths the config names exist, the time column parses in the declared format and unit and
 goes forward, values fit the declared channel types, firstDataRow is the first row of
 values, and which columns of the file the config leaves out (info, with --verbose).
+A batch config is checked against its folder or archive (zip, tar, tar.gz): every listed
+file is there, its type matches its format, each file of a folder fits its own or default
+config, and data files not listed are reported (info, with --verbose).
 By default a CSV file is sampled (its head and its tail); --full reads every row.
 Several config/data pairs are checked in parallel and reported in the order given.
 
@@ -77,7 +81,9 @@ export async function check(args: string[], io: Io): Promise<number> {
   for (const [configFile, dataFile] of pairs) {
     checkArguments(configFile, dataFile);
     await readConfigText(configFile, io);
-    await requireFile(resolve(io.cwd, dataFile), dataFile);
+    // A batch config checks a folder or an archive (zip, tar, tar.gz) of files.
+    const dataPath = resolve(io.cwd, dataFile);
+    if ((await containerKind(dataPath)) !== 'folder') await requireFile(dataPath, dataFile);
   }
   const reporter = await openReporter(values, io, 'check');
   const options = { full: values.full, ...dialect };

@@ -1,10 +1,12 @@
 import { stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { Document } from 'yaml';
 import { parseDelimiter } from '../../infer/csv.js';
 import { inferConfig } from '../../infer/index.js';
 import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../infer/time.js';
 import type { Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
+import { containerKind } from '../../inspect/index.js';
 import { CONFIG_KINDS } from '../../model/document.js';
 import { hasErrors, type Issue } from '../../model/issue.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -13,10 +15,12 @@ import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
-const HELP = `Usage: importkit infer <file> [options]
+const HELP = `Usage: importkit infer <file | folder | archive> [options]
 
 Inspects a local data file (CSV, CSV.gz, Parquet, HDF5, TDMS, CH10, ULog) and prints a draft
 config, YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
+A folder or an archive (.zip, .tar, .tar.gz, .tgz; read in place, never extracted) gives a
+draft batchConfig listing its data files by their path inside it.
 
 Options:
       --asset <name>            asset name (default: the file's base name)
@@ -32,6 +36,8 @@ Options:
       --full                    read the whole file instead of its head and a few slices
       --explain                 print the evidence for each choice as a table on stderr
       --format <yaml|json>      output format (default yaml; json prints the bare document)
+      --no-defaults             batch: keep every file's config whole (no default*Config)
+      --jobs <n>                batch: files inspected at once (default: the number of cores)
   -o, --output <file>           write the draft to a file instead of stdout
       --preview <file>          also write an HTML page of the data as the draft reads it
   -h, --help                    show this help
@@ -146,6 +152,8 @@ export async function infer(args: string[], io: Io): Promise<number> {
     format: { type: 'string', default: 'yaml' },
     output: { type: 'string', short: 'o' },
     preview: { type: 'string' },
+    'no-defaults': { type: 'boolean', default: false },
+    jobs: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -162,6 +170,16 @@ export async function infer(args: string[], io: Io): Promise<number> {
   const file = positionals[0] as string;
   checkDataArgument(file, 'infer', 'importkit infer <data-file> [options]');
   const path = resolve(io.cwd, file);
+  if (values.preview === undefined && (await containerKind(path)) !== undefined) {
+    const { inferBatchCommand } = await import('./infer-batch.js');
+    return inferBatchCommand(io, file, options, {
+      defaults: values['no-defaults'] !== true,
+      jobs: jobsFromArgs(values.jobs),
+      explain: values.explain === true,
+      format,
+      output: typeof values.output === 'string' ? values.output : undefined,
+    });
+  }
 
   let progress: ReturnType<typeof createProgress> | undefined;
   if (options.full) {
@@ -187,20 +205,8 @@ export async function infer(args: string[], io: Io): Promise<number> {
     format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
   if (values.explain) io.stderr.write(explainTable(draft.evidence));
   writeIssues(draft.issues, file, io.stderr);
-  if (typeof values.output === 'string') {
-    const out = resolve(io.cwd, values.output);
-    try {
-      await writeFile(out, text);
-    } catch (err) {
-      io.stderr.write(
-        `importkit infer: cannot write ${values.output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
-      );
-      return EXIT_INVALID;
-    }
-    io.stderr.write(`wrote ${values.output}\n`);
-  } else {
-    io.stdout.write(text);
-  }
+  if (!(await writeDraft(io, text, typeof values.output === 'string' ? values.output : undefined)))
+    return EXIT_INVALID;
   if (typeof values.preview === 'string') {
     const { writePreview } = await import('./preview.js');
     const shown = await writePreview(io, {
@@ -218,7 +224,38 @@ export async function infer(args: string[], io: Io): Promise<number> {
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
 }
 
-function toYaml(draft: Draft, file: string): string {
+/** Writes the draft to `output` (or stdout); false when the file cannot be written. */
+export async function writeDraft(
+  io: Io,
+  text: string,
+  output: string | undefined,
+): Promise<boolean> {
+  if (output === undefined) {
+    io.stdout.write(text);
+    return true;
+  }
+  try {
+    await writeFile(resolve(io.cwd, output), text);
+  } catch (err) {
+    io.stderr.write(
+      `importkit infer: cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
+    );
+    return false;
+  }
+  io.stderr.write(`wrote ${output}\n`);
+  return true;
+}
+
+/** `--jobs N`: a positive whole number; the number of cores when not given. */
+function jobsFromArgs(value: string | boolean | undefined): number {
+  if (typeof value !== 'string') return availableParallelism();
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--jobs takes a number of files at once (1 or more), not '${value}'`);
+  return Number(value);
+}
+
+/** The draft as YAML with a comment saying what it was inferred from. */
+export function toYaml(draft: Draft, file: string): string {
   const doc = new Document(draft.document);
   const title = CONFIG_KINDS[draft.kind].title;
   const errors = draft.issues.filter((i) => i.severity === 'error').length;

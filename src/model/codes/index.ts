@@ -1,4 +1,5 @@
 import type { CodeDoc } from './_types.js';
+import { batchCodes } from './batch.js';
 import { ch10Codes } from './ch10.js';
 import { checkCodes } from './check.js';
 import { cliCodes } from './cli.js';
@@ -29,6 +30,7 @@ export const CODE_AREAS = {
   ch10: ch10Codes,
   ulog: ulogCodes,
   check: checkCodes,
+  batch: batchCodes,
   client: clientCodes,
   cli: cliCodes,
 } as const;
@@ -44,6 +46,7 @@ export const CODES = {
   ...ch10Codes,
   ...ulogCodes,
   ...checkCodes,
+  ...batchCodes,
   ...clientCodes,
   ...cliCodes,
 } as const satisfies Record<string, CodeDoc>;

@@ -1,0 +1,75 @@
+/**
+ * Batch inference: a folder of 1,000 small CSVs (two layouts, ~6 KB each, written once into
+ * bench/.data/) and the stored zip of it, with `jobs` 1 and 2, against the baseline of
+ * `inferConfig` on each file one after another in the same run. Prints files/s, bytes read
+ * from the archive and peak RSS. Target: at least 300 files/s with 2 jobs.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipBytes } from '../scripts/fixtures/zip-writer.js';
+import { inferBatch } from '../src/infer/batch.js';
+import { inferConfig } from '../src/infer/index.js';
+import { dataDir, fmtBytes, measure, table } from './_measure.js';
+
+const FILES = 1000;
+
+function csv(i: number): string {
+  const rows: string[] = [i % 2 === 0 ? 'time,temp,pressure' : 'ts_ms,speed,ok'];
+  for (let r = 0; r < 100; r += 1)
+    rows.push(
+      i % 2 === 0
+        ? `2024-01-01T00:${String(Math.floor(r / 60)).padStart(2, '0')}:${String(r % 60).padStart(2, '0')}Z,${(r * 0.37).toFixed(3)},${1000 + r}`
+        : `${1700000000000 + r * 10},${(r * 1.5).toFixed(2)},${r % 3 === 0}`,
+    );
+  return `${rows.join('\n')}\n`;
+}
+
+function prepare(): { folder: string; zip: string; files: string[] } {
+  const folder = join(dataDir(), 'batch-1000');
+  const zip = join(dataDir(), 'batch-1000.zip');
+  const files = Array.from({ length: FILES }, (_, i) => `day-${i % 10}/file-${i}.csv`);
+  if (!existsSync(zip)) {
+    const members = files.map((name, i) => ({
+      name,
+      data: Buffer.from(csv(i)),
+      method: 0 as const,
+    }));
+    for (const m of members) {
+      mkdirSync(join(folder, m.name, '..'), { recursive: true });
+      writeFileSync(join(folder, m.name), m.data);
+    }
+    writeFileSync(zip, zipBytes(members));
+  }
+  return { folder, zip, files };
+}
+
+const { folder, zip, files } = prepare();
+const rows: string[][] = [];
+const baseline = await measure(async () => {
+  for (const f of files) await inferConfig(join(folder, f));
+});
+rows.push([
+  'inferConfig per file (baseline)',
+  '1',
+  `${(baseline.ms / 1000).toFixed(2)} s`,
+  `${Math.round(FILES / (baseline.ms / 1000))}`,
+  '-',
+  fmtBytes(baseline.peakRss),
+]);
+for (const [what, path] of [
+  ['inferBatch folder', folder],
+  ['inferBatch stored zip', zip],
+] as const) {
+  for (const jobs of [1, 2]) {
+    const m = await measure(() => inferBatch(path, { jobs }));
+    rows.push([
+      what,
+      String(jobs),
+      `${(m.ms / 1000).toFixed(2)} s`,
+      `${Math.round(FILES / (m.ms / 1000))}`,
+      path === zip ? fmtBytes(m.value.archiveBytesRead) : '-',
+      fmtBytes(m.peakRss),
+    ]);
+  }
+}
+table(['run', 'jobs', 'time', 'files/s', 'archive bytes read', 'peak RSS'], rows);

@@ -1,0 +1,203 @@
+/**
+ * Check of a BatchConfig against its folder or archive: every listed file is there (did you
+ * mean), its type matches its format, each file of a folder fits its own or default config,
+ * and data files present but not listed are reported.
+ */
+import { join } from 'node:path';
+import {
+  type ByteSource,
+  type ContainerKind,
+  containerKind,
+  detectFormat,
+  type FileFormat,
+  leftOutByContent,
+  leftOutByName,
+  openContainer,
+} from '../inspect/index.js';
+import type { BatchConfig, BatchFileConfig } from '../model/batch.js';
+import { DATA_TYPE_KEY_KIND, type ImportDocument } from '../model/document.js';
+import { type Issue, pointer } from '../model/issue.js';
+import { suggestClosest } from '../validate/index.js';
+import { checkIssue } from './_issue.js';
+import type { CheckOptions } from './index.js';
+
+const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
+type FileKey = (typeof FILE_KEYS)[number];
+const DEFAULT_KEY: Record<FileKey, keyof BatchConfig> = {
+  csvConfig: 'defaultCsvConfig',
+  tdmsConfig: 'defaultTdmsConfig',
+  parquetConfig: 'defaultParquetConfig',
+  hdf5Config: 'defaultHdf5Config',
+  ulogConfig: 'defaultUlogConfig',
+};
+
+/** A listed file's config (its own or its kind's default) and where that config lives. */
+function configOf(
+  batch: BatchConfig,
+  path: string,
+  entry: BatchFileConfig,
+): { document: ImportDocument; key: FileKey; base: string } | undefined {
+  const kind =
+    entry.type === 'DATA_TYPE_KEY_UNSPECIFIED' ? undefined : DATA_TYPE_KEY_KIND[entry.type];
+  const key = `${kind}Config` as FileKey;
+  if (!FILE_KEYS.includes(key)) return undefined;
+  const own = entry[key];
+  if (own)
+    return { document: { [key]: own }, key, base: pointer('batchConfig', 'fileConfigs', path) };
+  const shared = batch[DEFAULT_KEY[key]];
+  if (shared) return { document: { [key]: shared }, key, base: `/batchConfig/${DEFAULT_KEY[key]}` };
+  return undefined;
+}
+
+/** A member's check issues, moved under the batch's pointer for its config. */
+function moved(issues: readonly Issue[], key: FileKey, base: string, member: string): Issue[] {
+  return issues.map((i) => {
+    const own = base.startsWith('/batchConfig/fileConfigs/');
+    const rest = own
+      ? i.path
+      : i.path.startsWith(`/${key}`)
+        ? i.path.slice(key.length + 1)
+        : i.path;
+    return { ...i, path: base + rest, source: { ...i.source, file: member } };
+  });
+}
+
+function typeIssue(path: string, entry: BatchFileConfig, format: FileFormat): Issue | undefined {
+  if (entry.type === 'DATA_TYPE_KEY_UNSPECIFIED') return undefined;
+  const kind = DATA_TYPE_KEY_KIND[entry.type];
+  if (kind === format) return undefined;
+  const what =
+    format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`;
+  return checkIssue(
+    'batch_type_mismatch',
+    `${pointer('batchConfig', 'fileConfigs', path)}/type`,
+    `${path} is ${what}, but it is listed as ${entry.type}`,
+    {
+      hint: "Set the file's type to its format.",
+      source: { file: path },
+    },
+  );
+}
+
+/** What the walk saw of one member. */
+interface Seen {
+  format: FileFormat;
+  /** A data file a batch could list (not text, image, CH10...). */
+  data: boolean;
+  issues: Issue[];
+}
+
+async function examine(
+  batch: BatchConfig,
+  place: { kind: ContainerKind; root: string },
+  path: string,
+  source: ByteSource,
+  options: CheckOptions,
+): Promise<Seen> {
+  const detection = await detectFormat(source);
+  const format = detection.format;
+  const data = leftOutByContent(path, format, detection.by) === undefined;
+  const entry = batch.fileConfigs?.[path];
+  if (!entry) return { format, data, issues: [] };
+  const mismatch = typeIssue(path, entry, format);
+  if (mismatch) return { format, data, issues: [mismatch] };
+  const config = configOf(batch, path, entry);
+  if (!config || place.kind !== 'folder') return { format, data, issues: [] };
+  const { checkConfig } = await import('./index.js');
+  const found = await checkConfig(config.document, join(place.root, path), options);
+  return { format, data, issues: moved(found, config.key, config.base, path) };
+}
+
+function missingIssue(path: string, present: readonly string[]): Issue {
+  const near = suggestClosest(path, present);
+  return checkIssue(
+    'batch_file_missing',
+    pointer('batchConfig', 'fileConfigs', path),
+    `${path} is listed but not in the folder or archive${near ? `; did you mean ${near}?` : ''}`,
+    {
+      hint: near
+        ? `Did you mean ${near}?`
+        : 'Paths are relative, with /, exactly as the archive holds them.',
+    },
+  );
+}
+
+function notListedIssue(path: string): Issue {
+  return checkIssue(
+    'batch_file_not_listed',
+    '/batchConfig/fileConfigs',
+    `${path} is a data file of the folder or archive but is not listed: it will not be imported`,
+    { source: { file: path } },
+  );
+}
+
+function notCheckedIssue(name: string, kind: ContainerKind): Issue {
+  return checkIssue(
+    'batch_members_not_checked',
+    '/batchConfig/fileConfigs',
+    `${name}: the members of a ${kind} archive were checked for presence and type only, not against their configs`,
+    {
+      hint: 'Check the folder the archive was made from to check each file against its config.',
+    },
+  );
+}
+
+/**
+ * Checks a BatchConfig against the folder or archive it imports. Throws InspectError when the
+ * archive is damaged.
+ */
+export async function checkBatch(
+  batch: BatchConfig,
+  path: string,
+  options: CheckOptions & { jobs?: number } = {},
+): Promise<Issue[]> {
+  const kind = await containerKind(path);
+  if (!kind)
+    return [
+      checkIssue(
+        'data_format_mismatch',
+        '/batchConfig',
+        `${path} is not a folder, a zip, a tar or a tar.gz archive, but the config is a BatchConfig`,
+        { hint: 'Give the folder or the archive the batch imports.', source: { file: path } },
+      ),
+    ];
+  const container = await openContainer(path, kind);
+  const seen = new Map<string, Seen>();
+  try {
+    await container.walk(async (member, open) => {
+      if (leftOutByName(member.path)) return;
+      const source = await open();
+      try {
+        seen.set(
+          member.path,
+          await examine(batch, { kind, root: path }, member.path, source, options),
+        );
+      } finally {
+        await source.close();
+      }
+    }, options.jobs ?? 2);
+  } finally {
+    await container.close();
+  }
+  return assemble(batch, seen, kind, path);
+}
+
+function assemble(
+  batch: BatchConfig,
+  seen: Map<string, Seen>,
+  kind: ContainerKind,
+  path: string,
+): Issue[] {
+  const listed = Object.keys(batch.fileConfigs ?? {});
+  const present = [...seen.keys()].sort();
+  const issues: Issue[] = [];
+  for (const p of listed) if (!seen.has(p)) issues.push(missingIssue(p, present));
+  for (const p of present) {
+    const s = seen.get(p) as Seen;
+    if (listed.includes(p)) issues.push(...s.issues);
+    else if (s.data) issues.push(notListedIssue(p));
+  }
+  if (kind !== 'folder' && listed.some((p) => seen.has(p)))
+    issues.push(notCheckedIssue(path, kind));
+  return issues;
+}

@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { inferBatch } from '../../infer/batch.js';
+import type { InferOptions } from '../../infer/types.js';
+import { hasErrors } from '../../model/issue.js';
+import { EXIT_INVALID, EXIT_OK } from '../errors.js';
+import type { Io } from '../io.js';
+import { createProgress } from '../progress.js';
+import { explainTable, toYaml, writeDraft, writeIssues } from './infer.js';
+
+export interface BatchFlags {
+  defaults: boolean;
+  jobs: number;
+  explain: boolean;
+  format: string;
+  output: string | undefined;
+}
+
+/** `importkit infer <folder | archive>`: a draft batchConfig, progress in files on a terminal. */
+export async function inferBatchCommand(
+  io: Io,
+  file: string,
+  options: InferOptions,
+  flags: BatchFlags,
+): Promise<number> {
+  const progress = createProgress(io, `inferring ${file}`, 0, { unit: 'items' });
+  let draft: Awaited<ReturnType<typeof inferBatch>>;
+  try {
+    draft = await inferBatch(resolve(io.cwd, file), {
+      ...options,
+      defaults: flags.defaults,
+      jobs: flags.jobs,
+      ...(progress.active
+        ? {
+            onFiles: (done: number, total: number) => {
+              progress.setTotal(Math.max(total, done));
+              progress.update(done);
+            },
+          }
+        : {}),
+    });
+  } finally {
+    progress.done();
+  }
+  const text =
+    flags.format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
+  if (flags.explain) io.stderr.write(explainTable(draft.evidence));
+  writeIssues(draft.issues, file, io.stderr);
+  if (!(await writeDraft(io, text, flags.output))) return EXIT_INVALID;
+  return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}

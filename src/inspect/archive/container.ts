@@ -1,0 +1,153 @@
+/**
+ * A folder or an archive of many files, read member by member through ByteSources: zip
+ * members in place (through their local headers), tar and tar.gz as one stream. Nothing is
+ * extracted to disk.
+ */
+import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { ByteSource } from '../byte-source.js';
+import { openFileSource } from '../byte-source.js';
+import type { FileFormat } from '../detect.js';
+import { gunzipHead, isGzip } from '../gzip-source.js';
+import { InspectError } from '../profile.js';
+
+export type ContainerKind = 'folder' | 'zip' | 'tar' | 'tar.gz';
+
+/** One regular file of a folder or an archive, by its path inside it (POSIX `/`, relative). */
+export interface ContainerMember {
+  path: string;
+  size: number;
+}
+
+/**
+ * Called once per regular member. `open` gives a ByteSource named by the member's path,
+ * readable until the visit's promise settles (the visit closes it).
+ */
+export type MemberVisit = (
+  member: ContainerMember,
+  open: () => Promise<ByteSource>,
+) => Promise<void>;
+
+export interface Container {
+  kind: ContainerKind;
+  /** The folder or archive as given. */
+  name: string;
+  /** Bytes read from the archive file so far (for a folder: 0, its files count their own). */
+  readonly bytesRead: number;
+  /** How many regular members there are, when known before the walk (folder, zip). */
+  readonly count: number | undefined;
+  /** Visits every regular member, `jobs` at a time. Rejects on a damaged archive. */
+  walk(visit: MemberVisit, jobs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or undefined. */
+export function leftOutByName(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] === '__MACOSX') return 'macOS metadata (__MACOSX/)';
+  if (parts.some((p) => p.startsWith('.'))) return 'a hidden file';
+  if (path.toLowerCase().endsWith('.tdms_index'))
+    return 'a TDMS index (the platform reads the .tdms file)';
+  return undefined;
+}
+
+/** Extensions of the data files a batch lists (text files need one of these to be data). */
+const DATA_EXTENSIONS = new Set([
+  '.csv',
+  '.tsv',
+  '.parquet',
+  '.pqt',
+  '.h5',
+  '.hdf5',
+  '.he5',
+  '.nc',
+  '.tdms',
+  '.ulg',
+]);
+
+/** Why a member of this format and name is not data, or undefined when the batch lists it. */
+export function leftOutByContent(path: string, format: FileFormat, by: string): string | undefined {
+  if (format === 'unknown') return 'not a data file (binary, not a format importkit knows)';
+  if (format === 'ch10') return 'a CH10 file (a batch imports CSV, Parquet, HDF5, TDMS and ULog)';
+  const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
+  if (format === 'csv' && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
+    return 'a text file without a data extension (.csv, .tsv)';
+  return undefined;
+}
+
+const TAR_MAGIC = 'ustar';
+
+function isTarHeader(block: Uint8Array): boolean {
+  return Buffer.from(block.subarray(257, 262)).toString('latin1') === TAR_MAGIC;
+}
+
+function isZip(head: Uint8Array): boolean {
+  return (
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    (head[2] === 3 || head[2] === 5) &&
+    head[3] === head[2] + 1
+  );
+}
+
+/**
+ * What kind of container `path` is: a folder, a zip, a tar or a gzip-compressed tar (by
+ * content, not by name), or undefined for anything else (a data file, a missing path).
+ */
+export async function containerKind(path: string): Promise<ContainerKind | undefined> {
+  const st = await stat(path).catch(() => undefined);
+  if (!st) return undefined;
+  if (st.isDirectory()) return 'folder';
+  if (!st.isFile() || st.size < 4) return undefined;
+  const source = await openFileSource(path).catch(() => undefined);
+  if (!source) return undefined;
+  try {
+    const head = await source.read(0, 512);
+    if (isZip(head)) return 'zip';
+    if (isTarHeader(head)) return 'tar';
+    if (isGzip(head)) {
+      const inner = await gunzipHead(source, 512).catch(() => undefined);
+      if (inner && isTarHeader(inner.bytes)) return 'tar.gz';
+    }
+    return undefined;
+  } finally {
+    await source.close();
+  }
+}
+
+/** The error for an archive that cannot be read, naming it and the member being read. */
+export function archiveError(
+  archive: string,
+  member: string | undefined,
+  err: unknown,
+): InspectError {
+  if (err instanceof InspectError) return err;
+  const why = err instanceof Error ? err.message : String(err);
+  return new InspectError(
+    {
+      code: 'archive_corrupt',
+      severity: 'error',
+      path: '',
+      message: `${archive}: ${member === undefined ? '' : `member ${member}: `}the archive is truncated or damaged (${why})`,
+      hint: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
+      source: { file: archive },
+    },
+    { cause: err },
+  );
+}
+
+/** Opens a folder or an archive of the given kind for a walk over its members. */
+export async function openContainer(
+  path: string,
+  kind: ContainerKind,
+  name = path,
+): Promise<Container> {
+  switch (kind) {
+    case 'folder':
+      return (await import('./folder.js')).openFolder(path, name);
+    case 'zip':
+      return (await import('./zip.js')).openZip(path, name);
+    default:
+      return (await import('./tar.js')).openTar(path, name, kind === 'tar.gz');
+  }
+}

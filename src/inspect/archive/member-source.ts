@@ -1,0 +1,130 @@
+/**
+ * Byte sources over the members of a folder or an archive: every inspector reads a member
+ * through the same ByteSource interface it reads a file through, named by the member's path.
+ */
+import type { Readable } from 'node:stream';
+import type { ByteSource } from '../byte-source.js';
+import { InspectError } from '../profile.js';
+
+/** Counts reads into a source of `size` bytes: the bookkeeping every member source shares. */
+function counted(
+  name: string,
+  size: number,
+  readAt: (offset: number, length: number) => Promise<Uint8Array>,
+  close: () => Promise<void> = async () => {},
+): ByteSource {
+  let bytesRead = 0;
+  let reads = 0;
+  return {
+    name,
+    size,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    async read(offset, length) {
+      const start = Math.max(0, Math.min(offset, size));
+      const n = Math.max(0, Math.min(length, size - start));
+      const out = n === 0 ? new Uint8Array(0) : await readAt(start, n);
+      bytesRead += out.byteLength;
+      reads += 1;
+      return out;
+    },
+    close,
+  };
+}
+
+/** The same source under another name (a member's path inside its folder). */
+export function renamedSource(inner: ByteSource, name: string): ByteSource {
+  return counted(
+    name,
+    inner.size,
+    (o, n) => inner.read(o, n),
+    () => inner.close(),
+  );
+}
+
+/** `size` bytes of `outer` from `start` (a stored zip member, read in place). */
+export function sliceSource(outer: ByteSource, start: number, size: number, name: string) {
+  return counted(name, size, (o, n) => outer.read(start + o, n));
+}
+
+/** Bytes `offset .. offset+length` of a stream, which is destroyed once they have passed. */
+async function windowOf(stream: Readable, offset: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(length);
+  let at = 0;
+  let got = 0;
+  try {
+    for await (const chunk of stream) {
+      const c = chunk as Uint8Array;
+      const from = Math.max(0, offset - at);
+      if (from < c.byteLength) {
+        const part = c.subarray(from, Math.min(c.byteLength, from + length - got));
+        out.set(part, got);
+        got += part.byteLength;
+      }
+      at += c.byteLength;
+      if (got >= length) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return got === length ? out : out.subarray(0, got);
+}
+
+/** How much of a compressed member's start is kept once read (the inspectors' heads). */
+const KEPT_HEAD = 8 * 1024 * 1024;
+
+/**
+ * A compressed member (a deflated zip member): reads inflate it from its start again, as far
+ * as the bytes asked for; its first bytes are kept, since every inspector reads them first.
+ */
+export function streamedSource(
+  name: string,
+  size: number,
+  open: () => Promise<Readable>,
+  fail: (err: unknown) => Error,
+): ByteSource {
+  let head: Uint8Array = new Uint8Array(0);
+  return counted(name, size, async (offset, length) => {
+    if (offset + length <= head.byteLength) return head.subarray(offset, offset + length);
+    let bytes: Uint8Array;
+    try {
+      bytes = await windowOf(await open(), offset, length);
+    } catch (err) {
+      throw fail(err);
+    }
+    if (offset === 0 && bytes.byteLength > head.byteLength && bytes.byteLength <= KEPT_HEAD)
+      head = bytes;
+    return bytes;
+  });
+}
+
+/** One stretch of a member kept in memory. */
+export interface Kept {
+  offset: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * A member of a streamed archive (tar, tar.gz), known by what was kept of it as it passed:
+ * all of it when small, else its head and its tail. A read elsewhere cannot be answered.
+ */
+export function keptSource(name: string, size: number, kept: readonly Kept[]): ByteSource {
+  return counted(name, size, async (offset, length) => {
+    for (const k of kept) {
+      if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
+        return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
+    }
+    throw new InspectError({
+      code: 'archive_member_unseekable',
+      severity: 'error',
+      path: '',
+      message: `${name}: bytes ${offset}..${offset + length} of this ${size}-byte member were not kept while the archive streamed past`,
+      hint: 'Infer the folder the archive was made from, or make a zip of it (zip members are read in place).',
+      source: { file: name },
+    });
+  });
+}

@@ -1,0 +1,89 @@
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import tar from 'tar-stream';
+import { archiveError, type Container } from './container.js';
+import { type Kept, keptSource } from './member-source.js';
+import { createPool } from './pool.js';
+
+const MiB = 1024 * 1024;
+/** Members up to this size are kept whole while the archive streams past. */
+export const TAR_KEEP_WHOLE = 32 * MiB;
+/** Of larger members, this much of the head and of the tail is kept (headers and footers). */
+export const TAR_KEEP_ENDS = 8 * MiB;
+
+/** What is kept of one member as it streams: all of it when small, else its two ends. */
+async function keep(entry: AsyncIterable<unknown>, size: number): Promise<Kept[]> {
+  const whole = size <= TAR_KEEP_WHOLE;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let tail: Buffer[] = [];
+  let tailBytes = 0;
+  for await (const chunk of entry) {
+    let c = chunk as Buffer;
+    if (whole || headBytes < TAR_KEEP_ENDS) {
+      const take = whole ? c.byteLength : Math.min(c.byteLength, TAR_KEEP_ENDS - headBytes);
+      head.push(c.subarray(0, take));
+      headBytes += take;
+      c = c.subarray(take);
+    }
+    if (c.byteLength === 0) continue;
+    tail.push(c);
+    tailBytes += c.byteLength;
+    while (tail.length > 1 && tailBytes - (tail[0]?.byteLength ?? 0) >= TAR_KEEP_ENDS) {
+      tailBytes -= tail[0]?.byteLength ?? 0;
+      tail = tail.slice(1);
+    }
+  }
+  const kept: Kept[] = [{ offset: 0, bytes: Buffer.concat(head, headBytes) }];
+  if (tailBytes > 0) kept.push({ offset: size - tailBytes, bytes: Buffer.concat(tail, tailBytes) });
+  return kept;
+}
+
+/**
+ * A tar or tar.gz archive as a container: one pass over the stream, members inspected as
+ * they pass (at most `jobs` kept in memory at once). Long names (PAX, GNU) are read.
+ */
+export async function openTar(path: string, name: string, gzip: boolean): Promise<Container> {
+  let bytesRead = 0;
+  return {
+    kind: gzip ? 'tar.gz' : 'tar',
+    name,
+    count: undefined,
+    get bytesRead() {
+      return bytesRead;
+    },
+    async walk(visit, jobs) {
+      const input = createReadStream(path).on('data', (c) => {
+        bytesRead += c.length;
+      });
+      const extract = tar.extract();
+      const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
+      piped.catch(() => {});
+      const pool = createPool(jobs);
+      let current: string | undefined;
+      try {
+        for await (const entry of extract) {
+          const { header } = entry;
+          current = header.name;
+          if (header.type !== 'file' && header.type !== 'contiguous-file') {
+            entry.resume();
+            continue;
+          }
+          const size = header.size ?? 0;
+          const kept = await keep(entry, size);
+          const member = { path: header.name, size };
+          await pool.run(() => visit(member, async () => keptSource(member.path, size, kept)));
+        }
+        await piped;
+        current = undefined;
+      } catch (err) {
+        input.destroy();
+        await pool.drain().catch(() => {});
+        throw archiveError(name, current, err);
+      }
+      await pool.drain();
+    },
+    async close() {},
+  };
+}

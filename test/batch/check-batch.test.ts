@@ -1,0 +1,112 @@
+/**
+ * `checkBatch`: every listed file is there (did you mean), its type matches its format, each
+ * file of a folder fits its own or default config (issues under its pointer, naming the
+ * member), data files not listed are reported; archive members are checked for presence
+ * and type.
+ */
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { checkBatch } from '../../src/check/index.js';
+import type { BatchConfig } from '../../src/model/batch.js';
+import type { Issue } from '../../src/model/issue.js';
+import { repoRoot } from '../helpers/paths.js';
+
+const dir = join(repoRoot, 'fixtures', 'batch');
+const expected = (
+  await import('../../fixtures/batch/campaign.expected.json', { with: { type: 'json' } })
+).default as { document: { batchConfig: BatchConfig } };
+
+function shape(issues: readonly Issue[]) {
+  return issues.map((i) => ({
+    code: i.code,
+    severity: i.severity,
+    path: i.path,
+    file: i.source?.file,
+  }));
+}
+
+/** The inferred batch with a misspelt path, a wrong type and a column past the last. */
+function wrongBatch(): BatchConfig {
+  const b = structuredClone(expected.document.batchConfig);
+  const files = b.fileConfigs ?? {};
+  files['runs/day 1/run-l.csv'] = files['runs/day 1/run-1.csv'] as never;
+  delete files['runs/day 1/run-1.csv'];
+  files['tdms/bench.tdms'] = { type: 'DATA_TYPE_KEY_CSV' };
+  const own = files['other-layout.csv']?.csvConfig;
+  if (own?.dataColumns)
+    own.dataColumns['9'] = { name: 'ghost', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
+  return b;
+}
+
+const MISSING = {
+  code: 'batch_file_missing',
+  severity: 'error',
+  path: '/batchConfig/fileConfigs/runs~1day 1~1run-l.csv',
+  file: undefined,
+};
+const NOT_LISTED = (file: string) => ({
+  code: 'batch_file_not_listed',
+  severity: 'info',
+  path: '/batchConfig/fileConfigs',
+  file,
+});
+const TYPE = {
+  code: 'batch_type_mismatch',
+  severity: 'error',
+  path: '/batchConfig/fileConfigs/tdms~1bench.tdms/type',
+  file: 'tdms/bench.tdms',
+};
+
+describe('checkBatch', () => {
+  test('the inferred batch fits its folder (only the failed member is not listed)', async () => {
+    const issues = await checkBatch(expected.document.batchConfig, join(dir, 'campaign'));
+    expect(shape(issues)).toEqual([NOT_LISTED('broken.parquet')]);
+  });
+
+  test('a folder: missing (did you mean), type, content and not-listed issues', async () => {
+    const issues = await checkBatch(wrongBatch(), join(dir, 'campaign'));
+    expect(shape(issues)).toEqual([
+      MISSING,
+      NOT_LISTED('broken.parquet'),
+      {
+        code: 'column_not_in_file',
+        severity: 'error',
+        path: '/batchConfig/fileConfigs/other-layout.csv/csvConfig/dataColumns/9',
+        file: 'other-layout.csv',
+      },
+      NOT_LISTED('runs/day 1/run-1.csv'),
+      TYPE,
+    ]);
+    expect(issues[0]?.message).toContain('did you mean runs/day 1/run-1.csv?');
+  });
+
+  for (const name of ['campaign.zip', 'campaign.tar.gz']) {
+    test(`${name}: presence and type`, async () => {
+      const issues = await checkBatch(wrongBatch(), join(dir, name));
+      expect(shape(issues)).toEqual([
+        MISSING,
+        NOT_LISTED('broken.parquet'),
+        NOT_LISTED('runs/day 1/run-1.csv'),
+        TYPE,
+        {
+          code: 'batch_members_not_checked',
+          severity: 'info',
+          path: '/batchConfig/fileConfigs',
+          file: undefined,
+        },
+      ]);
+    });
+  }
+
+  test('a data file instead of a folder', async () => {
+    const issues = await checkBatch({}, join(repoRoot, 'fixtures', 'csv', 'bom-crlf.csv'));
+    expect(shape(issues)).toEqual([
+      {
+        code: 'data_format_mismatch',
+        severity: 'error',
+        path: '/batchConfig',
+        file: join(repoRoot, 'fixtures', 'csv', 'bom-crlf.csv'),
+      },
+    ]);
+  });
+});
