@@ -123,262 +123,334 @@ function callSignal(options: CallOptions) {
 
 const RUN_MASK = new Set<string>(RUN_UPDATE_MASK_FIELDS);
 
-export function createOperations(t: Transport) {
-  async function update<T>(
-    label: string,
-    spec: { method: 'PATCH'; path: string; key: string; idField: string; schema: z.ZodType<T> },
-    fields: Record<string, unknown>,
-    options: UpdateOptions,
-    allowed?: ReadonlySet<string>,
-  ): Promise<T> {
-    const id = fields[spec.idField];
-    if (typeof id !== 'string' || id === '') {
-      throw new RequestError(`${label}: '${spec.idField}' is required`, 'update_mask_invalid');
-    }
-    const mask = options.updateMask ?? maskOf(fields, spec.idField);
-    const paths = maskPaths(mask);
-    if (paths.length === 0) {
-      throw new RequestError(
-        `${label}: nothing to update (no field besides '${spec.idField}' and no updateMask)`,
-      );
-    }
-    if (allowed) {
-      const refused = paths.filter((p) => !allowed.has(p));
-      if (refused.length > 0) {
-        throw new RequestError(
-          `${label}: ${refused.map((p) => `'${p}'`).join(', ')} cannot be updated; the mask allows ${[...allowed].join(', ')}`,
-        );
-      }
-    }
-    return t.request({
-      method: spec.method,
-      path: spec.path,
-      json: { [spec.key]: fields, updateMask: paths.join(',') },
-      retry: 'unsent',
-      ...callSignal(options),
-      parse: field(spec.key, spec.schema),
-    });
+interface UpdateSpec<T> {
+  method: 'PATCH';
+  path: string;
+  key: string;
+  idField: string;
+  schema: z.ZodType<T>;
+}
+
+/** The mask paths of an update: the given mask or one built from the fields, checked against `allowed`. */
+function updatePaths(
+  label: string,
+  idField: string,
+  fields: Record<string, unknown>,
+  options: UpdateOptions,
+  allowed?: ReadonlySet<string>,
+): string[] {
+  const id = fields[idField];
+  if (typeof id !== 'string' || id === '') {
+    throw new RequestError(`${label}: '${idField}' is required`, 'update_mask_invalid');
   }
+  const mask = options.updateMask ?? maskOf(fields, idField);
+  const paths = maskPaths(mask);
+  if (paths.length === 0) {
+    throw new RequestError(
+      `${label}: nothing to update (no field besides '${idField}' and no updateMask)`,
+    );
+  }
+  if (allowed) {
+    const refused = paths.filter((p) => !allowed.has(p));
+    if (refused.length > 0) {
+      throw new RequestError(
+        `${label}: ${refused.map((p) => `'${p}'`).join(', ')} cannot be updated; the mask allows ${[...allowed].join(', ')}`,
+      );
+    }
+  }
+  return paths;
+}
 
+/** One PATCH with `{ [key]: fields, updateMask }`, answering the updated resource (a refused mask rejects, never throws). */
+async function sendUpdate<T>(
+  t: Transport,
+  label: string,
+  spec: UpdateSpec<T>,
+  fields: Record<string, unknown>,
+  options: UpdateOptions,
+  allowed?: ReadonlySet<string>,
+): Promise<T> {
+  const paths = updatePaths(label, spec.idField, fields, options, allowed);
+  return t.request({
+    method: spec.method,
+    path: spec.path,
+    json: { [spec.key]: fields, updateMask: paths.join(',') },
+    retry: 'unsent',
+    ...callSignal(options),
+    parse: field(spec.key, spec.schema),
+  });
+}
+
+/** CreateDataImportFromUpload: POST /api/v2/data-imports:upload → { uploadUrl, dataImportId }. */
+function createImportFromUpload(
+  t: Transport,
+  document: ImportDocument,
+  options: CallOptions = {},
+): Promise<UploadTarget> {
+  return t.request({
+    method: 'POST',
+    path: '/api/v2/data-imports:upload',
+    json: withoutUrl(document),
+    retry: 'unsent',
+    ...callSignal(options),
+    parse: field('', UploadTargetBody),
+  });
+}
+
+/** Streams a file to the upload URL CreateDataImportFromUpload gave. */
+async function uploadFile(
+  t: Transport,
+  uploadUrl: string,
+  path: string,
+  options: UploadOptions = {},
+): Promise<void> {
+  await t.request({
+    method: 'POST',
+    path: uploadUrl,
+    body: () => fileBody(path, options),
+    retry: 'unsent',
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? 0,
+    deadlineMs: 0,
+    parse: () => undefined,
+  });
+}
+
+/** CreateDataImportFromUrl: POST /api/v2/data-imports:url → the new import's id. */
+async function createImportFromUrl(
+  t: Transport,
+  url: string,
+  document: ImportDocument,
+  options: CallOptions = {},
+): Promise<{ dataImportId: string }> {
+  const body = await t.request({
+    method: 'POST',
+    path: '/api/v2/data-imports:url',
+    json: { ...withoutUrl(document), url },
+    retry: 'unsent',
+    ...callSignal(options),
+    parse: field('', UrlImportBody),
+  });
+  return { dataImportId: body.dataImportId };
+}
+
+/** GetDataImport: GET /api/v2/data-imports/{dataImportId}. */
+function getDataImport(
+  t: Transport,
+  dataImportId: string,
+  options: CallOptions = {},
+): Promise<DataImport> {
+  return t.request({
+    method: 'GET',
+    path: `/api/v2/data-imports/${enc(dataImportId)}`,
+    retry: 'safe',
+    ...callSignal(options),
+    parse: field('dataImport', TolerantDataImport),
+  });
+}
+
+/** ListDataImports, page by page: GET /api/v2/data-imports?pageSize&pageToken&filter&orderBy. */
+async function* listDataImports(
+  t: Transport,
+  options: ListDataImportsOptions = {},
+): AsyncGenerator<DataImportPage> {
+  let pageToken = options.pageToken;
+  do {
+    const query: Record<string, QueryValue> = {
+      pageSize: options.pageSize,
+      pageToken,
+      filter: options.filter,
+      orderBy: options.orderBy,
+    };
+    const body = await t.request({
+      method: 'GET',
+      path: '/api/v2/data-imports',
+      query,
+      retry: 'safe',
+      ...callSignal(options),
+      parse: field('', ListBody),
+    });
+    const page: DataImportPage = { dataImports: body.dataImports ?? [] };
+    if (body.nextPageToken) page.nextPageToken = body.nextPageToken;
+    yield page;
+    pageToken = body.nextPageToken || undefined;
+  } while (pageToken);
+}
+
+/** RetryDataImport: POST /api/v2/data-imports/{dataImportId}:retry (failed URL imports only). */
+async function retryDataImport(
+  t: Transport,
+  dataImportId: string,
+  options: CallOptions = {},
+): Promise<void> {
+  await t.request({
+    method: 'POST',
+    path: `/api/v2/data-imports/${enc(dataImportId)}:retry`,
+    json: {},
+    retry: 'unsent',
+    ...callSignal(options),
+    parse: () => undefined,
+  });
+}
+
+/** DetectConfig: POST /api/v2/data-imports:detect-config with the first bytes of a file. */
+function detectConfig(
+  t: Transport,
+  bytes: Uint8Array,
+  type: DataTypeKey,
+  options: CallOptions = {},
+): Promise<DetectedConfig> {
+  return t.request({
+    method: 'POST',
+    path: '/api/v2/data-imports:detect-config',
+    json: {
+      data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+      type,
+    },
+    retry: 'safe',
+    ...callSignal(options),
+    parse: field('', DetectBody) as (b: unknown, p: RequestPlace) => DetectedConfig,
+  });
+}
+
+/** UpdateView: PATCH /api/v1/views/{viewId}. */
+function updateView(t: Transport, fields: ViewUpdate, options: UpdateOptions = {}): Promise<View> {
+  return sendUpdate(
+    t,
+    'updateView',
+    {
+      method: 'PATCH',
+      path: `/api/v1/views/${enc(fields.viewId)}`,
+      key: 'view',
+      idField: 'viewId',
+      schema: View,
+    },
+    fields,
+    options,
+  );
+}
+
+/** ApiKeyOrganization: GET /api/v2/api-keys/organization. */
+function getApiKeyOrganization(t: Transport, options: CallOptions = {}): Promise<Organization> {
+  return t.request({
+    method: 'GET',
+    path: '/api/v2/api-keys/organization',
+    retry: 'safe',
+    ...callSignal(options),
+    parse: field('organization', Organization),
+  });
+}
+
+/**
+ * UpdateRun: PATCH /api/v2/runs. Refuses, before sending, any field the reference does
+ * not allow in the run's mask (name, description, start_time, stop_time, is_pinned,
+ * client_key, tags, is_archived, metadata).
+ */
+function updateRun(t: Transport, fields: RunUpdate, options: UpdateOptions = {}): Promise<Run> {
+  return sendUpdate(
+    t,
+    'updateRun',
+    { method: 'PATCH', path: '/api/v2/runs', key: 'run', idField: 'runId', schema: Run },
+    fields,
+    options,
+    RUN_MASK,
+  );
+}
+
+/** UpdateChannel: PATCH /api/v3/channels. */
+function updateChannel(
+  t: Transport,
+  fields: ChannelUpdate,
+  options: UpdateOptions = {},
+): Promise<Channel> {
+  return sendUpdate(
+    t,
+    'updateChannel',
+    {
+      method: 'PATCH',
+      path: '/api/v3/channels',
+      key: 'channel',
+      idField: 'channelId',
+      schema: Channel,
+    },
+    fields,
+    options,
+  );
+}
+
+/** GetUserDefinedFunctionVersions: GET /api/v1/user-defined-functions/versions; query passed through. */
+function getUserDefinedFunctionVersions(
+  t: Transport,
+  query: Record<string, QueryValue> = {},
+  options: CallOptions = {},
+): Promise<UserDefinedFunctionVersion[]> {
+  return t.request({
+    method: 'GET',
+    path: '/api/v1/user-defined-functions/versions',
+    query,
+    retry: 'safe',
+    ...callSignal(options),
+    parse: (body, place) =>
+      typeof body === 'object' && body !== null && !('userDefinedFunctions' in body)
+        ? []
+        : field('userDefinedFunctions', z.array(UserDefinedFunctionVersion))(body, place),
+  });
+}
+
+/** GetAsset: GET /api/v1/assets/{assetId}. */
+function getAsset(t: Transport, assetId: string, options: CallOptions = {}): Promise<Asset> {
+  return t.request({
+    method: 'GET',
+    path: `/api/v1/assets/${enc(assetId)}`,
+    retry: 'safe',
+    ...callSignal(options),
+    parse: field('asset', Asset),
+  });
+}
+
+/** UpdateSavedSearch: PATCH /api/v1/saved_searches. */
+function updateSavedSearch(
+  t: Transport,
+  fields: SavedSearchUpdate,
+  options: UpdateOptions = {},
+): Promise<SavedSearch> {
+  return sendUpdate(
+    t,
+    'updateSavedSearch',
+    {
+      method: 'PATCH',
+      path: '/api/v1/saved_searches',
+      key: 'savedSearch',
+      idField: 'savedSearchId',
+      schema: SavedSearch,
+    },
+    fields,
+    options,
+  );
+}
+
+/** Binds an operation to its transport: `op(t, ...args)` becomes `(...args)`. */
+function bound<A extends unknown[], R>(t: Transport, op: (t: Transport, ...args: A) => R) {
+  return (...args: A): R => op(t, ...args);
+}
+
+/** The operations over one transport, each documented where it is defined above. */
+export function createOperations(t: Transport) {
   return {
-    /** CreateDataImportFromUpload: POST /api/v2/data-imports:upload → { uploadUrl, dataImportId }. */
-    createImportFromUpload(
-      document: ImportDocument,
-      options: CallOptions = {},
-    ): Promise<UploadTarget> {
-      return t.request({
-        method: 'POST',
-        path: '/api/v2/data-imports:upload',
-        json: withoutUrl(document),
-        retry: 'unsent',
-        ...callSignal(options),
-        parse: field('', UploadTargetBody),
-      });
-    },
-
-    /** Streams a file to the upload URL CreateDataImportFromUpload gave. */
-    async uploadFile(uploadUrl: string, path: string, options: UploadOptions = {}): Promise<void> {
-      await t.request({
-        method: 'POST',
-        path: uploadUrl,
-        body: () => fileBody(path, options),
-        retry: 'unsent',
-        signal: options.signal,
-        timeoutMs: options.timeoutMs ?? 0,
-        deadlineMs: 0,
-        parse: () => undefined,
-      });
-    },
-
-    /** CreateDataImportFromUrl: POST /api/v2/data-imports:url → the new import's id. */
-    async createImportFromUrl(
-      url: string,
-      document: ImportDocument,
-      options: CallOptions = {},
-    ): Promise<{ dataImportId: string }> {
-      const body = await t.request({
-        method: 'POST',
-        path: '/api/v2/data-imports:url',
-        json: { ...withoutUrl(document), url },
-        retry: 'unsent',
-        ...callSignal(options),
-        parse: field('', UrlImportBody),
-      });
-      return { dataImportId: body.dataImportId };
-    },
-
-    /** GetDataImport: GET /api/v2/data-imports/{dataImportId}. */
-    getDataImport(dataImportId: string, options: CallOptions = {}): Promise<DataImport> {
-      return t.request({
-        method: 'GET',
-        path: `/api/v2/data-imports/${enc(dataImportId)}`,
-        retry: 'safe',
-        ...callSignal(options),
-        parse: field('dataImport', TolerantDataImport),
-      });
-    },
-
-    /** ListDataImports, page by page: GET /api/v2/data-imports?pageSize&pageToken&filter&orderBy. */
-    async *listDataImports(options: ListDataImportsOptions = {}): AsyncGenerator<DataImportPage> {
-      let pageToken = options.pageToken;
-      do {
-        const query: Record<string, QueryValue> = {
-          pageSize: options.pageSize,
-          pageToken,
-          filter: options.filter,
-          orderBy: options.orderBy,
-        };
-        const body = await t.request({
-          method: 'GET',
-          path: '/api/v2/data-imports',
-          query,
-          retry: 'safe',
-          ...callSignal(options),
-          parse: field('', ListBody),
-        });
-        const page: DataImportPage = { dataImports: body.dataImports ?? [] };
-        if (body.nextPageToken) page.nextPageToken = body.nextPageToken;
-        yield page;
-        pageToken = body.nextPageToken || undefined;
-      } while (pageToken);
-    },
-
-    /** RetryDataImport: POST /api/v2/data-imports/{dataImportId}:retry (failed URL imports only). */
-    async retryDataImport(dataImportId: string, options: CallOptions = {}): Promise<void> {
-      await t.request({
-        method: 'POST',
-        path: `/api/v2/data-imports/${enc(dataImportId)}:retry`,
-        json: {},
-        retry: 'unsent',
-        ...callSignal(options),
-        parse: () => undefined,
-      });
-    },
-
-    /** DetectConfig: POST /api/v2/data-imports:detect-config with the first bytes of a file. */
-    detectConfig(
-      bytes: Uint8Array,
-      type: DataTypeKey,
-      options: CallOptions = {},
-    ): Promise<DetectedConfig> {
-      return t.request({
-        method: 'POST',
-        path: '/api/v2/data-imports:detect-config',
-        json: {
-          data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
-          type,
-        },
-        retry: 'safe',
-        ...callSignal(options),
-        parse: field('', DetectBody) as (b: unknown, p: RequestPlace) => DetectedConfig,
-      });
-    },
-
-    /** UpdateView: PATCH /api/v1/views/{viewId}. */
-    updateView(fields: ViewUpdate, options: UpdateOptions = {}): Promise<View> {
-      return update(
-        'updateView',
-        {
-          method: 'PATCH',
-          path: `/api/v1/views/${enc(fields.viewId)}`,
-          key: 'view',
-          idField: 'viewId',
-          schema: View,
-        },
-        fields,
-        options,
-      );
-    },
-
-    /** ApiKeyOrganization: GET /api/v2/api-keys/organization. */
-    getApiKeyOrganization(options: CallOptions = {}): Promise<Organization> {
-      return t.request({
-        method: 'GET',
-        path: '/api/v2/api-keys/organization',
-        retry: 'safe',
-        ...callSignal(options),
-        parse: field('organization', Organization),
-      });
-    },
-
-    /**
-     * UpdateRun: PATCH /api/v2/runs. Refuses, before sending, any field the reference does
-     * not allow in the run's mask (name, description, start_time, stop_time, is_pinned,
-     * client_key, tags, is_archived, metadata).
-     */
-    updateRun(fields: RunUpdate, options: UpdateOptions = {}): Promise<Run> {
-      return update(
-        'updateRun',
-        { method: 'PATCH', path: '/api/v2/runs', key: 'run', idField: 'runId', schema: Run },
-        fields,
-        options,
-        RUN_MASK,
-      );
-    },
-
-    /** UpdateChannel: PATCH /api/v3/channels. */
-    updateChannel(fields: ChannelUpdate, options: UpdateOptions = {}): Promise<Channel> {
-      return update(
-        'updateChannel',
-        {
-          method: 'PATCH',
-          path: '/api/v3/channels',
-          key: 'channel',
-          idField: 'channelId',
-          schema: Channel,
-        },
-        fields,
-        options,
-      );
-    },
-
-    /** GetUserDefinedFunctionVersions: GET /api/v1/user-defined-functions/versions; query passed through. */
-    getUserDefinedFunctionVersions(
-      query: Record<string, QueryValue> = {},
-      options: CallOptions = {},
-    ): Promise<UserDefinedFunctionVersion[]> {
-      return t.request({
-        method: 'GET',
-        path: '/api/v1/user-defined-functions/versions',
-        query,
-        retry: 'safe',
-        ...callSignal(options),
-        parse: (body, place) =>
-          typeof body === 'object' && body !== null && !('userDefinedFunctions' in body)
-            ? []
-            : field('userDefinedFunctions', z.array(UserDefinedFunctionVersion))(body, place),
-      });
-    },
-
-    /** GetAsset: GET /api/v1/assets/{assetId}. */
-    getAsset(assetId: string, options: CallOptions = {}): Promise<Asset> {
-      return t.request({
-        method: 'GET',
-        path: `/api/v1/assets/${enc(assetId)}`,
-        retry: 'safe',
-        ...callSignal(options),
-        parse: field('asset', Asset),
-      });
-    },
-
-    /** UpdateSavedSearch: PATCH /api/v1/saved_searches. */
-    updateSavedSearch(
-      fields: SavedSearchUpdate,
-      options: UpdateOptions = {},
-    ): Promise<SavedSearch> {
-      return update(
-        'updateSavedSearch',
-        {
-          method: 'PATCH',
-          path: '/api/v1/saved_searches',
-          key: 'savedSearch',
-          idField: 'savedSearchId',
-          schema: SavedSearch,
-        },
-        fields,
-        options,
-      );
-    },
+    createImportFromUpload: bound(t, createImportFromUpload),
+    uploadFile: bound(t, uploadFile),
+    createImportFromUrl: bound(t, createImportFromUrl),
+    getDataImport: bound(t, getDataImport),
+    listDataImports: bound(t, listDataImports),
+    retryDataImport: bound(t, retryDataImport),
+    detectConfig: bound(t, detectConfig),
+    updateView: bound(t, updateView),
+    getApiKeyOrganization: bound(t, getApiKeyOrganization),
+    updateRun: bound(t, updateRun),
+    updateChannel: bound(t, updateChannel),
+    getUserDefinedFunctionVersions: bound(t, getUserDefinedFunctionVersions),
+    getAsset: bound(t, getAsset),
+    updateSavedSearch: bound(t, updateSavedSearch),
   };
 }
 
