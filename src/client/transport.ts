@@ -109,7 +109,25 @@ export interface Transport {
   redact(text: string): string;
 }
 
-export function createTransport(options: TransportOptions): Transport {
+/** The transport's settings, resolved once from its options. */
+interface TransportConfig {
+  apiKey: string;
+  base: string;
+  baseOrigin: string;
+  idleTimeoutMs: number;
+  doFetch: FetchLike;
+  streamFetch: FetchLike;
+  policy: ReturnType<typeof retryPolicy>;
+  attemptTimeout: number;
+  defaultDeadline: number;
+  random: () => number;
+  userAgent: string;
+  log: (line: string) => void;
+  hide: (text: string) => string;
+}
+
+/** Checks the options and fills in the defaults. */
+function resolveOptions(options: TransportOptions): TransportConfig {
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
     throw new ClientError('baseUrl must be an http or https address', 'client_options_invalid');
   }
@@ -118,194 +136,265 @@ export function createTransport(options: TransportOptions): Transport {
   }
   const apiKey = options.apiKey;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const baseOrigin = keyedOrigin(base);
-  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
-  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  // Streamed bodies go through node:http unless the caller brought their own fetch.
-  const streamFetch: FetchLike = options.fetch ?? nodeSend;
-  const policy = retryPolicy(options.retry);
-  const attemptTimeout = options.timeoutMs ?? 30_000;
-  const defaultDeadline = options.deadlineMs ?? 120_000;
-  const random = options.random ?? Math.random;
-  const userAgent = options.userAgent ?? 'importkit';
-  const log = (line: string) => options.log?.(redact(line, apiKey));
-  const hide = (text: string) => redact(text, apiKey);
+  return {
+    apiKey,
+    base,
+    baseOrigin: keyedOrigin(base),
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    doFetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    // Streamed bodies go through node:http unless the caller brought their own fetch.
+    streamFetch: options.fetch ?? nodeSend,
+    policy: retryPolicy(options.retry),
+    attemptTimeout: options.timeoutMs ?? 30_000,
+    defaultDeadline: options.deadlineMs ?? 120_000,
+    random: options.random ?? Math.random,
+    userAgent: options.userAgent ?? 'importkit',
+    log: (line: string) => options.log?.(redact(line, apiKey)),
+    hide: (text: string) => redact(text, apiKey),
+  };
+}
 
-  function url(path: string, query?: Record<string, QueryValue>): string {
-    const u = /^https?:\/\//i.test(path) ? new URL(path) : new URL(base + path);
-    for (const [k, v] of Object.entries(query ?? {})) {
-      if (v === undefined) continue;
-      const values = Array.isArray(v) ? v : [v];
-      for (const one of values) u.searchParams.append(k, String(one));
-    }
-    return u.toString();
+export function createTransport(options: TransportOptions): Transport {
+  const cfg = resolveOptions(options);
+  return {
+    request: <T>(spec: RequestSpec<T>) => request(cfg, spec),
+    url: (path, query) => buildUrl(cfg.base, path, query),
+    log: cfg.log,
+    redact: cfg.hide,
+  };
+}
+
+/** The absolute URL of a path under `base` (or of an absolute URL), query appended. */
+function buildUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
+  const u = /^https?:\/\//i.test(path) ? new URL(path) : new URL(base + path);
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v : [v];
+    for (const one of values) u.searchParams.append(k, String(one));
   }
+  return u.toString();
+}
 
-  async function request<T>(spec: RequestSpec<T>): Promise<T> {
-    const target = url(spec.path, spec.query);
-    const place: RequestPlace = { method: spec.method, url: hide(target) };
-    const caller = spec.signal;
-    caller?.throwIfAborted();
-    const deadlineMs = spec.deadlineMs ?? defaultDeadline;
-    const deadline = deadlineSignal(
-      deadlineMs,
-      () =>
-        new TimeoutError(
-          `${place.method} ${place.url}: no answer within the deadline of ${fmtMs(deadlineMs)}`,
-          { timeoutMs: deadlineMs, place },
-        ),
-    );
-    const outer = anySignal(caller, deadline.signal);
-    try {
-      for (let attempt = 0; ; attempt++) {
-        let failure: ClientError;
-        let retryAfterMs: number | undefined;
-        try {
-          return await attemptOnce(spec, target, place, outer, attempt);
-        } catch (err) {
-          if (outer?.aborted) throw outer.reason;
-          if (!(err instanceof ClientError)) throw err;
-          failure = err;
-          retryAfterMs = err instanceof ApiError ? err.retryAfterMs : undefined;
-        }
-        if (!retryable(spec.retry, failure) || attempt >= policy.limit) throw failure;
-        if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw failure;
-        const wait = retryAfterMs ?? backoffDelay(policy, attempt, random);
-        log(
-          `retry ${attempt + 1}/${policy.limit} of ${place.method} ${place.url} in ${Math.round(wait)} ms (${failure.message})`,
-        );
-        await delay(wait, outer);
-      }
-    } finally {
-      deadline.clear();
-    }
-  }
-
-  function retryable(mode: RetryMode, err: ClientError): boolean {
-    if (err instanceof NetworkError) return mode === 'safe' || err.unsent;
-    if (mode !== 'safe') return false;
-    if (err instanceof TimeoutError) return err.attempt;
-    if (err instanceof ApiError) return policy.statusCodes.has(err.status);
-    return false;
-  }
-
-  async function attemptOnce<T>(
-    spec: RequestSpec<T>,
-    target: string,
-    place: RequestPlace,
-    outer: AbortSignal | undefined,
-    attempt: number,
-  ): Promise<T> {
-    const perAttempt = spec.timeoutMs ?? attemptTimeout;
-    const timer = deadlineSignal(
-      perAttempt,
-      () =>
-        new TimeoutError(`${place.method} ${place.url}: no answer within ${fmtMs(perAttempt)}`, {
-          timeoutMs: perAttempt,
-          place,
-          attempt: true,
-        }),
-    );
-    const signal = anySignal(outer, timer.signal);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': userAgent,
-    };
-    // The key goes to the service's own origin only: an upload URL elsewhere (object
-    // storage, a signed address) carries its own authorisation in the URL.
-    if (new URL(target).origin === baseOrigin) headers.authorization = `Bearer ${apiKey}`;
-    let body: RequestInit['body'] | undefined;
-    let prepared: PreparedBody | undefined;
-    if (spec.body) {
-      prepared = await spec.body();
-      body = prepared.body;
-      Object.assign(headers, prepared.headers);
-    } else if (spec.json !== undefined) {
-      body = JSON.stringify(spec.json);
-      headers['content-type'] = 'application/json';
-    }
-    const started = performance.now();
-    try {
-      let response: Response;
+/** One call: attempts under the overall deadline, retried as the spec's mode and the policy allow. */
+async function request<T>(cfg: TransportConfig, spec: RequestSpec<T>): Promise<T> {
+  const target = buildUrl(cfg.base, spec.path, spec.query);
+  const place: RequestPlace = { method: spec.method, url: cfg.hide(target) };
+  const caller = spec.signal;
+  caller?.throwIfAborted();
+  const deadlineMs = spec.deadlineMs ?? cfg.defaultDeadline;
+  const deadline = deadlineSignal(
+    deadlineMs,
+    () =>
+      new TimeoutError(
+        `${place.method} ${place.url}: no answer within the deadline of ${fmtMs(deadlineMs)}`,
+        { timeoutMs: deadlineMs, place },
+      ),
+  );
+  const outer = anySignal(caller, deadline.signal);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let failure: ClientError;
+      let retryAfterMs: number | undefined;
       try {
-        const init: SendInit & { duplex?: 'half' } = { method: spec.method, headers };
-        if (body !== undefined) init.body = body;
-        if (signal) init.signal = signal;
-        // A streamed body needs half duplex on Node's fetch.
-        if (body instanceof ReadableStream) init.duplex = 'half';
-        if (body instanceof ReadableStream) init.idleTimeoutMs = idleTimeoutMs;
-        response = await (body instanceof ReadableStream ? streamFetch : doFetch)(target, init);
+        return await attemptOnce(cfg, spec, target, place, outer, attempt);
       } catch (err) {
-        throw toNetworkError(err, place, signal, timer.signal);
+        if (outer?.aborted) throw outer.reason;
+        if (!(err instanceof ClientError)) throw err;
+        failure = err;
+        retryAfterMs = err instanceof ApiError ? err.retryAfterMs : undefined;
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (err) {
-        throw toNetworkError(err, place, signal, timer.signal);
-      }
-      const ms = Math.round(performance.now() - started);
-      log(`${place.method} ${place.url} → ${response.status} (${ms} ms, attempt ${attempt + 1})`);
-      if (!response.ok) {
-        throw new ApiError(place, response.status, statusObject(text), {
-          retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-          statusText: response.statusText,
-        });
-      }
-      let json: unknown = {};
-      if (text.trim() !== '') {
-        try {
-          json = JSON.parse(text);
-        } catch (err) {
-          throw new ResponseError(place, response.status, 'the body is not JSON', { cause: err });
-        }
-      }
-      return spec.parse(json, place);
-    } finally {
-      timer.clear();
-      await prepared?.close?.();
-    }
-  }
-
-  function statusObject(text: string): Status | undefined {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(hide(text));
-    } catch {
-      return undefined;
-    }
-    const parsed = Status.safeParse(raw);
-    return parsed.success ? parsed.data : undefined;
-  }
-
-  function toNetworkError(
-    err: unknown,
-    place: RequestPlace,
-    signal: AbortSignal | undefined,
-    attemptSignal: AbortSignal | undefined,
-  ): unknown {
-    // An abort: the caller's or the deadline's reason is rethrown by the loop; ours is a timeout.
-    if (signal?.aborted) {
-      if (attemptSignal?.aborted) return attemptSignal.reason;
-      return signal.reason;
-    }
-    if (err instanceof ClientError) return err;
-    if (err instanceof IdleTimeout) {
-      return new TimeoutError(
-        `${place.method} ${place.url}: nothing sent or received for ${fmtMs(err.idleTimeoutMs)}`,
-        { timeoutMs: err.idleTimeoutMs, place, attempt: true },
+      const wait = retryWait(cfg, spec.retry, failure, attempt, retryAfterMs);
+      if (wait === undefined) throw failure;
+      cfg.log(
+        `retry ${attempt + 1}/${cfg.policy.limit} of ${place.method} ${place.url} in ${Math.round(wait)} ms (${failure.message})`,
       );
+      await delay(wait, outer);
     }
-    const errno = errnoOf(err);
-    const detail = hide(describe(err));
-    return new NetworkError(place, detail, {
-      cause: err,
-      errno,
-      unsent: errno !== undefined && UNSENT_CODES.has(errno),
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** How long to wait before retrying a failed attempt, or undefined when it is not retried. */
+function retryWait(
+  cfg: TransportConfig,
+  mode: RetryMode,
+  failure: ClientError,
+  attempt: number,
+  retryAfterMs: number | undefined,
+): number | undefined {
+  const { policy } = cfg;
+  if (!retryable(policy, mode, failure) || attempt >= policy.limit) return undefined;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return undefined;
+  return retryAfterMs ?? backoffDelay(policy, attempt, cfg.random);
+}
+
+function retryable(policy: TransportConfig['policy'], mode: RetryMode, err: ClientError): boolean {
+  if (err instanceof NetworkError) return mode === 'safe' || err.unsent;
+  if (mode !== 'safe') return false;
+  if (err instanceof TimeoutError) return err.attempt;
+  if (err instanceof ApiError) return policy.statusCodes.has(err.status);
+  return false;
+}
+
+/** The headers of an attempt; the key only for the service's own origin. */
+function requestHeaders(cfg: TransportConfig, target: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': cfg.userAgent,
+  };
+  // The key goes to the service's own origin only: an upload URL elsewhere (object
+  // storage, a signed address) carries its own authorisation in the URL.
+  if (new URL(target).origin === cfg.baseOrigin) headers.authorization = `Bearer ${cfg.apiKey}`;
+  return headers;
+}
+
+/** The body of an attempt (made fresh, or the JSON), adding its headers. */
+async function attemptBody(
+  spec: RequestSpec<unknown>,
+  headers: Record<string, string>,
+): Promise<{ body: RequestInit['body'] | undefined; prepared: PreparedBody | undefined }> {
+  if (spec.body) {
+    const prepared = await spec.body();
+    Object.assign(headers, prepared.headers);
+    return { body: prepared.body, prepared };
+  }
+  if (spec.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    return { body: JSON.stringify(spec.json), prepared: undefined };
+  }
+  return { body: undefined, prepared: undefined };
+}
+
+/** One attempt under its own timeout: send, read the answer, parse it. */
+async function attemptOnce<T>(
+  cfg: TransportConfig,
+  spec: RequestSpec<T>,
+  target: string,
+  place: RequestPlace,
+  outer: AbortSignal | undefined,
+  attempt: number,
+): Promise<T> {
+  const perAttempt = spec.timeoutMs ?? cfg.attemptTimeout;
+  const timer = deadlineSignal(
+    perAttempt,
+    () =>
+      new TimeoutError(`${place.method} ${place.url}: no answer within ${fmtMs(perAttempt)}`, {
+        timeoutMs: perAttempt,
+        place,
+        attempt: true,
+      }),
+  );
+  const signal = anySignal(outer, timer.signal);
+  const headers = requestHeaders(cfg, target);
+  const made = await attemptBody(spec, headers);
+  const prepared = made.prepared;
+  const started = performance.now();
+  try {
+    const { response, text } = await send(cfg, spec.method, target, headers, made.body, {
+      place,
+      signal,
+      attemptSignal: timer.signal,
+    });
+    const ms = Math.round(performance.now() - started);
+    cfg.log(`${place.method} ${place.url} → ${response.status} (${ms} ms, attempt ${attempt + 1})`);
+    return spec.parse(answerJson(cfg, response, text, place), place);
+  } finally {
+    timer.clear();
+    await prepared?.close?.();
+  }
+}
+
+/** Sends and reads the answer's text; a failure on the way becomes a NetworkError or a timeout. */
+async function send(
+  cfg: TransportConfig,
+  method: RequestSpec<unknown>['method'],
+  target: string,
+  headers: Record<string, string>,
+  body: RequestInit['body'] | undefined,
+  at: {
+    place: RequestPlace;
+    signal: AbortSignal | undefined;
+    attemptSignal: AbortSignal | undefined;
+  },
+): Promise<{ response: Response; text: string }> {
+  let response: Response;
+  try {
+    const init: SendInit & { duplex?: 'half' } = { method, headers };
+    if (body !== undefined) init.body = body;
+    if (at.signal) init.signal = at.signal;
+    // A streamed body needs half duplex on Node's fetch.
+    if (body instanceof ReadableStream) init.duplex = 'half';
+    if (body instanceof ReadableStream) init.idleTimeoutMs = cfg.idleTimeoutMs;
+    response = await (body instanceof ReadableStream ? cfg.streamFetch : cfg.doFetch)(target, init);
+  } catch (err) {
+    throw toNetworkError(err, at.place, at.signal, at.attemptSignal, cfg.hide);
+  }
+  try {
+    return { response, text: await response.text() };
+  } catch (err) {
+    throw toNetworkError(err, at.place, at.signal, at.attemptSignal, cfg.hide);
+  }
+}
+
+/** The answer's JSON (`{}` when empty); an error status becomes an ApiError. */
+function answerJson(
+  cfg: TransportConfig,
+  response: Response,
+  text: string,
+  place: RequestPlace,
+): unknown {
+  if (!response.ok) {
+    throw new ApiError(place, response.status, statusObject(text, cfg.hide), {
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+      statusText: response.statusText,
     });
   }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ResponseError(place, response.status, 'the body is not JSON', { cause: err });
+  }
+}
 
-  return { request, url, log, redact: hide };
+function statusObject(text: string, hide: (text: string) => string): Status | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(hide(text));
+  } catch {
+    return undefined;
+  }
+  const parsed = Status.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function toNetworkError(
+  err: unknown,
+  place: RequestPlace,
+  signal: AbortSignal | undefined,
+  attemptSignal: AbortSignal | undefined,
+  hide: (text: string) => string,
+): unknown {
+  // An abort: the caller's or the deadline's reason is rethrown by the loop; ours is a timeout.
+  if (signal?.aborted) {
+    if (attemptSignal?.aborted) return attemptSignal.reason;
+    return signal.reason;
+  }
+  if (err instanceof ClientError) return err;
+  if (err instanceof IdleTimeout) {
+    return new TimeoutError(
+      `${place.method} ${place.url}: nothing sent or received for ${fmtMs(err.idleTimeoutMs)}`,
+      { timeoutMs: err.idleTimeoutMs, place, attempt: true },
+    );
+  }
+  const errno = errnoOf(err);
+  const detail = hide(describe(err));
+  return new NetworkError(place, detail, {
+    cause: err,
+    errno,
+    unsent: errno !== undefined && UNSENT_CODES.has(errno),
+  });
 }
 
 /** Hosts a plain-http baseUrl may name: the key then never leaves this machine. */
