@@ -105,25 +105,55 @@ export function assetNameOf(path: string): string {
     .replace(/\.(csv|tsv|txt)$/i, '');
 }
 
+/** Records one choice with its evidence. */
+type RecordEvidence = (
+  path: string,
+  choice: string,
+  reason: string,
+  confidence: Confidence,
+  alternatives?: string[],
+) => void;
+
+function evidenceRecorder(evidence: Evidence[]): RecordEvidence {
+  return (path, choice, reason, confidence, alternatives) => {
+    const e: Evidence = { path, choice, reason, confidence };
+    if (alternatives && alternatives.length > 0) e.alternatives = alternatives;
+    evidence.push(e);
+  };
+}
+
 /** A profile → a draft CsvConfig. Pure: no files are read. */
 export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions = {}): Draft {
   const file = profile.file.path;
   const evidence: Evidence[] = [];
   const issues: Issue[] = [...profile.issues];
   const config: CsvConfig = {};
-  const ev = (
-    path: string,
-    choice: string,
-    reason: string,
-    confidence: Confidence,
-    alternatives?: string[],
-  ) => {
-    const e: Evidence = { path, choice, reason, confidence };
-    if (alternatives && alternatives.length > 0) e.alternatives = alternatives;
-    evidence.push(e);
-  };
+  const ev = evidenceRecorder(evidence);
 
-  // ---- asset and run
+  chooseAssetAndRun(config, options, file, ev);
+  chooseRows(config, profile, options, ev, issues);
+  if (profile.layout.embeddedConfigRows.length > 0) {
+    // The file says its own columns.
+    useEmbeddedConfig(config, profile.layout.embeddedConfigRows, file, ev, issues);
+    return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
+  }
+  const time = chooseTimeColumnConfig(config, profile.fields, options, file, ev, issues);
+  const dataColumns: Record<string, ChannelConfig> = {};
+  for (const f of profile.fields) {
+    if (time && f.column === time.field.column) continue;
+    dataColumns[String(f.column)] = channelFor(f, profile, file, ev, issues);
+  }
+  config.dataColumns = dataColumns;
+  return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
+}
+
+/** The asset (given, or the file's base name) and the run (only when given). */
+function chooseAssetAndRun(
+  config: CsvConfig,
+  options: InferOptions,
+  file: string,
+  ev: RecordEvidence,
+): void {
   if (options.assetName !== undefined) {
     config.assetName = options.assetName;
     ev(pointer(CSV, 'assetName'), options.assetName, 'as given', 'high');
@@ -140,8 +170,17 @@ export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions =
     config.runName = options.runName;
     ev(pointer(CSV, 'runName'), options.runName, 'as given', 'high');
   }
+}
 
-  // ---- rows
+/** The first data row from the layout, with warnings for an uncertain header and a non-comma delimiter. */
+function chooseRows(
+  config: CsvConfig,
+  profile: CsvProfile,
+  options: InferOptions,
+  ev: RecordEvidence,
+  issues: Issue[],
+): void {
+  const file = profile.file.path;
   const layout = profile.layout;
   config.firstDataRow = layout.firstDataRow;
   const rowReasons: string[] = [];
@@ -172,106 +211,121 @@ export function inferCsvFromProfile(profile: CsvProfile, options: InferOptions =
       message: `${file}: the delimiter is ${showDelimiter(profile.dialect.delimiter)}; a CsvConfig cannot say so`,
       hint: 'Check that the platform reads this delimiter, or convert the file to commas.',
     });
+}
 
-  // ---- embedded config: the file says its own columns
-  if (layout.embeddedConfigRows.length > 0) {
-    config.useEmbeddedConfig = true;
+/** The file carries the platform's embedded config: the draft uses it instead of columns. */
+function useEmbeddedConfig(
+  config: CsvConfig,
+  rows: readonly number[],
+  file: string,
+  ev: RecordEvidence,
+  issues: Issue[],
+): void {
+  config.useEmbeddedConfig = true;
+  ev(
+    pointer(CSV, 'useEmbeddedConfig'),
+    'true',
+    `row(s) ${rows.join(', ')} hold JSON objects in their cells (the platform's embedded config)`,
+    'high',
+  );
+  issues.push({
+    code: 'csv_embedded_config',
+    severity: 'info',
+    path: pointer(CSV, 'useEmbeddedConfig'),
+    message: `${file}: row(s) ${rows.join(', ')} hold the platform's embedded config; the draft uses it`,
+  });
+}
+
+/** The time column, its format and start time, set on the config; the choice is returned. */
+function chooseTimeColumnConfig(
+  config: CsvConfig,
+  fields: readonly CsvFieldProfile[],
+  options: InferOptions,
+  file: string,
+  ev: RecordEvidence,
+  issues: Issue[],
+): TimeChoice | undefined {
+  const time = chooseTimeColumn(fields, options, file, issues);
+  if (!time) return undefined;
+  issues.push(...timeCellIssues(time.field, file));
+  const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
+  ev(
+    pointer(CSV, 'timeColumn', 'columnNumber'),
+    `${time.field.column} (${time.field.name})`,
+    time.reason,
+    time.confidence,
+    time.alternatives,
+  );
+  const format = chooseTimeFormat(time.field, options, file, issues);
+  if (format) {
+    timeColumn.format = format.format;
+    ev(pointer(CSV, 'timeColumn', 'format'), format.format, format.reason, format.confidence);
+    const start = chooseStartTime(format.format, options, file, issues);
+    if (start) {
+      timeColumn.relativeStartTime = start.value;
+      ev(
+        pointer(CSV, 'timeColumn', 'relativeStartTime'),
+        start.value,
+        start.reason,
+        start.confidence,
+      );
+    }
+  }
+  config.timeColumn = timeColumn;
+  return time;
+}
+
+/** One data column's channel: name, units and data type, each with its evidence and issues. */
+function channelFor(
+  f: CsvFieldProfile,
+  profile: CsvProfile,
+  file: string,
+  ev: RecordEvidence,
+  issues: Issue[],
+): ChannelConfig {
+  const key = String(f.column);
+  const channel: ChannelConfig = { name: f.name };
+  if (f.units !== undefined) channel.units = f.units;
+  const style = numberStyle(f, profile.dialect.delimiter);
+  const type = style ? 'DOUBLE' : f.physicalType === 'EMPTY' ? 'STRING' : f.physicalType;
+  channel.dataType = `CHANNEL_DATA_TYPE_${type}` as ChannelDataType;
+  if (style)
+    issues.push(numberStyleIssue(f, style, file, pointer(CSV, 'dataColumns', key, 'dataType')));
+  if (f.stray) issues.push(strayIssue(f, file, pointer(CSV, 'dataColumns', key, 'dataType')));
+  ev(
+    pointer(CSV, 'dataColumns', key, 'name'),
+    f.name,
+    f.header !== undefined && f.header !== ''
+      ? `header of column ${f.column}${f.unitsFrom === 'header' ? ' without its units' : ''}`
+      : `no header: named by column number`,
+    f.header !== undefined && f.header !== '' ? 'high' : 'low',
+  );
+  if (f.units !== undefined)
     ev(
-      pointer(CSV, 'useEmbeddedConfig'),
-      'true',
-      `row(s) ${layout.embeddedConfigRows.join(', ')} hold JSON objects in their cells (the platform's embedded config)`,
+      pointer(CSV, 'dataColumns', key, 'units'),
+      f.units,
+      f.unitsFrom === 'units-row'
+        ? `row ${profile.layout.unitsRow} (units row)`
+        : `written in the header '${f.header ?? ''}'`,
       'high',
     );
+  ev(
+    pointer(CSV, 'dataColumns', key, 'dataType'),
+    channel.dataType,
+    style
+      ? `numbers written with ${style === 'decimal_comma' ? 'a decimal comma' : 'thousands separators'}: ${typeReason(f)}`
+      : typeReason(f),
+    style ? 'medium' : typeConfidence(f),
+  );
+  if (f.physicalType === 'EMPTY')
     issues.push({
-      code: 'csv_embedded_config',
-      severity: 'info',
-      path: pointer(CSV, 'useEmbeddedConfig'),
-      message: `${file}: row(s) ${layout.embeddedConfigRows.join(', ')} hold the platform's embedded config; the draft uses it`,
+      code: 'csv_column_empty',
+      severity: 'warning',
+      path: pointer(CSV, 'dataColumns', key, 'dataType'),
+      message: `${file}: column ${f.column} (${f.name}) has no values in the rows read; typed STRING`,
+      hint: 'Set dataType yourself, or pass --full to scan every row.',
     });
-    return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
-  }
-
-  // ---- time column
-  const fields = profile.fields;
-  const time = chooseTimeColumn(fields, options, file, issues);
-  if (time) issues.push(...timeCellIssues(time.field, file));
-  if (time) {
-    const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
-    ev(
-      pointer(CSV, 'timeColumn', 'columnNumber'),
-      `${time.field.column} (${time.field.name})`,
-      time.reason,
-      time.confidence,
-      time.alternatives,
-    );
-    const format = chooseTimeFormat(time.field, options, file, issues);
-    if (format) {
-      timeColumn.format = format.format;
-      ev(pointer(CSV, 'timeColumn', 'format'), format.format, format.reason, format.confidence);
-      const start = chooseStartTime(format.format, options, file, issues);
-      if (start) {
-        timeColumn.relativeStartTime = start.value;
-        ev(
-          pointer(CSV, 'timeColumn', 'relativeStartTime'),
-          start.value,
-          start.reason,
-          start.confidence,
-        );
-      }
-    }
-    config.timeColumn = timeColumn;
-  }
-
-  // ---- data columns
-  const dataColumns: Record<string, ChannelConfig> = {};
-  for (const f of fields) {
-    if (time && f.column === time.field.column) continue;
-    const key = String(f.column);
-    const channel: ChannelConfig = { name: f.name };
-    if (f.units !== undefined) channel.units = f.units;
-    const style = numberStyle(f, profile.dialect.delimiter);
-    const type = style ? 'DOUBLE' : f.physicalType === 'EMPTY' ? 'STRING' : f.physicalType;
-    channel.dataType = `CHANNEL_DATA_TYPE_${type}` as ChannelDataType;
-    dataColumns[key] = channel;
-    if (style)
-      issues.push(numberStyleIssue(f, style, file, pointer(CSV, 'dataColumns', key, 'dataType')));
-    if (f.stray) issues.push(strayIssue(f, file, pointer(CSV, 'dataColumns', key, 'dataType')));
-    ev(
-      pointer(CSV, 'dataColumns', key, 'name'),
-      f.name,
-      f.header !== undefined && f.header !== ''
-        ? `header of column ${f.column}${f.unitsFrom === 'header' ? ' without its units' : ''}`
-        : `no header: named by column number`,
-      f.header !== undefined && f.header !== '' ? 'high' : 'low',
-    );
-    if (f.units !== undefined)
-      ev(
-        pointer(CSV, 'dataColumns', key, 'units'),
-        f.units,
-        f.unitsFrom === 'units-row'
-          ? `row ${layout.unitsRow} (units row)`
-          : `written in the header '${f.header ?? ''}'`,
-        'high',
-      );
-    ev(
-      pointer(CSV, 'dataColumns', key, 'dataType'),
-      channel.dataType,
-      style
-        ? `numbers written with ${style === 'decimal_comma' ? 'a decimal comma' : 'thousands separators'}: ${typeReason(f)}`
-        : typeReason(f),
-      style ? 'medium' : typeConfidence(f),
-    );
-    if (f.physicalType === 'EMPTY')
-      issues.push({
-        code: 'csv_column_empty',
-        severity: 'warning',
-        path: pointer(CSV, 'dataColumns', key, 'dataType'),
-        message: `${file}: column ${f.column} (${f.name}) has no values in the rows read; typed STRING`,
-        hint: 'Set dataType yourself, or pass --full to scan every row.',
-      });
-  }
-  config.dataColumns = dataColumns;
-  return { document: { csvConfig: config }, kind: 'csv', evidence, issues };
+  return channel;
 }
 
 function showDelimiter(d: string): string {
