@@ -34,255 +34,344 @@ export interface Hdf5CheckOptions {
   timeoutMs?: number;
 }
 
+type Part = { type: Hdf5Type; column: number | string | undefined };
+type Entry = NonNullable<Hdf5Config['data']>[number];
+type At = (...t: Array<string | number>) => string;
+type TimeLimit = { timeoutMs?: number };
+
+/** A time dataset (and column) to read whole when `full` is asked. */
+interface FullRead {
+  t: Hdf5Dataset;
+  tp: Part;
+  ptr: string;
+}
+
+/** What the checks of the entries share: the file's datasets, those used, the issues found. */
+interface Hdf5Scope {
+  dataPath: string;
+  byPath: Map<string, Hdf5Dataset>;
+  paths: string[];
+  used: Set<string>;
+  issues: Issue[];
+  /** Time datasets (and columns) already checked. */
+  timeChecked: Set<string>;
+  fullReads: FullRead[];
+}
+
 export async function checkHdf5(
   config: Hdf5Config,
   dataPath: string,
   options: Hdf5CheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'hdf5Config';
-  const at = (...t: Array<string | number>) => pointer(key, ...t);
+  const at: At = (...t) => pointer(key, ...t);
   const entries = config.data ?? [];
   const timePaths = [...new Set(entries.map((e) => e.timeDataset).filter((p): p is string => !!p))];
-  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  const limit: TimeLimit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const profile = await inspectHdf5(dataPath, { sample: timePaths, ...limit });
   const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
-  const paths = [...byPath.keys()];
-  const used = new Set<string>();
-  const issues: Issue[] = [];
-  const timeChecked = new Set<string>();
-  const fullReads: Array<{
-    t: Hdf5Dataset;
-    tp: { type: Hdf5Type; column: number | string | undefined };
-    ptr: string;
-  }> = [];
+  const scope: Hdf5Scope = {
+    dataPath,
+    byPath,
+    paths: [...byPath.keys()],
+    used: new Set<string>(),
+    issues: [],
+    timeChecked: new Set<string>(),
+    fullReads: [],
+  };
+  entries.forEach((e, i) => {
+    checkEntry(scope, config, e, i, at);
+  });
+  if (options.full) {
+    scope.issues.push(...(await fullTimeIssues(scope.fullReads, dataPath, limit, options)));
+  }
+  scope.issues.push(...unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
+  return scope.issues;
+}
 
-  const dataset = (path: string | undefined, ptr: string, what: string) => {
-    if (!path) return undefined;
-    const norm = path.startsWith('/') ? path : `/${path}`;
-    const d = byPath.get(norm);
-    if (d) {
-      used.add(d.path);
-      return d;
-    }
-    const near = closest(norm, paths);
+/** One entry of `data`: its datasets, their parts, lengths, declared type and time. */
+function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, at: At): void {
+  const { issues, dataPath } = scope;
+  const p = (k: string) => at('data', i, k);
+  const t = findDataset(scope, e.timeDataset, p('timeDataset'), 'time dataset');
+  const v = findDataset(scope, e.valueDataset, p('valueDataset'), 'value dataset');
+  const tp = t
+    ? elementPart(scope, t, e.timeField, e.timeIndex, p('timeField'), p('timeIndex'), 'time')
+    : undefined;
+  const vp = v
+    ? elementPart(scope, v, e.valueField, e.valueIndex, p('valueField'), p('valueIndex'), 'value')
+    : undefined;
+  if (t && v && t.shape && v.shape && t.shape[0] !== v.shape[0]) {
     issues.push(
-      checkIssue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
+      checkIssue(
+        'dataset_length_mismatch',
+        p('valueDataset'),
+        `'${v.path}' has ${v.shape[0]} rows but its time dataset '${t.path}' has ${t.shape[0]}`,
+        {
+          source: { file: dataPath, dataset: v.path },
+        },
+      ),
+    );
+  }
+  const declared = e.channelConfig?.dataType;
+  if (vp && declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED') {
+    const issue = valueTypeIssue(
+      v,
+      vp,
+      declared,
+      at('data', i, 'channelConfig', 'dataType'),
+      dataPath,
+    );
+    if (issue) issues.push(issue);
+  }
+  if (t && tp && config.timeFormat && !scope.timeChecked.has(`${t.path}#${String(tp.column)}`)) {
+    scope.timeChecked.add(`${t.path}#${String(tp.column)}`);
+    scope.fullReads.push({ t, tp, ptr: at('data', i, 'timeDataset') });
+    issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
+  }
+}
+
+/** The dataset at a path the config names (marked used), or an issue with "did you mean". */
+function findDataset(
+  scope: Hdf5Scope,
+  path: string | undefined,
+  ptr: string,
+  what: string,
+): Hdf5Dataset | undefined {
+  if (!path) return undefined;
+  const norm = path.startsWith('/') ? path : `/${path}`;
+  const d = scope.byPath.get(norm);
+  if (d) {
+    scope.used.add(d.path);
+    return d;
+  }
+  const { paths } = scope;
+  const near = closest(norm, paths);
+  scope.issues.push(
+    checkIssue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
+      hint: near
+        ? `Did you mean '${near}'?`
+        : `The file's datasets: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', ...' : ''}.`,
+      source: { file: scope.dataPath, dataset: path },
+    }),
+  );
+  return undefined;
+}
+
+/** The element type at a member or column, or an issue. */
+function elementPart(
+  scope: Hdf5Scope,
+  d: Hdf5Dataset,
+  field: string | undefined,
+  index: string | undefined,
+  ptrField: string,
+  ptrIndex: string,
+  role: 'time' | 'value',
+): Part | undefined {
+  const members = d.type.members;
+  if (d.type.class === 'compound' && members) {
+    return memberPart(scope, d, members, field, ptrField, role);
+  }
+  if (field) {
+    scope.issues.push(
+      checkIssue(
+        'layout_mismatch',
+        ptrField,
+        `'${d.path}' is not a compound dataset: ${role}Field '${field}' does not apply`,
+        {
+          hint: `Leave ${role}Field out${d.shape && d.shape.length === 2 ? ` and use ${role}Index (0 to ${(d.shape[1] ?? 1) - 1})` : ''}.`,
+          source: { file: scope.dataPath, dataset: d.path },
+        },
+      ),
+    );
+    return undefined;
+  }
+  return columnPart(scope, d, index, ptrIndex, role);
+}
+
+/** The member a compound dataset's field names, or an issue. */
+function memberPart(
+  scope: Hdf5Scope,
+  d: Hdf5Dataset,
+  members: NonNullable<Hdf5Type['members']>,
+  field: string | undefined,
+  ptrField: string,
+  role: 'time' | 'value',
+): Part | undefined {
+  if (!field) {
+    scope.issues.push(
+      checkIssue(
+        'layout_mismatch',
+        ptrField,
+        `'${d.path}' is a compound dataset: the ${role} needs a member name (${role}Field)`,
+        {
+          hint: `Its members: ${members.map((m) => m.name).join(', ')}.`,
+          source: { file: scope.dataPath, dataset: d.path },
+        },
+      ),
+    );
+    return undefined;
+  }
+  const m = members.find((x) => x.name === field);
+  if (!m) {
+    const near = closest(
+      field,
+      members.map((x) => x.name),
+    );
+    scope.issues.push(
+      checkIssue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
         hint: near
           ? `Did you mean '${near}'?`
-          : `The file's datasets: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', ...' : ''}.`,
-        source: { file: dataPath, dataset: path },
+          : `Its members: ${members.map((x) => x.name).join(', ')}.`,
+        source: { file: scope.dataPath, dataset: d.path },
       }),
     );
     return undefined;
-  };
+  }
+  return { type: m.type, column: m.name };
+}
 
-  /** The element type at a member or column, or an issue. */
-  const part = (
-    d: Hdf5Dataset,
-    field: string | undefined,
-    index: string | undefined,
-    ptrField: string,
-    ptrIndex: string,
-    role: 'time' | 'value',
-  ): { type: Hdf5Type; column: number | string | undefined } | undefined => {
-    const members = d.type.members;
-    if (d.type.class === 'compound' && members) {
-      if (!field) {
-        issues.push(
-          checkIssue(
-            'layout_mismatch',
-            ptrField,
-            `'${d.path}' is a compound dataset: the ${role} needs a member name (${role}Field)`,
-            {
-              hint: `Its members: ${members.map((m) => m.name).join(', ')}.`,
-              source: { file: dataPath, dataset: d.path },
-            },
-          ),
-        );
-        return undefined;
-      }
-      const m = members.find((x) => x.name === field);
-      if (!m) {
-        const near = closest(
-          field,
-          members.map((x) => x.name),
-        );
-        issues.push(
-          checkIssue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
-            hint: near
-              ? `Did you mean '${near}'?`
-              : `Its members: ${members.map((x) => x.name).join(', ')}.`,
-            source: { file: dataPath, dataset: d.path },
-          }),
-        );
-        return undefined;
-      }
-      return { type: m.type, column: m.name };
-    }
-    if (field) {
-      issues.push(
-        checkIssue(
-          'layout_mismatch',
-          ptrField,
-          `'${d.path}' is not a compound dataset: ${role}Field '${field}' does not apply`,
-          {
-            hint: `Leave ${role}Field out${d.shape && d.shape.length === 2 ? ` and use ${role}Index (0 to ${(d.shape[1] ?? 1) - 1})` : ''}.`,
-            source: { file: dataPath, dataset: d.path },
-          },
-        ),
-      );
-      return undefined;
-    }
-    const shape = d.shape ?? [];
-    const idx = index === undefined ? 0 : Number(index);
-    if (shape.length === 2) {
-      const width = shape[1] ?? 0;
-      if (idx >= width) {
-        issues.push(
-          checkIssue(
-            'index_out_of_range',
-            ptrIndex,
-            `${role}Index ${idx} is past the last column of '${d.path}' (shape [${shape.join(', ')}]: indexes 0 to ${width - 1})`,
-            {
-              hint: `Indexes count from 0; use 0 to ${width - 1}.`,
-              source: { file: dataPath, dataset: d.path },
-            },
-          ),
-        );
-        return undefined;
-      }
-      return { type: d.type, column: idx };
-    }
-    if (shape.length === 1 && idx > 0) {
-      issues.push(
+/** The column an index names in a 1-D or [N, k] dataset, or an issue. */
+function columnPart(
+  scope: Hdf5Scope,
+  d: Hdf5Dataset,
+  index: string | undefined,
+  ptrIndex: string,
+  role: 'time' | 'value',
+): Part | undefined {
+  const shape = d.shape ?? [];
+  const idx = index === undefined ? 0 : Number(index);
+  const source = { file: scope.dataPath, dataset: d.path };
+  if (shape.length === 2) {
+    const width = shape[1] ?? 0;
+    if (idx >= width) {
+      scope.issues.push(
         checkIssue(
           'index_out_of_range',
           ptrIndex,
-          `'${d.path}' is 1-D: ${role}Index ${idx} does not exist`,
-          {
-            hint: `Leave ${role}Index out (or 0).`,
-            source: { file: dataPath, dataset: d.path },
-          },
+          `${role}Index ${idx} is past the last column of '${d.path}' (shape [${shape.join(', ')}]: indexes 0 to ${width - 1})`,
+          { hint: `Indexes count from 0; use 0 to ${width - 1}.`, source },
         ),
       );
       return undefined;
     }
-    if (shape.length !== 1 && shape.length !== 2) {
+    return { type: d.type, column: idx };
+  }
+  if (shape.length === 1 && idx > 0) {
+    scope.issues.push(
+      checkIssue(
+        'index_out_of_range',
+        ptrIndex,
+        `'${d.path}' is 1-D: ${role}Index ${idx} does not exist`,
+        { hint: `Leave ${role}Index out (or 0).`, source },
+      ),
+    );
+    return undefined;
+  }
+  if (shape.length !== 1 && shape.length !== 2) {
+    scope.issues.push(
+      checkIssue(
+        'layout_mismatch',
+        ptrIndex,
+        `'${d.path}' has shape [${shape.join(', ')}]: only 1-D, [N, k] and compound datasets can be imported`,
+        { source },
+      ),
+    );
+    return undefined;
+  }
+  return { type: d.type, column: undefined };
+}
+
+/** A declared channel type that does not fit the stored values, or undefined. */
+function valueTypeIssue(
+  v: Hdf5Dataset | undefined,
+  vp: Part,
+  declared: NonNullable<NonNullable<Entry['channelConfig']>['dataType']>,
+  ptr: string,
+  dataPath: string,
+): Issue | undefined {
+  const stored = channelTypeOf(vp.type);
+  if (!('dataType' in stored)) return undefined;
+  const fit = fitOf(declared, stored.dataType);
+  const label = `'${v?.path}'${typeof vp.column === 'string' ? ` member '${vp.column}'` : ''}`;
+  const code =
+    fit === 'mismatch'
+      ? 'value_type_mismatch'
+      : fit === 'narrow'
+        ? 'type_too_narrow'
+        : fit === 'wide'
+          ? 'type_too_wide'
+          : undefined;
+  if (!code) return undefined;
+  return checkIssue(
+    code,
+    ptr,
+    `${label} stores ${shortName(stored.dataType)} values; declared ${shortName(declared)} ${fit === 'mismatch' ? 'does not fit them' : fit === 'narrow' ? 'loses precision' : 'is wider than they need'}`,
+    {
+      hint: `Use dataType: ${stored.dataType}.`,
+      source: { file: dataPath, dataset: v?.path ?? '' },
+    },
+  );
+}
+
+/** With `full`: every time value read (in slices), its order checked. */
+async function fullTimeIssues(
+  fullReads: readonly FullRead[],
+  dataPath: string,
+  limit: TimeLimit,
+  options: Hdf5CheckOptions,
+): Promise<Issue[]> {
+  const issues: Issue[] = [];
+  const total = fullReads.reduce((n, r) => n + (r.t.shape?.[0] ?? 0), 0);
+  let done = 0;
+  for (const r of fullReads) {
+    const read = await readTimeDataset(dataPath, r.t, r.tp.column, {
+      ...limit,
+      onProgress: (n) => options.onProgress?.(done + n, total),
+    });
+    done += r.t.shape?.[0] ?? 0;
+    if (read.unreadFrom !== undefined) {
       issues.push(
         checkIssue(
-          'layout_mismatch',
-          ptrIndex,
-          `'${d.path}' has shape [${shape.join(', ')}]: only 1-D, [N, k] and compound datasets can be imported`,
+          'time_partly_read',
+          r.ptr,
+          `the HDF5 library could not read '${r.t.path}' from index ${read.unreadFrom} on (${read.error || 'no reason given'}): the rows after it were not checked`,
           {
-            source: { file: dataPath, dataset: d.path },
+            hint: 'The file may be damaged there; the platform is likely to fail on it too.',
+            source: { file: dataPath, dataset: r.t.path, row: read.unreadFrom },
           },
         ),
       );
-      return undefined;
     }
-    return { type: d.type, column: undefined };
-  };
-
-  entries.forEach((e, i) => {
-    const p = (k: string) => at('data', i, k);
-    const t = dataset(e.timeDataset, p('timeDataset'), 'time dataset');
-    const v = dataset(e.valueDataset, p('valueDataset'), 'value dataset');
-    const tp = t
-      ? part(t, e.timeField, e.timeIndex, p('timeField'), p('timeIndex'), 'time')
-      : undefined;
-    const vp = v
-      ? part(v, e.valueField, e.valueIndex, p('valueField'), p('valueIndex'), 'value')
-      : undefined;
-    if (t && v && t.shape && v.shape && t.shape[0] !== v.shape[0]) {
+    if (read.firstDecrease !== undefined) {
       issues.push(
         checkIssue(
-          'dataset_length_mismatch',
-          p('valueDataset'),
-          `'${v.path}' has ${v.shape[0]} rows but its time dataset '${t.path}' has ${t.shape[0]}`,
-          {
-            source: { file: dataPath, dataset: v.path },
-          },
+          'time_decreasing',
+          r.ptr,
+          `the time of '${r.t.path}' goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at index ${read.firstDecrease}`,
+          { source: { file: dataPath, dataset: r.t.path, row: read.firstDecrease } },
         ),
       );
-    }
-    const declared = e.channelConfig?.dataType;
-    if (vp && declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED') {
-      const stored = channelTypeOf(vp.type);
-      if ('dataType' in stored) {
-        const fit = fitOf(declared, stored.dataType);
-        const label = `'${v?.path}'${typeof vp.column === 'string' ? ` member '${vp.column}'` : ''}`;
-        const code =
-          fit === 'mismatch'
-            ? 'value_type_mismatch'
-            : fit === 'narrow'
-              ? 'type_too_narrow'
-              : fit === 'wide'
-                ? 'type_too_wide'
-                : undefined;
-        if (code) {
-          issues.push(
-            checkIssue(
-              code,
-              at('data', i, 'channelConfig', 'dataType'),
-              `${label} stores ${shortName(stored.dataType)} values; declared ${shortName(declared)} ${fit === 'mismatch' ? 'does not fit them' : fit === 'narrow' ? 'loses precision' : 'is wider than they need'}`,
-              {
-                hint: `Use dataType: ${stored.dataType}.`,
-                source: { file: dataPath, dataset: v?.path ?? '' },
-              },
-            ),
-          );
-        }
-      }
-    }
-    if (t && tp && config.timeFormat && !timeChecked.has(`${t.path}#${String(tp.column)}`)) {
-      timeChecked.add(`${t.path}#${String(tp.column)}`);
-      fullReads.push({ t, tp, ptr: at('data', i, 'timeDataset') });
-      issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
-    }
-  });
-
-  if (options.full) {
-    const total = fullReads.reduce((n, r) => n + (r.t.shape?.[0] ?? 0), 0);
-    let done = 0;
-    for (const r of fullReads) {
-      const read = await readTimeDataset(dataPath, r.t, r.tp.column, {
-        ...limit,
-        onProgress: (n) => options.onProgress?.(done + n, total),
-      });
-      done += r.t.shape?.[0] ?? 0;
-      if (read.unreadFrom !== undefined) {
-        issues.push(
-          checkIssue(
-            'time_partly_read',
-            r.ptr,
-            `the HDF5 library could not read '${r.t.path}' from index ${read.unreadFrom} on (${read.error || 'no reason given'}): the rows after it were not checked`,
-            {
-              hint: 'The file may be damaged there; the platform is likely to fail on it too.',
-              source: { file: dataPath, dataset: r.t.path, row: read.unreadFrom },
-            },
-          ),
-        );
-      }
-      if (read.firstDecrease !== undefined) {
-        issues.push(
-          checkIssue(
-            'time_decreasing',
-            r.ptr,
-            `the time of '${r.t.path}' goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at index ${read.firstDecrease}`,
-            { source: { file: dataPath, dataset: r.t.path, row: read.firstDecrease } },
-          ),
-        );
-      }
     }
   }
+  return issues;
+}
 
-  for (const d of profile.datasets) {
+/** Datasets of the file the config does not name: they will not be imported. */
+function unusedDatasetIssues(
+  datasets: readonly Hdf5Dataset[],
+  used: ReadonlySet<string>,
+  ptr: string,
+  dataPath: string,
+): Issue[] {
+  const issues: Issue[] = [];
+  for (const d of datasets) {
     if (used.has(d.path)) continue;
     if (!d.shape || d.shape.length === 0) continue;
     issues.push(
       checkIssue(
         'column_not_in_config',
-        at('data'),
+        ptr,
         `dataset '${d.path}' is in the file but not in the config: it will not be imported`,
         {
           source: { file: dataPath, dataset: d.path },
