@@ -95,6 +95,8 @@ export type JobResult<T> =
 /**
  * Runs one job. `progress` is called with the rows read so far after each slice of a
  * `time-order` job. Never throws: a file the library cannot read gives `ok: false`.
+ * One long body on purpose: the worker runs this function's source text, so it cannot
+ * call module-level steps; it can be split once the worker loads a module file instead.
  */
 export function runHdf5Job(
   h5: H5Module,
