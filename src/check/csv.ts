@@ -79,34 +79,67 @@ const UNIX_PER_MS: Partial<Record<TimeFormat, number>> = {
   TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e6,
 };
 
+type At = (...tokens: Array<string | number>) => string;
+
 export async function checkCsv(
   config: CsvConfig,
   dataPath: string,
   options: CsvCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'csvConfig';
-  const at = (...tokens: Array<string | number>) => pointer(key, ...tokens);
-  const issues: Issue[] = [];
+  const at: At = (...tokens) => pointer(key, ...tokens);
+  const { gz, size, profile, structureIssues } = await readStructure(dataPath, options);
+  const delimiter = profile.dialect.delimiter;
+  const { columns, timeCol, timeSpec, useEmbedded } = resolveColumns(config, at);
+  const headRecords = await readHeadRecords(dataPath, delimiter);
+  const rows = locateRows(headRecords, config.firstDataRow, options.headerRow, profile);
+  const spec = tallySpecOf(columns, timeSpec, rows.header);
+  const { tally, totalRows } = options.full
+    ? await fullTally(dataPath, size, spec, delimiter, rows.checkFrom, gz, options)
+    : await sampledTally(dataPath, size, spec, delimiter, rows.checkFrom, gz, options);
+  const width = fileWidth(tally.fieldCounts, rows.header);
+  const names = rows.header.map((h) => h.trim());
 
-  // The head: gzip or not, and not UTF-16 or binary (the CSV inspector's own detection).
+  const issues: Issue[] = [...structureIssues];
+  issues.push(...firstDataRowIssues(config.firstDataRow, totalRows, rows, at, dataPath));
+  if (tally.again.count > 0) issues.push(repeatedHeaderIssue(tally.again, dataPath));
+  issues.push(...timeColumnPlaceIssues(timeCol, width, names, rows, at, dataPath));
+  issues.push(...columnPlaceIssues(columns, width, names, dataPath));
+  if (timeSpec && tally.time && timeSpec.column <= width)
+    issues.push(...timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true));
+  columns.forEach((col, c) => {
+    if (col.column <= width)
+      issues.push(...valueIssues({ ...col, ...(tally.columns[c] as ColumnTally) }, dataPath));
+  });
+  if (!useEmbedded)
+    issues.push(...unconfiguredColumnIssues(width, timeCol, columns, names, at, dataPath));
+  if (options.full) issues.push(...numRowsIssues(config.numRows, tally.dataRows, at, dataPath));
+  return issues;
+}
+
+/**
+ * Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
+ * `infer` give, whatever the mode, so sampled and full checks agree with them. The head
+ * says gzip or not, and not UTF-16 or binary (the CSV inspector's own detection).
+ */
+async function readStructure(dataPath: string, options: CsvCheckOptions) {
   const { gz, size } = await readCsvHead(dataPath);
-  // Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
-  // `infer` give, whatever the mode, so sampled and full checks agree with them.
   const profile = await inspectCsv(dataPath, {
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
   });
-  for (const i of profile.issues) if (STRUCTURE_CODES.has(i.code)) issues.push(i);
-  const delimiter = profile.dialect.delimiter;
+  const structureIssues = profile.issues.filter((i) => STRUCTURE_CODES.has(i.code));
+  return { gz, size, profile, structureIssues };
+}
 
-  const firstDataRow = config.firstDataRow;
+type CsvProfile = Awaited<ReturnType<typeof inspectCsv>>;
+
+/** The columns the config declares (sorted by column) and its time column. */
+function resolveColumns(config: CsvConfig, at: At) {
   const useEmbedded = config.useEmbeddedConfig === true;
   const timeCol = useEmbedded ? undefined : config.timeColumn?.columnNumber;
   const timeFormat = config.timeColumn?.format;
   const dataColumns = useEmbedded ? {} : (config.dataColumns ?? {});
-
-  // First records as text, for the header / units / data-row judgement.
-  const headRecords: string[][] = [];
   const columns: ColumnMeta[] = [];
   for (const [k, channel] of Object.entries(dataColumns)) {
     const n = Number(k);
@@ -128,8 +161,12 @@ export async function checkCsv(
     timeCol !== undefined && timeCol >= 1 && timeFormat && timeFormat !== 'TIME_FORMAT_UNSPECIFIED'
       ? { column: timeCol, format: timeFormat }
       : undefined;
+  return { columns, timeCol, timeSpec, useEmbedded };
+}
 
-  // The first records as text: the header, units and first-data-row judgement.
+/** The first records as text: the header, units and first-data-row judgement. */
+async function readHeadRecords(dataPath: string, delimiter: string): Promise<string[][]> {
+  const headRecords: string[][] = [];
   await scanCsvFile(
     dataPath,
     (rec) => {
@@ -140,6 +177,31 @@ export async function checkCsv(
     },
     { delimiter, maxRows: HEAD_RECORDS, end: 4 * 1024 * 1024 },
   );
+  return headRecords;
+}
+
+/** Where the header and the values are, judged from the first records. */
+interface RowLayout {
+  headRecords: string[][];
+  kinds: string[][];
+  body: Body;
+  isData: (i: number) => boolean;
+  /** The 1-based row the values start at, when seen. */
+  dataStart: number | undefined;
+  headerRow: number | undefined;
+  header: string[];
+  /** firstDataRow points at a header, units or other non-data row. */
+  onHeader: boolean;
+  /** The 1-based row values are checked from. */
+  checkFrom: number;
+}
+
+function locateRows(
+  headRecords: string[][],
+  firstDataRow: number | undefined,
+  headerRowOption: number | undefined,
+  profile: CsvProfile,
+): RowLayout {
   const kinds = headRecords.map((r) => r.map(cellClass));
   const body = bodyProfile(kinds);
   const isData = (i: number) => kinds[i] !== undefined && looksLikeData(kinds[i] as string[], body);
@@ -148,8 +210,8 @@ export async function checkCsv(
   );
   let dataStart = firstData === -1 ? undefined : firstData + 1; // 1-based row
   let headerRow: number | undefined;
-  if (options.headerRow !== undefined) {
-    headerRow = options.headerRow === 0 ? undefined : options.headerRow;
+  if (headerRowOption !== undefined) {
+    headerRow = headerRowOption === 0 ? undefined : headerRowOption;
     dataStart = profile.layout.firstDataRow;
   } else if (dataStart !== undefined && dataStart > 1) {
     const above = headRecords[dataStart - 2] ?? [];
@@ -167,8 +229,15 @@ export async function checkCsv(
   // Values are checked from firstDataRow; when it points at the header, from where the
   // values really start (the header's text is reported once, as the firstDataRow error).
   const checkFrom = onHeader ? (dataStart as number) : (firstDataRow ?? dataStart ?? 1);
+  return { headRecords, kinds, body, isData, dataStart, headerRow, header, onHeader, checkFrom };
+}
 
-  const spec: TallySpec = {
+function tallySpecOf(
+  columns: ColumnMeta[],
+  timeSpec: { column: number; format: TimeFormat } | undefined,
+  header: string[],
+): TallySpec {
+  return {
     columns: columns.map((c) => ({
       column: c.column,
       dataType: c.dataType,
@@ -177,15 +246,19 @@ export async function checkCsv(
     ...(timeSpec ? { time: timeSpec } : {}),
     header,
   };
-  const { tally, totalRows } = options.full
-    ? await fullTally(dataPath, size, spec, delimiter, checkFrom, gz, options)
-    : await sampledTally(dataPath, size, spec, delimiter, checkFrom, gz, options);
-  const dataRows = tally.dataRows;
-  const fieldCounts = tally.fieldCounts;
-  const again = tally.again;
+}
 
+/** firstDataRow past the end, on the header, or skipping rows of values. */
+function firstDataRowIssues(
+  firstDataRow: number | undefined,
+  totalRows: number | undefined,
+  rows: RowLayout,
+  at: At,
+  dataPath: string,
+): Issue[] {
+  const { headRecords, kinds, body, isData, dataStart, headerRow, onHeader } = rows;
   if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
-    issues.push(
+    return [
       checkIssue(
         'first_data_row_past_end',
         at('firstDataRow'),
@@ -195,47 +268,47 @@ export async function checkCsv(
           source: { file: dataPath },
         },
       ),
-    );
-  } else if (firstDataRow !== undefined && body.informative && dataStart !== undefined) {
-    const idx = firstDataRow - 1;
-    if (onHeader) {
-      const what =
-        headerRow === firstDataRow
-          ? 'the header row'
-          : looksLikeUnits(headRecords[idx] ?? [])
-            ? 'a units row'
-            : 'a row that is not data';
-      issues.push(
-        checkIssue(
-          'first_data_row_on_header',
-          at('firstDataRow'),
-          `firstDataRow ${firstDataRow} is ${what} (${rowPreview(headRecords[idx] ?? [])}); the values start at row ${dataStart}`,
-          {
-            hint: `Set firstDataRow: ${dataStart}.`,
-            source: { file: dataPath, row: firstDataRow },
-          },
-        ),
-      );
-    } else if (
-      firstDataRow > dataStart &&
-      firstDataRow - 2 < kinds.length &&
-      isData(firstDataRow - 2)
-    ) {
-      issues.push(
-        checkIssue(
-          'first_data_row_skips_data',
-          at('firstDataRow'),
-          `row ${firstDataRow - 1} (${rowPreview(headRecords[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
-          {
-            hint: `Set firstDataRow: ${dataStart}.`,
-            source: { file: dataPath, row: firstDataRow - 1 },
-          },
-        ),
-      );
-    }
+    ];
   }
+  if (firstDataRow === undefined || !body.informative || dataStart === undefined) return [];
+  const idx = firstDataRow - 1;
+  if (onHeader) {
+    const what =
+      headerRow === firstDataRow
+        ? 'the header row'
+        : looksLikeUnits(headRecords[idx] ?? [])
+          ? 'a units row'
+          : 'a row that is not data';
+    return [
+      checkIssue(
+        'first_data_row_on_header',
+        at('firstDataRow'),
+        `firstDataRow ${firstDataRow} is ${what} (${rowPreview(headRecords[idx] ?? [])}); the values start at row ${dataStart}`,
+        {
+          hint: `Set firstDataRow: ${dataStart}.`,
+          source: { file: dataPath, row: firstDataRow },
+        },
+      ),
+    ];
+  }
+  if (firstDataRow > dataStart && firstDataRow - 2 < kinds.length && isData(firstDataRow - 2)) {
+    return [
+      checkIssue(
+        'first_data_row_skips_data',
+        at('firstDataRow'),
+        `row ${firstDataRow - 1} (${rowPreview(headRecords[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
+        {
+          hint: `Set firstDataRow: ${dataStart}.`,
+          source: { file: dataPath, row: firstDataRow - 1 },
+        },
+      ),
+    ];
+  }
+  return [];
+}
 
-  // The file's width: the most common field count of the data rows.
+/** The file's width: the most common field count of the data rows (else the header's). */
+function fileWidth(fieldCounts: Tally['fieldCounts'], header: string[]): number {
   let width = 0;
   let best = -1;
   for (let n = 1; n < fieldCounts.length; n++) {
@@ -246,30 +319,42 @@ export async function checkCsv(
       best = c;
     }
   }
-  if (width === 0) width = header.length;
-  const names = header.map((h) => h.trim());
-  const nameIndex = indexNames(names);
-  if (again.count > 0) issues.push(repeatedHeaderIssue(again, dataPath));
+  return width === 0 ? header.length : width;
+}
 
-  const referenced = new Set<number>();
-  if (timeCol !== undefined) {
-    referenced.add(timeCol);
-    if (timeCol > width && width > 0) {
-      issues.push(
-        checkIssue(
-          'column_not_in_file',
-          at('timeColumn', 'columnNumber'),
-          `time column ${timeCol} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
-          {
-            hint: suggestTimeColumn(names, kinds, body),
-            source: { file: dataPath, column: timeCol },
-          },
-        ),
-      );
-    }
-  }
+/** The time column past the file's last column. */
+function timeColumnPlaceIssues(
+  timeCol: number | undefined,
+  width: number,
+  names: string[],
+  rows: RowLayout,
+  at: At,
+  dataPath: string,
+): Issue[] {
+  if (timeCol === undefined || !(timeCol > width && width > 0)) return [];
+  return [
+    checkIssue(
+      'column_not_in_file',
+      at('timeColumn', 'columnNumber'),
+      `time column ${timeCol} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
+      {
+        hint: suggestTimeColumn(names, rows.kinds, rows.body),
+        source: { file: dataPath, column: timeCol },
+      },
+    ),
+  ];
+}
+
+/** Data columns past the file's last column, or whose header names another channel. */
+function columnPlaceIssues(
+  columns: ColumnMeta[],
+  width: number,
+  names: string[],
+  dataPath: string,
+): Issue[] {
+  const issues: Issue[] = [];
+  const nameIndex = indexNames(names);
   for (const col of columns) {
-    referenced.add(col.column);
     const nameAt = findName(nameIndex, col.name);
     if (col.column > width && width > 0) {
       issues.push(
@@ -309,44 +394,52 @@ export async function checkCsv(
       );
     }
   }
+  return issues;
+}
 
-  // Time column.
-  if (timeSpec && tally.time && timeSpec.column <= width)
-    issues.push(...timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true));
-
-  // Values.
-  columns.forEach((col, c) => {
-    if (col.column <= width)
-      issues.push(...valueIssues({ ...col, ...(tally.columns[c] as ColumnTally) }, dataPath));
-  });
-
-  // Columns of the file not in the config.
-  if (!useEmbedded) {
-    for (let c = 1; c <= width; c++) {
-      if (referenced.has(c)) continue;
-      const name = names[c - 1];
-      issues.push(
-        checkIssue(
-          'column_not_in_config',
-          at('dataColumns'),
-          `column ${c}${name ? ` ('${name}')` : ''} is in the file but not in the config: it will not be imported`,
-          { source: { file: dataPath, column: c } },
-        ),
-      );
-    }
-  }
-
-  if (options.full && config.numRows !== undefined && String(dataRows) !== config.numRows) {
+/** Columns of the file not in the config. */
+function unconfiguredColumnIssues(
+  width: number,
+  timeCol: number | undefined,
+  columns: ColumnMeta[],
+  names: string[],
+  at: At,
+  dataPath: string,
+): Issue[] {
+  const referenced = new Set<number>(columns.map((c) => c.column));
+  if (timeCol !== undefined) referenced.add(timeCol);
+  const issues: Issue[] = [];
+  for (let c = 1; c <= width; c++) {
+    if (referenced.has(c)) continue;
+    const name = names[c - 1];
     issues.push(
       checkIssue(
-        'num_rows_mismatch',
-        at('numRows'),
-        `numRows is ${config.numRows} but the file has ${dataRows} data row${dataRows === 1 ? '' : 's'}`,
-        { hint: 'Leave numRows out: the platform counts the rows.', source: { file: dataPath } },
+        'column_not_in_config',
+        at('dataColumns'),
+        `column ${c}${name ? ` ('${name}')` : ''} is in the file but not in the config: it will not be imported`,
+        { source: { file: dataPath, column: c } },
       ),
     );
   }
   return issues;
+}
+
+/** numRows against the data rows a full scan counted. */
+function numRowsIssues(
+  numRows: string | undefined,
+  dataRows: number,
+  at: At,
+  dataPath: string,
+): Issue[] {
+  if (numRows === undefined || String(dataRows) === numRows) return [];
+  return [
+    checkIssue(
+      'num_rows_mismatch',
+      at('numRows'),
+      `numRows is ${numRows} but the file has ${dataRows} data row${dataRows === 1 ? '' : 's'}`,
+      { hint: 'Leave numRows out: the platform counts the rows.', source: { file: dataPath } },
+    ),
+  ];
 }
 
 /** Every row of the file, in worker threads unless one job is asked for. */
@@ -405,7 +498,7 @@ async function sampledTally(
 
 function timeIssues(
   t: TimeTally & { column: number; format: TimeFormat },
-  at: (...tokens: Array<string | number>) => string,
+  at: At,
   file: string,
   full: boolean,
 ): Issue[] {
