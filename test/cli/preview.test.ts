@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { run } from '../../src/cli/run.js';
+import { runCli } from '../helpers/cli.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');
 let dir: string;
@@ -15,24 +15,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function call(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: {
-      write: (s) => {
-        stdout += s;
-      },
-    },
-    stderr: {
-      write: (s) => {
-        stderr += s;
-      },
-    },
-    env: {},
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+function call(...argv: string[]) {
+  return runCli(dir, argv);
 }
 
 const fixture = (name: string) => join(fixtures, name);

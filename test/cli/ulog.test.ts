@@ -3,31 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { run } from '../../src/cli/run.js';
+import { runCli } from '../helpers/cli.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 const SAMPLE = join(fixtures, 'platform-examples', 'ulog-sample.ulg');
 let dir: string;
 let wrong: string;
 
-async function call(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: {
-      write: (s) => {
-        stdout += s;
-      },
-    },
-    stderr: {
-      write: (s) => {
-        stderr += s;
-      },
-    },
-    env: {},
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
+function call(...argv: string[]) {
+  return runCli(dir, argv);
 }
 
 beforeAll(async () => {

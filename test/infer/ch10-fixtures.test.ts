@@ -1,24 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/ch10.js';
 import { inferCh10 } from '../../src/infer/ch10.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { inspectCh10 } from '../../src/inspect/ch10.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'ch10');
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.expected.json'))
-  .map((f) => f.replace(/\.expected\.json$/, ''))
-  .sort();
-
-function load(name: string): Expected | ExpectedError {
-  return JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as
-    | Expected
-    | ExpectedError;
-}
+const {
+  dir,
+  cases,
+  load,
+  file: dataFile,
+} = fixtureCases<Expected | ExpectedError>('ch10', '.ch10');
 
 describe('CH10 fixtures', () => {
   test('there are fixtures of every kind', () => {
@@ -27,7 +21,7 @@ describe('CH10 fixtures', () => {
 
   test.each(cases)('%s', async (name) => {
     const expected = load(name);
-    const file = join(dir, `${name}.ch10`);
+    const file = dataFile(name);
     if ('error' in expected) {
       const err = await inferConfig(file).then(
         () => undefined,

@@ -1,24 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/hdf5.js';
 import { inferHdf5 } from '../../src/infer/hdf5.js';
 import { finishDraft } from '../../src/infer/index.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'hdf5');
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.expected.json'))
-  .map((f) => f.replace(/\.expected\.json$/, ''))
-  .sort();
-
-function load(name: string): Expected | ExpectedError {
-  return JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as
-    | Expected
-    | ExpectedError;
-}
+const { dir, cases, load, file: dataFile } = fixtureCases<Expected | ExpectedError>('hdf5', '.h5');
 
 describe('HDF5 fixtures infer the drafts their generator expects', () => {
   test('there are fixtures of every kind', () => {
@@ -28,7 +17,7 @@ describe('HDF5 fixtures infer the drafts their generator expects', () => {
 
   test.each(cases)('%s', async (name) => {
     const expected = load(name);
-    const file = join(dir, `${name}.h5`);
+    const file = dataFile(name);
     if ('error' in expected) {
       const err = await inferHdf5(file).then(
         () => undefined,
@@ -61,9 +50,7 @@ describe('HDF5 fixture drafts pass the validator', () => {
     '%s',
     async (name) => {
       const expected = load(name) as Expected;
-      const draft = finishDraft(
-        await inferHdf5(join(dir, `${name}.h5`), expected.options as InferOptions),
-      );
+      const draft = finishDraft(await inferHdf5(dataFile(name), expected.options as InferOptions));
       expect(draft.issues.filter((i) => i.severity === 'error')).toEqual([]);
     },
   );

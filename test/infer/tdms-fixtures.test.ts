@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/tdms.js';
 import { finishDraft } from '../../src/infer/index.js';
@@ -8,18 +6,14 @@ import { inferTdms } from '../../src/infer/tdms.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { inspectTdms } from '../../src/inspect/tdms.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'tdms');
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.expected.json'))
-  .map((f) => f.replace(/\.expected\.json$/, ''))
-  .sort();
-
-function load(name: string): Expected | ExpectedError {
-  return JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as
-    | Expected
-    | ExpectedError;
-}
+const {
+  dir,
+  cases,
+  load,
+  file: dataFile,
+} = fixtureCases<Expected | ExpectedError>('tdms', '.tdms');
 
 describe('TDMS fixtures infer the drafts their generator expects', () => {
   test('there are fixtures of every kind', () => {
@@ -29,7 +23,7 @@ describe('TDMS fixtures infer the drafts their generator expects', () => {
 
   test.each(cases)('%s', async (name) => {
     const expected = load(name);
-    const file = join(dir, `${name}.tdms`);
+    const file = dataFile(name);
     if ('error' in expected) {
       const err = await inferTdms(file).then(
         () => undefined,
@@ -55,9 +49,7 @@ describe('TDMS fixture drafts pass the validator', () => {
     '%s',
     async (name) => {
       const expected = load(name) as Expected;
-      const draft = finishDraft(
-        await inferTdms(join(dir, `${name}.tdms`), expected.options as InferOptions),
-      );
+      const draft = finishDraft(await inferTdms(dataFile(name), expected.options as InferOptions));
       expect(draft.issues.filter((i) => i.severity === 'error')).toEqual([]);
     },
   );

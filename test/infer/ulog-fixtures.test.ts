@@ -1,23 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/ulog.js';
 import { finishDraft } from '../../src/infer/index.js';
 import { inferUlog } from '../../src/infer/ulog.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'ulog');
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.expected.json'))
-  .map((f) => f.replace(/\.expected\.json$/, ''))
-  .sort();
-
-function load(name: string): Expected | ExpectedError {
-  return JSON.parse(readFileSync(join(dir, `${name}.expected.json`), 'utf8')) as
-    | Expected
-    | ExpectedError;
-}
+const { dir, cases, load, file: dataFile } = fixtureCases<Expected | ExpectedError>('ulog', '.ulg');
 
 describe('ULog fixtures infer the drafts their generator expects', () => {
   test('there are fixtures of every kind', () => {
@@ -27,7 +16,7 @@ describe('ULog fixtures infer the drafts their generator expects', () => {
 
   test.each(cases)('%s', async (name) => {
     const expected = load(name);
-    const file = join(dir, `${name}.ulg`);
+    const file = dataFile(name);
     if ('error' in expected) {
       const err = await inferUlog(file).then(
         () => undefined,
