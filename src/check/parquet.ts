@@ -6,7 +6,7 @@
  * the values too (see parquet-values.ts).
  */
 import { parquetChannelTypeOf as channelTypeOf, isUnixFormat } from '../infer/index.js';
-import { inspectParquet, type ParquetFieldProfile } from '../inspect/index.js';
+import { inspectParquet, type ParquetFieldProfile, type ParquetProfile } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
@@ -19,6 +19,7 @@ import {
   scanParquetValues,
   timeValueIssues,
   type ValueChannel,
+  type ValueTallies,
 } from './parquet-values.js';
 import { fitOf } from './types.js';
 
@@ -34,226 +35,306 @@ const UNIX_OF_UNIT: Record<string, TimeFormat> = {
   NANOS: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
 };
 
+type At = (...t: Array<string | number>) => string;
+/** A channel whose values `--full` reads: a named, flat (not nested) column with a type. */
+type ValuedChannel = ValueChannel & { field: ParquetFieldProfile };
+
+/** What the column checks share: the file's fields by path, those used, the issues found. */
+interface ParquetScope {
+  dataPath: string;
+  profile: ParquetProfile;
+  byPath: Map<string, ParquetFieldProfile>;
+  paths: string[];
+  used: Set<string>;
+  issues: Issue[];
+}
+
 export async function checkParquet(
   config: ParquetConfig,
   dataPath: string,
   options: ParquetCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'parquetConfig';
-  const at = (...t: Array<string | number>) => pointer(key, ...t);
+  const at: At = (...t) => pointer(key, ...t);
   const profile = await inspectParquet(dataPath);
-  const issues: Issue[] = [];
-  const src = (column?: string) =>
-    column === undefined ? { file: dataPath } : { file: dataPath, column };
+  const footer = footerIssues(config, profile, at, dataPath);
+  const scope = indexFields(profile, dataPath);
+  const flat = config.flatDataset;
+  const rows = config.singleChannelPerRow;
+  const base = flat ? 'flatDataset' : 'singleChannelPerRow';
+  const timeColumn = flat?.timeColumn ?? rows?.timeColumn;
+  const timeField = findField(
+    scope,
+    timeColumn?.path,
+    at(base, 'timeColumn', 'path'),
+    'time column',
+  );
+  // The time column's findings go here, before the data columns' (they need the full read).
+  const timePathIssues = scope.issues.splice(0);
+  const valued = checkColumns(scope, config, at);
+  const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
+  const scanned = options.full
+    ? await scanParquetValues(dataPath, fullTime?.path, valued, options.onProgress)
+    : undefined;
+  const timeFindings =
+    timeField && timeColumn?.format
+      ? timeColumnIssues(timeField, timeColumn.format, scanned, fullTime, at, base, dataPath)
+      : [];
+  return [
+    ...footer,
+    ...timePathIssues,
+    ...timeFindings,
+    ...scope.issues,
+    ...valueIssues(valued, scanned, dataPath),
+    ...(flat?.useEmbeddedConfig ? [] : unusedColumnIssues(scope, at(base))),
+  ];
+}
 
-  // Footer.
+function source(file: string, column?: string): { file: string; column?: string } {
+  return column === undefined ? { file } : { file, column };
+}
+
+/** The footer offset and length the config gives, against the file's. */
+function footerIssues(
+  config: ParquetConfig,
+  profile: ParquetProfile,
+  at: At,
+  dataPath: string,
+): Issue[] {
   if (
-    config.footerOffset !== undefined &&
-    config.footerLength !== undefined &&
-    (config.footerOffset !== profile.footerOffset || config.footerLength !== profile.footerLength)
-  ) {
-    issues.push(
-      checkIssue(
-        'footer_mismatch',
-        at(config.footerOffset !== profile.footerOffset ? 'footerOffset' : 'footerLength'),
-        `footerOffset ${config.footerOffset} / footerLength ${config.footerLength} do not match the file: its footer is at ${profile.footerOffset}, ${profile.footerLength} bytes long`,
-        {
-          hint: `Use footerOffset: "${profile.footerOffset}" and footerLength: ${profile.footerLength}.`,
-          source: src(),
-        },
-      ),
-    );
-  }
+    config.footerOffset === undefined ||
+    config.footerLength === undefined ||
+    (config.footerOffset === profile.footerOffset && config.footerLength === profile.footerLength)
+  )
+    return [];
+  return [
+    checkIssue(
+      'footer_mismatch',
+      at(config.footerOffset !== profile.footerOffset ? 'footerOffset' : 'footerLength'),
+      `footerOffset ${config.footerOffset} / footerLength ${config.footerLength} do not match the file: its footer is at ${profile.footerOffset}, ${profile.footerLength} bytes long`,
+      {
+        hint: `Use footerOffset: "${profile.footerOffset}" and footerLength: ${profile.footerLength}.`,
+        source: source(dataPath),
+      },
+    ),
+  ];
+}
 
+/** Every field of the file by its path and by the paths of its leaves. */
+function indexFields(profile: ParquetProfile, dataPath: string): ParquetScope {
   const byPath = new Map<string, ParquetFieldProfile>();
   for (const f of profile.fields) {
     byPath.set(f.path, f);
     for (const leaf of f.leaves ?? []) byPath.set(leaf, f);
   }
-  const allPaths = [...byPath.keys()];
-  const used = new Set<string>();
+  return { dataPath, profile, byPath, paths: [...byPath.keys()], used: new Set(), issues: [] };
+}
 
-  /** The field at a path, or an issue naming the nearest path. */
-  const field = (path: string | undefined, ptr: string, what: string) => {
-    if (path === undefined || path === '') return undefined;
-    const f = byPath.get(path);
-    if (f) {
-      used.add(f.path);
-      return f;
-    }
-    const near = closest(path, allPaths);
-    issues.push(
-      checkIssue('column_not_in_file', ptr, `${what} '${path}' is not a column of the file`, {
-        hint: near
-          ? `Did you mean '${near}'?`
-          : `The file's columns: ${profile.fields.map((x) => x.path).join(', ')}.`,
-        source: src(path),
-      }),
-    );
-    return undefined;
-  };
+/** The field at a path (marked used), or an issue naming the nearest path. */
+function findField(
+  scope: ParquetScope,
+  path: string | undefined,
+  ptr: string,
+  what: string,
+): ParquetFieldProfile | undefined {
+  if (path === undefined || path === '') return undefined;
+  const f = scope.byPath.get(path);
+  if (f) {
+    scope.used.add(f.path);
+    return f;
+  }
+  const near = closest(path, scope.paths);
+  scope.issues.push(
+    checkIssue('column_not_in_file', ptr, `${what} '${path}' is not a column of the file`, {
+      hint: near
+        ? `Did you mean '${near}'?`
+        : `The file's columns: ${scope.profile.fields.map((x) => x.path).join(', ')}.`,
+      source: source(scope.dataPath, path),
+    }),
+  );
+  return undefined;
+}
 
+/**
+ * Every column the layout names: it exists, its declared type fits the stored one, and a
+ * name column holds text. Returns the channels whose values `--full` reads.
+ */
+function checkColumns(scope: ParquetScope, config: ParquetConfig, at: At): ValuedChannel[] {
+  const valued: ValuedChannel[] = [];
   const channel = (
-    f: ParquetFieldProfile | undefined,
+    path: string | undefined,
     cfg: ChannelConfig | undefined,
-    ptr: string,
+    pathAt: string,
+    what: string,
+    cfgAt: string,
   ) => {
-    if (!f || !cfg?.dataType || cfg.dataType === 'CHANNEL_DATA_TYPE_UNSPECIFIED') return;
-    if (f.nested) return;
-    const stored = channelTypeOf(f).dataType;
-    const fit = fitOf(cfg.dataType, stored);
-    const label = `column '${f.path}'`;
-    const stores = `${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}`;
-    if (fit === 'mismatch') {
-      issues.push(
-        checkIssue(
-          'value_type_mismatch',
-          `${ptr}/dataType`,
-          `${label} stores ${stores}, which does not fit ${shortName(cfg.dataType)}`,
-          { hint: `Use dataType: ${stored}.`, source: src(f.path) },
-        ),
-      );
-    } else if (fit === 'narrow') {
-      issues.push(
-        checkIssue(
-          'type_too_narrow',
-          `${ptr}/dataType`,
-          `${label} stores ${stores}; as ${shortName(cfg.dataType)} its values lose precision`,
-          { hint: `Use dataType: ${stored}.`, source: src(f.path) },
-        ),
-      );
-    } else if (fit === 'wide') {
-      issues.push(
-        checkIssue(
-          'type_too_wide',
-          `${ptr}/dataType`,
-          `${label} stores ${stores}; ${shortName(cfg.dataType)} is wider than it needs`,
-          { hint: `Use dataType: ${stored}.`, source: src(f.path) },
-        ),
-      );
-    }
+    const f = findField(scope, path, pathAt, what);
+    if (!f || f.nested || !cfg?.dataType || cfg.dataType === 'CHANNEL_DATA_TYPE_UNSPECIFIED')
+      return;
+    const fit = typeFitIssue(f, cfg.dataType, cfgAt, scope.dataPath);
+    if (fit) scope.issues.push(fit);
+    valued.push({
+      column: f.path,
+      ptr: cfgAt,
+      dataType: cfg.dataType,
+      enumTypes: cfg.enumTypes,
+      field: f,
+    });
   };
-
   const flat = config.flatDataset;
-  const rows = config.singleChannelPerRow;
-  const base = flat ? 'flatDataset' : 'singleChannelPerRow';
-  const timeColumn = flat?.timeColumn ?? rows?.timeColumn;
-  const timeField = field(timeColumn?.path, at(base, 'timeColumn', 'path'), 'time column');
-  // The time column's findings go here, before the data columns' (they need the full read).
-  const timeIssuesAt = issues.length;
-  /** Channels whose values `--full` reads: named, flat (not nested) columns with a type. */
-  const valued: Array<ValueChannel & { field: ParquetFieldProfile }> = [];
-  const channelAt = (
-    f: ParquetFieldProfile | undefined,
-    cfg: ChannelConfig | undefined,
-    ptr: string,
-  ) => {
-    channel(f, cfg, ptr);
-    if (f && !f.nested && cfg?.dataType && cfg.dataType !== 'CHANNEL_DATA_TYPE_UNSPECIFIED')
-      valued.push({
-        column: f.path,
-        ptr,
-        dataType: cfg.dataType,
-        enumTypes: cfg.enumTypes,
-        field: f,
-      });
-  };
-
   if (flat && flat.useEmbeddedConfig !== true) {
     (flat.dataColumns ?? []).forEach((c, i) => {
-      const f = field(c.path, at('flatDataset', 'dataColumns', i, 'path'), 'data column');
-      channelAt(f, c.channelConfig, at('flatDataset', 'dataColumns', i, 'channelConfig'));
+      channel(
+        c.path,
+        c.channelConfig,
+        at('flatDataset', 'dataColumns', i, 'path'),
+        'data column',
+        at('flatDataset', 'dataColumns', i, 'channelConfig'),
+      );
     });
   }
-  if (rows) {
-    (rows.columns ?? []).forEach((c, i) => {
-      const f = field(c.path, at('singleChannelPerRow', 'columns', i, 'path'), 'column');
-      channelAt(f, c.columnConfig, at('singleChannelPerRow', 'columns', i, 'columnConfig'));
-    });
-    if (rows.singleChannel) {
-      const f = field(
-        rows.singleChannel.dataPath,
-        at('singleChannelPerRow', 'singleChannel', 'dataPath'),
-        'data column',
-      );
-      channelAt(
-        f,
-        rows.singleChannel.channel,
-        at('singleChannelPerRow', 'singleChannel', 'channel'),
-      );
-    }
-    if (rows.multiChannel) {
-      const name = field(
-        rows.multiChannel.namePath,
-        at('singleChannelPerRow', 'multiChannel', 'namePath'),
-        'name column',
-      );
-      field(
-        rows.multiChannel.dataPath,
-        at('singleChannelPerRow', 'multiChannel', 'dataPath'),
-        'data column',
-      );
-      if (name && channelTypeOf(name).dataType !== 'CHANNEL_DATA_TYPE_STRING') {
-        issues.push(
-          checkIssue(
-            'layout_mismatch',
-            at('singleChannelPerRow', 'multiChannel', 'namePath'),
-            `the name column '${name.path}' stores ${name.physicalType}, not text: it cannot name channels`,
-            {
-              hint: 'A file with one column per channel is a flatDataset; `importkit infer <file>` drafts it.',
-              source: src(name.path),
-            },
-          ),
-        );
-      }
-    }
-  }
-
-  const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
-  const scanned = options.full
-    ? await scanParquetValues(dataPath, fullTime?.path, valued, options.onProgress)
-    : undefined;
-  const timeFindings: Issue[] = [];
-  if (timeField && timeColumn?.format) {
-    let field = timeField;
-    const t = scanned?.time;
-    if (t && fullTime) {
-      timeFindings.push(
-        ...timeValueIssues(t, at(base, 'timeColumn', 'path'), dataPath, fullTime.path),
-      );
-      // Every value was read: judge the range from them when the footer has no statistics.
-      if (
-        (field.stats?.min === undefined || field.stats?.max === undefined) &&
-        t.min !== undefined &&
-        t.max !== undefined
-      ) {
-        field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
-      }
-    }
-    timeFindings.push(
-      ...timeIssues(field, timeColumn.format, at(base, 'timeColumn', 'format'), dataPath),
+  const rows = config.singleChannelPerRow;
+  if (!rows) return valued;
+  (rows.columns ?? []).forEach((c, i) => {
+    channel(
+      c.path,
+      c.columnConfig,
+      at('singleChannelPerRow', 'columns', i, 'path'),
+      'column',
+      at('singleChannelPerRow', 'columns', i, 'columnConfig'),
+    );
+  });
+  if (rows.singleChannel) {
+    const single = rows.singleChannel;
+    channel(
+      single.dataPath,
+      single.channel,
+      at('singleChannelPerRow', 'singleChannel', 'dataPath'),
+      'data column',
+      at('singleChannelPerRow', 'singleChannel', 'channel'),
     );
   }
-  issues.splice(timeIssuesAt, 0, ...timeFindings);
+  if (rows.multiChannel) {
+    const namePtr = at('singleChannelPerRow', 'multiChannel', 'namePath');
+    const name = findField(scope, rows.multiChannel.namePath, namePtr, 'name column');
+    findField(
+      scope,
+      rows.multiChannel.dataPath,
+      at('singleChannelPerRow', 'multiChannel', 'dataPath'),
+      'data column',
+    );
+    if (name) scope.issues.push(...nameColumnIssues(name, namePtr, scope.dataPath));
+  }
+  return valued;
+}
+
+/** The declared type against the stored one: mismatch, too narrow or too wide. */
+function typeFitIssue(
+  f: ParquetFieldProfile,
+  dataType: NonNullable<ChannelConfig['dataType']>,
+  ptr: string,
+  dataPath: string,
+): Issue | undefined {
+  const stored = channelTypeOf(f).dataType;
+  const fit = fitOf(dataType, stored);
+  const label = `column '${f.path}'`;
+  const stores = `${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}`;
+  const opts = { hint: `Use dataType: ${stored}.`, source: source(dataPath, f.path) };
+  if (fit === 'mismatch')
+    return checkIssue(
+      'value_type_mismatch',
+      `${ptr}/dataType`,
+      `${label} stores ${stores}, which does not fit ${shortName(dataType)}`,
+      opts,
+    );
+  if (fit === 'narrow')
+    return checkIssue(
+      'type_too_narrow',
+      `${ptr}/dataType`,
+      `${label} stores ${stores}; as ${shortName(dataType)} its values lose precision`,
+      opts,
+    );
+  if (fit === 'wide')
+    return checkIssue(
+      'type_too_wide',
+      `${ptr}/dataType`,
+      `${label} stores ${stores}; ${shortName(dataType)} is wider than it needs`,
+      opts,
+    );
+  return undefined;
+}
+
+/** The layout: a multiChannel name column must hold text. */
+function nameColumnIssues(name: ParquetFieldProfile, ptr: string, dataPath: string): Issue[] {
+  if (channelTypeOf(name).dataType === 'CHANNEL_DATA_TYPE_STRING') return [];
+  return [
+    checkIssue(
+      'layout_mismatch',
+      ptr,
+      `the name column '${name.path}' stores ${name.physicalType}, not text: it cannot name channels`,
+      {
+        hint: 'A file with one column per channel is a flatDataset; `importkit infer <file>` drafts it.',
+        source: source(dataPath, name.path),
+      },
+    ),
+  ];
+}
+
+/** The time column's format and unit; with the full read, its values and range too. */
+function timeColumnIssues(
+  timeField: ParquetFieldProfile,
+  format: TimeFormat,
+  scanned: ValueTallies | undefined,
+  fullTime: ParquetFieldProfile | undefined,
+  at: At,
+  base: string,
+  dataPath: string,
+): Issue[] {
+  const found: Issue[] = [];
+  let field = timeField;
+  const t = scanned?.time;
+  if (t && fullTime) {
+    found.push(...timeValueIssues(t, at(base, 'timeColumn', 'path'), dataPath, fullTime.path));
+    // Every value was read: judge the range from them when the footer has no statistics.
+    if (
+      (field.stats?.min === undefined || field.stats?.max === undefined) &&
+      t.min !== undefined &&
+      t.max !== undefined
+    ) {
+      field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
+    }
+  }
+  found.push(...timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
+  return found;
+}
+
+/** The full read's findings on each channel's values. */
+function valueIssues(
+  valued: ValuedChannel[],
+  scanned: ValueTallies | undefined,
+  dataPath: string,
+): Issue[] {
+  const found: Issue[] = [];
   for (const c of valued) {
     const tally = scanned?.channels.get(c.column);
     if (tally)
-      issues.push(...channelValueIssues(c, tally, dataPath, channelTypeOf(c.field).dataType));
+      found.push(...channelValueIssues(c, tally, dataPath, channelTypeOf(c.field).dataType));
   }
+  return found;
+}
 
-  for (const f of profile.fields) {
-    if (used.has(f.path)) continue;
-    if (flat?.useEmbeddedConfig) continue;
-    issues.push(
+/** Columns of the file the config leaves out. */
+function unusedColumnIssues(scope: ParquetScope, ptr: string): Issue[] {
+  return scope.profile.fields
+    .filter((f) => !scope.used.has(f.path))
+    .map((f) =>
       checkIssue(
         'column_not_in_config',
-        at(base),
+        ptr,
         `column '${f.path}' (${f.physicalType}${f.logicalType ? ` ${f.logicalType}` : ''}) is in the file but not in the config: it will not be imported`,
-        { source: src(f.path) },
+        { source: source(scope.dataPath, f.path) },
       ),
     );
-  }
-  return issues;
 }
 
 function timeIssues(
