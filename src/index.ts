@@ -46,6 +46,7 @@ export {
 export type * from './client/index.js';
 export {
   ApiError,
+  BatchCheckError,
   ClientError,
   createClient,
   FileError,

@@ -6,6 +6,7 @@ const EXPECTED = [
   'ABSOLUTE_TIME_FORMATS',
   'ApiError',
   'Asset',
+  'BatchCheckError',
   'BatchConfig',
   'BatchFileConfig',
   'BitFieldElement',

@@ -1,3 +1,4 @@
+import type { Issue } from '../model/issue.js';
 import type { Status } from '../model/resources.js';
 
 /** The issue codes client errors carry (documented in src/model/codes/client.ts). */
@@ -9,7 +10,8 @@ export type ClientErrorCode =
   | 'response_invalid'
   | 'update_mask_invalid'
   | 'client_options_invalid'
-  | 'upload_file_unreadable';
+  | 'upload_file_unreadable'
+  | 'batch_check_failed';
 
 /**
  * The one base class of every error the client throws. Messages never hold the API key:
@@ -43,6 +45,30 @@ export class FileError extends ClientError {
     this.name = 'FileError';
     this.path = path;
     this.errno = options.errno;
+  }
+}
+
+/**
+ * A folder or archive does not fit its BatchConfig (a listed file missing, a type or a
+ * config that does not match): nothing was created or sent. `issues` holds the check's
+ * issues, each naming its member in `source.file`.
+ */
+export class BatchCheckError extends ClientError {
+  /** The folder or archive as given. */
+  readonly path: string;
+  readonly issues: Issue[];
+  constructor(path: string, issues: Issue[]) {
+    const errors = issues.filter((i) => i.severity === 'error');
+    const first = errors[0];
+    const where = first?.source?.file ? `${first.source.file}: ` : '';
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    super(
+      `${path} does not fit its batch config: ${where}${first?.message ?? 'errors'}${more}; no import was created`,
+      'batch_check_failed',
+    );
+    this.name = 'BatchCheckError';
+    this.path = path;
+    this.issues = issues;
   }
 }
 

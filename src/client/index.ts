@@ -8,6 +8,7 @@ import { access, stat } from 'node:fs/promises';
 import type { ImportDocument } from '../model/document.js';
 import type { DataImport } from '../model/resources.js';
 import { assertValidConfig } from '../validate/index.js';
+import { type BatchPlan, planBatch } from './batch.js';
 import { FileError } from './errors.js';
 import { type CallOptions, createOperations, type Operations } from './operations.js';
 import { type WaitOptions, waitForImport } from './poll.js';
@@ -16,6 +17,7 @@ import type { UploadOptions } from './upload.js';
 
 export {
   ApiError,
+  BatchCheckError,
   ClientError,
   type ClientErrorCode,
   FileError,
@@ -59,7 +61,9 @@ export interface Client extends Operations {
    * Validates the config (as `importkit submit` does: ConfigValidationError, nothing sent),
    * checks that the file can be read (FileError, nothing created), creates an import,
    * uploads the file, and answers the DataImport: as it stands after the upload, or (with
-   * `wait`) as it ended.
+   * `wait`) as it ended. With a BatchConfig, `path` is a folder or a zip, tar or tar.gz
+   * archive, checked against the config first (BatchCheckError on errors, nothing created):
+   * a folder is sent as a zip of the listed files, made as it streams; an archive as it is.
    */
   importFile(
     path: string,
@@ -82,12 +86,15 @@ export function createClient(options: TransportOptions): Client {
       if (o.deadlineMs !== undefined) call.deadlineMs = o.deadlineMs;
       const canonical = assertValidConfig(document);
       // A file that cannot be read fails here, before an import exists that would never get it.
-      await assertReadableFile(path);
+      let batch: BatchPlan | undefined;
+      if (canonical.batchConfig) batch = await planBatch(path, canonical.batchConfig);
+      else await assertReadableFile(path);
       const { uploadUrl, dataImportId } = await ops.createImportFromUpload(canonical, call);
       o.onCreated?.(dataImportId);
       const upload: UploadOptions = { ...o.upload };
       if (o.signal) upload.signal = o.signal;
-      await ops.uploadFile(uploadUrl, path, upload);
+      if (batch?.kind === 'folder') await ops.uploadFolder(uploadUrl, path, batch.members, upload);
+      else await ops.uploadFile(uploadUrl, path, upload);
       if (o.wait) {
         const w: WaitOptions = typeof o.wait === 'object' ? { ...o.wait } : {};
         if (o.signal && !w.signal) w.signal = o.signal;

@@ -20,6 +20,7 @@ import { RequestError, type RequestPlace, ResponseError } from './errors.js';
 import { maskOf, maskPaths } from './mask.js';
 import type { QueryValue, Transport } from './transport.js';
 import { fileBody, type UploadOptions } from './upload.js';
+import { zipBody } from './zip-body.js';
 
 /** Options every operation takes. */
 export interface CallOptions {
@@ -208,6 +209,29 @@ async function uploadFile(
     method: 'POST',
     path: uploadUrl,
     body: () => fileBody(path, options),
+    retry: 'unsent',
+    signal: options.signal,
+    timeoutMs: options.timeoutMs ?? 0,
+    deadlineMs: 0,
+    parse: () => undefined,
+  });
+}
+
+/**
+ * Streams a zip of the listed files of a folder (paths inside it, POSIX `/`) to the upload
+ * URL: the body of a BatchConfig import, made as it is sent (a retry makes it again).
+ */
+async function uploadFolder(
+  t: Transport,
+  uploadUrl: string,
+  folder: string,
+  members: readonly string[],
+  options: UploadOptions = {},
+): Promise<void> {
+  await t.request({
+    method: 'POST',
+    path: uploadUrl,
+    body: () => zipBody(folder, members, options),
     retry: 'unsent',
     signal: options.signal,
     timeoutMs: options.timeoutMs ?? 0,
@@ -439,6 +463,7 @@ export function createOperations(t: Transport) {
   return {
     createImportFromUpload: bound(t, createImportFromUpload),
     uploadFile: bound(t, uploadFile),
+    uploadFolder: bound(t, uploadFolder),
     createImportFromUrl: bound(t, createImportFromUrl),
     getDataImport: bound(t, getDataImport),
     listDataImports: bound(t, listDataImports),

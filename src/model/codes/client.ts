@@ -39,6 +39,12 @@ export const clientCodes = {
       'The file to import cannot be read (it does not exist, is a folder, or may not be read); no import was created.',
     fix: 'Check the path (`importkit check <config> <file>` reads it the same way).',
   },
+  batch_check_failed: {
+    severity: 'error',
+    summary:
+      'A folder or archive does not fit its BatchConfig (a listed file is missing, or a file does not fit its type or config); no import was created.',
+    fix: 'Run `importkit check <batch.yaml> <folder>` and fix what it reports, or list the files the folder holds.',
+  },
   client_options_invalid: {
     severity: 'error',
     summary: 'The client was created without a usable base URL or API key.',
