@@ -94,6 +94,8 @@ export function createClient(options: TransportOptions): Client {
       const upload: UploadOptions = { ...o.upload };
       if (o.signal) upload.signal = o.signal;
       if (batch?.kind === 'folder') await ops.uploadFolder(uploadUrl, path, batch.members, upload);
+      // An archive goes as it is: a .tar.gz is not a gzip-encoded upload of a tar.
+      else if (batch) await ops.uploadFile(uploadUrl, path, { gzip: false, ...upload });
       else await ops.uploadFile(uploadUrl, path, upload);
       if (o.wait) {
         const w: WaitOptions = typeof o.wait === 'object' ? { ...o.wait } : {};

@@ -296,7 +296,8 @@ async function sendBatch(
   const total = await uploadWithProgress(io, (onProgress) =>
     kind === 'folder'
       ? client.uploadFolder(target.uploadUrl, path, members, { onProgress })
-      : client.uploadFile(target.uploadUrl, path, { onProgress }),
+      : // The archive goes as it is: a .tar.gz is not a gzip-encoded upload of a tar.
+        client.uploadFile(target.uploadUrl, path, { onProgress, gzip: false }),
   );
   io.stderr.write(
     kind === 'folder'
