@@ -15,17 +15,22 @@ export type FileDocument =
   | Hdf5Document
   | UlogDocument;
 
+/** The `default*Config` fields of a BatchConfig, as `inferBatch` drafts them. */
+export type BatchDefaults = Pick<BatchConfig, (typeof DEFAULT_KEY)[FileKey]>;
+
 export type BatchConfigInput = RunInput & {
   /**
-   * Configs for files listed without one, one per kind: `[csvConfig({...}), ...]`.
+   * Configs for files listed without one, one per kind: `[csvConfig({...}), ...]`, or the
+   * `default*Config` fields of a drafted BatchConfig (`{ defaultCsvConfig, ... }`).
    * Leave out asset and run: they are set for the whole batch.
    */
-  defaults?: readonly FileDocument[];
+  defaults?: readonly FileDocument[] | BatchDefaults;
   /**
    * The files to import, by path inside the archive: a config of their own (its type is
-   * taken from it), or just their type (`'csv'`, `'hdf5'`...) to use the default.
+   * taken from it), just their type (`'csv'`, `'hdf5'`...) to use the default, or an entry
+   * of a drafted BatchConfig's `fileConfigs` (`{ type, csvConfig? }`, taken as it is).
    */
-  files: Readonly<Record<string, FileDocument | FileTypeName>>;
+  files: Readonly<Record<string, FileDocument | FileTypeName | BatchFileConfig>>;
 };
 
 export type BatchDocument = { batchConfig: BatchConfig };
@@ -60,23 +65,42 @@ function typeOf(doc: FileDocument): DataTypeKey {
     : 'DATA_TYPE_KEY_PARQUET_FLATDATASET';
 }
 
+/** The `default*Config` fields from builder documents or from a drafted batch's fields. */
+function defaultFields(defaults: BatchConfigInput['defaults']): BatchDefaults {
+  const out: Record<string, unknown> = {};
+  if (defaults === undefined) return out;
+  if (!Array.isArray(defaults)) {
+    const fields = defaults as BatchDefaults;
+    knownKeys('batchConfig()', fields, Object.values(DEFAULT_KEY), '/defaults');
+    return { ...fields };
+  }
+  for (const doc of defaults as readonly FileDocument[]) {
+    const key = keyOf(doc);
+    out[DEFAULT_KEY[key]] = (doc as Record<FileKey, unknown>)[key];
+  }
+  return out;
+}
+
+/** One `fileConfigs` entry: from a type name, a builder document, or a drafted entry. */
+function fileEntry(file: FileDocument | FileTypeName | BatchFileConfig): BatchFileConfig {
+  if (typeof file === 'string') return { type: fileType(file) };
+  if ('type' in file) return { ...file };
+  return { type: typeOf(file), ...file };
+}
+
 /**
  * An import config for an archive (zip or tar) of many files: `batchConfig({ asset:
  * 'car', run: 'day-2', defaults: [csvConfig({...})], files: { 'logs/a.csv': 'csv',
- * 'logs/b.parquet': parquetConfig({...}) } })`. Only the files listed are imported.
+ * 'logs/b.parquet': parquetConfig({...}) } })`. Only the files listed are imported. The
+ * parts of a drafted batch fit too: `const { fileConfigs, assetName, runName, runId,
+ * ...defaults } = draft.document.batchConfig`, then `batchConfig({ asset, defaults, files:
+ * { ...fileConfigs, 'extra.csv': 'csv' } })`.
  */
 export function batchConfig(input: BatchConfigInput): BatchDocument {
   knownKeys('batchConfig()', input, [...RUN_KEYS, 'defaults', 'files']);
-  const out: BatchConfig = runFields(input);
-  for (const doc of input.defaults ?? []) {
-    const key = keyOf(doc);
-    Object.assign(out, { [DEFAULT_KEY[key]]: (doc as Record<FileKey, unknown>)[key] });
-  }
+  const out: BatchConfig = { ...runFields(input), ...defaultFields(input.defaults) };
   const fileConfigs: Record<string, BatchFileConfig> = {};
-  for (const [path, file] of Object.entries(input.files)) {
-    fileConfigs[path] =
-      typeof file === 'string' ? { type: fileType(file) } : { type: typeOf(file), ...file };
-  }
+  for (const [path, file] of Object.entries(input.files)) fileConfigs[path] = fileEntry(file);
   out.fileConfigs = fileConfigs;
   return finish('batch', { batchConfig: out });
 }

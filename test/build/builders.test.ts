@@ -13,8 +13,9 @@ import {
   tdmsConfig,
   ulogConfig,
 } from '../../src/build/index.js';
+import { inferBatch } from '../../src/infer/index.js';
 import { validateConfig } from '../../src/validate/index.js';
-import { platformExamples as corpus } from '../helpers/paths.js';
+import { platformExamples as corpus, repoRoot } from '../helpers/paths.js';
 
 /** The error a builder throws, for inspection. */
 function buildError(build: () => unknown): ConfigBuildError {
@@ -480,6 +481,37 @@ describe('the other kinds', () => {
   test('batchConfig: a file relying on a default that is missing is refused', () => {
     const e = buildError(() => batchConfig({ asset: 'car', files: { 'a.h5': 'hdf5' } }));
     expect(codesAt(e)).toEqual([['batch_config_missing', '/batchConfig/fileConfigs/a.h5']]);
+  });
+
+  test('batchConfig takes the parts of an inferred batch: defaults and fileConfigs', async () => {
+    const draft = await inferBatch(join(repoRoot, 'fixtures', 'batch', 'campaign'));
+    const inferred = draft.document.batchConfig ?? {};
+    const { fileConfigs = {}, assetName: _asset, runName, runId, ...defaults } = inferred;
+    expect(Object.keys(defaults)).toEqual(['defaultCsvConfig']);
+    const doc = batchConfig({
+      asset: 'car',
+      run: 'day-2',
+      defaults,
+      files: { ...fileConfigs, 'more/extra.csv': 'csv' },
+    });
+    expect(doc).toEqual({
+      batchConfig: {
+        ...inferred,
+        assetName: 'car',
+        runName: 'day-2',
+        fileConfigs: { ...fileConfigs, 'more/extra.csv': { type: 'DATA_TYPE_KEY_CSV' } },
+      },
+    });
+    expect(runName).toBeUndefined();
+    expect(runId).toBeUndefined();
+  });
+
+  test('batchConfig: defaults given as fields take only default*Config keys', () => {
+    const e = buildError(() =>
+      batchConfig({ defaults: { defaultCsvConfg: {} } as never, files: { 'a.csv': 'csv' } }),
+    );
+    expect(codesAt(e)).toEqual([['unknown_key', '/defaults/defaultCsvConfg']]);
+    expect(e.message).toContain('did you mean `defaultCsvConfig`?');
   });
 
   test('fromUrl puts the address beside the config', () => {
