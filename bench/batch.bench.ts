@@ -3,12 +3,17 @@
  * bench/.data/) and the stored zip of it, with `jobs` 1 and 2, against the baseline of
  * `inferConfig` on each file one after another in the same run. Prints files/s, bytes read
  * from the archive and peak RSS. Target: at least 300 files/s with 2 jobs.
+ *
+ * Then `submit` of a generated folder against the emulator (see `_batch-submit.ts`; its size
+ * is IMPORTKIT_BENCH_SUBMIT_MB, default 200). IMPORTKIT_BENCH_BATCH=infer or =submit runs
+ * one part only.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipBytes } from '../scripts/fixtures/zip-writer.js';
 import { inferBatch } from '../src/infer/batch.js';
 import { inferConfig } from '../src/infer/index.js';
+import { benchSubmit, submitChild } from './_batch-submit.js';
 import { dataDir, fmtBytes, measure, table } from './_measure.js';
 
 const FILES = 1000;
@@ -43,33 +48,47 @@ function prepare(): { folder: string; zip: string; files: string[] } {
   return { folder, zip, files };
 }
 
-const { folder, zip, files } = prepare();
-const rows: string[][] = [];
-const baseline = await measure(async () => {
-  for (const f of files) await inferConfig(join(folder, f));
-});
-rows.push([
-  'inferConfig per file (baseline)',
-  '1',
-  `${(baseline.ms / 1000).toFixed(2)} s`,
-  `${Math.round(FILES / (baseline.ms / 1000))}`,
-  '-',
-  fmtBytes(baseline.peakRss),
-]);
-for (const [what, path] of [
-  ['inferBatch folder', folder],
-  ['inferBatch stored zip', zip],
-] as const) {
-  for (const jobs of [1, 2]) {
-    const m = await measure(() => inferBatch(path, { jobs }));
-    rows.push([
-      what,
-      String(jobs),
-      `${(m.ms / 1000).toFixed(2)} s`,
-      `${Math.round(FILES / (m.ms / 1000))}`,
-      path === zip ? fmtBytes(m.value.archiveBytesRead) : '-',
-      fmtBytes(m.peakRss),
-    ]);
+async function benchInfer(): Promise<void> {
+  const { folder, zip, files } = prepare();
+  const rows: string[][] = [];
+  const baseline = await measure(async () => {
+    for (const f of files) await inferConfig(join(folder, f));
+  });
+  rows.push([
+    'inferConfig per file (baseline)',
+    '1',
+    `${(baseline.ms / 1000).toFixed(2)} s`,
+    `${Math.round(FILES / (baseline.ms / 1000))}`,
+    '-',
+    fmtBytes(baseline.peakRss),
+  ]);
+  for (const [what, path] of [
+    ['inferBatch folder', folder],
+    ['inferBatch stored zip', zip],
+  ] as const) {
+    for (const jobs of [1, 2]) {
+      const m = await measure(() => inferBatch(path, { jobs }));
+      rows.push([
+        what,
+        String(jobs),
+        `${(m.ms / 1000).toFixed(2)} s`,
+        `${Math.round(FILES / (m.ms / 1000))}`,
+        path === zip ? fmtBytes(m.value.archiveBytesRead) : '-',
+        fmtBytes(m.peakRss),
+      ]);
+    }
+  }
+  table(['run', 'jobs', 'time', 'files/s', 'archive bytes read', 'peak RSS'], rows);
+}
+
+const part = process.env.IMPORTKIT_BENCH_BATCH;
+if (process.argv[2] === '--submit-child') {
+  const [folder, config, url] = process.argv.slice(3) as [string, string, string];
+  await submitChild(folder, config, url);
+} else {
+  if (part !== 'submit') await benchInfer();
+  if (part !== 'infer') {
+    console.log('\n### submit\n');
+    await benchSubmit();
   }
 }
-table(['run', 'jobs', 'time', 'files/s', 'archive bytes read', 'peak RSS'], rows);
