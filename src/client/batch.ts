@@ -35,7 +35,7 @@ export async function planBatch(
     );
   }
   const { checkBatch } = await import('../check/index.js');
-  const issues = await checkBatch(batch, path, { jobs: options.jobs ?? 2 });
+  const issues = await checkBatch(batch, path, { jobs: options.jobs ?? 1 });
   if (issues.some((i) => i.severity === 'error')) throw new BatchCheckError(path, issues);
   return { kind, members: Object.keys(batch.fileConfigs ?? {}) };
 }

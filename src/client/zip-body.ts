@@ -15,7 +15,7 @@ import yazl from 'yazl';
 import type { PreparedBody } from './transport.js';
 import { contentDisposition, type UploadOptions } from './upload.js';
 
-const CHUNK = 256 * 1024;
+const CHUNK = 64 * 1024;
 
 /** One listed file: its path inside the archive and where it is on disk. */
 interface Listed {
