@@ -210,7 +210,12 @@ export function channelJudge(c: JudgedChannel): Judge {
   const isEnum = c.dataType === 'CHANNEL_DATA_TYPE_ENUM';
   const names = new Set((c.enumTypes ?? []).map((e) => e.name));
   const nameBytes = [...names].map((n) => new TextEncoder().encode(n));
-  const keys = new Set((c.enumTypes ?? []).map((e) => BigInt(e.key)));
+  // A signed enum's keys are its values as 32-bit unsigned: -1 is written 4294967295.
+  const keys = new Set(
+    (c.enumTypes ?? []).flatMap((e) =>
+      e.isSigned ? [BigInt(e.key), BigInt(e.key | 0)] : [BigInt(e.key)],
+    ),
+  );
   return {
     result,
     tally(d, base) {

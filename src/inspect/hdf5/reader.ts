@@ -2,10 +2,10 @@
  * Every read of an HDF5 file through h5wasm, for inspection and for the check stage:
  * - `tree`: groups, datasets (type, shape, chunking, filters, attributes, dimension
  *   scales) and the first and last rows of the datasets that may hold time;
- * - `time-order`: one time dataset (1-D, one column of an [N, k] one, or one compound
- *   member) read whole in slices, counting where time goes backwards; only the counts
- *   leave the function, so memory stays bounded however long the dataset;
- * - `rows`: ranges of rows of one dataset.
+ * - `slice`: rows [start, end) of one dataset (1-D, one column of an [N, k] one, or one
+ *   compound member), as the library decodes them: `check --full` reads whole datasets
+ *   one slice at a time, so memory stays bounded however long the dataset;
+ * - `rows`: ranges of rows of one dataset, as numbers or text.
  *
  * These functions run only in the HDF5 worker thread (thread.ts, started by worker.ts), so
  * that a damaged file on which the HDF5 library loops forever can be stopped (the worker
@@ -42,26 +42,25 @@ export interface RawTree {
   objects: number;
 }
 
-export interface TimeOrderRequest {
-  /** Absolute path of the time dataset. */
+/** Rows [start, end) of one dataset: a 1-D one, a column of an [N, k] one, or a compound member. */
+export interface SliceRequest {
+  /** Absolute path of the dataset. */
   dataset: string;
-  /** Its rows (the first dimension). */
-  rows: number;
   /** The column of an [N, k] dataset, else null. */
   column: number | null;
   /** The index of the member of a compound dataset, else null. */
   member: number | null;
-  /** Rows per slice (memory stays bounded by one slice). */
-  sliceRows: number;
+  start: number;
+  end: number;
 }
 
-export interface TimeOrder {
-  /** Times a value is smaller than the one before it. */
-  decreases: number;
-  /** 0-based index of the first such value. */
-  firstDecrease?: number;
-  /** Set when the library failed on a slice: the first row not read, and why. */
-  unreadFrom?: number;
+/**
+ * The values of a slice: the typed array the library decodes numbers into (64-bit integers
+ * as bigints), else one value a row (a compound member's or text; booleans as 0/1).
+ */
+export interface SliceValues {
+  values: ArrayLike<number> | ArrayLike<bigint> | Array<number | bigint | string | null>;
+  /** Set when the library failed on the slice: why (no values then). */
   error?: string;
 }
 
@@ -85,7 +84,7 @@ export interface RowValues {
 
 export type Hdf5Job =
   | { kind: 'tree'; path: string; options: ReadOptions }
-  | { kind: 'time-order'; path: string; request: TimeOrderRequest }
+  | { kind: 'slice'; path: string; request: SliceRequest }
   | { kind: 'rows'; path: string; request: RowsRequest };
 
 export type JobResult<T> =
@@ -115,21 +114,20 @@ const TYPE_CLASSES: Hdf5TypeClass[] = [
 type H5File = InstanceType<H5Module['File']>;
 
 /**
- * Runs one job. `progress` is called with the rows read so far after each slice of a
- * `time-order` job and each range of a `rows` job. Never throws: a file the library cannot
- * read gives `ok: false`.
+ * Runs one job. `progress` is called with the rows read so far after each range of a
+ * `rows` job. Never throws: a file the library cannot read gives `ok: false`.
  */
 export function runHdf5Job(
   h5: H5Module,
   job: Hdf5Job,
   progress: (done: number) => void,
-): JobResult<RawTree | TimeOrder | RowValues> {
-  const run = quietly((): RawTree | TimeOrder | RowValues =>
+): JobResult<RawTree | SliceValues | RowValues> {
+  const run = quietly((): RawTree | SliceValues | RowValues =>
     job.kind === 'tree'
       ? readTree(h5, job.path, job.options)
       : job.kind === 'rows'
         ? rowsOfRanges(h5, job.path, job.request, progress)
-        : timeOrder(h5, job.path, job.request, progress),
+        : readSlice(h5, job.path, job.request),
   );
   if (run.error === undefined && run.value) return { ok: true, value: run.value };
   const message = run.error instanceof Error ? run.error.message : String(run.error);
@@ -460,53 +458,26 @@ function rowRanges(a: number, b: number, column: number | null): Array<[number, 
       ];
 }
 
-function timeOrder(
-  h5: H5Module,
-  path: string,
-  r: TimeOrderRequest,
-  progress: (done: number) => void,
-): TimeOrder {
-  const out: TimeOrder = { decreases: 0 };
-  return withDataset(h5, path, r.dataset, (ds) => {
-    if (!ds) return out;
-    let prev: number | bigint | undefined;
-    const step = Math.max(1, r.sliceRows);
-    for (let a = 0; a < r.rows; a += step) {
-      const b = Math.min(r.rows, a + step);
-      const got = quietly(() => ds.slice(rowRanges(a, b, r.column)));
-      if (got.error !== undefined) {
-        // Say where reading stopped: a scan that ends early must not pass as a clean one.
-        out.unreadFrom = a;
-        out.error = failure(got.error);
-        break;
-      }
-      prev = countDecreases(out, got.value as ArrayLike<unknown>, r.member, a, prev);
-      progress(b);
+function readSlice(h5: H5Module, path: string, r: SliceRequest): SliceValues {
+  return withDataset(h5, path, r.dataset, (ds): SliceValues => {
+    if (!ds) return { values: [] };
+    const got = quietly(() => ds.slice(rowRanges(r.start, r.end, r.column)));
+    // Say why reading stopped: a scan that ends early must not pass as a clean one.
+    if (got.error !== undefined) return { values: [], error: failure(got.error) };
+    const v = got.value;
+    if (r.member === null && ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      return { values: v as unknown as ArrayLike<number> | ArrayLike<bigint> };
     }
-    return out;
+    const items: unknown[] = Array.isArray(v) ? v : [v];
+    return {
+      values: items.map((x) => sliceValue(r.member !== null && Array.isArray(x) ? x[r.member] : x)),
+    };
   });
 }
 
-/** Counts where the values of one slice (first row `a`) go below the value before. */
-function countDecreases(
-  out: TimeOrder,
-  values: ArrayLike<unknown>,
-  member: number | null,
-  a: number,
-  prev: number | bigint | undefined,
-): number | bigint | undefined {
-  let last = prev;
-  for (let i = 0; i < values.length; i++) {
-    let v = values[i];
-    if (member !== null && Array.isArray(v)) v = v[member];
-    if (typeof v !== 'number' && typeof v !== 'bigint') continue;
-    if (last !== undefined && v < last) {
-      out.decreases += 1;
-      out.firstDecrease ??= a + i;
-    }
-    last = v;
-  }
-  return last;
+/** One value of a slice that is not a typed array. */
+function sliceValue(v: unknown): number | bigint | string | null {
+  return typeof v === 'bigint' ? v : rowValue(v);
 }
 
 function rowsOfRanges(

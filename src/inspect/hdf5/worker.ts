@@ -6,8 +6,8 @@ import type {
   ReadOptions,
   RowsRequest,
   RowValues,
-  TimeOrder,
-  TimeOrderRequest,
+  SliceRequest,
+  SliceValues,
 } from './reader.js';
 
 /**
@@ -15,12 +15,13 @@ import type {
  * the file in place) on first use and is kept for later jobs: every read of an HDF5 file goes
  * through here. The worker does not keep the process alive while idle. A job that goes
  * longer than the time limit without an answer (the HDF5 library can loop forever on some
- * damaged metadata) terminates the worker: the next job starts a fresh one. Long jobs
- * report progress after each slice, and each report starts the time limit again.
+ * damaged metadata) terminates the worker: the next job starts a fresh one. A job over
+ * several ranges of rows reports progress after each, and each report starts the time
+ * limit again.
  */
 export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
 
-type Message = { progress: number } | { done: JobResult<RawTree | TimeOrder | RowValues> };
+type Message = { progress: number } | { done: JobResult<RawTree | SliceValues | RowValues> };
 
 let worker: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
@@ -38,11 +39,11 @@ function runOne(
   timeoutMs: number,
   timeoutReason: string,
   onProgress: (done: number) => void,
-): Promise<WorkerResult<RawTree | TimeOrder | RowValues>> {
+): Promise<WorkerResult<RawTree | SliceValues | RowValues>> {
   worker ??= start();
   const w = worker;
   return new Promise((resolve) => {
-    const finish = (result: WorkerResult<RawTree | TimeOrder | RowValues>, kill: boolean) => {
+    const finish = (result: WorkerResult<RawTree | SliceValues | RowValues>, kill: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage);
       w.off('error', onError);
@@ -109,21 +110,16 @@ export function readTreeInWorker(
   );
 }
 
-/**
- * Reads a whole time dataset in slices and counts where time goes backwards. `onProgress`
- * gets the rows read so far; the time limit applies to each slice.
- */
-export function readTimeOrderInWorker(
+/** Reads rows [start, end) of one dataset; the time limit applies to the slice. */
+export function readSliceInWorker(
   path: string,
-  request: TimeOrderRequest,
+  request: SliceRequest,
   timeoutMs: number,
-  onProgress?: (done: number) => void,
-): Promise<WorkerResult<TimeOrder>> {
-  return enqueue<TimeOrder>(
-    { kind: 'time-order', path, request },
+): Promise<WorkerResult<SliceValues>> {
+  return enqueue<SliceValues>(
+    { kind: 'slice', path, request },
     timeoutMs,
     `the HDF5 library did not finish reading a slice of '${request.dataset}' within ${seconds(timeoutMs)} s`,
-    onProgress,
   );
 }
 
