@@ -23,12 +23,19 @@ async function load(): Promise<H5Module> {
   return h5;
 }
 
+/** The buffer of a slice's typed array: moved to the caller, not copied. */
+function transferable(done: ReturnType<typeof runHdf5Job>): ArrayBuffer[] {
+  if (!done.ok || !('values' in done.value)) return [];
+  const v = done.value.values;
+  return ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer ? [v.buffer] : [];
+}
+
 const port = parentPort;
 if (port) {
   port.on('message', async (job: Hdf5Job) => {
     try {
       const done = runHdf5Job(await load(), job, (n) => port.postMessage({ progress: n }));
-      port.postMessage({ done });
+      port.postMessage({ done }, transferable(done));
     } catch (e) {
       const reason = String((e as { message?: unknown } | undefined)?.message ?? e);
       port.postMessage({ done: { ok: false, reason, wasmFailure: true } });
