@@ -50,6 +50,8 @@ export interface ValueReadOptions {
   timeoutMs?: number;
   /** Rows done of the rows of every group. */
   onProgress?: (done: number, total: number) => void;
+  /** Rows per slice instead of a few MB of them (tests cut small files into many slices). */
+  sliceRows?: number;
 }
 
 /** Bytes of one slice of a dataset of numbers: memory stays bounded by a few of them. */
@@ -138,7 +140,7 @@ async function readSideBySide(
   progress: (rows: number) => void,
 ): Promise<void> {
   const rows = Math.max(0, ...parts.map((p) => p.rows));
-  const step = Math.min(...parts.map((p) => sliceRows(p.read.dataset)));
+  const step = options.sliceRows ?? Math.min(...parts.map((p) => sliceRows(p.read.dataset)));
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   for (let a = 0; a < rows; a += step) {
     const b = Math.min(rows, a + step);
