@@ -14,6 +14,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   parquet: async () => (await import('./fixtures/parquet.js')).generate,
   'check-parquet': async () => (await import('./fixtures/check-parquet.js')).generate,
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
+  'check-hdf5': async () => (await import('./fixtures/check-hdf5.js')).generate,
   tdms: async () => (await import('./fixtures/tdms.js')).generate,
   ch10: async () => (await import('./fixtures/ch10.js')).generate,
   ulog: async () => (await import('./fixtures/ulog.js')).generate,

@@ -143,13 +143,16 @@ function notCheckedIssue(name: string, kind: ContainerKind): Issue {
 }
 
 /**
- * Checks a BatchConfig against the folder or archive it imports. Throws InspectError when the
+ * Checks a BatchConfig against the folder or archive it imports, `jobs` members at a time
+ * (default 2; a CSV `--full` scan of each shares the jobs left, as several config/data
+ * pairs do). `onProgress` counts the members done of those the folder or zip holds (a tar
+ * is read as a stream: its count is not known before). Throws InspectError when the
  * archive is damaged.
  */
 export async function checkBatch(
   batch: BatchConfig,
   path: string,
-  options: CheckOptions & { jobs?: number } = {},
+  options: CheckOptions = {},
 ): Promise<Issue[]> {
   const kind = await containerKind(path);
   if (!kind)
@@ -163,23 +166,40 @@ export async function checkBatch(
     ];
   const container = await openContainer(path, kind);
   const seen = new Map<string, Seen>();
+  const jobs = Math.max(1, Math.floor(options.jobs ?? 2));
+  const each = memberOptions(options, jobs, container.count);
+  let done = 0;
   try {
     await container.walk(async (member, open) => {
-      if (leftOutByName(member.path)) return;
-      const source = await open();
-      try {
-        seen.set(
-          member.path,
-          await examine(batch, { kind, root: path }, member.path, source, options),
-        );
-      } finally {
-        await source.close();
+      if (!leftOutByName(member.path)) {
+        const source = await open();
+        try {
+          seen.set(
+            member.path,
+            await examine(batch, { kind, root: path }, member.path, source, each),
+          );
+        } finally {
+          await source.close();
+        }
       }
-    }, options.jobs ?? 2);
+      done += 1;
+      if (container.count !== undefined) options.onProgress?.(done, container.count);
+    }, jobs);
   } finally {
     await container.close();
   }
   return assemble(batch, seen, kind, path);
+}
+
+/** The options each member is checked with: its share of the jobs, no progress of its own. */
+function memberOptions(
+  options: CheckOptions,
+  jobs: number,
+  members: number | undefined,
+): CheckOptions {
+  const { onProgress: _, ...rest } = options;
+  const atOnce = Math.max(1, Math.min(jobs, members ?? jobs));
+  return { ...rest, jobs: Math.max(1, Math.floor(jobs / atOnce)) };
 }
 
 function assemble(

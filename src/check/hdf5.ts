@@ -3,7 +3,9 @@
  * every dataset, member and index the config names exists (with "did you mean"), time and
  * value datasets have the same length, declared channel types fit the stored types, and
  * the first and last time values parse in the declared unit and go forward. With `full`,
- * every time value is read (in slices) and its order checked. Every read of the file runs
+ * every value of the time and value datasets is read (in slices, hdf5-values.ts): time
+ * order, repeats and NaN; NaN/±inf, integers outside the declared type, unknown ENUM keys
+ * and BOOL values other than 0/1 in the channels. Every read of the file runs
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
  * InspectError (`hdf5_unreadable`), never a hang.
  */
@@ -12,18 +14,13 @@ import {
   isUnixFormat,
   unixUnitThatFits,
 } from '../infer/index.js';
-import {
-  type Hdf5Dataset,
-  type Hdf5Type,
-  inspectHdf5,
-  readHdf5TimeOrder,
-  type TimeOrder,
-} from '../inspect/index.js';
+import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
 import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
 import { fitOf } from './types.js';
 
 export interface Hdf5CheckOptions {
@@ -39,13 +36,6 @@ type Entry = NonNullable<Hdf5Config['data']>[number];
 type At = (...t: Array<string | number>) => string;
 type TimeLimit = { timeoutMs?: number };
 
-/** A time dataset (and column) to read whole when `full` is asked. */
-interface FullRead {
-  t: Hdf5Dataset;
-  tp: Part;
-  ptr: string;
-}
-
 /** What the checks of the entries share: the file's datasets, those used, the issues found. */
 interface Hdf5Scope {
   dataPath: string;
@@ -53,9 +43,8 @@ interface Hdf5Scope {
   paths: string[];
   used: Set<string>;
   issues: Issue[];
-  /** Time datasets (and columns) already checked. */
-  timeChecked: Set<string>;
-  fullReads: FullRead[];
+  /** What `full` reads: each time dataset (and column) with the channels it times. */
+  groups: Map<string, ReadGroup>;
 }
 
 export async function checkHdf5(
@@ -76,14 +65,14 @@ export async function checkHdf5(
     paths: [...byPath.keys()],
     used: new Set<string>(),
     issues: [],
-    timeChecked: new Set<string>(),
-    fullReads: [],
+    groups: new Map(),
   };
   entries.forEach((e, i) => {
     checkEntry(scope, config, e, i, at);
   });
   if (options.full) {
-    scope.issues.push(...(await fullTimeIssues(scope.fullReads, dataPath, limit, options)));
+    const read = { ...limit, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
+    scope.issues.push(...(await hdf5ValueIssues(dataPath, [...scope.groups.values()], read)));
   }
   scope.issues.push(...unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
   return scope.issues;
@@ -124,11 +113,43 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
     );
     if (issue) issues.push(issue);
   }
-  if (t && tp && config.timeFormat && !scope.timeChecked.has(`${t.path}#${String(tp.column)}`)) {
-    scope.timeChecked.add(`${t.path}#${String(tp.column)}`);
-    scope.fullReads.push({ t, tp, ptr: at('data', i, 'timeDataset') });
+  const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
+  if (t && tp && config.timeFormat && !scope.groups.has(key)) {
+    scope.groups.set(key, {
+      time: { dataset: t, column: tp.column, ptr: p('timeDataset') },
+      channels: [],
+    });
     issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
   }
+  const channel = v && vp ? channelRead(e, v, vp, at('data', i, 'channelConfig')) : undefined;
+  if (channel) {
+    const group = scope.groups.get(key) ?? { channels: [] };
+    scope.groups.set(key, group);
+    group.channels.push(channel);
+  }
+}
+
+/**
+ * The channel `full` judges, if its values can be: numbers (the declared type, else the
+ * stored one), or text in an ENUM channel.
+ */
+function channelRead(e: Entry, v: Hdf5Dataset, vp: Part, ptr: string): ChannelRead | undefined {
+  const stored = channelTypeOf(vp.type);
+  const storedType = 'dataType' in stored ? stored.dataType : undefined;
+  const declared = e.channelConfig?.dataType;
+  const dataType = declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : storedType;
+  const cls = vp.type.class;
+  const numeric = cls === 'integer' || cls === 'float' || cls === 'enum';
+  const enumText = cls === 'string' && dataType === 'CHANNEL_DATA_TYPE_ENUM';
+  if (!dataType || !(numeric || enumText)) return undefined;
+  const enumTypes = e.channelConfig?.enumTypes;
+  return {
+    dataset: v,
+    column: vp.column,
+    ptr,
+    channel: { dataType, ...(enumTypes ? { enumTypes } : {}) },
+    storedType,
+  };
 }
 
 /** The dataset at a path the config names (marked used), or an issue with "did you mean". */
@@ -314,49 +335,6 @@ function valueTypeIssue(
   );
 }
 
-/** With `full`: every time value read (in slices), its order checked. */
-async function fullTimeIssues(
-  fullReads: readonly FullRead[],
-  dataPath: string,
-  limit: TimeLimit,
-  options: Hdf5CheckOptions,
-): Promise<Issue[]> {
-  const issues: Issue[] = [];
-  const total = fullReads.reduce((n, r) => n + (r.t.shape?.[0] ?? 0), 0);
-  let done = 0;
-  for (const r of fullReads) {
-    const read = await readTimeDataset(dataPath, r.t, r.tp.column, {
-      ...limit,
-      onProgress: (n) => options.onProgress?.(done + n, total),
-    });
-    done += r.t.shape?.[0] ?? 0;
-    if (read.unreadFrom !== undefined) {
-      issues.push(
-        checkIssue(
-          'time_partly_read',
-          r.ptr,
-          `the HDF5 library could not read '${r.t.path}' from index ${read.unreadFrom} on (${read.error || 'no reason given'}): the rows after it were not checked`,
-          {
-            hint: 'The file may be damaged there; the platform is likely to fail on it too.',
-            source: { file: dataPath, dataset: r.t.path, row: read.unreadFrom },
-          },
-        ),
-      );
-    }
-    if (read.firstDecrease !== undefined) {
-      issues.push(
-        checkIssue(
-          'time_decreasing',
-          r.ptr,
-          `the time of '${r.t.path}' goes backwards ${read.decreases} time${read.decreases === 1 ? '' : 's'}; first at index ${read.firstDecrease}`,
-          { source: { file: dataPath, dataset: r.t.path, row: read.firstDecrease } },
-        ),
-      );
-    }
-  }
-  return issues;
-}
-
 /** Datasets of the file the config does not name: they will not be imported. */
 function unusedDatasetIssues(
   datasets: readonly Hdf5Dataset[],
@@ -456,33 +434,4 @@ function timeIssues(
       );
   }
   return out;
-}
-
-/** Rows read per slice of a time dataset with `--full`: memory stays bounded. */
-const SLICE_ROWS = 1 << 20;
-
-/**
- * Reads a time dataset (a 1-D dataset, one column of an [N, k] one, or one member of a
- * compound) in slices in the HDF5 worker, counting where time goes backwards (0-based index
- * of the first).
- */
-function readTimeDataset(
-  path: string,
-  d: Hdf5Dataset,
-  column: number | string | undefined,
-  options: { timeoutMs?: number; onProgress: (done: number) => void },
-): Promise<TimeOrder> {
-  const member =
-    typeof column === 'string' ? (d.type.members?.findIndex((m) => m.name === column) ?? -1) : -1;
-  return readHdf5TimeOrder(
-    path,
-    {
-      dataset: d.path,
-      rows: d.shape?.[0] ?? 0,
-      column: d.shape?.length === 2 && typeof column === 'number' ? column : null,
-      member: member >= 0 ? member : null,
-      sliceRows: SLICE_ROWS,
-    },
-    options,
-  );
 }

@@ -29,7 +29,7 @@ export { checkUlog } from './ulog.js';
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
   full?: boolean;
-  /** Progress of long reads: done of total (bytes for CSV, rows for the others). */
+  /** Progress of long reads: done of total (bytes for CSV, members for a batch, rows for the others). */
   onProgress?: (done: number, total: number) => void;
   /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
   timeoutMs?: number;
@@ -37,7 +37,10 @@ export interface CheckOptions {
   delimiter?: string;
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
-  /** CSV `full`: worker threads (default: the cores; 1 reads in this thread). */
+  /**
+   * CSV `full`: worker threads (default: the cores; 1 reads in this thread). A batch: members
+   * checked at once (default 2), sharing the jobs.
+   */
   jobs?: number;
   /** CSV `full`: bytes per range a worker scans (default: 8 to 64 MiB). */
   rangeBytes?: number;

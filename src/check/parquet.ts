@@ -15,13 +15,13 @@ import type { ParquetConfig } from '../model/parquet.js';
 import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
-  channelValueIssues,
+  columnPlace,
   scanParquetValues,
-  timeValueIssues,
   type ValueChannel,
   type ValueTallies,
 } from './parquet-values.js';
 import { fitOf } from './types.js';
+import { channelValueIssues, timeValueIssues } from './value-tally.js';
 
 export interface ParquetCheckOptions {
   full?: boolean;
@@ -294,7 +294,9 @@ function timeColumnIssues(
   let field = timeField;
   const t = scanned?.time;
   if (t && fullTime) {
-    found.push(...timeValueIssues(t, at(base, 'timeColumn', 'path'), dataPath, fullTime.path));
+    found.push(
+      ...timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
+    );
     // Every value was read: judge the range from them when the footer has no statistics.
     if (
       (field.stats?.min === undefined || field.stats?.max === undefined) &&
@@ -318,7 +320,14 @@ function valueIssues(
   for (const c of valued) {
     const tally = scanned?.channels.get(c.column);
     if (tally)
-      found.push(...channelValueIssues(c, tally, dataPath, channelTypeOf(c.field).dataType));
+      found.push(
+        ...channelValueIssues(
+          c,
+          tally,
+          columnPlace(dataPath, c.column),
+          channelTypeOf(c.field).dataType,
+        ),
+      );
   }
   return found;
 }

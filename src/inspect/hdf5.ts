@@ -11,14 +11,14 @@
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
 import type { Issue } from '../model/issue.js';
-import type { RowsRequest, RowValues, TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
+import type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
-import { readRowsInWorker, readTimeOrderInWorker, readTreeInWorker } from './hdf5/worker.js';
+import { readRowsInWorker, readSliceInWorker, readTreeInWorker } from './hdf5/worker.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
-export type { RowsRequest, RowValues, TimeOrder, TimeOrderRequest } from './hdf5/reader.js';
+export type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
 export type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -215,21 +215,18 @@ function stringAttribute(d: Hdf5Dataset, names: string[]): string | undefined {
 }
 
 /**
- * Reads a whole time dataset in slices, in the worker with the time limit of `inspectHdf5`
- * (applied to each slice), and counts where time goes backwards: memory stays bounded by
- * one slice. Throws InspectError (`hdf5_unreadable`) when the library fails or stalls.
+ * Reads rows [start, end) of one dataset (a 1-D one, a column of an [N, k] one, or a
+ * compound member) in the worker, with the time limit of `inspectHdf5`: `check --full`
+ * reads whole datasets a slice at a time, so memory stays bounded by one slice. Throws
+ * InspectError (`hdf5_unreadable`) when the library fails or stalls; a slice the library
+ * reports an error on comes back with `error`.
  */
-export async function readHdf5TimeOrder(
+export async function readHdf5Slice(
   path: string,
-  request: TimeOrderRequest,
-  options: { timeoutMs?: number; onProgress?: (done: number) => void } = {},
-): Promise<TimeOrder> {
-  const result = await readTimeOrderInWorker(
-    path,
-    request,
-    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    options.onProgress,
-  );
+  request: SliceRequest,
+  options: { timeoutMs?: number } = {},
+): Promise<SliceValues> {
+  const result = await readSliceInWorker(path, request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   if (!result.ok) throw unreadable(path, result.reason);
   return result.value;
 }

@@ -50,13 +50,14 @@ export type {
   Hdf5Type,
   RowsRequest,
   RowValues,
-  TimeOrder,
+  SliceRequest,
+  SliceValues,
 } from './hdf5.js';
 export {
   inspectHdf5,
   MAX_TWO_D_COLUMNS,
   readHdf5Rows,
-  readHdf5TimeOrder,
+  readHdf5Slice,
   typeName,
 } from './hdf5.js';
 export type { InspectOptions } from './inspect-file.js';

@@ -80,6 +80,22 @@ describe('checkBatch', () => {
     expect(issues[0]?.message).toContain('did you mean runs/day 1/run-1.csv?');
   });
 
+  test('--full with several jobs: the same issues as one at a time, progress in members', async () => {
+    const one = await checkBatch(wrongBatch(), join(dir, 'campaign'), { full: true, jobs: 1 });
+    const calls: Array<[number, number]> = [];
+    const three = await checkBatch(wrongBatch(), join(dir, 'campaign'), {
+      full: true,
+      jobs: 3,
+      onProgress: (done, total) => calls.push([done, total]),
+    });
+    expect(three).toEqual(one);
+    expect(shape(three)).toContainEqual(TYPE);
+    const total = calls[0]?.[1] ?? 0;
+    expect(total).toBeGreaterThan(3);
+    expect(calls.map(([done]) => done)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(calls.every(([, t]) => t === total)).toBe(true);
+  });
+
   for (const name of ['campaign.zip', 'campaign.tar.gz']) {
     test(`${name}: presence and type`, async () => {
       const issues = await checkBatch(wrongBatch(), join(dir, name));

@@ -1,67 +1,35 @@
 import { Worker } from 'node:worker_threads';
-import {
-  type Hdf5Job,
-  type JobResult,
-  type RawTree,
-  type ReadOptions,
-  type RowsRequest,
-  type RowValues,
-  runHdf5Job,
-  type TimeOrder,
-  type TimeOrderRequest,
+import type {
+  Hdf5Job,
+  JobResult,
+  RawTree,
+  ReadOptions,
+  RowsRequest,
+  RowValues,
+  SliceRequest,
+  SliceValues,
 } from './reader.js';
 
 /**
- * Runs `runHdf5Job` in a worker thread that loads h5wasm (its Node build, reading the file
- * in place) on first use and is kept for later jobs: every read of an HDF5 file goes
+ * Runs `runHdf5Job` in a worker thread (thread.ts) that loads h5wasm (its Node build, reading
+ * the file in place) on first use and is kept for later jobs: every read of an HDF5 file goes
  * through here. The worker does not keep the process alive while idle. A job that goes
  * longer than the time limit without an answer (the HDF5 library can loop forever on some
- * damaged metadata) terminates the worker: the next job starts a fresh one. Long jobs
- * report progress after each slice, and each report starts the time limit again.
+ * damaged metadata) terminates the worker: the next job starts a fresh one. A job over
+ * several ranges of rows reports progress after each, and each report starts the time
+ * limit again.
  */
 export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
 
-type Message = { progress: number } | { done: JobResult<RawTree | TimeOrder | RowValues> };
+type Message = { progress: number } | { done: JobResult<RawTree | SliceValues | RowValues> };
 
 let worker: Worker | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
-function workerSource(h5url: string): string {
-  return `'use strict';
-var __name = (f) => f;
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-// The wasm runtime prints to stdout and stderr when the library aborts or decodes bad text:
-// dropped here, never forwarded to the process's own streams (the reason reaches the
-// caller in the job's result).
-process.stdout.write = () => true;
-process.stderr.write = () => true;
-const runHdf5Job = (${runHdf5Job.toString()});
-let h5;
-parentPort.on('message', async (job) => {
-  try {
-    if (!h5) {
-      const mod = await import(${JSON.stringify(h5url)});
-      await mod.default.ready;
-      h5 = mod.default;
-    }
-    const done = runHdf5Job(h5, fs, job, (n) => parentPort.postMessage({ progress: n }));
-    parentPort.postMessage({ done });
-  } catch (e) {
-    parentPort.postMessage({
-      done: { ok: false, reason: String((e && e.message) || e), wasmFailure: true },
-    });
-  }
-});
-`;
-}
-
 function start(): Worker {
-  const w = new Worker(workerSource(import.meta.resolve('h5wasm/node')), {
-    eval: true,
-    stdout: false,
-    stderr: false,
-  });
+  // The thread's module sits beside this one: thread.js in dist/; under the tests, the
+  // TypeScript source (the tests' module hooks load it, as for the CSV scan workers).
+  const w = new Worker(new URL('./thread.js', import.meta.url), { stdout: false, stderr: false });
   w.unref();
   return w;
 }
@@ -71,11 +39,11 @@ function runOne(
   timeoutMs: number,
   timeoutReason: string,
   onProgress: (done: number) => void,
-): Promise<WorkerResult<RawTree | TimeOrder | RowValues>> {
+): Promise<WorkerResult<RawTree | SliceValues | RowValues>> {
   worker ??= start();
   const w = worker;
   return new Promise((resolve) => {
-    const finish = (result: WorkerResult<RawTree | TimeOrder | RowValues>, kill: boolean) => {
+    const finish = (result: WorkerResult<RawTree | SliceValues | RowValues>, kill: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage);
       w.off('error', onError);
@@ -142,21 +110,16 @@ export function readTreeInWorker(
   );
 }
 
-/**
- * Reads a whole time dataset in slices and counts where time goes backwards. `onProgress`
- * gets the rows read so far; the time limit applies to each slice.
- */
-export function readTimeOrderInWorker(
+/** Reads rows [start, end) of one dataset; the time limit applies to the slice. */
+export function readSliceInWorker(
   path: string,
-  request: TimeOrderRequest,
+  request: SliceRequest,
   timeoutMs: number,
-  onProgress?: (done: number) => void,
-): Promise<WorkerResult<TimeOrder>> {
-  return enqueue<TimeOrder>(
-    { kind: 'time-order', path, request },
+): Promise<WorkerResult<SliceValues>> {
+  return enqueue<SliceValues>(
+    { kind: 'slice', path, request },
     timeoutMs,
     `the HDF5 library did not finish reading a slice of '${request.dataset}' within ${seconds(timeoutMs)} s`,
-    onProgress,
   );
 }
 

@@ -47,7 +47,8 @@ export const checkCodes = {
   },
   time_not_parseable: {
     severity: 'error',
-    summary: 'Time values do not parse in the declared time format.',
+    summary:
+      'Time values do not parse in the declared time format (with --full, also NaN or infinite times).',
     fix: 'Declare the format the values are written in (the message suggests one) or fix the values.',
   },
   time_decreasing: {
@@ -75,7 +76,7 @@ export const checkCodes = {
   value_outside_type: {
     severity: 'error',
     summary:
-      'With --full, a channel holds values its declared integer type cannot hold (INT_64 data declared INT_32, negatives declared unsigned, fractions declared integer).',
+      'With --full, a channel holds values its declared integer type cannot hold (INT_64 data declared INT_32, negatives declared unsigned, fractions declared integer, values other than 0 and 1 declared BOOL).',
     fix: 'Declare a type that holds every value (the hint names one), or fix the values.',
   },
   enum_value_unknown: {

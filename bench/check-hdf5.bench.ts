@@ -1,0 +1,210 @@
+/**
+ * `importkit check --full` on a ~200 MB HDF5 file (written once by h5wasm into bench/.data/,
+ * chunked and grown block by block), reading every value of the datasets the config names
+ * a slice at a time in the HDF5 worker, beside the naive way in the same run: h5wasm reading
+ * every dataset whole in one go and tallying the same things (NaN/±inf, integer range,
+ * enum keys, time order). Each runs in its own process: wall time and that process's peak
+ * RSS (the worker thread's memory included).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkConfig } from '../src/check/index.js';
+import type { ImportDocument } from '../src/model/document.js';
+import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+
+/** Bytes a row holds: time 8, speed 8, temperature 4, count 8, state 4, a [N, 2] pair 16. */
+const ROW_BYTES = 8 + 8 + 4 + 8 + 4 + 16;
+const ROWS = 4_200_000;
+const CHUNK = 65_536;
+const BLOCK = 1 << 20;
+const T0 = 1_735_689_600_000_000_000n;
+
+type H5 = typeof import('h5wasm/node')['default'];
+type H5Dataset = InstanceType<H5['Dataset']>;
+
+const ONE_D: Array<[string, () => ArrayBufferView]> = [
+  ['time', () => new BigInt64Array(0)],
+  ['speed', () => new Float64Array(0)],
+  ['temperature', () => new Float32Array(0)],
+  ['count', () => new BigInt64Array(0)],
+  ['state', () => new Int32Array(0)],
+];
+
+/** One block of rows [start, end) of every dataset. */
+function block(start: number, end: number) {
+  const n = end - start;
+  const out = {
+    time: new BigInt64Array(n),
+    speed: new Float64Array(n),
+    temperature: new Float32Array(n),
+    count: new BigInt64Array(n),
+    state: new Int32Array(n),
+    pair: new Float64Array(2 * n),
+  };
+  for (let i = 0; i < n; i++) {
+    const r = start + i;
+    out.time[i] = T0 + BigInt(r) * 1_000_000n;
+    out.speed[i] = r % 1_000_003 === 7 ? Number.NaN : Math.sin(r / 1000) * 100;
+    out.temperature[i] = 20 + (r % 500) / 100;
+    out.count[i] = BigInt(r % 100_000);
+    out.state[i] = r % 3;
+    out.pair[2 * i] = r;
+    out.pair[2 * i + 1] = Math.cos(r / 1000);
+  }
+  return out;
+}
+
+async function generate(path: string): Promise<void> {
+  const done = `${path}.done`;
+  if (existsSync(path) && existsSync(done)) return;
+  rmSync(done, { force: true });
+  const mod = await import('h5wasm/node');
+  const h5: H5 = mod.default;
+  await h5.ready;
+  const f = new h5.File(path, 'w');
+  try {
+    const grow = { maxshape: [null], chunks: [CHUNK] };
+    for (const [name, empty] of ONE_D) {
+      f.create_dataset({ name, data: empty() as never, shape: [0], ...grow });
+    }
+    f.create_dataset({
+      name: 'pair',
+      data: new Float64Array(0),
+      shape: [0, 2],
+      maxshape: [null, 2],
+      chunks: [CHUNK, 2],
+    });
+    const ds = (p: string) => f.get(p) as H5Dataset;
+    for (let start = 0; start < ROWS; start += BLOCK) {
+      const end = Math.min(ROWS, start + BLOCK);
+      const b = block(start, end);
+      for (const [name] of ONE_D) {
+        ds(name).resize([end]);
+        ds(name).write_slice([[start, end]], b[name as keyof typeof b] as never);
+      }
+      ds('pair').resize([end, 2]);
+      ds('pair').write_slice([[start, end], []], b.pair);
+    }
+  } finally {
+    f.close();
+  }
+  writeFileSync(done, '');
+}
+
+const entry = (valueDataset: string, dataType: string, extra: Record<string, unknown> = {}) => ({
+  timeDataset: '/time',
+  valueDataset,
+  ...extra,
+  channelConfig: { name: valueDataset.slice(1), dataType },
+});
+
+const DOC = {
+  hdf5Config: {
+    assetName: 'bench',
+    timeFormat: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    data: [
+      entry('/speed', 'CHANNEL_DATA_TYPE_DOUBLE'),
+      entry('/temperature', 'CHANNEL_DATA_TYPE_FLOAT'),
+      entry('/count', 'CHANNEL_DATA_TYPE_INT_32'),
+      {
+        ...entry('/state', 'CHANNEL_DATA_TYPE_ENUM'),
+        channelConfig: {
+          name: 'state',
+          dataType: 'CHANNEL_DATA_TYPE_ENUM',
+          enumTypes: [
+            { name: 'IDLE', key: 0 },
+            { name: 'RUN', key: 1 },
+            { name: 'STOP', key: 2 },
+          ],
+        },
+      },
+      entry('/pair', 'CHANNEL_DATA_TYPE_DOUBLE', { valueIndex: '1' }),
+    ],
+  },
+} as ImportDocument;
+
+async function ours(path: string): Promise<string> {
+  const issues = await checkConfig(DOC, path, { full: true });
+  return issues.map((i) => i.code).join(' ') || 'no issue';
+}
+
+/** Counts what the check counts, on a whole array. */
+function tallyWhole(v: ArrayLike<number | bigint>): { nonFinite: number; backwards: number } {
+  let nonFinite = 0;
+  let backwards = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as number | bigint;
+    if (typeof x === 'number' && !Number.isFinite(x)) nonFinite += 1;
+    if (i > 0 && x < (v[i - 1] as number | bigint)) backwards += 1;
+  }
+  return { nonFinite, backwards };
+}
+
+/** The naive way: every dataset read whole with h5wasm, in one go, then tallied. */
+async function naive(path: string): Promise<string> {
+  const mod = await import('h5wasm/node');
+  await mod.default.ready;
+  const f = new mod.default.File(path, 'r');
+  let nonFinite = 0;
+  let backwards = 0;
+  try {
+    const all = f.paths().map((name) => (f.get(name) as H5Dataset).value);
+    for (const v of all) {
+      const t = tallyWhole(v as unknown as ArrayLike<number | bigint>);
+      nonFinite += t.nonFinite;
+      backwards += t.backwards;
+    }
+  } finally {
+    f.close();
+  }
+  return `${nonFinite} NaN/inf, ${backwards} steps down`;
+}
+
+const RUNS: Record<string, (path: string) => Promise<string>> = { ours, naive };
+
+/** Runs one measurement in a new process: its wall time and its peak RSS. */
+function child(name: string, path: string): { ms: number; rss: number; note: string } | string {
+  const r = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=8000', fileURLToPath(import.meta.url), '--run', name, path],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 },
+  );
+  if (r.status !== 0) return `failed (${r.signal ?? r.status})`;
+  return JSON.parse(r.stdout.trim().split('\n').at(-1) as string);
+}
+
+if (process.argv[2] === '--run') {
+  const run = RUNS[process.argv[3] as string] as (path: string) => Promise<string>;
+  const start = performance.now();
+  const note = await run(process.argv[4] as string);
+  const ms = performance.now() - start;
+  console.log(JSON.stringify({ ms, rss: process.resourceUsage().maxRSS * 1024, note }));
+  process.exit(0);
+}
+
+const path = join(dataDir(), `check-hdf5-${ROWS}.h5`);
+await generate(path);
+const size = statSync(path).size;
+const o = child('ours', path);
+const n = child('naive', path);
+const row = (label: string, r: typeof o, base: typeof o) =>
+  typeof r === 'string'
+    ? [label, r, '', '', '', '']
+    : [
+        label,
+        `${(r.ms / 1000).toFixed(2)} s`,
+        `${(size / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
+        `${(r.rss / MiB).toFixed(0)} MiB`,
+        typeof base === 'string' ? '' : `${(base.ms / r.ms).toFixed(2)}×`,
+        r.note,
+      ];
+console.log(
+  `File: ${ROWS.toLocaleString('en')} rows, ${fmtBytes(size)} (${ROW_BYTES} bytes a row), 6 datasets.\n`,
+);
+table(
+  ['run', 'time', 'speed', 'peak RSS', 'speed vs naive', 'result'],
+  [row('importkit check --full', o, n), row('h5wasm, every dataset whole', n, n)],
+);
+console.log('\nThe check reads one slice of rows (8 MiB of values) of one dataset at a time.');

@@ -1,0 +1,218 @@
+/**
+ * `check --full` for HDF5 reads the values of the datasets the config names: each time
+ * dataset with the value datasets it times, side by side, a slice of rows at a time. Every
+ * slice is read in the HDF5 worker with its time limit (a file on which the library loops
+ * gives `hdf5_unreadable`, never a hang), and only the tallies stay (value-tally.ts), so
+ * memory is bounded by one slice however long the datasets. Rows are named by their 0-based
+ * index, as HDF5 tools show them.
+ */
+import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from '../inspect/index.js';
+import type { ChannelDataType } from '../model/enums.js';
+import type { Issue } from '../model/issue.js';
+import { checkIssue } from './_issue.js';
+import {
+  arrayChunk,
+  type Chunk,
+  channelJudge,
+  channelValueIssues,
+  type Judge,
+  type JudgedChannel,
+  newTimeState,
+  type TimeState,
+  tallyTime,
+  timeValueIssues,
+  type ValuePlace,
+} from './value-tally.js';
+
+/** One part of a dataset read whole: the dataset, a column of an [N, k] one, or a compound member. */
+export interface PartRead {
+  dataset: Hdf5Dataset;
+  /** The column of an [N, k] dataset (number) or the member of a compound one (name). */
+  column: number | string | undefined;
+  /** Where findings about it point. */
+  ptr: string;
+}
+
+/** A channel's values to judge against its declared type. */
+export interface ChannelRead extends PartRead {
+  channel: JudgedChannel;
+  /** The channel type the stored values have (named in hints). */
+  storedType: ChannelDataType | undefined;
+}
+
+/** A time dataset (if the config gives one and its format) and the channels it times. */
+export interface ReadGroup {
+  time?: PartRead;
+  channels: ChannelRead[];
+}
+
+export interface ValueReadOptions {
+  timeoutMs?: number;
+  /** Rows done of the rows of every group. */
+  onProgress?: (done: number, total: number) => void;
+  /** Rows per slice instead of a few MB of them (tests cut small files into many slices). */
+  sliceRows?: number;
+}
+
+/** Bytes of one slice of a dataset of numbers: memory stays bounded by a few of them. */
+const SLICE_BYTES = 8 * 1024 * 1024;
+/** Rows per slice of a compound dataset (the library returns one array a row). */
+const COMPOUND_SLICE_ROWS = 65_536;
+
+/** What reading one part found: its tallies, and where reading stopped if it did. */
+interface PartState {
+  read: PartRead;
+  rows: number;
+  feed(chunk: Chunk, base: number): void;
+  unread?: { from: number; error: string };
+}
+
+/** Reads every group's datasets in slices and returns the findings, group by group. */
+export async function hdf5ValueIssues(
+  path: string,
+  groups: readonly ReadGroup[],
+  options: ValueReadOptions = {},
+): Promise<Issue[]> {
+  const total = groups.reduce((n, g) => n + groupRows(g), 0);
+  const issues: Issue[] = [];
+  let done = 0;
+  for (const g of groups) {
+    const time = g.time ? timeState(g.time) : undefined;
+    const channels = g.channels.map((c) => channelState(c));
+    const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
+    await readSideBySide(path, parts, options, (rows) => options.onProgress?.(done + rows, total));
+    done += groupRows(g);
+    if (time) issues.push(...partlyRead(path, time.part), ...time.issues(path));
+    for (const c of channels) issues.push(...partlyRead(path, c.part), ...c.issues(path));
+  }
+  return issues;
+}
+
+function rowsOf(read: PartRead): number {
+  return read.dataset.shape?.[0] ?? 0;
+}
+
+function groupRows(g: ReadGroup): number {
+  return Math.max(0, ...[g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0)));
+}
+
+function timeState(read: PartRead) {
+  const s: TimeState = newTimeState();
+  const part: PartState = {
+    read,
+    rows: rowsOf(read),
+    feed: (chunk, base) => tallyTime(s, chunk, base),
+  };
+  return {
+    part,
+    issues: (file: string) => timeValueIssues(s.tally, read.ptr, placeOf(file, read)),
+  };
+}
+
+function channelState(read: ChannelRead) {
+  const judge: Judge = channelJudge(read.channel);
+  const part: PartState = {
+    read,
+    rows: rowsOf(read),
+    feed: (chunk, base) => judge.tally(chunk, base),
+  };
+  return {
+    part,
+    issues: (file: string) =>
+      channelValueIssues(
+        { ...read.channel, ptr: read.ptr },
+        judge.result,
+        placeOf(file, read),
+        read.storedType ?? read.channel.dataType,
+      ),
+  };
+}
+
+/**
+ * Reads the parts slice by slice, rows [a, b) of every part before the next slice: a part
+ * the library fails on stops there (its `unread`), the others go on. `progress` gets the
+ * rows done.
+ */
+async function readSideBySide(
+  path: string,
+  parts: readonly PartState[],
+  options: ValueReadOptions,
+  progress: (rows: number) => void,
+): Promise<void> {
+  const rows = Math.max(0, ...parts.map((p) => p.rows));
+  const step = options.sliceRows ?? Math.min(...parts.map((p) => sliceRows(p.read.dataset)));
+  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  for (let a = 0; a < rows; a += step) {
+    const b = Math.min(rows, a + step);
+    for (const p of parts) {
+      if (p.unread || a >= p.rows) continue;
+      const got = await readHdf5Slice(path, sliceRequest(p.read, a, Math.min(b, p.rows)), limit);
+      if (got.error !== undefined) p.unread = { from: a, error: got.error };
+      else p.feed(chunkOf(got.values), a);
+    }
+    progress(b);
+  }
+}
+
+/** Rows per slice: a few MB of numbers, fewer rows for compounds. */
+function sliceRows(d: Hdf5Dataset): number {
+  if (d.type.class === 'compound') return COMPOUND_SLICE_ROWS;
+  return Math.max(1, Math.min(1 << 20, Math.floor(SLICE_BYTES / Math.max(1, d.type.size))));
+}
+
+function sliceRequest(read: PartRead, start: number, end: number) {
+  const d = read.dataset;
+  const member =
+    typeof read.column === 'string'
+      ? (d.type.members?.findIndex((m) => m.name === read.column) ?? -1)
+      : -1;
+  return {
+    dataset: d.path,
+    column: d.shape?.length === 2 && typeof read.column === 'number' ? read.column : null,
+    member: member >= 0 ? member : null,
+    start,
+    end,
+  };
+}
+
+function chunkOf(values: SliceValues['values']): Chunk {
+  if (Array.isArray(values)) return arrayChunk(values);
+  return { length: values.length, has: () => true, numbers: values };
+}
+
+/**
+ * How the findings name a part and its rows. The tallies count rows from 1; HDF5 rows are
+ * named by their 0-based index, in the message and in the source.
+ */
+function placeOf(file: string, read: PartRead): ValuePlace {
+  const path = read.dataset.path;
+  const label =
+    typeof read.column === 'string'
+      ? `member '${read.column}' of '${path}'`
+      : typeof read.column === 'number' && read.dataset.shape?.length === 2
+        ? `column ${read.column} of '${path}'`
+        : `dataset '${path}'`;
+  return {
+    label,
+    time: `the time of '${path}'`,
+    at: (row) => ({ text: `index ${row - 1}`, source: { file, dataset: path, row: row - 1 } }),
+  };
+}
+
+/** A part the library could not read to its end: the rows after it were not checked. */
+function partlyRead(file: string, p: PartState): Issue[] {
+  if (!p.unread) return [];
+  const path = p.read.dataset.path;
+  const { from, error } = p.unread;
+  return [
+    checkIssue(
+      'time_partly_read',
+      p.read.ptr,
+      `the HDF5 library could not read '${path}' from index ${from} on (${error || 'no reason given'}): the rows after it were not checked`,
+      {
+        hint: 'The file may be damaged there; the platform is likely to fail on it too.',
+        source: { file, dataset: path, row: from },
+      },
+    ),
+  ];
+}
