@@ -64,10 +64,6 @@ const INT_RANGES: Partial<Record<ChannelDataType, readonly [bigint, bigint]>> = 
   CHANNEL_DATA_TYPE_UINT_64: [0n, 2n ** 64n - 1n],
 };
 
-export function intRangeOf(t: ChannelDataType): readonly [bigint, bigint] | undefined {
-  return INT_RANGES[t];
-}
-
 /** Reads the named columns row group by row group and tallies what the checks report. */
 export async function scanParquetValues(
   path: string,

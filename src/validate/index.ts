@@ -11,10 +11,10 @@ export {
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
-} from '../model/schema-files.js';
+} from '../model/json-schema.js';
+export { committedSchema } from './committed-schemas.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
-export { committedSchema } from './schema-files.js';
 export {
   decodeConfigBytes,
   duplicateKeyOffset,
