@@ -6,12 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  generateSchemas,
-  SCHEMA_FILES,
-  type SchemaName,
-  schemaText,
-} from '../src/model/json-schema.js';
+import { generateSchemas } from '../src/model/json-schema.js';
+import { SCHEMA_FILES, type SchemaName, schemaText } from '../src/model/schema-files.js';
 import { VALIDATOR_FILE, validatorText } from '../src/validate/standalone.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -12,5 +12,6 @@ export * from './json-schema.js';
 export * from './parquet.js';
 export * from './resources.js';
 export * from './scalars.js';
+export * from './schema-files.js';
 export * from './tdms.js';
 export * from './ulog.js';

@@ -23,31 +23,9 @@ import {
   ParquetTimeColumn,
 } from './parquet.js';
 import { Int32, Int64String, Timestamp, Uint32, Uint64String } from './scalars.js';
+import { type JsonSchema, SCHEMA_BASE, SCHEMA_FILES, type SchemaName } from './schema-files.js';
 import { TdmsDataEntry } from './tdms.js';
 import { UlogDataEntry } from './ulog.js';
-
-/** Where the schemas live: `$id`s are under this base, file names are the last segment. */
-export const SCHEMA_BASE = 'https://importkit.dev/schemas/';
-
-/** The schema file of the whole document and of each config kind. */
-export const SCHEMA_FILES: Readonly<Record<'document' | ConfigKind, string>> = {
-  document: 'document.schema.json',
-  csv: 'csv-config.schema.json',
-  ch10: 'ch10-config.schema.json',
-  tdms: 'tdms-config.schema.json',
-  parquet: 'parquet-config.schema.json',
-  hdf5: 'hdf5-config.schema.json',
-  ulog: 'ulog-config.schema.json',
-  batch: 'batch-config.schema.json',
-};
-
-export type SchemaName = keyof typeof SCHEMA_FILES;
-export type JsonSchema = Record<string, unknown>;
-
-/** The text a schema file holds: two-space JSON with a final newline. */
-export function schemaText(schema: JsonSchema): string {
-  return `${JSON.stringify(schema, null, 2)}\n`;
-}
 
 /** Names and descriptions of the shared pieces, so they land in `$defs` under readable names. */
 function registry(withConfigs: boolean) {

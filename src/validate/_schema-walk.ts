@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../model/json-schema.js';
+import type { JsonSchema } from '../model/schema-files.js';
 
 /** A node of a committed JSON Schema (an object; `true`/`false` schemas are not used). */
 export type SchemaNode = Record<string, unknown>;
