@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export interface GraphOptions {
-  /** Follow `import('...')` with a literal specifier too (a bundler does; a cold start does not). */
+  /** Follow `import('...')` with a literal specifier too (as a bundler does). */
   dynamic?: boolean;
 }
 

@@ -34,7 +34,7 @@ const failed = await import(process.env.IMPORTKIT_NODE_ENTRY).then(() => 'loaded
 console.log(JSON.stringify(failed));
 `;
 
-/** Runs SCRIPT on the main entry, then a Node-only entry (the client), in a Node process without built-ins. */
+/** Runs SCRIPT (the main entry, then the client's) in a Node process without built-ins. */
 function runWithoutBuiltins() {
   const hooks = pathToFileURL(join(helpers, 'browser-hooks.mjs')).href;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
@@ -62,12 +62,12 @@ function runWithoutBuiltins() {
 }
 
 describe('the main entry needs no Node built-in', () => {
-  test('its import graph (dynamic imports included) holds no built-in, and only zod and yaml', () => {
+  test('its import graph, dynamic imports included, holds only zod and yaml', () => {
     const { packages } = importGraph([join(src, 'index.ts')], { dynamic: true });
     expect([...packages].sort()).toEqual(['yaml', 'zod']);
   });
 
-  test('loaded without built-ins, it validates, builds and formats configs; a Node-only entry fails', () => {
+  test('without built-ins it validates, builds and formats; a Node-only entry fails', () => {
     const r = runWithoutBuiltins();
     expect(r.stderr).toBe('');
     const [issues, built, formatted, nodeEntry, ...rest] = r.stdout.trim().split('\n');
