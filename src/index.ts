@@ -1,10 +1,21 @@
 /**
- * importkit's public API: named exports only. Every value export is listed here by name and
- * a test pins the list; types come through from each stage's entry. Left out on purpose:
- * the emulator's seed helpers, the validator's internal limits and suggestion helper, the
- * format inspectors' internals (reach them through `inspectCsv`/`inspectParquet`/`inspectHdf5`/
- * `inspectTdms`/`inspectCh10`/`inspectUlog`).
+ * importkit's main entry: the config model, the builders, the validator and the formatter.
+ * It loads no Node built-in (a test imports it where none exists), so it also runs in a
+ * browser or a worker. What reads files, runs the CLI or talks HTTP has its own entry:
+ * `importkit/node` (this API and the file stages, the CLI, the client and the emulator),
+ * `importkit/client`, `importkit/emulator`.
+ *
+ * Named exports only. Every value export is listed here by name and a test pins the list;
+ * types come through from each stage's entry. Left out on purpose: the validator's internal
+ * limits and suggestion helper.
  */
+import * as YAML from 'yaml';
+import { provideYaml } from './validate/index.js';
+
+// The validator reads YAML with positions only for a config with an issue; in Node it loads
+// the yaml package on first need. Here it is already loaded (the formatter uses it), so the
+// validator takes it from this entry and needs no Node built-in to load it.
+provideYaml(() => YAML);
 
 // Build: typed builders that return validated, canonical documents.
 export type * from './build/index.js';
@@ -20,82 +31,9 @@ export {
   tdmsConfig,
   ulogConfig,
 } from './build/index.js';
-// Check: a config × its data file → issues.
-export type {
-  CheckOptions,
-  ConfigRows,
-  RowBatch,
-  RowChannel,
-  RowReadOptions,
-  RowsRead,
-  UlogCheckOptions,
-} from './check/index.js';
-export { checkBatch, checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
-// CLI: run(argv, io) → exit code.
-export type { Command, Io, Output } from './cli/index.js';
-export {
-  EXIT_INVALID,
-  EXIT_OK,
-  EXIT_USAGE,
-  processIo,
-  run,
-  UsageError,
-  VERSION,
-} from './cli/index.js';
-// Client: submit imports and follow them; the eight operations.
-export type * from './client/index.js';
-export {
-  ApiError,
-  BatchCheckError,
-  ClientError,
-  createClient,
-  FileError,
-  ImportFailedError,
-  NetworkError,
-  RequestError,
-  ResponseError,
-  TimeoutError,
-} from './client/index.js';
-// Emulator: a local server speaking the same interface (tests, demos, pipelines' CI).
-export type {
-  Emulator,
-  EmulatorOptions,
-  EmulatorOrganization,
-  FaultKind,
-  FaultRule,
-  FaultSpec,
-} from './emulator/index.js';
-export { startEmulator } from './emulator/index.js';
 // Format: configs rewritten in canonical form, comments kept.
 export type { FormatResult } from './fmt/index.js';
 export { formatConfigText } from './fmt/index.js';
-// Infer: a file → a draft config with the evidence for each choice.
-export type {
-  BatchDraft,
-  BatchOptions,
-  Confidence,
-  Draft,
-  Evidence,
-  InferOptions,
-  Layout,
-} from './infer/index.js';
-export { inferBatch, inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
-// Inspect: a file → a neutral profile.
-export type * from './inspect/index.js';
-export {
-  countingSource,
-  detectFormat,
-  InspectError,
-  inspectCh10,
-  inspectCsv,
-  inspectFile,
-  inspectHdf5,
-  inspectParquet,
-  inspectTdms,
-  inspectUlog,
-  memorySource,
-  openFileSource,
-} from './inspect/index.js';
 // Model: the zod schema of every shape (the one definition; types are inferred from it).
 export type * from './model/index.js';
 export {
@@ -190,9 +128,6 @@ export {
   View,
   ViewChannel,
 } from './model/index.js';
-// Preview: a config × its data file → one self-contained HTML page of the data as read.
-export type { Preview, PreviewInput } from './preview/index.js';
-export { buildPreview } from './preview/index.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
   DocumentOutcome,

@@ -13,13 +13,6 @@ const DOT = 46;
 
 const LATIN1 = new TextDecoder('latin1');
 
-/** Cell bounds without surrounding spaces. */
-export function trimBounds(b: Uint8Array, s: number, e: number): [number, number] {
-  while (s < e && (b[s] as number) <= 32) s += 1;
-  while (e > s && (b[e - 1] as number) <= 32) e -= 1;
-  return [s, e];
-}
-
 /** What a numeric cell is: not a number, an integer, or a decimal/scientific number. */
 export const Num = { NotNumber: 0, Int: 1, Double: 2 } as const;
 export type Num = (typeof Num)[keyof typeof Num];
@@ -175,11 +168,6 @@ export function significantDigits(b: Uint8Array, s: number, e: number): number {
     position += 1;
   }
   return first === -1 ? 0 : lastNonZero - first + 1;
-}
-
-/** True when every digit is an integer that fits INT_32 (for "DOUBLE is needlessly wide"). */
-export function isSmallInt(b: Uint8Array, s: number, e: number): boolean {
-  return numKind(b, s, e) === Num.Int && intFits(b, s, e, 'INT_32');
 }
 
 /** A cell as a float (NaN when not a number). */

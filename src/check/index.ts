@@ -134,8 +134,7 @@ export type {
   ConfigRows,
   RowBatch,
   RowChannel,
-  RowReader,
   RowReadOptions,
   RowsRead,
 } from './rows.js';
-export { numericTime, readConfigRows, rowKinds } from './rows.js';
+export { readConfigRows } from './rows.js';

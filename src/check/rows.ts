@@ -87,11 +87,6 @@ const ROW_READERS: Partial<Record<ConfigKind, () => Promise<RowReader>>> = {
   ulog: async () => (await import('./rows-ulog.js')).ulogRows,
 };
 
-/** The config kinds whose rows can be read. */
-export function rowKinds(): ConfigKind[] {
-  return Object.keys(ROW_READERS) as ConfigKind[];
-}
-
 /**
  * The rows of a data file as `document` reads them, or undefined for a document of a kind
  * no reader exists for. Throws InspectError when the file cannot be read.

@@ -1,9 +1,15 @@
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import type * as Yaml from 'yaml';
 import type { Issue } from '../model/issue.js';
+import { provideYaml } from '../validate/index.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
 import { printable } from './printable.js';
+
+// The YAML reader loads on first need (a valid plain config never needs it), on any Node 20.
+provideYaml(() => createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;

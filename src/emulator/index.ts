@@ -3,18 +3,11 @@
  * CI: `startEmulator(options)` listens and answers like the service; `importkit serve`
  * runs it from the command line.
  */
-export {
-  FaultInjector,
-  type FaultKind,
-  type FaultRule,
-  type FaultSpec,
-  parseFaults,
-} from './faults.js';
+export { type FaultKind, type FaultRule, type FaultSpec, parseFaults } from './faults.js';
 export { seededIds } from './seed.js';
 export {
   type Emulator,
   type EmulatorOptions,
   type KeyOrganization as EmulatorOrganization,
-  stableId,
   startEmulator,
 } from './server.js';

@@ -24,9 +24,8 @@ import { findRoute, ROUTES } from './routes/index.js';
 import { seedOrganization } from './seed.js';
 import { Store } from './store.js';
 
-export { type KeyOrganization, stableId } from './context.js';
-export { nestsBeyond } from './http.js';
-export { filenameOf, MAX_INFLATION_RATIO, uploadName } from './routes/index.js';
+export type { KeyOrganization } from './context.js';
+export { filenameOf } from './routes/index.js';
 
 export interface EmulatorOptions {
   /** Port to listen on (default 0: any free port). */

@@ -26,9 +26,9 @@ import { Int64String, Uint64String } from '../model/scalars.js';
 import {
   camelCase,
   duplicateKeyOffset,
+  fullEnumName,
   MAX_ALIAS_COUNT,
   positionsOf,
-  fullEnumName as validatorEnumName,
 } from '../validate/index.js';
 
 export interface FormatResult {
@@ -215,20 +215,6 @@ function enumInfoOf(entries: Record<string, string>) {
   );
 }
 
-/** The full enum name meant by a short name, a lower-case name or a number; undefined when none. */
-export function fullEnumName(entries: Record<string, string>, value: unknown): string | undefined {
-  const values = Object.values(entries);
-  const info = enumInfoOf(entries);
-  if (typeof value === 'number' && info) {
-    const i = info.numbers.indexOf(value);
-    return i === -1 ? undefined : info.values[i];
-  }
-  if (typeof value !== 'string' || !info) return undefined;
-  // The validator's own reading of short and lower-case names, so fmt and lint agree.
-  const full = validatorEnumName(value, info);
-  return full !== undefined && values.includes(full) ? full : undefined;
-}
-
 function keyName(pair: Pair): string | undefined {
   const k = pair.key;
   if (isScalar(k)) return String(k.value);
@@ -277,7 +263,8 @@ function canonicalize(
     case 'enum':
       if (isScalar(node) && d.entries) {
         const v = node.value instanceof ExactNumber ? Number(node.value.text) : node.value;
-        const full = fullEnumName(d.entries, v);
+        const info = enumInfoOf(d.entries);
+        const full = info && fullEnumName(v, info);
         if (full !== undefined && full !== node.value) {
           changes.push(`${pointer(...path)}: ${String(node.value)} → ${full}`);
           node.value = full;

@@ -6,23 +6,14 @@ import type { Draft, InferOptions } from './types.js';
 
 export type { BatchDraft, BatchOptions } from './batch.js';
 export { inferBatch } from './batch.js';
-export { draftFromCh10Profile, inferCh10 } from './ch10.js';
+export { inferCh10 } from './ch10.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
 export { RESTATED_BY } from './restated.js';
-export { channelTypeOf as tdmsChannelTypeOf, draftFromTdmsProfile, inferTdms } from './tdms.js';
-export type { PlausibleRange, TimeGuess } from './time.js';
-export {
-  fitsUnixFormat,
-  isUnixFormat,
-  unixUnitFromMagnitude,
-  unixUnitThatFits,
-} from './time.js';
+export { channelTypeOf as tdmsChannelTypeOf, inferTdms } from './tdms.js';
+export { fitsUnixFormat, isUnixFormat, unixUnitThatFits } from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
-export { channelTypeOf as ulogChannelTypeOf, draftFromUlogProfile, inferUlog } from './ulog.js';
-
-/** What a format's inferer returns before the shared validation of the draft. */
-export type RawDraft = Draft;
+export { channelTypeOf as ulogChannelTypeOf, inferUlog } from './ulog.js';
 
 /**
  * Inspects a local file and infers a draft config for it. The draft is validated by the
@@ -31,7 +22,7 @@ export type RawDraft = Draft;
  */
 export async function inferConfig(path: string, options: InferOptions = {}): Promise<Draft> {
   const source = await openForInspection(path);
-  let raw: RawDraft;
+  let raw: Draft;
   try {
     const detection = await detectFormat(source);
     switch (detection.format) {
@@ -85,7 +76,7 @@ export async function inferConfig(path: string, options: InferOptions = {}): Pro
  * Validates a draft's document and appends the validation issues to what inference reported,
  * leaving out those that restate an inference issue (one fact, one message).
  */
-export function finishDraft(raw: RawDraft): Draft {
+export function finishDraft(raw: Draft): Draft {
   const result = validateConfig(raw.document);
   return { ...raw, issues: [...raw.issues, ...newFacts(raw.issues, result.issues)] };
 }

@@ -35,7 +35,6 @@ const MiB = 1024 * KiB;
 export const CSV_HEAD_BYTES = 4 * MiB;
 export const CSV_HEAD_ROWS = 10_000;
 export const CSV_SLICE_BYTES = 64 * KiB;
-export const CSV_SLICES = 3;
 /** The most fields a table row may have: wider rows are not a table the platform reads. */
 export const MAX_CSV_COLUMNS = 100_000;
 /** Rows of the head kept as arrays for the layout (preamble, header, units) when typing in place. */

@@ -147,8 +147,6 @@ export const ENUMS = {
   MetadataKeyType: info('MetadataKeyType', 'METADATA_KEY_TYPE_', METADATA_KEY_TYPE_VALUES),
 } as const satisfies Record<string, EnumInfo>;
 
-export type EnumName = keyof typeof ENUMS;
-
 type TimeFormatName = (typeof TIME_FORMAT_VALUES)[number];
 
 /** Time formats that count from a start time (they need relativeStartTime). */

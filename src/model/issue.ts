@@ -32,10 +32,6 @@ export interface Issue {
   source?: IssueSource;
 }
 
-export type Result<T> =
-  | { ok: true; value: T; issues: Issue[] }
-  | { ok: false; value?: T; issues: Issue[] };
-
 export function hasErrors(issues: readonly Issue[]): boolean {
   return issues.some((i) => i.severity === 'error');
 }

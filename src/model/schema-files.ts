@@ -1,3 +1,7 @@
+/**
+ * The JSON Schema files by name, apart from their generation (json-schema.ts) so that the
+ * validator, and with it a cold `importkit lint`, reads the names without loading zod.
+ */
 import type { ConfigKind } from './kinds.js';
 
 /** Where the schemas live: `$id`s are under this base, file names are the last segment. */

@@ -1,6 +1,7 @@
 /**
- * Validation of config documents: pure (no file system, no network). The YAML reader is
- * loaded on first need through Node's `require` (a valid plain config never needs it).
+ * Validation of config documents: pure (no file system, no network, no Node built-in). The
+ * YAML reader is loaded on first need (a valid plain config never needs it): handed over by
+ * the main entry or the CLI through `provideYaml`, else through Node's `require`.
  * Text → documents with positions → normalised → shape-checked with ajv against the
  * committed JSON Schemas → semantic rules → issues.
  */
@@ -12,9 +13,10 @@ export {
   type SchemaName,
   schemaText,
 } from '../model/schema-files.js';
+export { provideYaml } from './_yaml.js';
+export { committedSchema } from './committed-schemas.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
-export { committedSchema } from './schema-files.js';
 export {
   decodeConfigBytes,
   duplicateKeyOffset,

@@ -4,7 +4,7 @@ import type { Issue } from '../model/issue.js';
 import { escapePointerToken } from '../model/issue.js';
 import { issue, show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
-import { COMMITTED_SCHEMAS } from './_schemas.js';
+import { COMMITTED_SCHEMAS } from './committed-schemas.js';
 import { camelCase } from './suggest.js';
 
 const DOCUMENT = COMMITTED_SCHEMAS.document;
@@ -224,8 +224,17 @@ function enumValue(
   return plain(value, path, 0, issues);
 }
 
-/** `DOUBLE`, `double`, `channel_data_type_double`, `Double` → the full name; else undefined. */
-export function fullEnumName(value: string, info: EnumInfo): string | undefined {
+/**
+ * The full name of `info`'s enumeration meant by `value`: `DOUBLE`, `double`,
+ * `channel_data_type_double`, `Double` or its number → the full name; else undefined.
+ * `importkit fmt` rewrites with the same reading, so fmt and lint agree.
+ */
+export function fullEnumName(value: unknown, info: EnumInfo): string | undefined {
+  if (typeof value === 'number') {
+    const i = info.numbers.indexOf(value);
+    return i === -1 ? undefined : info.values[i];
+  }
+  if (typeof value !== 'string') return undefined;
   const upper = value
     .trim()
     .toUpperCase()

@@ -6,7 +6,7 @@ import { escapePointerToken, parsePointer } from '../model/issue.js';
 import { validateDocument } from './_document-validator.js';
 import { issue, show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';
-import { COMMITTED_SCHEMAS } from './_schemas.js';
+import { COMMITTED_SCHEMAS } from './committed-schemas.js';
 import { camelCase, closest } from './suggest.js';
 
 /**

@@ -3,47 +3,14 @@
  * the CLI entry and the lint command (dynamic `import()` is left out: it runs only when
  * called) holds no heavy package; a valid plain config never loads the YAML reader either.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { importGraph } from '../helpers/imports.js';
 
 const src = join(import.meta.dirname, '..', '..', 'src');
 
-/** Specifiers a module loads when it is loaded: value imports and re-exports, not types. */
-function staticImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const out: string[] = [];
-  const re = /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?'([^']+)'/gm;
-  for (const m of text.matchAll(re)) out.push(m[1] as string);
-  return out;
-}
-
-/** Every module and package reached from the entry files by static imports. */
-function graph(entries: string[]): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const todo = [...entries];
-  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
-    if (files.has(file)) continue;
-    files.add(file);
-    for (const spec of staticImports(file)) {
-      if (spec.startsWith('.')) {
-        if (spec.endsWith('.json')) continue;
-        todo.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-      } else
-        packages.add(
-          spec
-            .split('/')
-            .slice(0, spec.startsWith('@') ? 2 : 1)
-            .join('/'),
-        );
-    }
-  }
-  return { files, packages };
-}
-
 describe('importkit lint loads only what it uses', () => {
-  const { files, packages } = graph([
+  const { files, packages } = importGraph([
     join(src, 'cli', 'index.ts'),
     join(src, 'cli', 'commands', 'lint.ts'),
   ]);

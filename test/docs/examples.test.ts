@@ -6,7 +6,8 @@
  *   must validate with no issue at all;
  * - `yaml codes=a,b`: must give exactly those issue codes (a common mistake shown on purpose);
  * - any other `yaml` / `json` (a workflow, a fragment): must parse;
- * - `ts` / `typescript`: run as a module, `importkit` resolving to this repository's source;
+ * - `ts` / `typescript`: run as a module, `importkit` and its subpaths (`importkit/node`, ...)
+ *   resolving to this repository's source through package.json `exports`;
  *   whatever it prints that is a config document must validate with no issue;
  * - `sh` / `bash`: each `importkit lint|infer|inspect|check|fmt|schema ...` line over files
  *   shipped in the repository runs in-process and must exit 0 (or the `exit=N` of the info
@@ -34,6 +35,17 @@ import { validateConfigText } from '../../src/validate/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const scratch = join(root, '.tmp', 'docs-examples');
+
+const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, { default?: string }>;
+};
+
+/** The source file of a package entry point (`importkit/node` → src/node.ts), by package.json. */
+function entrySource(spec: string): string {
+  const built = exports[`.${spec.slice('importkit'.length)}`]?.default;
+  if (!built) throw new Error(`${spec} is not an entry point of the package`);
+  return pathToFileURL(join(root, built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'))).href;
+}
 
 interface Block {
   file: string;
@@ -140,8 +152,9 @@ describe('docs examples', () => {
 
   for (const b of runnable.filter((x) => ['ts', 'typescript'].includes(x.lang))) {
     test(`${label(b)} runs`, async () => {
-      const entry = pathToFileURL(join(root, 'src', 'index.ts')).href;
-      const code = b.code.replace(/from\s+['"]importkit['"]/g, `from '${entry}'`);
+      const code = b.code.replace(/from\s+['"](importkit(?:\/[\w-]+)?)['"]/g, (_, spec) => {
+        return `from '${entrySource(spec)}'`;
+      });
       await mkdir(scratch, { recursive: true });
       const file = join(scratch, `${b.file.replace(/[^a-z0-9]+/gi, '-')}-${b.line}.ts`);
       await writeFile(file, code);

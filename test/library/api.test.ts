@@ -24,7 +24,7 @@ import {
   isIssueCode,
   UsageError,
   validateConfig,
-} from '../../src/index.js';
+} from '../../src/node.js';
 import { json, plainServer } from '../client/_helpers.js';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { type Installed, npxImportkit, packAndInstall } from '../../scripts/pack-install.js';
@@ -97,5 +98,49 @@ describe('the packed package, installed into an empty folder', () => {
       'utf8',
     );
     expect(types).toContain('validateConfig');
+  });
+
+  test('each entry point loads from its subpath, with its types', async () => {
+    const script = join(installed.dir, 'entries.mjs');
+    await writeFile(
+      script,
+      "const { inferConfig, validateConfig } = await import('importkit/node');\n" +
+        "const { createClient } = await import('importkit/client');\n" +
+        "const { startEmulator } = await import('importkit/emulator');\n" +
+        'console.log([inferConfig, validateConfig, createClient, startEmulator].map((f) => typeof f).join());\n',
+    );
+    const out = execFileSync(process.execPath, [script], { cwd: installed.dir, encoding: 'utf8' });
+    expect(out).toBe('function,function,function,function\n');
+    const pkgDir = join(installed.dir, 'node_modules', 'importkit');
+    const pkg = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8'));
+    const named = {
+      '.': 'validateConfig',
+      './node': 'inferConfig',
+      './client': 'createClient',
+      './emulator': 'startEmulator',
+    };
+    for (const [subpath, name] of Object.entries(named)) {
+      expect(await readFile(join(pkgDir, pkg.exports[subpath].types), 'utf8')).toContain(name);
+    }
+  });
+
+  test('the built main entry loads where Node built-ins are refused', () => {
+    const hooks = pathToFileURL(join(root, 'test', 'helpers', 'browser-hooks.mjs')).href;
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
+    const script =
+      "const { validateConfigText } = await import('importkit');\n" +
+      "console.log(validateConfigText('csvConfig: {}\\n').issues.map((i) => i.code).join());\n";
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        '--input-type=module',
+        '--eval',
+        script,
+      ],
+      { cwd: installed.dir, encoding: 'utf8' },
+    );
+    expect(out).toBe('first_data_row_missing,time_column_missing,data_columns_missing\n');
   });
 });

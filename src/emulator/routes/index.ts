@@ -14,8 +14,8 @@ import { updateRoute } from './update.js';
 import { uploadRoutes } from './uploads.js';
 import { viewUpdate } from './views.js';
 
-export { findRoute, type Route, type RouteCall } from './table.js';
-export { filenameOf, MAX_INFLATION_RATIO, uploadName } from './uploads.js';
+export { findRoute } from './table.js';
+export { filenameOf } from './uploads.js';
 
 /** The four PATCH operations: one handler, one row per resource. */
 const UPDATES = [viewUpdate, runUpdate, channelUpdate, savedSearchUpdate];

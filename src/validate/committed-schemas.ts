@@ -23,3 +23,8 @@ export const COMMITTED_SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   ulog,
   batch,
 };
+
+/** The committed JSON Schema (schemas/) of the whole document or of one config kind. */
+export function committedSchema(name: SchemaName = 'document'): JsonSchema {
+  return COMMITTED_SCHEMAS[name];
+}
