@@ -4,11 +4,13 @@
  * refused before anything is sent; the emulator checks each member against its config and
  * fails naming the member.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import yauzl from 'yauzl';
+import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
 import { BatchCheckError, createClient } from '../../src/client/index.js';
@@ -149,6 +151,26 @@ describe('importkit submit <batch> <folder | archive>', () => {
     expect(done).toBeInstanceOf(Error);
     expect(di.status).toBe('DATA_IMPORT_STATUS_FAILED');
     expect(di.errorMessage).toMatch(/^runs\/day 9\.csv is listed but not in the folder or archive/);
+  });
+
+  test('the emulator fails a member whose name leaves the archive, writing nothing outside', async () => {
+    const c = createClient({ baseUrl: emu.url, apiKey: KEY });
+    const data = await readFile(join(folder, 'other-layout.csv'));
+    const archive = join(dir, 'escape.zip');
+    await writeFile(archive, zipBytes([{ name: '../escape.csv', data, method: 0 }]));
+    const batch: BatchConfig = {
+      defaultCsvConfig: expected.document.batchConfig.fileConfigs?.['other-layout.csv']
+        ?.csvConfig as never,
+      fileConfigs: { '../escape.csv': { type: 'DATA_TYPE_KEY_CSV' } },
+    };
+    const target = await c.createImportFromUpload({ batchConfig: batch });
+    await c.uploadFile(target.uploadUrl, archive);
+    await c.waitForImport(target.dataImportId, { intervalMs: 10 }).catch(() => undefined);
+    const rec = emu.store.data.imports[target.dataImportId];
+    expect(rec?.dataImport.status).toBe('DATA_IMPORT_STATUS_FAILED');
+    expect(rec?.dataImport.errorMessage).toMatch(/^cannot read the archive: .*\.\.\/escape\.csv/);
+    const uploads = join(rec?.filePath as string, '..', '..');
+    expect(existsSync(join(uploads, 'escape.csv'))).toBe(false);
   });
 });
 

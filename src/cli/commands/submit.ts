@@ -272,6 +272,7 @@ async function sendBatch(
     throw new UsageError(`${args.dataPath}: no such file or folder; nothing was sent`);
   }
   const { checkAgainstData } = await import('./check.js');
+  // One file at a time, as importFile does: the check's memory comes before the upload's.
   const issues = await checkAgainstData(
     document,
     args.text,
@@ -279,6 +280,7 @@ async function sendBatch(
     args.dataPath,
     path,
     io,
+    { jobs: 1 },
   );
   if (!kind || issues.some((i) => i.severity === 'error')) {
     const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
