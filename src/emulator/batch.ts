@@ -14,7 +14,7 @@ import tar from 'tar-stream';
 import yauzl from 'yauzl';
 import type { BatchConfig } from '../model/batch.js';
 import type { Issue } from '../model/issue.js';
-import { MAX_INFLATION_RATIO } from './routes/index.js';
+import { MAX_INFLATION_RATIO } from './routes/uploads.js';
 
 /** The end of a batch import: a failure message, or the warnings of a success. */
 export interface BatchOutcome {
