@@ -13,7 +13,6 @@ import * as node from '../src/node.js';
 const MAIN = [
   'ABSOLUTE_TIME_FORMATS',
   'Asset',
-  'BatchCheckError',
   'BatchConfig',
   'BatchFileConfig',
   'BitFieldElement',
@@ -163,6 +162,7 @@ const NODE_ONLY = [
 /** `importkit/client` (also in `importkit/node`). */
 const CLIENT = [
   'ApiError',
+  'BatchCheckError',
   'ClientError',
   'FileError',
   'ImportFailedError',
