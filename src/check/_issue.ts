@@ -1,20 +1,5 @@
-import { fitsUnixFormat, unixUnitThatFits } from '../infer/index.js';
-import { CODES, type IssueCode } from '../model/codes/index.js';
 import type { TimeFormat } from '../model/enums.js';
-import type { Issue, IssueSource } from '../model/issue.js';
-
-/** Makes a check issue with its code's registered severity. */
-export function checkIssue(
-  code: IssueCode,
-  path: string,
-  message: string,
-  extra: { hint?: string | undefined; source?: IssueSource | undefined } = {},
-): Issue {
-  const out: Issue = { code, severity: CODES[code].severity, path, message };
-  if (extra.hint !== undefined) out.hint = extra.hint;
-  if (extra.source !== undefined) out.source = extra.source;
-  return out;
-}
+import { fitsUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
 
 /** `a`, `a and b`, `a, b and 3 more`. */
 export function listSome(items: readonly string[], max = 3, total = items.length): string {

@@ -10,7 +10,8 @@ import type { Data } from 'apache-arrow';
 import type { EnumType } from '../model/channel.js';
 import type { ChannelDataType } from '../model/enums.js';
 import type { Issue, IssueSource } from '../model/issue.js';
-import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
+import { issue } from '../model/make-issue.js';
+import { listSome, quoteValue, shortName } from './_issue.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
 export interface ValueChannel {
@@ -514,7 +515,7 @@ export function timeValueIssues(t: TimeTally, ptr: string, file: string, column:
   const source = (row: number) => ({ file, column, row });
   if (t.firstNull !== undefined) {
     out.push(
-      checkIssue(
+      issue(
         'time_null',
         ptr,
         `${plural(t.nulls, 'row has', 'rows have')} no time (null); first at row ${t.firstNull}`,
@@ -524,7 +525,7 @@ export function timeValueIssues(t: TimeTally, ptr: string, file: string, column:
   }
   if (t.firstDecrease !== undefined) {
     out.push(
-      checkIssue(
+      issue(
         'time_decreasing',
         ptr,
         `time goes backwards ${plural(t.decreases, 'time')}; first at row ${t.firstDecrease}`,
@@ -534,7 +535,7 @@ export function timeValueIssues(t: TimeTally, ptr: string, file: string, column:
   }
   if (t.firstRepeat !== undefined) {
     out.push(
-      checkIssue(
+      issue(
         'time_repeated',
         ptr,
         `${plural(t.repeats, 'row repeats', 'rows repeat')} the time of the row before; first at row ${t.firstRepeat}`,
@@ -562,7 +563,7 @@ export function channelValueIssues(
       r.negInf > 0 ? `${r.negInf} -inf` : '',
     ].filter((x) => x !== '');
     out.push(
-      checkIssue(
+      issue(
         'value_not_finite',
         c.ptr,
         `${label} holds ${listSome(kinds, 3)}; first at row ${r.firstNonFinite}`,
@@ -576,7 +577,7 @@ export function channelValueIssues(
       .slice(0, 5)
       .map(([v, n]) => `${quoteValue(v)} (${plural(n, 'row')})`);
     out.push(
-      checkIssue(
+      issue(
         'enum_value_unknown',
         `${c.ptr}/enumTypes`,
         `${label} holds ${plural(sum(r.unknown.values()), 'value')} not in enumTypes: ${listSome(shown, 5, r.unknown.size)}; first at row ${r.firstUnknown}`,
@@ -610,7 +611,7 @@ function outsideIssue(
       : `${plural(r.outside, 'value')} outside ${shortName(c.dataType)} (${lo} to ${hi}), from ${r.outsideMin} to ${r.outsideMax}`;
   // The type the file stores the column as holds every value.
   const fits = storedType !== c.dataType ? storedType : undefined;
-  return checkIssue(
+  return issue(
     'value_outside_type',
     `${c.ptr}/dataType`,
     `${label} holds ${what}; first at row ${r.firstOutside}`,

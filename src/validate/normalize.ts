@@ -2,7 +2,9 @@ import { INT64_MAX, INT64_MIN, MAX_NESTING_DEPTH, UINT64_MAX } from '../model/bo
 import { ENUMS, type EnumInfo } from '../model/enum-values.js';
 import type { Issue } from '../model/issue.js';
 import { escapePointerToken } from '../model/issue.js';
-import { issue, show } from './_issue.js';
+import { issue } from '../model/make-issue.js';
+import { enumName } from '../model/vocabulary.js';
+import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './_schemas.js';
 import { camelCase } from './suggest.js';
@@ -226,13 +228,7 @@ function enumValue(
 
 /** `DOUBLE`, `double`, `channel_data_type_double`, `Double` → the full name; else undefined. */
 export function fullEnumName(value: string, info: EnumInfo): string | undefined {
-  const upper = value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-  if (upper === '') return undefined;
-  for (const v of info.values) if (v === upper || v === `${info.prefix}${upper}`) return v;
-  return undefined;
+  return enumName(value, info.prefix, info.values);
 }
 
 function int64Value(value: unknown, unsigned: boolean, path: string, issues: Issue[]): unknown {

@@ -4,14 +4,15 @@ import { basename, resolve } from 'node:path';
 import { Document } from 'yaml';
 import { parseDelimiter } from '../../infer/csv.js';
 import { inferConfig } from '../../infer/index.js';
-import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../infer/time.js';
 import type { Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
 import { containerKind } from '../../inspect/index.js';
 import { CONFIG_KINDS } from '../../model/document.js';
 import { hasErrors, type Issue } from '../../model/issue.js';
+import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../model/vocabulary.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io, Output } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
+import { issueWithFlags, withFlags } from '../option-flags.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -270,7 +271,7 @@ export function toYaml(draft: Draft, file: string): string {
 
 /** Issues as lines on stderr: `error code: message`, then where and how to fix. */
 export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
-  for (const i of issues) {
+  for (const i of issues.map((issue) => issueWithFlags(issue, 'infer'))) {
     out.write(`${i.severity} ${i.code}: ${i.message}\n`);
     if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
     if (i.hint) out.write(`  hint: ${i.hint}\n`);
@@ -285,7 +286,7 @@ export function writeIssues(issues: readonly Issue[], file: string, out: Output)
 
 /** The evidence as a plain-text table (path, choice, confidence, reason). */
 export function explainTable(evidence: readonly Evidence[]): string {
-  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, e.reason]);
+  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')]);
   const headers = ['path', 'choice', 'confidence', 'reason'];
   const width = (i: number) =>
     Math.min(
