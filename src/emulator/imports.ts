@@ -295,9 +295,7 @@ interface Owner {
 /** The id of the organization's asset of that name, created when there is none. */
 function findOrCreateAsset(name: string, owner: Owner, ctx: ImportContext): string {
   const s = ctx.store.data;
-  const found = Object.values(s.assets).find(
-    (a) => a.orgId === owner.org && a.value.name === name,
-  );
+  const found = Object.values(s.assets).find((a) => a.orgId === owner.org && a.value.name === name);
   if (found?.value.assetId) return found.value.assetId;
   const assetId = ctx.newId();
   s.assets[assetId] = {
