@@ -135,28 +135,31 @@ export function inferOptionsFromArgs(
   return options;
 }
 
+/** The flags of `importkit infer`, for `parseArgs`. */
+const INFER_FLAGS = {
+  asset: { type: 'string' },
+  run: { type: 'string' },
+  'time-column': { type: 'string' },
+  'time-format': { type: 'string' },
+  'relative-start': { type: 'string' },
+  delimiter: { type: 'string' },
+  'header-row': { type: 'string' },
+  layout: { type: 'string' },
+  'complex-types': { type: 'string' },
+  'time-dataset': { type: 'string' },
+  full: { type: 'boolean', default: false },
+  explain: { type: 'boolean', default: false },
+  format: { type: 'string', default: 'yaml' },
+  output: { type: 'string', short: 'o' },
+  preview: { type: 'string' },
+  'no-defaults': { type: 'boolean', default: false },
+  jobs: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 /** `importkit infer <file>`: a draft config for a data file, with its issues and evidence. */
 export async function infer(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    asset: { type: 'string' },
-    run: { type: 'string' },
-    'time-column': { type: 'string' },
-    'time-format': { type: 'string' },
-    'relative-start': { type: 'string' },
-    delimiter: { type: 'string' },
-    'header-row': { type: 'string' },
-    layout: { type: 'string' },
-    'complex-types': { type: 'string' },
-    'time-dataset': { type: 'string' },
-    full: { type: 'boolean', default: false },
-    explain: { type: 'boolean', default: false },
-    format: { type: 'string', default: 'yaml' },
-    output: { type: 'string', short: 'o' },
-    preview: { type: 'string' },
-    'no-defaults': { type: 'boolean', default: false },
-    jobs: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
+  const { values, positionals } = parseCommandArgs(args, INFER_FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -182,25 +185,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     });
   }
 
-  let progress: ReturnType<typeof createProgress> | undefined;
-  if (options.full) {
-    const size = await stat(path).then(
-      (s) => s.size,
-      () => 0,
-    );
-    progress = createProgress(io, `reading ${basename(file)}`, size);
-    if (progress.active)
-      options.onProgress = (done, total) => {
-        progress?.setTotal(total);
-        progress?.update(done);
-      };
-  }
-  let draft: Draft;
-  try {
-    draft = await inferConfig(path, options);
-  } finally {
-    progress?.done();
-  }
+  const draft = await inferWithProgress(io, file, path, options);
 
   const text =
     format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
@@ -223,6 +208,33 @@ export async function infer(args: string[], io: Io): Promise<number> {
     if (shown === undefined) return EXIT_INVALID;
   }
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+/** The draft of one data file, with a progress bar on a terminal when every row is read. */
+async function inferWithProgress(
+  io: Io,
+  file: string,
+  path: string,
+  options: InferOptions,
+): Promise<Draft> {
+  let progress: ReturnType<typeof createProgress> | undefined;
+  if (options.full) {
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    progress = createProgress(io, `reading ${basename(file)}`, size);
+    if (progress.active)
+      options.onProgress = (done, total) => {
+        progress?.setTotal(total);
+        progress?.update(done);
+      };
+  }
+  try {
+    return await inferConfig(path, options);
+  } finally {
+    progress?.done();
+  }
 }
 
 /** Writes the draft to `output` (or stdout); false when the file cannot be written. */
