@@ -1,14 +1,7 @@
 import type { TimeFormat } from '../model/enums.js';
 import { fitsUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
 
-/** `a`, `a and b`, `a, b and 3 more`. */
-export function listSome(items: readonly string[], max = 3, total = items.length): string {
-  const shown = items.slice(0, max);
-  const more = total - shown.length;
-  if (more > 0) return `${shown.join(', ')} and ${more} more`;
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
+export { listSome } from '../validate/suggest.js';
 
 /** A cell value quoted for a message, cut when long. */
 export function quoteValue(v: string): string {

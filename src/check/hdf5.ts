@@ -20,7 +20,7 @@ import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
 import { issue } from '../model/make-issue.js';
 import { isUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
-import { suggestClosest as closest } from '../validate/index.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { fitOf } from './types.js';
 
@@ -144,12 +144,9 @@ function findDataset(
     return d;
   }
   const { paths } = scope;
-  const near = closest(norm, paths);
   scope.issues.push(
     issue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
-      hint: near
-        ? `Did you mean '${near}'?`
-        : `The file's datasets: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', ...' : ''}.`,
+      hint: notFoundHint(norm, paths, "The file's datasets"),
       source: { file: scope.dataPath, dataset: path },
     }),
   );

@@ -14,7 +14,7 @@ import { pointer } from '../model/issue.js';
 import { issue } from '../model/make-issue.js';
 import type { ParquetConfig } from '../model/parquet.js';
 import { isUnixFormat } from '../model/vocabulary.js';
-import { suggestClosest as closest } from '../validate/index.js';
+import { notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
   channelValueIssues,
@@ -145,12 +145,9 @@ function findField(
     scope.used.add(f.path);
     return f;
   }
-  const near = closest(path, scope.paths);
   scope.issues.push(
     issue('column_not_in_file', ptr, `${what} '${path}' is not a column of the file`, {
-      hint: near
-        ? `Did you mean '${near}'?`
-        : `The file's columns: ${scope.profile.fields.map((x) => x.path).join(', ')}.`,
+      hint: notFoundHint(path, scope.paths, "The file's columns"),
       source: source(scope.dataPath, path),
     }),
   );

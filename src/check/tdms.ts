@@ -16,7 +16,7 @@ import type { Issue } from '../model/issue.js';
 import { pointer } from '../model/issue.js';
 import { issue } from '../model/make-issue.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
-import { suggestClosest as closest } from '../validate/index.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
@@ -82,16 +82,13 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
   const group = profile.groups.find((g) => g.name === groupName);
   if (!group) {
     const names = profile.groups.map((g) => g.name);
-    const near = closest(groupName, names);
     ctx.issues.push(
       issue(
         'tdms_group_not_in_file',
         ctx.at('data', i, 'groupName'),
         `group '${groupName}' is not in the file`,
         {
-          hint: near
-            ? `Did you mean '${near}'?`
-            : `The file's groups: ${listSome(names, 8) || 'none'}.`,
+          hint: notFoundHint(groupName, names, "The file's groups"),
           source: { file },
         },
       ),
@@ -119,10 +116,9 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
 function channelHint(profile: TdmsProfile, group: string, name: string): string {
   const inGroup = profile.channels.filter((c) => c.group === group).map((c) => c.name);
   const near = closest(name, inGroup);
-  if (near) return `Did you mean '${near}'?`;
   const elsewhere = profile.channels.find((c) => c.name === name);
-  if (elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
-  return `The group's channels: ${listSome(inGroup, 8) || 'none'}.`;
+  if (!near && elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
+  return notFoundHint(name, inGroup, "The group's channels", near);
 }
 
 function isWaveform(c: TdmsChannelProfile): boolean {

@@ -11,7 +11,7 @@ import { inspectUlog, type UlogProfile } from '../inspect/index.js';
 import { type Issue, pointer } from '../model/issue.js';
 import { issue } from '../model/make-issue.js';
 import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
-import { suggestClosest as closest } from '../validate/index.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
@@ -121,9 +121,7 @@ function entryIssues(
           ? `${name} has no field '${field}'`
           : `${name}: the entry names no field (only log-message channels go without one)`,
         {
-          hint: near
-            ? `Did you mean '${near}'?`
-            : `Its fields: ${listSome([...fields.keys()], 8)}.`,
+          hint: notFoundHint(field, [...fields.keys()], 'Its fields', near),
           source,
         },
       ),
@@ -148,9 +146,7 @@ function missingMessage(
       ? `${name} is defined in the log but never logged (no subscription): it has no data`
       : `${name} is not a message of the log`;
   return issue('ulog_message_not_in_file', at('messageName'), message, {
-    hint: near
-      ? `Did you mean '${near}'?`
-      : `The log's messages: ${listSome(logged, 8) || 'none'}.`,
+    hint: notFoundHint(name, logged, "The log's messages", near),
     source: { file },
   });
 }
