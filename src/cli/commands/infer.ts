@@ -313,7 +313,7 @@ export function explainTable(evidence: readonly Evidence[]): string {
   for (const e of evidence) {
     if (!e.alternatives) continue;
     lines.push(`  alternatives for ${e.path}:`);
-    for (const a of e.alternatives) lines.push(`    - ${a}`);
+    for (const a of e.alternatives) lines.push(`    - ${withFlags(a, 'infer')}`);
   }
   return `${lines.join('\n')}\n`;
 }
