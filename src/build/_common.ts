@@ -1,5 +1,6 @@
-import type { ConfigKind, ImportDocument, Issue } from '../model/index.js';
-import { CODES, CONFIG_KINDS } from '../model/index.js';
+import type { ConfigKind, ImportDocument } from '../model/index.js';
+import { CONFIG_KINDS } from '../model/index.js';
+import { issue } from '../model/make-issue.js';
 import { suggestClosest, validateConfig } from '../validate/index.js';
 import { type AbsoluteTimeFormatName, type RelativeTimeFormatName, timeFormat } from './_names.js';
 import { ConfigBuildError } from './error.js';
@@ -27,9 +28,7 @@ export function fail(
   message: string,
   hint?: string,
 ): never {
-  const issue: Issue = { code, severity: CODES[code].severity, path, message };
-  if (hint !== undefined) issue.hint = hint;
-  throw new ConfigBuildError(builder, [issue]);
+  throw new ConfigBuildError(builder, [issue(code, path, message, { hint })]);
 }
 
 /** The builder names of fields that the platform spells otherwise. */

@@ -1,29 +1,7 @@
-import { fitsUnixFormat, unixUnitThatFits } from '../infer/index.js';
-import { CODES, type IssueCode } from '../model/codes/index.js';
 import type { TimeFormat } from '../model/enums.js';
-import type { Issue, IssueSource } from '../model/issue.js';
+import { fitsUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
 
-/** Makes a check issue with its code's registered severity. */
-export function checkIssue(
-  code: IssueCode,
-  path: string,
-  message: string,
-  extra: { hint?: string | undefined; source?: IssueSource | undefined } = {},
-): Issue {
-  const out: Issue = { code, severity: CODES[code].severity, path, message };
-  if (extra.hint !== undefined) out.hint = extra.hint;
-  if (extra.source !== undefined) out.source = extra.source;
-  return out;
-}
-
-/** `a`, `a and b`, `a, b and 3 more`. */
-export function listSome(items: readonly string[], max = 3, total = items.length): string {
-  const shown = items.slice(0, max);
-  const more = total - shown.length;
-  if (more > 0) return `${shown.join(', ')} and ${more} more`;
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
+export { listSome } from '../validate/suggest.js';
 
 /** A cell value quoted for a message, cut when long. */
 export function quoteValue(v: string): string {

@@ -17,8 +17,8 @@ import {
 import type { BatchConfig, BatchFileConfig } from '../model/batch.js';
 import { DATA_TYPE_KEY_KIND, type ImportDocument } from '../model/document.js';
 import { type Issue, pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import { suggestClosest } from '../validate/index.js';
-import { checkIssue } from './_issue.js';
 import type { CheckOptions } from './index.js';
 
 const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
@@ -68,7 +68,7 @@ function typeIssue(path: string, entry: BatchFileConfig, format: FileFormat): Is
   if (kind === format) return undefined;
   const what =
     format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`;
-  return checkIssue(
+  return issue(
     'batch_type_mismatch',
     `${pointer('batchConfig', 'fileConfigs', path)}/type`,
     `${path} is ${what}, but it is listed as ${entry.type}`,
@@ -110,7 +110,7 @@ async function examine(
 
 function missingIssue(path: string, present: readonly string[]): Issue {
   const near = suggestClosest(path, present);
-  return checkIssue(
+  return issue(
     'batch_file_missing',
     pointer('batchConfig', 'fileConfigs', path),
     `${path} is listed but not in the folder or archive${near ? `; did you mean ${near}?` : ''}`,
@@ -123,7 +123,7 @@ function missingIssue(path: string, present: readonly string[]): Issue {
 }
 
 function notListedIssue(path: string): Issue {
-  return checkIssue(
+  return issue(
     'batch_file_not_listed',
     '/batchConfig/fileConfigs',
     `${path} is a data file of the folder or archive but is not listed: it will not be imported`,
@@ -132,7 +132,7 @@ function notListedIssue(path: string): Issue {
 }
 
 function notCheckedIssue(name: string, kind: ContainerKind): Issue {
-  return checkIssue(
+  return issue(
     'batch_members_not_checked',
     '/batchConfig/fileConfigs',
     `${name}: the members of a ${kind} archive were checked for presence and type only, not against their configs`,
@@ -157,7 +157,7 @@ export async function checkBatch(
   const kind = await containerKind(path);
   if (!kind)
     return [
-      checkIssue(
+      issue(
         'data_format_mismatch',
         '/batchConfig',
         `${path} is not a folder, a zip, a tar or a tar.gz archive, but the config is a BatchConfig`,

@@ -6,13 +6,13 @@
  * `full` streams every row with bounded memory.
  */
 
-import { unixUnitThatFits } from '../infer/index.js';
 import { classifyCell, inspectCsv } from '../inspect/index.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, type IssueSource, pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
+import { unixUnitThatFits } from '../model/vocabulary.js';
 import {
-  checkIssue,
   listSome,
   PLAUSIBLE,
   plausibleUnix,
@@ -259,7 +259,7 @@ function firstDataRowIssues(
   const { headRecords, kinds, body, isData, dataStart, headerRow, onHeader } = rows;
   if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
     return [
-      checkIssue(
+      issue(
         'first_data_row_past_end',
         at('firstDataRow'),
         `firstDataRow is ${firstDataRow} but the file has ${totalRows} row${totalRows === 1 ? '' : 's'}`,
@@ -280,7 +280,7 @@ function firstDataRowIssues(
           ? 'a units row'
           : 'a row that is not data';
     return [
-      checkIssue(
+      issue(
         'first_data_row_on_header',
         at('firstDataRow'),
         `firstDataRow ${firstDataRow} is ${what} (${rowPreview(headRecords[idx] ?? [])}); the values start at row ${dataStart}`,
@@ -293,7 +293,7 @@ function firstDataRowIssues(
   }
   if (firstDataRow > dataStart && firstDataRow - 2 < kinds.length && isData(firstDataRow - 2)) {
     return [
-      checkIssue(
+      issue(
         'first_data_row_skips_data',
         at('firstDataRow'),
         `row ${firstDataRow - 1} (${rowPreview(headRecords[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
@@ -333,7 +333,7 @@ function timeColumnPlaceIssues(
 ): Issue[] {
   if (timeCol === undefined || !(timeCol > width && width > 0)) return [];
   return [
-    checkIssue(
+    issue(
       'column_not_in_file',
       at('timeColumn', 'columnNumber'),
       `time column ${timeCol} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
@@ -358,7 +358,7 @@ function columnPlaceIssues(
     const nameAt = findName(nameIndex, col.name);
     if (col.column > width && width > 0) {
       issues.push(
-        checkIssue(
+        issue(
           'column_not_in_file',
           col.path,
           `column ${col.column}${col.name ? ` ('${col.name}')` : ''} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
@@ -382,7 +382,7 @@ function columnPlaceIssues(
       !sameName(here, col.name)
     ) {
       issues.push(
-        checkIssue(
+        issue(
           'column_name_mismatch',
           col.path,
           `column ${col.column} is '${here}' in the file, but the channel is named '${col.name}', which is column ${nameAt + 1}`,
@@ -413,7 +413,7 @@ function unconfiguredColumnIssues(
     if (referenced.has(c)) continue;
     const name = names[c - 1];
     issues.push(
-      checkIssue(
+      issue(
         'column_not_in_config',
         at('dataColumns'),
         `column ${c}${name ? ` ('${name}')` : ''} is in the file but not in the config: it will not be imported`,
@@ -433,7 +433,7 @@ function numRowsIssues(
 ): Issue[] {
   if (numRows === undefined || String(dataRows) === numRows) return [];
   return [
-    checkIssue(
+    issue(
       'num_rows_mismatch',
       at('numRows'),
       `numRows is ${numRows} but the file has ${dataRows} data row${dataRows === 1 ? '' : 's'}`,
@@ -496,6 +496,7 @@ async function sampledTally(
   return { tally: head.tally, totalRows: undefined };
 }
 
+/** The time column's findings: empty cells, unparsable values, backward steps, range. */
 function timeIssues(
   t: TimeTally & { column: number; format: TimeFormat },
   at: At,
@@ -507,7 +508,7 @@ function timeIssues(
   if (t.empty > 0 && t.nonEmpty > 0) {
     const first = t.emptyAt[0] as Place;
     out.push(
-      checkIssue(
+      issue(
         'csv_time_empty',
         at('timeColumn', 'columnNumber'),
         `${t.empty} ${full ? '' : 'sampled '}time cell${t.empty === 1 ? ' is' : 's are'} empty (first: ${t.emptyAt.map(placeText).join(', ')}): the import fails on those rows`,
@@ -528,7 +529,7 @@ function timeIssues(
           ? ' (they have no zone)'
           : '';
     out.push(
-      checkIssue(
+      issue(
         'time_not_parseable',
         at('timeColumn', 'format'),
         `${t.bad} of ${t.nonEmpty} ${full ? '' : 'sampled '}time values do not parse as ${fmt}${why}: ${listOffenders(t.offenders, t.bad)}`,
@@ -544,7 +545,7 @@ function timeIssues(
   }
   if (t.decreases > 0 && t.firstDecrease) {
     out.push(
-      checkIssue(
+      issue(
         'time_decreasing',
         at('timeColumn', 'columnNumber'),
         `time goes backwards ${t.decreases} time${t.decreases === 1 ? '' : 's'}; first at ${placeText(t.firstDecrease)}: ${quoteValue(t.firstDecrease.value)}`,
@@ -552,60 +553,70 @@ function timeIssues(
       ),
     );
   }
-  if (t.nonEmpty > t.bad && Number.isFinite(t.min)) {
-    const perMs = UNIX_PER_MS[t.format];
-    if (perMs !== undefined) {
-      const lo = t.min / perMs;
-      const hi = t.max / perMs;
-      if (!plausibleUnix([t.min, t.max], t.format)) {
-        const fits = unitThatFits([t.min, t.max]);
-        const landed = describeDate(lo < MIN_PLAUSIBLE_MS ? lo : hi);
-        if (fits && fits !== t.format) {
-          out.push(
-            checkIssue(
-              'time_wrong_unit',
-              at('timeColumn', 'format'),
-              `read as ${fmt}, the times land in ${landed}; as ${shortName(fits)} they fall between ${describeDate(t.min / (UNIX_PER_MS[fits] ?? 1))} and ${describeDate(t.max / (UNIX_PER_MS[fits] ?? 1))}`,
-              { hint: `Use format: ${fits}.`, source: { file, column: t.column } },
-            ),
-          );
-        } else {
-          out.push(
-            checkIssue(
-              'time_out_of_range',
-              at('timeColumn', 'format'),
-              `read as ${fmt}, the times land in ${landed}, and no other unix unit gives plausible dates`,
-              { source: { file, column: t.column } },
-            ),
-          );
-        }
-      }
-    } else if (t.format.startsWith('TIME_FORMAT_ABSOLUTE_')) {
-      if (t.min < MIN_PLAUSIBLE_MS || t.max >= MAX_PLAUSIBLE_MS) {
+  if (t.nonEmpty > t.bad && Number.isFinite(t.min)) out.push(...timeRangeIssues(t, at, file));
+  return out;
+}
+
+/** Times outside the plausible dates: a wrong unix unit, out of range, or absolute read as relative. */
+function timeRangeIssues(
+  t: TimeTally & { column: number; format: TimeFormat },
+  at: At,
+  file: string,
+): Issue[] {
+  const out: Issue[] = [];
+  const fmt = shortName(t.format);
+  const perMs = UNIX_PER_MS[t.format];
+  if (perMs !== undefined) {
+    const lo = t.min / perMs;
+    const hi = t.max / perMs;
+    if (!plausibleUnix([t.min, t.max], t.format)) {
+      const fits = unitThatFits([t.min, t.max]);
+      const landed = describeDate(lo < MIN_PLAUSIBLE_MS ? lo : hi);
+      if (fits && fits !== t.format) {
         out.push(
-          checkIssue(
+          issue(
+            'time_wrong_unit',
+            at('timeColumn', 'format'),
+            `read as ${fmt}, the times land in ${landed}; as ${shortName(fits)} they fall between ${describeDate(t.min / (UNIX_PER_MS[fits] ?? 1))} and ${describeDate(t.max / (UNIX_PER_MS[fits] ?? 1))}`,
+            { hint: `Use format: ${fits}.`, source: { file, column: t.column } },
+          ),
+        );
+      } else {
+        out.push(
+          issue(
             'time_out_of_range',
             at('timeColumn', 'format'),
-            `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside 1971-2100`,
+            `read as ${fmt}, the times land in ${landed}, and no other unix unit gives plausible dates`,
             { source: { file, column: t.column } },
           ),
         );
       }
-    } else if (t.min > 1e8) {
-      const fits = unixUnitThatFits([t.min, t.max]);
-      if (fits) {
-        out.push(
-          checkIssue(
-            'time_looks_absolute',
-            at('timeColumn', 'format'),
-            `the times (${t.min} to ${t.max}) look like ${shortName(fits)}, not ${fmt}`,
-            {
-              hint: `Use format: ${fits} and leave out relativeStartTime.`,
-              source: { file, column: t.column },
-            },
-          ),
-        );
-      }
+    }
+  } else if (t.format.startsWith('TIME_FORMAT_ABSOLUTE_')) {
+    if (t.min < MIN_PLAUSIBLE_MS || t.max >= MAX_PLAUSIBLE_MS) {
+      out.push(
+        issue(
+          'time_out_of_range',
+          at('timeColumn', 'format'),
+          `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside 1971-2100`,
+          { source: { file, column: t.column } },
+        ),
+      );
+    }
+  } else if (t.min > 1e8) {
+    const fits = unixUnitThatFits([t.min, t.max]);
+    if (fits) {
+      out.push(
+        issue(
+          'time_looks_absolute',
+          at('timeColumn', 'format'),
+          `the times (${t.min} to ${t.max}) look like ${shortName(fits)}, not ${fmt}`,
+          {
+            hint: `Use format: ${fits} and leave out relativeStartTime.`,
+            source: { file, column: t.column },
+          },
+        ),
+      );
     }
   }
   return out;
@@ -623,7 +634,7 @@ function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[] {
       col.bad === col.nonEmpty,
     );
     out.push(
-      checkIssue(
+      issue(
         'value_type_mismatch',
         `${col.path}/dataType`,
         `${col.bad} value${col.bad === 1 ? ' of' : 's of'} ${label} ${col.bad === 1 ? 'does' : 'do'} not fit ${type}: ${listOffenders(col.offenders, col.bad)}`,
@@ -641,7 +652,7 @@ function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[] {
     col.allSmallInts
   ) {
     out.push(
-      checkIssue(
+      issue(
         'type_too_wide',
         `${col.path}/dataType`,
         `${label} is DOUBLE but every value is a small integer`,
@@ -654,7 +665,7 @@ function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[] {
   }
   if (col.lossy > 0 && col.firstLossy) {
     out.push(
-      checkIssue(
+      issue(
         'type_too_narrow',
         `${col.path}/dataType`,
         `${col.lossy} value${col.lossy === 1 ? '' : 's'} of ${label} have more than 7 significant digits and lose precision as FLOAT; first at ${placeText(col.firstLossy)}: ${quoteValue(col.firstLossy.value)}`,
@@ -851,7 +862,7 @@ function repeatedHeaderIssue(again: Tally['again'], file: string): Issue {
   if (first.row !== undefined) s.row = first.row;
   if (first.line !== undefined) s.line = first.line;
   if (first.row === undefined) s.offset = first.offset;
-  return checkIssue(
+  return issue(
     'csv_header_repeated',
     '',
     `the header line is repeated inside the data ${again.count} time${again.count === 1 ? '' : 's'} (first: ${again.first.map(placeText).join(', ')}): the import fails there unless the line is removed`,

@@ -9,7 +9,7 @@
 import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from '../inspect/index.js';
 import type { ChannelDataType } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
-import { checkIssue } from './_issue.js';
+import { issue } from '../model/make-issue.js';
 import {
   arrayChunk,
   type Chunk,
@@ -205,7 +205,7 @@ function partlyRead(file: string, p: PartState): Issue[] {
   const path = p.read.dataset.path;
   const { from, error } = p.unread;
   return [
-    checkIssue(
+    issue(
       'time_partly_read',
       p.read.ptr,
       `the HDF5 library could not read '${path}' from index ${from} on (${error || 'no reason given'}): the rows after it were not checked`,

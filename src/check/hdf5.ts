@@ -9,17 +9,15 @@
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
  * InspectError (`hdf5_unreadable`), never a hang.
  */
-import {
-  hdf5ChannelTypeOf as channelTypeOf,
-  isUnixFormat,
-  unixUnitThatFits,
-} from '../infer/index.js';
+import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Hdf5Config } from '../model/hdf5.js';
 import { type Issue, pointer } from '../model/issue.js';
-import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import { issue } from '../model/make-issue.js';
+import { isUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
+import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
 import { fitOf } from './types.js';
 
@@ -92,7 +90,7 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
     : undefined;
   if (t && v && t.shape && v.shape && t.shape[0] !== v.shape[0]) {
     issues.push(
-      checkIssue(
+      issue(
         'dataset_length_mismatch',
         p('valueDataset'),
         `'${v.path}' has ${v.shape[0]} rows but its time dataset '${t.path}' has ${t.shape[0]}`,
@@ -167,12 +165,9 @@ function findDataset(
     return d;
   }
   const { paths } = scope;
-  const near = closest(norm, paths);
   scope.issues.push(
-    checkIssue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
-      hint: near
-        ? `Did you mean '${near}'?`
-        : `The file's datasets: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', ...' : ''}.`,
+    issue('dataset_not_in_file', ptr, `${what} '${path}' is not a dataset of the file`, {
+      hint: notFoundHint(norm, paths, "The file's datasets"),
       source: { file: scope.dataPath, dataset: path },
     }),
   );
@@ -195,7 +190,7 @@ function elementPart(
   }
   if (field) {
     scope.issues.push(
-      checkIssue(
+      issue(
         'layout_mismatch',
         ptrField,
         `'${d.path}' is not a compound dataset: ${role}Field '${field}' does not apply`,
@@ -221,7 +216,7 @@ function memberPart(
 ): Part | undefined {
   if (!field) {
     scope.issues.push(
-      checkIssue(
+      issue(
         'layout_mismatch',
         ptrField,
         `'${d.path}' is a compound dataset: the ${role} needs a member name (${role}Field)`,
@@ -240,7 +235,7 @@ function memberPart(
       members.map((x) => x.name),
     );
     scope.issues.push(
-      checkIssue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
+      issue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
         hint: near
           ? `Did you mean '${near}'?`
           : `Its members: ${members.map((x) => x.name).join(', ')}.`,
@@ -267,7 +262,7 @@ function columnPart(
     const width = shape[1] ?? 0;
     if (idx >= width) {
       scope.issues.push(
-        checkIssue(
+        issue(
           'index_out_of_range',
           ptrIndex,
           `${role}Index ${idx} is past the last column of '${d.path}' (shape [${shape.join(', ')}]: indexes 0 to ${width - 1})`,
@@ -280,7 +275,7 @@ function columnPart(
   }
   if (shape.length === 1 && idx > 0) {
     scope.issues.push(
-      checkIssue(
+      issue(
         'index_out_of_range',
         ptrIndex,
         `'${d.path}' is 1-D: ${role}Index ${idx} does not exist`,
@@ -291,7 +286,7 @@ function columnPart(
   }
   if (shape.length !== 1 && shape.length !== 2) {
     scope.issues.push(
-      checkIssue(
+      issue(
         'layout_mismatch',
         ptrIndex,
         `'${d.path}' has shape [${shape.join(', ')}]: only 1-D, [N, k] and compound datasets can be imported`,
@@ -324,7 +319,7 @@ function valueTypeIssue(
           ? 'type_too_wide'
           : undefined;
   if (!code) return undefined;
-  return checkIssue(
+  return issue(
     code,
     ptr,
     `${label} stores ${shortName(stored.dataType)} values; declared ${shortName(declared)} ${fit === 'mismatch' ? 'does not fit them' : fit === 'narrow' ? 'loses precision' : 'is wider than they need'}`,
@@ -347,7 +342,7 @@ function unusedDatasetIssues(
     if (used.has(d.path)) continue;
     if (!d.shape || d.shape.length === 0) continue;
     issues.push(
-      checkIssue(
+      issue(
         'column_not_in_config',
         ptr,
         `dataset '${d.path}' is in the file but not in the config: it will not be imported`,
@@ -379,7 +374,7 @@ function timeIssues(
   if (unix || format.startsWith('TIME_FORMAT_RELATIVE_')) {
     if (part.type.class !== 'integer' && part.type.class !== 'float') {
       return [
-        checkIssue(
+        issue(
           'time_not_parseable',
           ptr,
           `the time of '${d.path}' holds ${part.type.class} values, which ${shortName(format)} does not read`,
@@ -392,7 +387,7 @@ function timeIssues(
   for (let i = 1; i < nums.length; i++) {
     if ((nums[i] as number) < (nums[i - 1] as number)) {
       out.push(
-        checkIssue(
+        issue(
           'time_decreasing',
           ptr,
           `the time of '${d.path}' goes backwards (${values[i - 1]} then ${values[i]}, in its first and last rows)`,
@@ -407,13 +402,13 @@ function timeIssues(
       const fits = unitThatFits(values);
       out.push(
         fits && fits !== format
-          ? checkIssue(
+          ? issue(
               'time_wrong_unit',
               ptr,
               `read as ${shortName(format)}, the times of '${d.path}' (${values[0]} ...) land outside 1971-2100; as ${shortName(fits)} they are plausible`,
               { hint: `Use timeFormat: ${fits}.`, source },
             )
-          : checkIssue(
+          : issue(
               'time_out_of_range',
               ptr,
               `read as ${shortName(format)}, the times of '${d.path}' land outside 1971-2100, and no unix unit fits`,
@@ -425,7 +420,7 @@ function timeIssues(
     const fits = unixUnitThatFits(values);
     if (fits)
       out.push(
-        checkIssue(
+        issue(
           'time_looks_absolute',
           ptr,
           `the times of '${d.path}' (${values[0]} ...) look like ${shortName(fits)}, not ${shortName(format)}`,

@@ -16,7 +16,7 @@ import {
   kindOfKey,
 } from '../model/document.js';
 import type { Issue } from '../model/issue.js';
-import { checkIssue } from './_issue.js';
+import { issue } from '../model/make-issue.js';
 
 export { checkBatch } from './batch.js';
 export type { CsvRecord } from './csv-scan.js';
@@ -86,7 +86,7 @@ export async function checkConfig(
   const expected = FORMAT_OF[kind];
   if (expected && format !== expected) {
     return [
-      checkIssue(
+      issue(
         'data_format_mismatch',
         `/${key}`,
         `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${CONFIG_KINDS[kind].title}`,
@@ -120,7 +120,7 @@ export async function checkConfig(
     }
     default:
       return [
-        checkIssue(
+        issue(
           'check_kind_not_supported',
           `/${key}`,
           `importkit cannot check a ${CONFIG_KINDS[kind].title} against its file yet; only the config was checked`,

@@ -5,15 +5,17 @@
  * unit (TIMESTAMP units, else the row-group statistics), and columns left out; with `full`,
  * the values too (see parquet-values.ts).
  */
-import { parquetChannelTypeOf as channelTypeOf, isUnixFormat } from '../infer/index.js';
+import { parquetChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { inspectParquet, type ParquetFieldProfile, type ParquetProfile } from '../inspect/index.js';
 import type { ChannelConfig } from '../model/channel.js';
 import type { TimeFormat } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
 import { pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { ParquetConfig } from '../model/parquet.js';
-import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import { isUnixFormat } from '../model/vocabulary.js';
+import { notFoundHint } from '../validate/index.js';
+import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
   columnPlace,
   scanParquetValues,
@@ -108,7 +110,7 @@ function footerIssues(
   )
     return [];
   return [
-    checkIssue(
+    issue(
       'footer_mismatch',
       at(config.footerOffset !== profile.footerOffset ? 'footerOffset' : 'footerLength'),
       `footerOffset ${config.footerOffset} / footerLength ${config.footerLength} do not match the file: its footer is at ${profile.footerOffset}, ${profile.footerLength} bytes long`,
@@ -143,12 +145,9 @@ function findField(
     scope.used.add(f.path);
     return f;
   }
-  const near = closest(path, scope.paths);
   scope.issues.push(
-    checkIssue('column_not_in_file', ptr, `${what} '${path}' is not a column of the file`, {
-      hint: near
-        ? `Did you mean '${near}'?`
-        : `The file's columns: ${scope.profile.fields.map((x) => x.path).join(', ')}.`,
+    issue('column_not_in_file', ptr, `${what} '${path}' is not a column of the file`, {
+      hint: notFoundHint(path, scope.paths, "The file's columns"),
       source: source(scope.dataPath, path),
     }),
   );
@@ -241,21 +240,21 @@ function typeFitIssue(
   const stores = `${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}`;
   const opts = { hint: `Use dataType: ${stored}.`, source: source(dataPath, f.path) };
   if (fit === 'mismatch')
-    return checkIssue(
+    return issue(
       'value_type_mismatch',
       `${ptr}/dataType`,
       `${label} stores ${stores}, which does not fit ${shortName(dataType)}`,
       opts,
     );
   if (fit === 'narrow')
-    return checkIssue(
+    return issue(
       'type_too_narrow',
       `${ptr}/dataType`,
       `${label} stores ${stores}; as ${shortName(dataType)} its values lose precision`,
       opts,
     );
   if (fit === 'wide')
-    return checkIssue(
+    return issue(
       'type_too_wide',
       `${ptr}/dataType`,
       `${label} stores ${stores}; ${shortName(dataType)} is wider than it needs`,
@@ -268,7 +267,7 @@ function typeFitIssue(
 function nameColumnIssues(name: ParquetFieldProfile, ptr: string, dataPath: string): Issue[] {
   if (channelTypeOf(name).dataType === 'CHANNEL_DATA_TYPE_STRING') return [];
   return [
-    checkIssue(
+    issue(
       'layout_mismatch',
       ptr,
       `the name column '${name.path}' stores ${name.physicalType}, not text: it cannot name channels`,
@@ -337,7 +336,7 @@ function unusedColumnIssues(scope: ParquetScope, ptr: string): Issue[] {
   return scope.profile.fields
     .filter((f) => !scope.used.has(f.path))
     .map((f) =>
-      checkIssue(
+      issue(
         'column_not_in_config',
         ptr,
         `column '${f.path}' (${f.physicalType}${f.logicalType ? ` ${f.logicalType}` : ''}) is in the file but not in the config: it will not be imported`,
@@ -359,7 +358,7 @@ function timeIssues(
     if (format === fits) return [];
     if (isUnixFormat(format)) {
       return [
-        checkIssue(
+        issue(
           'time_wrong_unit',
           ptr,
           `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, but the format is ${fmt}`,
@@ -368,7 +367,7 @@ function timeIssues(
       ];
     }
     return [
-      checkIssue(
+      issue(
         'time_not_parseable',
         ptr,
         `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, which ${fmt} does not read`,
@@ -382,7 +381,7 @@ function timeIssues(
     format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME';
   if ((wantsText && !text) || (!wantsText && !numeric)) {
     return [
-      checkIssue(
+      issue(
         'time_not_parseable',
         ptr,
         `the time column '${f.path}' stores ${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}, which ${fmt} does not read`,
@@ -405,7 +404,7 @@ function timeIssues(
   const fits = unitThatFits([lo, hi]);
   if (fits && fits !== format) {
     return [
-      checkIssue(
+      issue(
         'time_wrong_unit',
         ptr,
         `read as ${fmt}, the times of '${f.path}' (statistics ${lo} to ${hi}) land outside 1971-2100; as ${shortName(fits)} they are plausible`,
@@ -414,7 +413,7 @@ function timeIssues(
     ];
   }
   return [
-    checkIssue(
+    issue(
       'time_out_of_range',
       ptr,
       `read as ${fmt}, the times of '${f.path}' (statistics ${lo} to ${hi}) land outside 1971-2100, and no unix unit fits`,

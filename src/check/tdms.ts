@@ -14,9 +14,10 @@ import {
 } from '../inspect/index.js';
 import type { Issue } from '../model/issue.js';
 import { pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
-import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, listSome, shortName } from './_issue.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
+import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {
@@ -58,7 +59,7 @@ export async function checkTdms(
     for (const c of profile.channels) {
       if (used.has(c.path) || isTimeChannelOfConfig(entries, c)) continue;
       ctx.issues.push(
-        checkIssue(
+        issue(
           'column_not_in_config',
           ctx.at('data'),
           `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
@@ -81,16 +82,13 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
   const group = profile.groups.find((g) => g.name === groupName);
   if (!group) {
     const names = profile.groups.map((g) => g.name);
-    const near = closest(groupName, names);
     ctx.issues.push(
-      checkIssue(
+      issue(
         'tdms_group_not_in_file',
         ctx.at('data', i, 'groupName'),
         `group '${groupName}' is not in the file`,
         {
-          hint: near
-            ? `Did you mean '${near}'?`
-            : `The file's groups: ${listSome(names, 8) || 'none'}.`,
+          hint: notFoundHint(groupName, names, "The file's groups"),
           source: { file },
         },
       ),
@@ -101,7 +99,7 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
   const channel = profile.channels.find((c) => c.group === groupName && c.name === channelName);
   if (!channel) {
     ctx.issues.push(
-      checkIssue(
+      issue(
         'tdms_channel_not_in_file',
         ctx.at('data', i, 'channelName'),
         `channel '${channelName}' is not in group '${groupName}'`,
@@ -118,10 +116,9 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
 function channelHint(profile: TdmsProfile, group: string, name: string): string {
   const inGroup = profile.channels.filter((c) => c.group === group).map((c) => c.name);
   const near = closest(name, inGroup);
-  if (near) return `Did you mean '${near}'?`;
   const elsewhere = profile.channels.find((c) => c.name === name);
-  if (elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
-  return `The group's channels: ${listSome(inGroup, 8) || 'none'}.`;
+  if (!near && elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
+  return notFoundHint(name, inGroup, "The group's channels", near);
 }
 
 function isWaveform(c: TdmsChannelProfile): boolean {
@@ -141,7 +138,7 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
     if (isWaveform(channel)) return;
     const ignore = ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR';
     ctx.issues.push(
-      checkIssue(
+      issue(
         ignore ? 'tdms_channel_will_be_skipped' : 'tdms_waveform_missing',
         ctx.at('data', i),
         `channel '${channel.group}/${channel.name}' has no timeChannelName and no waveform properties (wf_start_time, wf_increment)${ignore ? ': the platform skips it' : ''}`,
@@ -156,7 +153,7 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
     const names = ctx.profile.channels.filter((c) => c.group === channel.group).map((c) => c.name);
     const near = closest(timeName, names);
     ctx.issues.push(
-      checkIssue(
+      issue(
         'tdms_time_channel_not_in_file',
         ptr,
         `time channel '${timeName}' is not in group '${channel.group}'`,
@@ -171,7 +168,7 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
   if (time.dataType === 'timestamp') return;
   if (NUMERIC.test(time.dataType) && ctx.config.timeFormat !== undefined) return;
   ctx.issues.push(
-    checkIssue(
+    issue(
       'tdms_time_channel_not_time',
       ptr,
       NUMERIC.test(time.dataType)
@@ -200,7 +197,7 @@ function checkType(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
   const complex = channel.dataType.startsWith('complex');
   if (entry.complexComponent !== undefined && !complex) {
     ctx.issues.push(
-      checkIssue(
+      issue(
         'tdms_complex_component_unexpected',
         ctx.at('data', i, 'complexComponent'),
         `complexComponent is set, but channel '${channel.name}' is ${channel.dataType}, not complex`,
@@ -221,7 +218,7 @@ function checkType(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
         ? 'type_too_wide'
         : 'type_too_narrow';
   ctx.issues.push(
-    checkIssue(
+    issue(
       code,
       ctx.at('data', i, 'channelConfig', 'dataType'),
       `channel '${channel.name}' stores ${channel.dataType} (${shortName(actual.dataType)}), declared ${shortName(declared)}`,
@@ -241,7 +238,7 @@ function checkEverything(ctx: Ctx): void {
   );
   if (untimed.length === 0) return;
   ctx.issues.push(
-    checkIssue(
+    issue(
       'tdms_waveform_missing',
       ctx.at('data'),
       `data is empty, so every channel is imported, but ${listSome(

@@ -9,9 +9,10 @@
 import { ulogChannelTypeOf } from '../infer/index.js';
 import { inspectUlog, type UlogProfile } from '../inspect/index.js';
 import { type Issue, pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
-import { suggestClosest as closest } from '../validate/index.js';
-import { checkIssue, listSome, shortName } from './_issue.js';
+import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
+import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface UlogCheckOptions {
@@ -83,7 +84,7 @@ function entryIssues(
     if (logChannels.includes(name)) return typeIssues(entry, 'char', name, file, at);
     const has = logChannels.length > 0 ? `it has ${listSome(logChannels)}` : 'it has none';
     return [
-      checkIssue(
+      issue(
         'ulog_message_not_in_file',
         at('messageName'),
         `${name}: the log has no such logged text; ${has}`,
@@ -100,7 +101,7 @@ function entryIssues(
   if (!fields) {
     const have = [...instances.keys()].map(String);
     return [
-      checkIssue(
+      issue(
         'ulog_instance_not_in_file',
         at('instance'),
         `${name} has no instance ${entry.instance ?? '0'}; the log has instance(s) ${listSome(have)}`,
@@ -113,16 +114,14 @@ function entryIssues(
   if (type === undefined) {
     const near = field ? closest(field, fields.keys()) : undefined;
     return [
-      checkIssue(
+      issue(
         'ulog_field_not_in_file',
         at('fieldName'),
         field
           ? `${name} has no field '${field}'`
           : `${name}: the entry names no field (only log-message channels go without one)`,
         {
-          hint: near
-            ? `Did you mean '${near}'?`
-            : `Its fields: ${listSome([...fields.keys()], 8)}.`,
+          hint: notFoundHint(field, [...fields.keys()], 'Its fields', near),
           source,
         },
       ),
@@ -146,10 +145,8 @@ function missingMessage(
     : defined
       ? `${name} is defined in the log but never logged (no subscription): it has no data`
       : `${name} is not a message of the log`;
-  return checkIssue('ulog_message_not_in_file', at('messageName'), message, {
-    hint: near
-      ? `Did you mean '${near}'?`
-      : `The log's messages: ${listSome(logged, 8) || 'none'}.`,
+  return issue('ulog_message_not_in_file', at('messageName'), message, {
+    hint: notFoundHint(name, logged, "The log's messages", near),
     source: { file },
   });
 }
@@ -179,7 +176,7 @@ function typeIssues(
         ? 'loses precision'
         : 'is wider than it needs';
   return [
-    checkIssue(
+    issue(
       code,
       at('channelConfig', 'dataType'),
       `${label} is ${ulogType === 'char' ? 'text' : ulogType} (${shortName(stored)}); declared ${shortName(declared)} ${verdict}`,
@@ -191,7 +188,7 @@ function typeIssues(
 function timeIssues(config: UlogConfig, profile: UlogProfile, key: string, file: string): Issue[] {
   if (config.relativeStartTime || profile.gps) return [];
   return [
-    checkIssue(
+    issue(
       'ulog_start_time_missing',
       pointer(key),
       'the log has no GPS message with a UTC time and the config gives no relativeStartTime: the import fails',
@@ -218,15 +215,10 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
       if (have.has(k)) continue;
       const near = closest(k, have);
       out.push(
-        checkIssue(
-          'ulog_key_not_in_file',
-          pointer(key, field, i),
-          `the log has no ${what} '${k}'`,
-          {
-            ...(near ? { hint: `Did you mean '${near}'?` } : {}),
-            source: { file },
-          },
-        ),
+        issue('ulog_key_not_in_file', pointer(key, field, i), `the log has no ${what} '${k}'`, {
+          ...(near ? { hint: `Did you mean '${near}'?` } : {}),
+          source: { file },
+        }),
       );
     }
   };

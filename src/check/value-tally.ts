@@ -9,7 +9,8 @@ import type { EnumType } from '../model/channel.js';
 import type { IssueCode } from '../model/codes/index.js';
 import type { ChannelDataType } from '../model/enums.js';
 import type { Issue, IssueSource } from '../model/issue.js';
-import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
+import { issue } from '../model/make-issue.js';
+import { listSome, quoteValue, shortName } from './_issue.js';
 
 export interface TimeTally {
   decreases: number;
@@ -379,7 +380,7 @@ export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): I
   const out: Issue[] = [];
   const found = (code: IssueCode, message: (at: string) => string, row: number) => {
     const { text, source } = place.at(row);
-    out.push(checkIssue(code, ptr, message(text), { source }));
+    out.push(issue(code, ptr, message(text), { source }));
   };
   if (t.firstNull !== undefined) {
     const n = plural(t.nulls, 'row has', 'rows have');
@@ -429,14 +430,9 @@ export function channelValueIssues(
     ].filter((x) => x !== '');
     const { text, source } = place.at(r.firstNonFinite);
     out.push(
-      checkIssue(
-        'value_not_finite',
-        c.ptr,
-        `${label} holds ${listSome(kinds, 3)}; first at ${text}`,
-        {
-          source,
-        },
-      ),
+      issue('value_not_finite', c.ptr, `${label} holds ${listSome(kinds, 3)}; first at ${text}`, {
+        source,
+      }),
     );
   }
   if (r.firstOutside !== undefined) out.push(outsideIssue(c, r, place, storedType));
@@ -446,7 +442,7 @@ export function channelValueIssues(
       .map(([v, n]) => `${quoteValue(v)} (${plural(n, 'row')})`);
     const { text, source } = place.at(r.firstUnknown);
     out.push(
-      checkIssue(
+      issue(
         'enum_value_unknown',
         `${c.ptr}/enumTypes`,
         `${label} holds ${plural(sum(r.unknown.values()), 'value')} not in enumTypes: ${listSome(shown, 5, r.unknown.size)}; first at ${text}`,
@@ -477,7 +473,7 @@ function outsideIssue(
   // The type the file stores the column as holds every value.
   const fits = storedType !== c.dataType ? storedType : undefined;
   const { text, source } = place.at(r.firstOutside as number);
-  return checkIssue(
+  return issue(
     'value_outside_type',
     `${c.ptr}/dataType`,
     `${place.label} holds ${what}; first at ${text}`,

@@ -5,7 +5,7 @@
  * expected get what was given, what was expected and the command to run instead.
  */
 import { extname } from 'node:path';
-import { editDistance } from '../validate/index.js';
+import { suggestClosest as closest } from '../validate/index.js';
 import { UsageError } from './errors.js';
 
 /** Flags people reach for (without dashes) that are environment variables here. */
@@ -40,17 +40,8 @@ export function nearestFlag(given: string, known: readonly string[]): string | u
   if (exact) return exact;
   const prefixed = known.filter((k) => k.startsWith(name));
   if (prefixed.length === 1) return prefixed[0];
-  const limit = Math.max(2, Math.floor(name.length / 3));
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const k of known) {
-    const d = editDistance(name, k, limit);
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best;
+  // Flags are short: allow two edits even for a name of five letters.
+  return closest(name, known, Math.max(2, Math.floor(name.length / 3)));
 }
 
 /** The usage error for an unknown flag, with the nearest known one or its variable. */

@@ -6,6 +6,7 @@ import { provideYaml } from '../validate/index.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
+import { issueWithFlags } from './option-flags.js';
 import { printable } from './printable.js';
 
 // The YAML reader loads on first need (a valid plain config never needs it), on any Node 20.
@@ -141,8 +142,9 @@ async function reportError(err: unknown, name: string, io: Io): Promise<number> 
     if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
     return EXIT_INVALID;
   }
-  const inspected = await inspectIssue(err);
-  if (inspected) {
+  const found = await inspectIssue(err);
+  if (found) {
+    const inspected = issueWithFlags(found, name);
     const hint = inspected.hint ? `\n  hint: ${inspected.hint}` : '';
     io.stderr.write(`importkit ${name}: error ${inspected.code}: ${inspected.message}${hint}\n`);
     // A file named on the command line that does not exist is a usage error in every command.

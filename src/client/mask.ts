@@ -1,20 +1,8 @@
 /** Update masks: comma-separated snake_case field paths, as the reference writes them. */
 
-/** `isArchived` → `is_archived`; `properties.searchTerm` → `properties.search_term`. */
-export function toSnakePath(path: string): string {
-  return path
-    .split('.')
-    .map((part) => part.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
-    .join('.');
-}
+import { toSnakePath } from '../model/vocabulary.js';
 
-/** `is_archived` → `isArchived`. */
-export function toCamelPath(path: string): string {
-  return path
-    .split('.')
-    .map((part) => part.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()))
-    .join('.');
-}
+export { toCamelPath, toSnakePath } from '../model/vocabulary.js';
 
 /** The mask naming every field of `fields` except the id field. */
 export function maskOf(fields: Record<string, unknown>, idField: string): string {

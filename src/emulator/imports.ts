@@ -277,79 +277,124 @@ function createResources(
   kind: string,
   ctx: ImportContext,
 ): void {
-  const s = ctx.store.data;
-  const org = rec.orgId;
-  const user = rec.userId;
   const now = ctx.now();
-  const stamp = {
-    createdDate: now,
-    modifiedDate: now,
-    createdByUserId: user,
-    modifiedByUserId: user,
+  const owner: Owner = {
+    org: rec.orgId,
+    now,
+    stamp: {
+      createdDate: now,
+      modifiedDate: now,
+      createdByUserId: rec.userId,
+      modifiedByUserId: rec.userId,
+    },
   };
-  let assetId: string | undefined;
   const assetName = typeof config.assetName === 'string' ? config.assetName : undefined;
-  if (assetName) {
-    const found = Object.values(s.assets).find(
-      (a) => a.orgId === org && a.value.name === assetName,
-    );
-    if (found?.value.assetId) assetId = found.value.assetId;
-    else {
-      assetId = ctx.newId();
-      s.assets[assetId] = {
-        orgId: org,
-        value: {
-          assetId,
-          name: assetName,
-          organizationId: org,
-          tags: [],
-          metadata: [],
-          isArchived: false,
-          ...stamp,
-        },
-      };
-    }
-    rec.dataImport.assetId = assetId;
-  }
+  const assetId = assetName ? findOrCreateAsset(assetName, owner, ctx) : undefined;
+  if (assetId) rec.dataImport.assetId = assetId;
   const runId = typeof config.runId === 'string' ? config.runId : undefined;
   const runName = typeof config.runName === 'string' ? config.runName : undefined;
+  if (runId) rec.dataImport.runId = extendRun(runId, assetId, rec, owner, ctx);
+  else if (runName) rec.dataImport.runId = createRun(runName, assetId, rec, owner, ctx);
+  if (assetId) createChannels(assetId, kind, config, owner, ctx);
+}
+
+/** Who creates the resources of one import, and when. */
+interface Owner {
+  org: string;
+  now: string;
+  stamp: {
+    createdDate: string;
+    modifiedDate: string;
+    createdByUserId: string;
+    modifiedByUserId: string;
+  };
+}
+
+/** The id of the organization's asset of that name, created when there is none. */
+function findOrCreateAsset(name: string, owner: Owner, ctx: ImportContext): string {
+  const s = ctx.store.data;
+  const found = Object.values(s.assets).find((a) => a.orgId === owner.org && a.value.name === name);
+  if (found?.value.assetId) return found.value.assetId;
+  const assetId = ctx.newId();
+  s.assets[assetId] = {
+    orgId: owner.org,
+    value: {
+      assetId,
+      name,
+      organizationId: owner.org,
+      tags: [],
+      metadata: [],
+      isArchived: false,
+      ...owner.stamp,
+    },
+  };
+  return assetId;
+}
+
+/** An existing run the import adds to: it gains the asset and the data's time range. */
+function extendRun(
+  runId: string,
+  assetId: string | undefined,
+  rec: ImportRecord,
+  owner: Owner,
+  ctx: ImportContext,
+): string {
+  const run = ctx.store.data.runs[runId];
+  if (!run || run.orgId !== owner.org) fail(`run ${runId} not found`);
   const start = rec.dataImport.dataStartTime;
   const stop = rec.dataImport.dataStopTime;
-  if (runId) {
-    const run = s.runs[runId];
-    if (!run || run.orgId !== org) fail(`run ${runId} not found`);
-    if (assetId && !run.value.assetIds?.includes(assetId))
-      run.value.assetIds = [...(run.value.assetIds ?? []), assetId];
-    // A later ingestion overwrites the run's start time with the start of its data.
-    if (start) run.value.startTime = start;
-    if (stop) run.value.stopTime = stop;
-    run.value.modifiedDate = now;
-    rec.dataImport.runId = runId;
-  } else if (runName) {
-    const id = ctx.newId();
-    s.runs[id] = {
-      orgId: org,
-      value: {
-        runId: id,
-        name: runName,
-        organizationId: org,
-        assetIds: assetId ? [assetId] : [],
-        tags: [],
-        metadata: [],
-        isPinned: false,
-        isArchived: false,
-        isAdhoc: false,
-        ...(start ? { startTime: start } : {}),
-        ...(stop ? { stopTime: stop } : {}),
-        ...stamp,
-      },
-    };
-    rec.dataImport.runId = id;
-  }
-  if (!assetId) return;
+  if (assetId && !run.value.assetIds?.includes(assetId))
+    run.value.assetIds = [...(run.value.assetIds ?? []), assetId];
+  // A later ingestion overwrites the run's start time with the start of its data.
+  if (start) run.value.startTime = start;
+  if (stop) run.value.stopTime = stop;
+  run.value.modifiedDate = owner.now;
+  return runId;
+}
+
+/** A new run of that name over the data's time range. */
+function createRun(
+  runName: string,
+  assetId: string | undefined,
+  rec: ImportRecord,
+  owner: Owner,
+  ctx: ImportContext,
+): string {
+  const start = rec.dataImport.dataStartTime;
+  const stop = rec.dataImport.dataStopTime;
+  const id = ctx.newId();
+  ctx.store.data.runs[id] = {
+    orgId: owner.org,
+    value: {
+      runId: id,
+      name: runName,
+      organizationId: owner.org,
+      assetIds: assetId ? [assetId] : [],
+      tags: [],
+      metadata: [],
+      isPinned: false,
+      isArchived: false,
+      isAdhoc: false,
+      ...(start ? { startTime: start } : {}),
+      ...(stop ? { stopTime: stop } : {}),
+      ...owner.stamp,
+    },
+  };
+  return id;
+}
+
+/** The channels the config declares that the asset does not have yet. */
+function createChannels(
+  assetId: string,
+  kind: string,
+  config: Record<string, unknown>,
+  owner: Owner,
+  ctx: ImportContext,
+): void {
+  const s = ctx.store.data;
   for (const c of channelsOf(kind, config)) {
     const exists = Object.values(s.channels).some(
-      (ch) => ch.orgId === org && ch.value.assetId === assetId && ch.value.name === c.name,
+      (ch) => ch.orgId === owner.org && ch.value.assetId === assetId && ch.value.name === c.name,
     );
     if (exists) continue;
     const channelId = ctx.newId();
@@ -366,8 +411,8 @@ function createResources(
       displayDescription: '',
       displayUnitId: '',
       active: true,
-      ...stamp,
+      ...owner.stamp,
     };
-    s.channels[channelId] = { orgId: org, value: channel };
+    s.channels[channelId] = { orgId: owner.org, value: channel };
   }
 }

@@ -21,6 +21,15 @@ export function seededIds(orgId: string) {
   };
 }
 
+/** Who made the seeded resources, and when. */
+interface Stamp {
+  createdDate: string;
+  modifiedDate: string;
+  createdByUserId: string;
+  modifiedByUserId: string;
+}
+
+/** Gives a new organization its seeded views, saved search and function versions. */
 export function seedOrganization(
   data: StateData,
   orgId: string,
@@ -28,13 +37,20 @@ export function seedOrganization(
   now: string,
 ): void {
   const ids = seededIds(orgId);
-  const stamp = {
+  const stamp: Stamp = {
     createdDate: now,
     modifiedDate: now,
     createdByUserId: userId,
     modifiedByUserId: userId,
   };
-  const [v1 = '', v2 = ''] = ids.views;
+  seedViews(data, orgId, ids.views, stamp);
+  seedSavedSearch(data, orgId, ids.savedSearches[0] ?? '', stamp);
+  seedFunctionVersions(data, orgId, ids, stamp);
+}
+
+/** Two views: one showing a temperature channel, one empty. */
+function seedViews(data: StateData, orgId: string, viewIds: string[], stamp: Stamp): void {
+  const [v1 = '', v2 = ''] = viewIds;
   data.views[v1] = {
     orgId,
     value: {
@@ -66,7 +82,10 @@ export function seedOrganization(
       ...stamp,
     },
   };
-  const s1 = ids.savedSearches[0] ?? '';
+}
+
+/** One saved search of recent runs. */
+function seedSavedSearch(data: StateData, orgId: string, s1: string, stamp: Stamp): void {
   data.savedSearches[s1] = {
     orgId,
     value: {
@@ -82,6 +101,15 @@ export function seedOrganization(
       ...stamp,
     },
   };
+}
+
+/** Two versions of the user-defined function `scale`: `x * 2`, then `x * factor`. */
+function seedFunctionVersions(
+  data: StateData,
+  orgId: string,
+  ids: ReturnType<typeof seededIds>,
+  stamp: Stamp,
+): void {
   ids.userDefinedFunctionVersions.forEach((vid, i) => {
     data.udfVersions[vid] = {
       orgId,

@@ -6,6 +6,7 @@
 import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 
 /** What a non-regular file is, in words, with the hint for it. */
 function kindOf(st: Stats): { what: string; hint: string } | undefined {
@@ -23,13 +24,7 @@ function kindOf(st: Stats): { what: string; hint: string } | undefined {
 }
 
 function problem(code: Issue['code'], shown: string, message: string, hint?: string): Issue {
-  return {
-    code,
-    severity: 'error',
-    path: '',
-    message: shown ? `${shown}: ${message}` : message,
-    ...(hint ? { hint } : {}),
-  };
+  return issue(code, '', shown ? `${shown}: ${message}` : message, { hint: hint || undefined });
 }
 
 /** The issue for an error the OS gave on `stat`, `access` or `open` of `shown`. */

@@ -6,6 +6,7 @@
 import type { BatchConfig } from '../model/batch.js';
 import type { DataTypeKey } from '../model/enums.js';
 import { type Issue, pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
@@ -62,13 +63,9 @@ function batchLevelPath(path: string): boolean {
 }
 
 function leftOutIssue(path: string, reason: string): Issue {
-  return {
-    code: 'batch_file_left_out',
-    severity: 'info',
-    path: '/batchConfig/fileConfigs',
-    message: `${path}: left out, ${reason}`,
+  return issue('batch_file_left_out', '/batchConfig/fileConfigs', `${path}: left out, ${reason}`, {
     source: { file: path },
-  };
+  });
 }
 
 function listedOf(r: MemberResult): Listed | undefined {
@@ -149,19 +146,20 @@ function foldEvidence(key: FileKey, group: readonly Listed[]): Evidence {
   return {
     path: `/batchConfig/${DEFAULT_KEY[key]}`,
     choice: `the config of ${group.length} files`,
-    reason: `${group.map((l) => l.path).join(', ')} share this config: they list only their type (--no-defaults keeps every config whole)`,
+    reason: `${group.map((l) => l.path).join(', ')} share this config: they list only their type (the \`defaults: false\` option keeps every config whole)`,
     confidence: 'high',
   };
 }
 
 function noDataIssue(name: string, leftOut: number): Issue {
-  return {
-    code: 'batch_no_data_files',
-    severity: 'error',
-    path: '/batchConfig/fileConfigs',
-    message: `${name}: no data file to list (${leftOut} file(s) left out)`,
-    hint: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS and ULog files.',
-  };
+  return issue(
+    'batch_no_data_files',
+    '/batchConfig/fileConfigs',
+    `${name}: no data file to list (${leftOut} file(s) left out)`,
+    {
+      hint: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS and ULog files.',
+    },
+  );
 }
 
 export interface AssembleOptions {

@@ -13,6 +13,7 @@ import {
   leftOutByName,
 } from '../inspect/index.js';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import { finishDraft } from './index.js';
 import type { Draft, InferOptions } from './types.js';
 
@@ -59,14 +60,15 @@ export interface MemberPlace {
 }
 
 function typeOnlyIssue(path: string): Issue {
-  return {
-    code: 'batch_member_not_inspected',
-    severity: 'warning',
-    path: '',
-    message: `${path}: an HDF5 file inside an archive is listed with its type only (importkit reads HDF5 files in place, not inside archives)`,
-    hint: 'Infer the folder the archive was made from to get its own config, or write one.',
-    source: { file: path },
-  };
+  return issue(
+    'batch_member_not_inspected',
+    '',
+    `${path}: an HDF5 file inside an archive is listed with its type only (importkit reads HDF5 files in place, not inside archives)`,
+    {
+      hint: 'Infer the folder the archive was made from to get its own config, or write one.',
+      source: { file: path },
+    },
+  );
 }
 
 /** Detects a member's format and infers its draft; a failure becomes the member's issues. */

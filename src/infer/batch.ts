@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { containerKind, InspectError, openContainer } from '../inspect/index.js';
 import type { BatchFileConfig } from '../model/batch.js';
+import { issue } from '../model/make-issue.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
 import { finishDraft } from './index.js';
@@ -66,12 +67,10 @@ export function batchName(path: string): string {
 }
 
 function notAContainer(path: string): InspectError {
-  return new InspectError({
-    code: 'batch_no_data_files',
-    severity: 'error',
-    path: '',
-    message: `${path}: not a folder, a zip, a tar or a tar.gz archive`,
-    hint: 'Give a folder or an archive of data files (or a single data file to `importkit infer`).',
-    source: { file: path },
-  });
+  return new InspectError(
+    issue('batch_no_data_files', '', `${path}: not a folder, a zip, a tar or a tar.gz archive`, {
+      hint: 'Give a folder or an archive of data files (or a single data file to `importkit infer`).',
+      source: { file: path },
+    }),
+  );
 }

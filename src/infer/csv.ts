@@ -12,6 +12,7 @@ import type { ChannelConfig } from '../model/channel.js';
 import type { CsvConfig } from '../model/csv.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import { type Issue, pointer } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import {
   isRelativeFormat,
   isRfc3339,
@@ -84,7 +85,7 @@ export async function inferCsvSource(
 }
 
 function optionIssue(message: string): Issue {
-  return { code: 'infer_option_invalid', severity: 'error', path: '', message };
+  return issue('infer_option_invalid', '', message);
 }
 
 /** A time-column candidate with its score and the format its values say. */
@@ -162,7 +163,7 @@ function chooseAssetAndRun(
     ev(
       pointer(CSV, 'assetName'),
       config.assetName,
-      "default: the file's base name (pass --asset to name the asset)",
+      "default: the file's base name (set the `assetName` option to name the asset)",
       'medium',
     );
   }
@@ -196,21 +197,23 @@ function chooseRows(
     options.headerRow !== undefined ? 'high' : layout.headerConfidence,
   );
   if (layout.headerConfidence === 'low' && options.headerRow === undefined)
-    issues.push({
-      code: 'csv_header_uncertain',
-      severity: 'warning',
-      path: pointer(CSV, 'firstDataRow'),
-      message: `${file}: ${layout.headerReason}`,
-      hint: 'Pass --header-row N (0 for none) if this is wrong.',
-    });
+    issues.push(
+      issue(
+        'csv_header_uncertain',
+        pointer(CSV, 'firstDataRow'),
+        `${file}: ${layout.headerReason}`,
+        { hint: 'Set the `headerRow` option (0 for none) if this is wrong.' },
+      ),
+    );
   if (profile.dialect.delimiter !== ',')
-    issues.push({
-      code: 'csv_delimiter_not_comma',
-      severity: 'warning',
-      path: '',
-      message: `${file}: the delimiter is ${showDelimiter(profile.dialect.delimiter)}; a CsvConfig cannot say so`,
-      hint: 'Check that the platform reads this delimiter, or convert the file to commas.',
-    });
+    issues.push(
+      issue(
+        'csv_delimiter_not_comma',
+        '',
+        `${file}: the delimiter is ${showDelimiter(profile.dialect.delimiter)}; a CsvConfig cannot say so`,
+        { hint: 'Check that the platform reads this delimiter, or convert the file to commas.' },
+      ),
+    );
 }
 
 /** The file carries the platform's embedded config: the draft uses it instead of columns. */
@@ -228,12 +231,13 @@ function useEmbeddedConfig(
     `row(s) ${rows.join(', ')} hold JSON objects in their cells (the platform's embedded config)`,
     'high',
   );
-  issues.push({
-    code: 'csv_embedded_config',
-    severity: 'info',
-    path: pointer(CSV, 'useEmbeddedConfig'),
-    message: `${file}: row(s) ${rows.join(', ')} hold the platform's embedded config; the draft uses it`,
-  });
+  issues.push(
+    issue(
+      'csv_embedded_config',
+      pointer(CSV, 'useEmbeddedConfig'),
+      `${file}: row(s) ${rows.join(', ')} hold the platform's embedded config; the draft uses it`,
+    ),
+  );
 }
 
 /** The time column, its format and start time, set on the config; the choice is returned. */
@@ -318,13 +322,14 @@ function channelFor(
     style ? 'medium' : typeConfidence(f),
   );
   if (f.physicalType === 'EMPTY')
-    issues.push({
-      code: 'csv_column_empty',
-      severity: 'warning',
-      path: pointer(CSV, 'dataColumns', key, 'dataType'),
-      message: `${file}: column ${f.column} (${f.name}) has no values in the rows read; typed STRING`,
-      hint: 'Set dataType yourself, or pass --full to scan every row.',
-    });
+    issues.push(
+      issue(
+        'csv_column_empty',
+        pointer(CSV, 'dataColumns', key, 'dataType'),
+        `${file}: column ${f.column} (${f.name}) has no values in the rows read; typed STRING`,
+        { hint: 'Set dataType yourself, or set the `full` option to scan every row.' },
+      ),
+    );
   return channel;
 }
 
@@ -453,36 +458,15 @@ interface TimeChoice {
   alternatives?: string[];
 }
 
+/** The time column: the one the options name, else the best-scored candidate. */
 function chooseTimeColumn(
   fields: readonly CsvFieldProfile[],
   options: InferOptions,
   file: string,
   issues: Issue[],
 ): TimeChoice | undefined {
-  const path = pointer(CSV, 'timeColumn', 'columnNumber');
   if (options.timeColumn !== undefined) {
-    const given = options.timeColumn;
-    const asNumber =
-      typeof given === 'number' ? given : /^\d+$/.test(given) ? Number(given) : undefined;
-    const field =
-      asNumber !== undefined
-        ? fields.find((f) => f.column === asNumber)
-        : (fields.find((f) => f.name === given || f.header === given) ??
-          fields.find((f) => f.name.toLowerCase() === String(given).toLowerCase()));
-    if (!field) {
-      issues.push({
-        code: 'infer_time_column_unknown',
-        severity: 'error',
-        path,
-        message: `${file}: the time column '${given}' is not in the file (columns: ${fields
-          .slice(0, 12)
-          .map((f) => `${f.column} ${f.name}`)
-          .join(', ')}${fields.length > 12 ? ' ...' : ''})`,
-        hint: 'Give a 1-based column number or a header name.',
-      });
-      return undefined;
-    }
-    return { field, reason: 'as given', confidence: 'high' };
+    return givenTimeColumn(fields, options.timeColumn, file, issues);
   }
   // A date and a time of day in two columns: neither alone is the time (a date column
   // would otherwise win as a day-resolution time).
@@ -494,30 +478,81 @@ function chooseTimeColumn(
   const candidates = scoreTimeColumns(fields);
   const best = candidates[0];
   if (!best?.guess) {
-    const shaped = timeShapeIssue(fields, file);
-    if (shaped) {
-      issues.push(shaped);
-      return undefined;
-    }
-    const mixed = best && fields.find((f) => f.column === best.column);
-    issues.push({
-      code: 'infer_time_column_not_found',
-      severity: 'error',
-      path: pointer(CSV, 'timeColumn'),
-      message: mixed
-        ? `${file}: column ${mixed.column} (${mixed.name}) is named like time but its values are not all times`
-        : `${file}: no column looks like time (by name or by values that parse as times)`,
-      hint: 'Pass --time-column and --time-format.',
-    });
-    if (mixed)
-      issues.push({
-        code: 'infer_time_formats_mixed',
-        severity: 'warning',
-        path: pointer(CSV, 'timeColumn'),
-        message: `${file}: column ${mixed.column} (${mixed.name}) mixes ${Object.keys(mixed.kinds).join(', ')} values`,
-      });
+    issues.push(...noTimeColumnIssues(fields, best, file));
     return undefined;
   }
+  return bestTimeColumn(fields, candidates, best, file, issues);
+}
+
+type Candidate = ReturnType<typeof scoreTimeColumns>[number];
+
+/** The column the `timeColumn` option names, by 1-based number or by header name. */
+function givenTimeColumn(
+  fields: readonly CsvFieldProfile[],
+  given: string | number,
+  file: string,
+  issues: Issue[],
+): TimeChoice | undefined {
+  const asNumber =
+    typeof given === 'number' ? given : /^\d+$/.test(given) ? Number(given) : undefined;
+  const field =
+    asNumber !== undefined
+      ? fields.find((f) => f.column === asNumber)
+      : (fields.find((f) => f.name === given || f.header === given) ??
+        fields.find((f) => f.name.toLowerCase() === String(given).toLowerCase()));
+  if (field) return { field, reason: 'as given', confidence: 'high' };
+  issues.push(
+    issue(
+      'infer_time_column_unknown',
+      pointer(CSV, 'timeColumn', 'columnNumber'),
+      `${file}: the time column '${given}' is not in the file (columns: ${fields
+        .slice(0, 12)
+        .map((f) => `${f.column} ${f.name}`)
+        .join(', ')}${fields.length > 12 ? ' ...' : ''})`,
+      { hint: 'Give a 1-based column number or a header name.' },
+    ),
+  );
+  return undefined;
+}
+
+/** Why no column is the time: a telling shape, else none found (and mixed values, if so). */
+function noTimeColumnIssues(
+  fields: readonly CsvFieldProfile[],
+  best: Candidate | undefined,
+  file: string,
+): Issue[] {
+  const shaped = timeShapeIssue(fields, file);
+  if (shaped) return [shaped];
+  const mixed = best && fields.find((f) => f.column === best.column);
+  const out = [
+    issue(
+      'infer_time_column_not_found',
+      pointer(CSV, 'timeColumn'),
+      mixed
+        ? `${file}: column ${mixed.column} (${mixed.name}) is named like time but its values are not all times`
+        : `${file}: no column looks like time (by name or by values that parse as times)`,
+      { hint: 'Set the `timeColumn` and `timeFormat` options.' },
+    ),
+  ];
+  if (mixed)
+    out.push(
+      issue(
+        'infer_time_formats_mixed',
+        pointer(CSV, 'timeColumn'),
+        `${file}: column ${mixed.column} (${mixed.name}) mixes ${Object.keys(mixed.kinds).join(', ')} values`,
+      ),
+    );
+  return out;
+}
+
+/** The best-scored candidate, its confidence lowered when the runner-up is as good. */
+function bestTimeColumn(
+  fields: readonly CsvFieldProfile[],
+  candidates: readonly Candidate[],
+  best: Candidate,
+  file: string,
+  issues: Issue[],
+): TimeChoice {
   const field = fields.find((f) => f.column === best.column) as CsvFieldProfile;
   const alternatives = candidates
     .slice(1, 4)
@@ -528,13 +563,14 @@ function chooseTimeColumn(
   let confidence: Confidence = best.score >= 4 ? 'high' : best.score >= 2.5 ? 'medium' : 'low';
   if (second?.guess && second.score >= best.score - 0.25) {
     confidence = 'low';
-    issues.push({
-      code: 'infer_time_column_ambiguous',
-      severity: 'warning',
-      path,
-      message: `${file}: columns ${best.column} (${best.name}) and ${second.column} (${second.name}) could both be the time column; chose ${best.column}`,
-      hint: 'Pass --time-column to choose.',
-    });
+    issues.push(
+      issue(
+        'infer_time_column_ambiguous',
+        pointer(CSV, 'timeColumn', 'columnNumber'),
+        `${file}: columns ${best.column} (${best.name}) and ${second.column} (${second.name}) could both be the time column; chose ${best.column}`,
+        { hint: 'Set the `timeColumn` option to choose.' },
+      ),
+    );
   }
   return {
     field,
@@ -544,6 +580,7 @@ function chooseTimeColumn(
   };
 }
 
+/** The time format: the one the options give (checked against the values), else detected. */
 function chooseTimeFormat(
   f: CsvFieldProfile,
   options: InferOptions,
@@ -555,93 +592,120 @@ function chooseTimeFormat(
   const detected = timeGuessOfValues(f, nameScore);
   if (options.timeFormat !== undefined) {
     const format = parseTimeFormatName(options.timeFormat);
-    if (!format) {
-      issues.push({
-        code: 'infer_option_invalid',
-        severity: 'error',
-        path,
-        message: `the time format '${options.timeFormat}' is not a time format (e.g. ABSOLUTE_UNIX_SECONDS, RELATIVE_MILLISECONDS)`,
-      });
-    } else {
-      const outOfRange =
-        isUnixFormat(format) &&
-        f.stats !== undefined &&
-        isNumericType(f.physicalType) &&
-        unixUnitFromMagnitude([String(f.stats.min), String(f.stats.max)])?.format !== format;
-      if (outOfRange)
-        issues.push({
-          code: 'infer_time_out_of_range',
-          severity: 'warning',
-          path,
-          message: `${file}: column ${f.column} (${f.name}) read as ${format} gives dates outside 1990-2100 (values ${f.stats?.min} to ${f.stats?.max})`,
-          hint: 'Check the unit: seconds, milliseconds, micro- or nanoseconds.',
-        });
-      else if (detected && detected.format !== format && !compatible(format, detected.format))
-        issues.push({
-          code: 'infer_time_format_mismatch',
-          severity: 'warning',
-          path,
-          message: `${file}: column ${f.column} (${f.name}) looks like ${detected.format} (${detected.reason}), not ${format} as given`,
-        });
+    if (format) {
+      issues.push(...givenFormatIssues(f, format, detected, file));
       return { format, reason: 'as given', confidence: 'high' };
     }
+    issues.push(
+      issue(
+        'infer_option_invalid',
+        path,
+        `the time format '${options.timeFormat}' is not a time format (e.g. ABSOLUTE_UNIX_SECONDS, RELATIVE_MILLISECONDS)`,
+      ),
+    );
   }
   if (!detected) {
-    issues.push({
-      code: 'infer_time_format_unknown',
-      severity: 'error',
-      path,
-      message: `${file}: the values of column ${f.column} (${f.name}) do not parse in a time format the platform reads (e.g. '${f.samples[0] ?? ''}')`,
-      hint: 'Pass --time-format, or convert the column to ISO 8601 or unix time.',
-    });
+    issues.push(
+      issue(
+        'infer_time_format_unknown',
+        path,
+        `${file}: the values of column ${f.column} (${f.name}) do not parse in a time format the platform reads (e.g. '${f.samples[0] ?? ''}')`,
+        { hint: 'Set the `timeFormat` option, or convert the column to ISO 8601 or unix time.' },
+      ),
+    );
     return undefined;
   }
+  issues.push(...detectedFormatIssues(f, detected, file));
+  return detected;
+}
+
+/** A given format that puts the values outside 1990-2100, or that the values contradict. */
+function givenFormatIssues(
+  f: CsvFieldProfile,
+  format: TimeFormat,
+  detected: TimeGuess | undefined,
+  file: string,
+): Issue[] {
+  const path = pointer(CSV, 'timeColumn', 'format');
+  const outOfRange =
+    isUnixFormat(format) &&
+    f.stats !== undefined &&
+    isNumericType(f.physicalType) &&
+    unixUnitFromMagnitude([String(f.stats.min), String(f.stats.max)])?.format !== format;
+  if (outOfRange)
+    return [
+      issue(
+        'infer_time_out_of_range',
+        path,
+        `${file}: column ${f.column} (${f.name}) read as ${format} gives dates outside 1990-2100 (values ${f.stats?.min} to ${f.stats?.max})`,
+        { hint: 'Check the unit: seconds, milliseconds, micro- or nanoseconds.' },
+      ),
+    ];
+  if (detected && detected.format !== format && !compatible(format, detected.format))
+    return [
+      issue(
+        'infer_time_format_mismatch',
+        path,
+        `${file}: column ${f.column} (${f.name}) looks like ${detected.format} (${detected.reason}), not ${format} as given`,
+      ),
+    ];
+  return [];
+}
+
+/** What to tell about a detected format: date order, no zone, a guessed unit, backward steps. */
+function detectedFormatIssues(f: CsvFieldProfile, detected: TimeGuess, file: string): Issue[] {
+  const path = pointer(CSV, 'timeColumn', 'format');
+  const out: Issue[] = [];
+  if (f.logicalType === 'date_ambiguous')
+    out.push(
+      issue(
+        'infer_time_date_order_ambiguous',
+        path,
+        `${file}: dates like '${f.samples[0] ?? ''}' in column ${f.column} can be read day-first or month-first`,
+        { hint: 'Write dates as ISO 8601 (YYYY-MM-DD).' },
+      ),
+    );
   if (
     f.logicalType === 'date_dmy' ||
     f.logicalType === 'date_mdy' ||
     f.logicalType === 'date_ambiguous'
-  ) {
-    if (f.logicalType === 'date_ambiguous')
-      issues.push({
-        code: 'infer_time_date_order_ambiguous',
-        severity: 'warning',
+  )
+    out.push(
+      issue(
+        'infer_time_not_iso',
         path,
-        message: `${file}: dates like '${f.samples[0] ?? ''}' in column ${f.column} can be read day-first or month-first`,
-        hint: 'Write dates as ISO 8601 (YYYY-MM-DD).',
-      });
-    issues.push({
-      code: 'infer_time_not_iso',
-      severity: 'error',
-      path,
-      message: `${file}: column ${f.column} (${f.name}) holds dates like '${f.samples[0] ?? ''}'; the platform reads ISO-like dates (year first)`,
-      hint: 'Convert the column to ISO 8601 (YYYY-MM-DD hh:mm:ss) before importing.',
-    });
-  }
+        `${file}: column ${f.column} (${f.name}) holds dates like '${f.samples[0] ?? ''}'; the platform reads ISO-like dates (year first)`,
+        { hint: 'Convert the column to ISO 8601 (YYYY-MM-DD hh:mm:ss) before importing.' },
+      ),
+    );
   if (detected.format === 'TIME_FORMAT_ABSOLUTE_DATETIME')
-    issues.push({
-      code: 'infer_time_zone_assumed_utc',
-      severity: 'info',
-      path,
-      message: `${file}: the times in column ${f.column} (${f.name}) have no zone; the platform reads them as UTC`,
-      hint: 'If they are local times, convert them to UTC or write them with an offset.',
-    });
+    out.push(
+      issue(
+        'infer_time_zone_assumed_utc',
+        path,
+        `${file}: the times in column ${f.column} (${f.name}) have no zone; the platform reads them as UTC`,
+        { hint: 'If they are local times, convert them to UTC or write them with an offset.' },
+      ),
+    );
   if (detected.confidence === 'low' && isRelativeFormat(detected.format))
-    issues.push({
-      code: 'infer_time_unit_guessed',
-      severity: 'warning',
-      path,
-      message: `${file}: the unit of column ${f.column} (${f.name}) is not in its name or units: ${detected.reason}`,
-      hint: 'Pass --time-format or name the column with its unit (time_s, t_ms).',
-    });
+    out.push(
+      issue(
+        'infer_time_unit_guessed',
+        path,
+        `${file}: the unit of column ${f.column} (${f.name}) is not in its name or units: ${detected.reason}`,
+        { hint: 'Set the `timeFormat` option or name the column with its unit (time_s, t_ms).' },
+      ),
+    );
   if (!f.increasing)
-    issues.push({
-      code: 'infer_time_not_increasing',
-      severity: 'warning',
-      path: pointer(CSV, 'timeColumn', 'columnNumber'),
-      message: `${file}: the time column ${f.column} (${f.name}) goes backwards (${f.firstDecrease ?? 'somewhere'})`,
-      hint: 'Sort the file by time, or choose another time column.',
-    });
-  return detected;
+    out.push(
+      issue(
+        'infer_time_not_increasing',
+        pointer(CSV, 'timeColumn', 'columnNumber'),
+        `${file}: the time column ${f.column} (${f.name}) goes backwards (${f.firstDecrease ?? 'somewhere'})`,
+        { hint: 'Sort the file by time, or choose another time column.' },
+      ),
+    );
+  return out;
 }
 
 /** True when a given format and a detected one differ only in a way the values cannot tell. */
@@ -659,47 +723,51 @@ function chooseStartTime(
   const path = pointer(CSV, 'timeColumn', 'relativeStartTime');
   if (!isRelativeFormat(format)) {
     if (options.relativeStartTime !== undefined)
-      issues.push({
-        code: 'infer_start_time_ignored',
-        severity: 'warning',
-        path,
-        message: `a start time was given, but ${format} is absolute: left out`,
-      });
+      issues.push(
+        issue(
+          'infer_start_time_ignored',
+          path,
+          `a start time was given, but ${format} is absolute: left out`,
+        ),
+      );
     return undefined;
   }
   if (options.relativeStartTime !== undefined) {
     if (isRfc3339(options.relativeStartTime))
       return { value: options.relativeStartTime, reason: 'as given', confidence: 'high' };
-    issues.push({
-      code: 'infer_option_invalid',
-      severity: 'error',
-      path,
-      message: `the start time '${options.relativeStartTime}' is not an RFC 3339 timestamp (e.g. 2024-01-01T00:00:00Z)`,
-    });
+    issues.push(
+      issue(
+        'infer_option_invalid',
+        path,
+        `the start time '${options.relativeStartTime}' is not an RFC 3339 timestamp (e.g. 2024-01-01T00:00:00Z)`,
+      ),
+    );
     return undefined;
   }
   const fromName = startTimeFromFileName(file);
   if (fromName) {
-    issues.push({
-      code: 'infer_start_time_from_file_name',
-      severity: 'info',
-      path,
-      message: `${file}: the start time ${fromName} was taken from the file name`,
-      hint: 'Pass --relative-start to give another.',
-    });
+    issues.push(
+      issue(
+        'infer_start_time_from_file_name',
+        path,
+        `${file}: the start time ${fromName} was taken from the file name`,
+        { hint: 'Set the `relativeStartTime` option to give another.' },
+      ),
+    );
     return {
       value: fromName,
       reason: `a date in the file name '${basename(file)}'`,
       confidence: 'medium',
     };
   }
-  issues.push({
-    code: 'infer_start_time_missing',
-    severity: 'error',
-    path,
-    message: `${file}: ${format} needs a start time; none was given and the file name holds no date`,
-    hint: 'Pass --relative-start 2024-01-01T00:00:00Z (RFC 3339).',
-  });
+  issues.push(
+    issue(
+      'infer_start_time_missing',
+      path,
+      `${file}: ${format} needs a start time; none was given and the file name holds no date`,
+      { hint: 'Set the `relativeStartTime` option (RFC 3339, e.g. 2024-01-01T00:00:00Z).' },
+    ),
+  );
   return undefined;
 }
 
@@ -727,34 +795,37 @@ function numberStyleIssue(
     .sort((a, b) => rowOf(a.where) - rowOf(b.where))[0];
   const example = first ? `'${first.value}' at ${first.where}` : '';
   return style === 'decimal_comma'
-    ? {
-        code: 'csv_decimal_comma',
-        severity: 'error',
+    ? issue(
+        'csv_decimal_comma',
         path,
-        message: `${file}: column ${f.column} (${f.name}) writes numbers with a decimal comma (${example}); the platform reads a decimal point`,
-        hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
-        source: { file, column: f.column, ...rowSource(first?.where) },
-      }
-    : {
-        code: 'csv_thousands_separator',
-        severity: 'error',
+        `${file}: column ${f.column} (${f.name}) writes numbers with a decimal comma (${example}); the platform reads a decimal point`,
+        {
+          hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
+          source: { file, column: f.column, ...rowSource(first?.where) },
+        },
+      )
+    : issue(
+        'csv_thousands_separator',
         path,
-        message: `${file}: column ${f.column} (${f.name}) writes numbers with thousands separators (${example}); the platform reads plain digits`,
-        hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
-        source: { file, column: f.column, ...rowSource(first?.where) },
-      };
+        `${file}: column ${f.column} (${f.name}) writes numbers with thousands separators (${example}); the platform reads plain digits`,
+        {
+          hint: `Convert the file: importkit normalize ${basename(file)} -o ${normalizedName(file)}`,
+          source: { file, column: f.column, ...rowSource(first?.where) },
+        },
+      );
 }
 
 function strayIssue(f: CsvFieldProfile, file: string, path: string): Issue {
   const s = f.stray as NonNullable<CsvFieldProfile['stray']>;
-  return {
-    code: 'csv_value_stray',
-    severity: 'error',
+  return issue(
+    'csv_value_stray',
     path,
-    message: `${file}: column ${f.column} (${f.name}) holds ${s.count} value(s) that are not ${f.physicalType} among ${f.valueCount} (first: '${s.value}' at ${s.where}); the import fails on those rows`,
-    hint: 'Fix or empty those cells, or set dataType to CHANNEL_DATA_TYPE_STRING if the text is meant.',
-    source: { file, column: f.column, ...rowSource(s.where) },
-  };
+    `${file}: column ${f.column} (${f.name}) holds ${s.count} value(s) that are not ${f.physicalType} among ${f.valueCount} (first: '${s.value}' at ${s.where}); the import fails on those rows`,
+    {
+      hint: 'Fix or empty those cells, or set dataType to CHANNEL_DATA_TYPE_STRING if the text is meant.',
+      source: { file, column: f.column, ...rowSource(s.where) },
+    },
+  );
 }
 
 /** Empty or unparsable cells in the chosen time column: the import fails on those rows. */
@@ -762,23 +833,29 @@ function timeCellIssues(f: CsvFieldProfile, file: string): Issue[] {
   const out: Issue[] = [];
   const path = pointer(CSV, 'timeColumn', 'columnNumber');
   if (f.nullCount > 0 && f.valueCount > 0)
-    out.push({
-      code: 'csv_time_empty',
-      severity: 'error',
-      path,
-      message: `${file}: ${f.nullCount} cell(s) of the time column ${f.column} (${f.name}) are empty (first: ${(f.emptyAt ?? []).join(', ') || 'in a later part of the file'}); the import fails on those rows`,
-      hint: 'Fill in or remove those rows, or choose another time column.',
-      source: { file, column: f.column, ...rowSource(f.emptyAt?.[0]) },
-    });
+    out.push(
+      issue(
+        'csv_time_empty',
+        path,
+        `${file}: ${f.nullCount} cell(s) of the time column ${f.column} (${f.name}) are empty (first: ${(f.emptyAt ?? []).join(', ') || 'in a later part of the file'}); the import fails on those rows`,
+        {
+          hint: 'Fill in or remove those rows, or choose another time column.',
+          source: { file, column: f.column, ...rowSource(f.emptyAt?.[0]) },
+        },
+      ),
+    );
   if (f.stray)
-    out.push({
-      code: 'csv_time_unparsable',
-      severity: 'error',
-      path: pointer(CSV, 'timeColumn', 'format'),
-      message: `${file}: ${f.stray.count} cell(s) of the time column ${f.column} (${f.name}) are not times (first: '${f.stray.value}' at ${f.stray.where}); the import fails on those rows`,
-      hint: 'Fix or remove those rows.',
-      source: { file, column: f.column, ...rowSource(f.stray.where) },
-    });
+    out.push(
+      issue(
+        'csv_time_unparsable',
+        pointer(CSV, 'timeColumn', 'format'),
+        `${file}: ${f.stray.count} cell(s) of the time column ${f.column} (${f.name}) are not times (first: '${f.stray.value}' at ${f.stray.where}); the import fails on those rows`,
+        {
+          hint: 'Fix or remove those rows.',
+          source: { file, column: f.column, ...rowSource(f.stray.where) },
+        },
+      ),
+    );
   return out;
 }
 
@@ -806,14 +883,15 @@ function splitTimeIssue(fields: readonly CsvFieldProfile[], file: string): Issue
     );
   const clock = shapedColumn(fields, 'time_of_day');
   if (!date || !clock) return undefined;
-  return {
-    code: 'csv_time_split_columns',
-    severity: 'error',
-    path: pointer(CSV, 'timeColumn'),
-    message: `${file}: the date is in column ${date.column} (${date.name}, '${date.first ?? ''}') and the time of day in column ${clock.column} (${clock.name}, '${clock.first ?? ''}'); the platform reads one time column`,
-    hint: `${normalizeHint(file)} (joins them into one RFC 3339 column; pass --timezone for local times)`,
-    source: { file, column: date.column },
-  };
+  return issue(
+    'csv_time_split_columns',
+    pointer(CSV, 'timeColumn'),
+    `${file}: the date is in column ${date.column} (${date.name}, '${date.first ?? ''}') and the time of day in column ${clock.column} (${clock.name}, '${clock.first ?? ''}'); the platform reads one time column`,
+    {
+      hint: `${normalizeHint(file)} (joins them into one RFC 3339 column; pass --timezone for local times)`,
+      source: { file, column: date.column },
+    },
+  );
 }
 
 /** Times written in shapes the platform cannot read: AM/PM, zone names. */
@@ -822,24 +900,30 @@ function timeShapeIssue(fields: readonly CsvFieldProfile[], file: string): Issue
   const hint = normalizeHint(file);
   const ampm = shapedColumn(fields, 'time_ampm');
   if (ampm)
-    return {
-      code: 'csv_time_ampm',
-      severity: 'error',
+    return issue(
+      'csv_time_ampm',
       path,
-      message: `${file}: column ${ampm.column} (${ampm.name}) writes times with AM/PM ('${ampm.textShapes?.time_ampm?.value}' at ${ampm.textShapes?.time_ampm?.where}); the platform reads 24-hour times`,
-      hint,
-      source: { file, column: ampm.column, ...rowSource(ampm.textShapes?.time_ampm?.where) },
-    };
+      `${file}: column ${ampm.column} (${ampm.name}) writes times with AM/PM ('${ampm.textShapes?.time_ampm?.value}' at ${ampm.textShapes?.time_ampm?.where}); the platform reads 24-hour times`,
+      {
+        hint,
+        source: { file, column: ampm.column, ...rowSource(ampm.textShapes?.time_ampm?.where) },
+      },
+    );
   const zoned = shapedColumn(fields, 'time_zone_name');
   if (zoned)
-    return {
-      code: 'csv_time_zone_name',
-      severity: 'error',
+    return issue(
+      'csv_time_zone_name',
       path,
-      message: `${file}: column ${zoned.column} (${zoned.name}) writes times with a zone name ('${zoned.textShapes?.time_zone_name?.value}' at ${zoned.textShapes?.time_zone_name?.where}); the platform reads offsets (+01:00, Z) only`,
-      hint,
-      source: { file, column: zoned.column, ...rowSource(zoned.textShapes?.time_zone_name?.where) },
-    };
+      `${file}: column ${zoned.column} (${zoned.name}) writes times with a zone name ('${zoned.textShapes?.time_zone_name?.value}' at ${zoned.textShapes?.time_zone_name?.where}); the platform reads offsets (+01:00, Z) only`,
+      {
+        hint,
+        source: {
+          file,
+          column: zoned.column,
+          ...rowSource(zoned.textShapes?.time_zone_name?.where),
+        },
+      },
+    );
   return undefined;
 }
 

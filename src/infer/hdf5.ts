@@ -16,10 +16,12 @@ import {
   typeName,
 } from '../inspect/index.js';
 import type { ChannelConfig, EnumType } from '../model/channel.js';
-import { type ChannelDataType, TIME_FORMAT_VALUES, type TimeFormat } from '../model/enums.js';
+import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';
 import type { Issue } from '../model/issue.js';
+import { issue as newIssue } from '../model/make-issue.js';
 import { Timestamp } from '../model/scalars.js';
+import { DATETIME_TEXT, parseTimeFormatName, RFC3339_TEXT } from '../model/vocabulary.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,
@@ -222,8 +224,6 @@ function sourceType(s: TimeSource): Hdf5Type {
   return s.dataset.type;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const CF_UNITS = /^\s*([A-Za-zµμ]+)\s+since\s+(.+?)\s*$/i;
 
 /**
@@ -287,21 +287,21 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
     warning: {
       code: 'hdf5_time_format_guessed',
       message: `${label}: no units and not unix times; relative seconds guessed`,
-      hint: 'Check the time format (--time-format) and give a start time (--relative-start).',
+      hint: 'Check the time format (the `timeFormat` option) and give a start time (`relativeStartTime`).',
     },
   };
 }
 
 /** Text time: RFC 3339, or date-time text without a zone; else no format. */
 function textTimeFacts(label: string, values: string[]): TimeFacts {
-  if (values.length > 0 && values.every((v) => RFC3339.test(v.trim()))) {
+  if (values.length > 0 && values.every((v) => RFC3339_TEXT.test(v.trim()))) {
     return {
       format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
       reason: `${label} holds RFC 3339 text (${values[0]})`,
       confidence: 'high',
     };
   }
-  if (values.length > 0 && values.every((v) => DATETIME.test(v.trim()))) {
+  if (values.length > 0 && values.every((v) => DATETIME_TEXT.test(v.trim()))) {
     return {
       format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
       reason: `${label} holds date-time text without a zone (${values[0]})`,
@@ -355,7 +355,7 @@ function cfTimeFacts(
       warning: {
         code: 'hdf5_time_unit_unsupported',
         message: `${label}: units "${units}" name a unit the platform has no time format for`,
-        hint: 'Convert the times to seconds or a smaller unit, or pass --time-format.',
+        hint: 'Convert the times to seconds or a smaller unit, or set the `timeFormat` option.',
       },
     };
   }
@@ -477,7 +477,6 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
 
 type Report = (
   code: Issue['code'],
-  severity: Issue['severity'],
   path: string,
   message: string,
   extra?: { hint?: string; dataset?: string },
@@ -491,15 +490,13 @@ interface Findings {
 
 function newFindings(file: string): Findings {
   const issues: Issue[] = [];
-  const issue: Report = (code, severity, path, message, extra = {}) => {
-    issues.push({
-      code,
-      severity,
-      path,
-      message,
-      ...(extra.hint ? { hint: extra.hint } : {}),
-      source: { file, ...(extra.dataset ? { dataset: extra.dataset } : {}) },
-    });
+  const issue: Report = (code, path, message, extra = {}) => {
+    issues.push(
+      newIssue(code, path, message, {
+        hint: extra.hint || undefined,
+        source: { file, ...(extra.dataset ? { dataset: extra.dataset } : {}) },
+      }),
+    );
   };
   return { issues, issue };
 }
@@ -526,25 +523,21 @@ function readOptions(
     } else {
       out.issue(
         'hdf5_time_dataset_not_found',
-        'error',
         P,
         ds
-          ? `--time-dataset ${want}: a ${typeName(ds.type)} dataset of shape [${(ds.shape ?? []).join(', ')}], not a 1-D numeric or text dataset`
-          : `--time-dataset ${want}: no such dataset (datasets: ${datasets.map((d) => d.path).join(', ') || 'none'})`,
+          ? `\`timeDataset\` ${want}: a ${typeName(ds.type)} dataset of shape [${(ds.shape ?? []).join(', ')}], not a 1-D numeric or text dataset`
+          : `\`timeDataset\` ${want}: no such dataset (datasets: ${datasets.map((d) => d.path).join(', ') || 'none'})`,
         { hint: 'Give the full path of a 1-D time dataset (see `importkit inspect`).' },
       );
     }
   }
   if (options.timeFormat !== undefined) {
-    const v = options.timeFormat.trim().toUpperCase().replace(/-/g, '_');
-    const full = v.startsWith('TIME_FORMAT_') ? v : `TIME_FORMAT_${v}`;
-    given.format = TIME_FORMAT_VALUES.find((x) => x === full && x !== 'TIME_FORMAT_UNSPECIFIED');
+    given.format = parseTimeFormatName(options.timeFormat);
     if (!given.format) {
       out.issue(
         'hdf5_time_format_invalid',
-        'error',
         `${P}/timeFormat`,
-        `--time-format ${options.timeFormat}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
+        `\`timeFormat\` ${options.timeFormat}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
       );
     }
   }
@@ -554,9 +547,8 @@ function readOptions(
     } else {
       out.issue(
         'hdf5_relative_start_invalid',
-        'error',
         `${P}/relativeStartTime`,
-        `--relative-start ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
+        `\`relativeStartTime\` ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
         { hint: 'Write it like 2024-05-01T12:00:00Z.' },
       );
     }
@@ -728,7 +720,7 @@ function chooseTimeFormat(
       evidence: {
         path: `${P}/timeFormat`,
         choice: forced,
-        reason: 'given as an option (--time-format)',
+        reason: 'given as an option (`timeFormat`)',
         confidence: 'high',
       },
     };
@@ -739,7 +731,7 @@ function chooseTimeFormat(
   const choice = formatByVote(facts, out);
   for (const f of facts) {
     if (f.facts.format === undefined && f.facts.warning) {
-      out.issue(f.facts.warning.code, 'warning', `${P}/timeFormat`, f.facts.warning.message, {
+      out.issue(f.facts.warning.code, `${P}/timeFormat`, f.facts.warning.message, {
         hint: f.facts.warning.hint,
         dataset: f.source.dataset.path,
       });
@@ -778,21 +770,14 @@ function formatByVote(
       : {}),
   };
   if (chosen.facts.warning) {
-    out.issue(
-      chosen.facts.warning.code,
-      'warning',
-      `${P}/timeFormat`,
-      chosen.facts.warning.message,
-      {
-        hint: chosen.facts.warning.hint,
-        dataset: chosen.source.dataset.path,
-      },
-    );
+    out.issue(chosen.facts.warning.code, `${P}/timeFormat`, chosen.facts.warning.message, {
+      hint: chosen.facts.warning.hint,
+      dataset: chosen.source.dataset.path,
+    });
   }
   if (others.length > 0) {
     out.issue(
       'hdf5_time_formats_differ',
-      'warning',
       `${P}/timeFormat`,
       `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n})`).join(', ')}; ${top} was chosen`,
       { hint: 'Check each time dataset; import those of another format separately.' },
@@ -812,7 +797,7 @@ function chooseRelativeStart(
   if (!timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) return none;
   const at = `${P}/relativeStartTime`;
   if (given) {
-    const reason = 'given as an option (--relative-start)';
+    const reason = 'given as an option (`relativeStartTime`)';
     return {
       relativeStartTime: given,
       evidence: { path: at, choice: given, reason, confidence: 'high' },
@@ -873,7 +858,6 @@ function uniqueName(p: Planned, used: Set<string>, at: string, out: Findings): s
     name = `${p.name}_${k}`;
     out.issue(
       'hdf5_channel_name_duplicate',
-      'warning',
       `${at}/channelConfig/name`,
       `channel name "${p.name}" is taken by an earlier channel; ${sourceLabel(p)} was named "${name}"`,
       { hint: 'Check the names and give each channel the one you want.', dataset: p.value.path },
@@ -935,17 +919,18 @@ function entryEvidence(
 /** Each dataset left out is an info; no channel at all is an error. */
 function reportLeftOut(skipped: Skip[], datasets: number, channels: number, out: Findings) {
   for (const s of skipped) {
-    out.issue('hdf5_dataset_skipped', 'info', `${P}/data`, `${s.path}: left out: ${s.reason}`, {
+    out.issue('hdf5_dataset_skipped', `${P}/data`, `${s.path}: left out: ${s.reason}`, {
       dataset: s.dataset,
     });
   }
   if (channels === 0) {
     out.issue(
       'hdf5_no_channels',
-      'error',
       `${P}/data`,
       `no dataset fits a layout the platform imports (${datasets} datasets, ${skipped.length} left out)`,
-      { hint: 'Check the file; give --time-dataset when the time dataset has an unusual name.' },
+      {
+        hint: 'Check the file; set the `timeDataset` option when the time dataset has an unusual name.',
+      },
     );
   }
 }
@@ -977,7 +962,7 @@ function findTimeFor(
 ): { time?: Hdf5Dataset; how?: string; confidence?: Confidence; skip?: string } {
   if (forced) {
     if (forced.shape?.[0] === n) {
-      return { time: forced, how: 'given as an option (--time-dataset)', confidence: 'high' };
+      return { time: forced, how: 'given as an option (`timeDataset`)', confidence: 'high' };
     }
     return {
       skip: `its length ${n} differs from that of the time dataset ${forced.path} (${forced.shape?.[0]})`,

@@ -24,7 +24,9 @@ import {
   type TimeFormat,
 } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
+import { issue as newIssue } from '../model/make-issue.js';
 import type { ParquetColumn, ParquetConfig, ParquetTimeColumn } from '../model/parquet.js';
+import { DATETIME_TEXT, enumName, RFC3339_TEXT } from '../model/vocabulary.js';
 import {
   startTimeFromFileName,
   timeNameScore,
@@ -106,16 +108,6 @@ function isNumeric(f: ParquetFieldProfile): boolean {
   );
 }
 
-function normalizeEnum<T extends string>(
-  value: string,
-  prefix: string,
-  values: readonly T[],
-): T | undefined {
-  const v = value.trim().toUpperCase().replace(/-/g, '_');
-  const full = v.startsWith(prefix) ? v : `${prefix}${v}`;
-  return values.find((x) => x === full);
-}
-
 interface TimeChoice {
   field: ParquetFieldProfile;
   format: TimeFormat;
@@ -125,8 +117,6 @@ interface TimeChoice {
 }
 
 /** Scans the file name and date-time text. */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 const NAME_COLUMN =
   /^(channel|channel_?name|channel_?id|name|signal|signal_?name|sensor|sensor_?name|tag|key|variable|measurement|metric|parameter|param|series)$/i;
@@ -198,8 +188,8 @@ interface Findings {
 
 function newFindings(file: string): Findings {
   const issues: Issue[] = [];
-  const issue: Report = (code, severity, path, message, hint) => {
-    issues.push({ code, severity, path, message, ...(hint ? { hint } : {}), source: { file } });
+  const issue: Report = (code, path, message, hint) => {
+    issues.push(newIssue(code, path, message, { hint: hint || undefined, source: { file } }));
   };
   return { issues, evidence: [], issue };
 }
@@ -223,11 +213,10 @@ async function chooseTimeColumn(
     if (!field || field.nested) {
       out.issue(
         'parquet_option_invalid',
-        'error',
         `${P}`,
         field
-          ? `--time-column ${want}: ${field.name} is a nested column and cannot be the time`
-          : `--time-column ${want}: no such column (columns: ${profile.fields.map((f) => f.name).join(', ')})`,
+          ? `\`timeColumn\` ${want}: ${field.name} is a nested column and cannot be the time`
+          : `\`timeColumn\` ${want}: no such column (columns: ${profile.fields.map((f) => f.name).join(', ')})`,
       );
     } else {
       time = await timeOfField(field, readHead, out.issue, true);
@@ -241,13 +230,12 @@ async function chooseTimeColumn(
 
 /** A time format given as an option replaces the inferred one (and what was said of it). */
 function chooseTimeFormat(time: TimeChoice, given: string, out: Findings): TimeChoice {
-  const format = normalizeEnum(given, 'TIME_FORMAT_', TIME_FORMAT_VALUES);
+  const format = enumName(given, 'TIME_FORMAT_', TIME_FORMAT_VALUES);
   if (!format) {
     out.issue(
       'parquet_option_invalid',
-      'error',
       P,
-      `--time-format ${given}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
+      `\`timeFormat\` ${given}: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)`,
     );
     return time;
   }
@@ -258,7 +246,7 @@ function chooseTimeFormat(time: TimeChoice, given: string, out: Findings): TimeC
       out.issues.splice(i, 1);
     }
   }
-  return { ...time, format, reason: `given as an option (--time-format)`, confidence: 'high' };
+  return { ...time, format, reason: 'given as an option (`timeFormat`)', confidence: 'high' };
 }
 
 /** The config's time column, with the start of relative time; no time is an error. */
@@ -271,10 +259,9 @@ function timeColumnOf(
   if (!time) {
     out.issue(
       'parquet_no_time_column',
-      'error',
       P,
       'no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)',
-      'Name it with --time-column and give its format with --time-format.',
+      'Name it with the `timeColumn` option and give its format with `timeFormat`.',
     );
     return undefined;
   }
@@ -286,10 +273,9 @@ function timeColumnOf(
     } else {
       out.issue(
         'parquet_relative_start_unknown',
-        'error',
         P,
         `${time.field.name} holds relative time (${time.format}) and no start time was given or found in the file name`,
-        'Give it with --relative-start 2024-01-01T00:00:00Z.',
+        'Give it with the `relativeStartTime` option (e.g. 2024-01-01T00:00:00Z).',
       );
     }
   }
@@ -344,7 +330,7 @@ function chooseLayout(
     namedValue ?? (onlyPair || asked || (nameCol && values.length === 1) ? values[0] : undefined);
   const columns = { nameCol, valueCol, single: namedValue ?? values[0] ?? data[0] };
   checkLayoutOption(given, data, nameCol, valueCol, out);
-  const byOption = { reason: 'given as an option (--layout)', confidence: 'high' as const };
+  const byOption = { reason: 'given as an option (`layout`)', confidence: 'high' as const };
   if (given === 'multi-channel' && nameCol && valueCol) {
     return { layout: 'multi-channel', ...byOption, alternatives: [], ...columns };
   }
@@ -358,7 +344,7 @@ function chooseLayout(
       reason: `${nameCol.name} is a text column ${NAME_COLUMN.test(nameCol.name) ? 'named like channel names' : 'beside a single value column'} and ${valueCol.name} ${VALUE_COLUMN.test(valueCol.name) ? 'is named like the value' : 'is the only numeric column'}: one row per sample of the channel it names (long form)`,
       confidence:
         NAME_COLUMN.test(nameCol.name) && VALUE_COLUMN.test(valueCol.name) ? 'high' : 'medium',
-      alternatives: ['flatDataset: one channel per column (--layout flat)'],
+      alternatives: ['flatDataset: one channel per column (`layout`: flat)'],
       ...columns,
     };
   }
@@ -368,7 +354,7 @@ function chooseLayout(
       reason: `time plus the single value column ${data[0].name}: a flat dataset of one channel`,
       confidence: 'medium',
       alternatives: [
-        `singleChannelPerRow singleChannel {dataPath: ${data[0].name}}: the whole file is one channel (--layout single-channel)`,
+        `singleChannelPerRow singleChannel {dataPath: ${data[0].name}}: the whole file is one channel (\`layout\`: single-channel)`,
       ],
       ...columns,
     };
@@ -393,17 +379,15 @@ function checkLayoutOption(
   if (given === 'multi-channel' && !(nameCol && valueCol)) {
     out.issue(
       'parquet_option_invalid',
-      'error',
       P,
-      `--layout multi-channel: the file has no ${nameCol ? 'numeric value column' : 'text column of channel names'} beside the time`,
+      `\`layout\` multi-channel: the file has no ${nameCol ? 'numeric value column' : 'text column of channel names'} beside the time`,
     );
   }
   if (given === 'single-channel' && data.length === 0) {
     out.issue(
       'parquet_option_invalid',
-      'error',
       P,
-      '--layout single-channel: no value column beside the time',
+      '`layout` single-channel: no value column beside the time',
     );
   }
 }
@@ -423,7 +407,6 @@ async function channelNamesOf(
   if (!('values' in head)) {
     out.issue(
       'parquet_page_unread',
-      'info',
       P,
       `channel names not listed: ${nameCol.name}: ${head.reason}`,
     );
@@ -442,7 +425,7 @@ function chooseComplexMode(
 ): ParquetComplexTypesImportMode | undefined {
   let mode: ParquetComplexTypesImportMode | undefined;
   if (options.complexTypes !== undefined) {
-    mode = normalizeEnum(
+    mode = enumName(
       options.complexTypes,
       'PARQUET_COMPLEX_TYPES_IMPORT_MODE_',
       PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
@@ -450,9 +433,8 @@ function chooseComplexMode(
     if (!mode) {
       out.issue(
         'parquet_option_invalid',
-        'error',
         P,
-        `--complex-types ${options.complexTypes}: not one of IGNORE, BOTH, STRING, BYTES`,
+        `\`complexTypes\` ${options.complexTypes}: not one of IGNORE, BOTH, STRING, BYTES`,
       );
     }
   }
@@ -491,14 +473,12 @@ function dataColumnIssues(f: ParquetFieldProfile, path: string, out: Findings) {
   if (note === 'decimal') {
     out.issue(
       'parquet_decimal_as_double',
-      'warning',
       path,
       `${f.name} is ${f.logicalType ?? 'DECIMAL'}: imported as DOUBLE, exact only to 15-16 significant digits`,
     );
   } else if (note === 'temporal') {
     out.issue(
       'parquet_temporal_as_int64',
-      'info',
       path,
       `${f.name} is ${f.logicalType ?? f.physicalType} and not the time column: imported as INT_64 of its stored value`,
     );
@@ -527,7 +507,6 @@ function buildFlat(
   if (data.length === 0) {
     out.issue(
       'parquet_no_data_columns',
-      'warning',
       `${layoutPath}/dataColumns`,
       'no column besides the time can be a channel',
     );
@@ -536,7 +515,6 @@ function buildFlat(
     const names = embedded.map((f) => f.name).join(', ');
     out.issue(
       'parquet_embedded_config',
-      'info',
       `${layoutPath}/useEmbeddedConfig`,
       `Arrow field metadata of ${names} carries channel configs: useEmbeddedConfig is set`,
     );
@@ -703,7 +681,7 @@ function complexTypesOf(
       choice: mode,
       reason:
         options.complexTypes !== undefined
-          ? 'given as an option (--complex-types)'
+          ? 'given as an option (`complexTypes`)'
           : 'default for nested columns: both the Arrow bytes and the JSON text',
       confidence: options.complexTypes !== undefined ? 'high' : 'medium',
       alternatives: ['IGNORE', 'BOTH', 'STRING', 'BYTES']
@@ -714,10 +692,9 @@ function complexTypesOf(
   if (complex.length > 0) {
     out.issue(
       'parquet_complex_columns',
-      'info',
       `${P}/complexTypesImportMode`,
       `nested columns imported as complex types, not data columns: ${complex.map((f) => `${f.name} (${f.nested})`).join(', ')}`,
-      'Choose how with --complex-types IGNORE|STRING|BYTES|BOTH.',
+      'Choose how with the `complexTypes` option (IGNORE, STRING, BYTES or BOTH).',
     );
   }
 }
@@ -730,13 +707,7 @@ const TIME_CODES = new Set<string>([
   'parquet_relative_start_unknown',
 ]);
 
-type Report = (
-  code: Issue['code'],
-  severity: Issue['severity'],
-  path: string,
-  message: string,
-  hint?: string,
-) => void;
+type Report = (code: Issue['code'], path: string, message: string, hint?: string) => void;
 
 /** Candidates in order of strength: TIMESTAMP, INT96, time-named numbers, date-time text. */
 async function pickTime(
@@ -786,12 +757,7 @@ async function pickTime(
         };
       }
     } else {
-      issue(
-        'parquet_page_unread',
-        'info',
-        '/parquetConfig',
-        `${text.name} not sampled: ${head.reason}`,
-      );
+      issue('parquet_page_unread', '/parquetConfig', `${text.name} not sampled: ${head.reason}`);
     }
   }
   const num = numbers[0];
@@ -814,10 +780,12 @@ function textFormat(values: string[]): { format: TimeFormat; reason: string } | 
     .filter((v) => v !== '')
     .slice(0, 100);
   if (vs.length === 0) return undefined;
-  if (vs.every((v) => RFC3339.test(v) && !Number.isNaN(Date.parse(v)))) {
+  if (vs.every((v) => RFC3339_TEXT.test(v) && !Number.isNaN(Date.parse(v)))) {
     return { format: 'TIME_FORMAT_ABSOLUTE_RFC3339', reason: 'parse as RFC 3339 (with a zone)' };
   }
-  if (vs.every((v) => DATETIME.test(v) && !Number.isNaN(Date.parse(`${v.replace(' ', 'T')}Z`)))) {
+  if (
+    vs.every((v) => DATETIME_TEXT.test(v) && !Number.isNaN(Date.parse(`${v.replace(' ', 'T')}Z`)))
+  ) {
     return {
       format: 'TIME_FORMAT_ABSOLUTE_DATETIME',
       reason: 'are dates and times without a zone (assumed UTC)',
@@ -844,7 +812,6 @@ async function timeOfField(
   if (t?.kind === 'INT96') {
     issue(
       'parquet_time_int96',
-      'warning',
       P,
       `${f.name} is a legacy INT96 timestamp; no unix time format describes it exactly`,
       'Rewrite the file with INT64 timestamps.',
@@ -873,7 +840,6 @@ function timestampTime(
   if (utc === false) {
     issue(
       'parquet_time_not_utc',
-      'info',
       P,
       `${f.name} is TIMESTAMP(${unit}) not adjusted to UTC (no zone); the platform reads it as UTC`,
     );
@@ -909,10 +875,9 @@ async function textTime(
   }
   issue(
     'parquet_time_unit_guessed',
-    'warning',
     P,
     `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
-    'Give the format with --time-format.',
+    'Give the format with the `timeFormat` option.',
   );
   return {
     field: f,
@@ -953,17 +918,15 @@ function numberTimeByStats(
   if (Number(stats[0]) >= 1e9) {
     issue(
       'parquet_time_out_of_range',
-      'warning',
       P,
       `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
     );
   } else {
     issue(
       'parquet_time_unit_guessed',
-      'warning',
       P,
       `${f.name}: values from ${stats[0]} to ${stats[1]} look relative, with no unit in the name; seconds is a guess`,
-      'Give the unit with --time-format (e.g. RELATIVE_MILLISECONDS).',
+      'Give the unit with the `timeFormat` option (e.g. RELATIVE_MILLISECONDS).',
     );
   }
   return {
@@ -989,10 +952,9 @@ function numberTimeByName(f: ParquetFieldProfile, name: string, issue: Report): 
   }
   issue(
     'parquet_time_unit_guessed',
-    'warning',
     P,
     `${f.name} has no statistics to judge its unit by; ${format} is a guess from its ${fromName ? 'name' : 'type'}`,
-    'Give the format with --time-format.',
+    'Give the format with the `timeFormat` option.',
   );
   return {
     field: f,

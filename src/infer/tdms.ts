@@ -19,6 +19,7 @@ import {
 import type { ChannelConfig } from '../model/channel.js';
 import type { ChannelDataType, TimeFormat } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
 import { relativeFormatFromUnit, timeNameScore, unitFromName } from './time.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
@@ -180,19 +181,13 @@ interface Ctx {
 function addIssue(
   ctx: Ctx,
   code: Issue['code'],
-  severity: Issue['severity'],
   path: string,
   message: string,
   hint?: string,
 ): void {
-  ctx.issues.push({
-    code,
-    severity,
-    path,
-    message,
-    ...(hint ? { hint } : {}),
-    source: { file: ctx.file },
-  });
+  ctx.issues.push(
+    issue(code, path, message, { hint: hint || undefined, source: { file: ctx.file } }),
+  );
 }
 
 const label = (c: { group: string; name: string }) => `${c.group}/${c.name}`;
@@ -218,7 +213,6 @@ export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions
     addIssue(
       ctx,
       'tdms_no_channels',
-      'warning',
       `${P}/data`,
       `${ctx.file}: no channel with data the platform can import (${profile.channels.length} channels in ${profile.groups.length} groups)`,
       'Check that this is the file you meant; `importkit inspect` lists its channels.',
@@ -270,7 +264,6 @@ function channelNames(channels: readonly TdmsChannelProfile[], ctx: Ctx): Map<st
     addIssue(
       ctx,
       'tdms_channel_name_duplicate',
-      'info',
       `${P}/data`,
       `channels of the same name in several groups (${shared.join(', ')}): named <group>.<channel>`,
     );
@@ -295,13 +288,7 @@ function planGroup(
     if (time.kind !== 'none' && c.name === time.channel) continue;
     const type = channelTypeOf(c);
     if ('skip' in type) {
-      addIssue(
-        ctx,
-        'tdms_channel_skipped',
-        'info',
-        `${P}/data`,
-        `${label(c)} is left out: ${type.skip}`,
-      );
+      addIssue(ctx, 'tdms_channel_skipped', `${P}/data`, `${label(c)} is left out: ${type.skip}`);
       continue;
     }
     const waveform = isWaveform(c);
@@ -410,7 +397,6 @@ function relativeTime(
     addIssue(
       ctx,
       'tdms_time_formats_differ',
-      'warning',
       `${P}/timeFormat`,
       `relative time channels in different units (${plan.relative.map((r) => `${r.group}/${r.time.channel}: ${r.time.unit}`).join(', ')}); one timeFormat applies to all`,
     );
@@ -431,10 +417,9 @@ function relativeTime(
     addIssue(
       ctx,
       'tdms_time_unit_guessed',
-      'warning',
       `${P}/timeFormat`,
       `${first.group}/${first.time.channel} has no unit_string and no unit in its name: seconds assumed`,
-      'Pass --time-format (RELATIVE_MILLISECONDS ...) if the times are in another unit.',
+      'Set the `timeFormat` option (RELATIVE_MILLISECONDS ...) if the times are in another unit.',
     );
   }
   const start = relativeStart(profile, first.group, ctx);
@@ -468,10 +453,9 @@ function relativeStart(profile: TdmsProfile, group: string, ctx: Ctx): string | 
   addIssue(
     ctx,
     'infer_start_time_missing',
-    'error',
     path,
     `the relative time channel of group ${group} needs a start time, and the file has no datetime property to give one`,
-    'Pass --relative-start 2024-01-01T00:00:00Z (RFC 3339).',
+    'Set the `relativeStartTime` option (RFC 3339, e.g. 2024-01-01T00:00:00Z).',
   );
   return undefined;
 }
@@ -483,7 +467,6 @@ function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
     addIssue(
       ctx,
       'tdms_waveform_start_relative',
-      'warning',
       `${P}/startTimeOverride`,
       `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${listed(plan.epochWaveforms)}`,
       start && typeof start.value === 'string'
@@ -495,7 +478,6 @@ function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
     addIssue(
       ctx,
       'tdms_channel_untimed',
-      'warning',
       `${P}/data`,
       `no waveform properties and no time channel in their group, left out: ${listed(plan.untimed)}`,
       'List them with fallbackMethod TDMS_FALLBACK_METHOD_IGNORE_ERROR (skipped) or TDMS_FALLBACK_METHOD_FAIL_ON_ERROR (the import fails), or add a time channel to their group.',
@@ -525,10 +507,9 @@ function fileProperties(profile: TdmsProfile, ctx: Ctx): boolean {
   addIssue(
     ctx,
     'tdms_file_properties',
-    'info',
     `${P}/importFileProperties`,
     `the file has properties (${names}); importFileProperties needs a run`,
-    'Pass --run <name> to import them as run metadata.',
+    'Set the `runName` option to import them as run metadata.',
   );
   return false;
 }

@@ -1,5 +1,17 @@
 import type { TimeFormat } from '../model/enums.js';
+import { fittingUnixUnit, type PlausibleRange } from '../model/vocabulary.js';
 import type { Confidence } from './types.js';
+
+export type { PlausibleRange } from '../model/vocabulary.js';
+export {
+  fitsUnixFormat,
+  isRelativeFormat,
+  isRfc3339,
+  isUnixFormat,
+  parseTimeFormatName,
+  TIME_FORMAT_SHORT_NAMES,
+  unixUnitThatFits,
+} from '../model/vocabulary.js';
 
 /**
  * Time-format facts shared by every inferer (CSV, Parquet, HDF5): which unix unit a
@@ -13,41 +25,6 @@ export interface TimeGuess {
   confidence: Confidence;
 }
 
-export interface PlausibleRange {
-  /** First plausible year (inclusive). Default 1990. */
-  minYear?: number;
-  /** Last plausible year (inclusive). Default 2100. */
-  maxYear?: number;
-}
-
-const UNIX_UNITS = [
-  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS', perSecond: 1n, name: 'seconds' },
-  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS', perSecond: 1_000n, name: 'milliseconds' },
-  { format: 'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS', perSecond: 1_000_000n, name: 'microseconds' },
-  {
-    format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-    perSecond: 1_000_000_000n,
-    name: 'nanoseconds',
-  },
-] as const;
-
-function yearStartSeconds(year: number): number {
-  return Date.UTC(year, 0, 1) / 1000;
-}
-
-/** Whole seconds of a value given as a decimal string, number or bigint, floored. */
-function toBigSeconds(value: string | number | bigint, perSecond: bigint): bigint | undefined {
-  if (typeof value === 'bigint') return value / perSecond;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return undefined;
-    return BigInt(Math.floor(value / Number(perSecond)));
-  }
-  const m = /^\s*([+-]?\d+)(?:\.\d*)?(?:[eE][+-]?\d+)?\s*$/.exec(value);
-  if (!m) return undefined;
-  if (/[eE]/.test(value)) return toBigSeconds(Number(value), perSecond);
-  return BigInt(m[1]!) / perSecond;
-}
-
 /**
  * The unix unit whose reading of every value lands in the plausible date range
  * (1990-2100 by default). Values are exact decimal strings, numbers or bigints: integers
@@ -57,46 +34,13 @@ export function unixUnitFromMagnitude(
   values: ReadonlyArray<string | number | bigint>,
   range: PlausibleRange = {},
 ): TimeGuess | undefined {
-  const minYear = range.minYear ?? 1990;
-  const maxYear = range.maxYear ?? 2100;
-  if (values.length === 0) return undefined;
-  for (const unit of UNIX_UNITS) {
-    if (fitsUnixFormat(values, unit.format, range)) {
-      return {
-        format: unit.format,
-        reason: `values read as unix ${unit.name} fall between ${minYear} and ${maxYear}`,
-        confidence: 'high',
-      };
-    }
-  }
-  return undefined;
-}
-
-/**
- * True when every value, read in the given unix format, falls in the plausible range (exact
- * for integers past 2^53). False for formats that are not unix ones.
- */
-export function fitsUnixFormat(
-  values: ReadonlyArray<string | number | bigint>,
-  format: TimeFormat,
-  range: PlausibleRange = {},
-): boolean {
-  const unit = UNIX_UNITS.find((u) => u.format === format);
-  if (!unit) return false;
-  const lo = BigInt(yearStartSeconds(range.minYear ?? 1990));
-  const hi = BigInt(yearStartSeconds((range.maxYear ?? 2100) + 1));
-  return values.every((v) => {
-    const s = toBigSeconds(v, unit.perSecond);
-    return s !== undefined && s >= lo && s < hi;
-  });
-}
-
-/** Which unix unit would put the values in range, for a message about the wrong unit. */
-export function unixUnitThatFits(
-  values: ReadonlyArray<string | number | bigint>,
-  range: PlausibleRange = {},
-): TimeFormat | undefined {
-  return unixUnitFromMagnitude(values, range)?.format;
+  const unit = fittingUnixUnit(values, range);
+  if (!unit) return undefined;
+  return {
+    format: unit.format,
+    reason: `values read as unix ${unit.name} fall between ${range.minYear ?? 1990} and ${range.maxYear ?? 2100}`,
+    confidence: 'high',
+  };
 }
 
 const RELATIVE_BY_UNIT: ReadonlyArray<[RegExp, TimeFormat, string]> = [
@@ -174,59 +118,6 @@ export function startTimeFromFileName(fileName: string): string | undefined {
         ? zone
         : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   return `${y}-${mo}-${d}T${h}:${mi}:${s}${frac ? `.${frac}` : ''}${z}`;
-}
-
-/**
- * A time format named by a user: the full name (`TIME_FORMAT_ABSOLUTE_UNIX_SECONDS`) or the
- * short one (`ABSOLUTE_UNIX_SECONDS`, `absolute-unix-seconds`), case-insensitive.
- * Undefined when it names no format (or UNSPECIFIED).
- */
-export function parseTimeFormatName(name: string): TimeFormat | undefined {
-  const n = name
-    .trim()
-    .toUpperCase()
-    .replace(/[-\s]+/g, '_');
-  const full = n.startsWith('TIME_FORMAT_') ? n : `TIME_FORMAT_${n}`;
-  if (full === 'TIME_FORMAT_UNSPECIFIED') return undefined;
-  return (TIME_FORMATS as readonly string[]).includes(full) ? (full as TimeFormat) : undefined;
-}
-
-const TIME_FORMATS = [
-  'TIME_FORMAT_RELATIVE_NANOSECONDS',
-  'TIME_FORMAT_RELATIVE_MICROSECONDS',
-  'TIME_FORMAT_RELATIVE_MILLISECONDS',
-  'TIME_FORMAT_RELATIVE_SECONDS',
-  'TIME_FORMAT_RELATIVE_MINUTES',
-  'TIME_FORMAT_RELATIVE_HOURS',
-  'TIME_FORMAT_ABSOLUTE_RFC3339',
-  'TIME_FORMAT_ABSOLUTE_DATETIME',
-  'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS',
-  'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS',
-  'TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS',
-  'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-] as const satisfies readonly TimeFormat[];
-
-/** The short names of every time format (`RELATIVE_SECONDS` ...), for help texts. */
-export const TIME_FORMAT_SHORT_NAMES: readonly string[] = TIME_FORMATS.map((f) =>
-  f.replace(/^TIME_FORMAT_/, ''),
-);
-
-/** True for the RELATIVE_* formats (they need a start time). */
-export function isRelativeFormat(format: TimeFormat): boolean {
-  return format.startsWith('TIME_FORMAT_RELATIVE_');
-}
-
-/** True for the ABSOLUTE_UNIX_* formats (numbers since 1970). */
-export function isUnixFormat(format: TimeFormat): boolean {
-  return format.startsWith('TIME_FORMAT_ABSOLUTE_UNIX_');
-}
-
-/** True when the text is an RFC 3339 timestamp with a zone (`2024-10-07T17:00:09Z`). */
-export function isRfc3339(text: string): boolean {
-  return (
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i.test(text) &&
-    Number.isFinite(Date.parse(text))
-  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { basename, extname } from 'node:path';
 import { inspectUlog, type UlogFieldProfile, type UlogProfile } from '../inspect/index.js';
 import type { ChannelDataType } from '../model/enums.js';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import { Timestamp } from '../model/scalars.js';
 import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
@@ -71,7 +72,6 @@ export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions
     issues.push(
       inferIssue(
         'ulog_no_channels',
-        'warning',
         `${P}/data`,
         `${file}: no subscribed message with fields and no logged text: nothing to import`,
         file,
@@ -89,13 +89,12 @@ export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions
 
 function inferIssue(
   code: Issue['code'],
-  severity: Issue['severity'],
   path: string,
   message: string,
   file: string,
   hint?: string,
 ): Issue {
-  return { code, severity, path, message, ...(hint ? { hint } : {}), source: { file } };
+  return issue(code, path, message, { hint: hint || undefined, source: { file } });
 }
 
 /** One entry per field of each subscribed instance; one evidence line per instance. */
@@ -180,9 +179,8 @@ function startTime(
     issues.push(
       inferIssue(
         'infer_option_invalid',
-        'error',
         path,
-        `--relative-start ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
+        `\`relativeStartTime\` ${options.relativeStartTime}: not an RFC 3339 timestamp with a zone`,
         file,
         'Write it like 2024-05-01T12:00:00Z.',
       ),
@@ -195,18 +193,17 @@ function startTime(
       choice: '(left out: the GPS time anchors the log)',
       reason: `${gpsText}; the platform places the log in time from it`,
       confidence: 'high',
-      alternatives: ['--relative-start <time> to anchor the log yourself'],
+      alternatives: ['the `relativeStartTime` option, to anchor the log yourself'],
     });
     return undefined;
   }
   issues.push(
     inferIssue(
       'ulog_start_time_missing',
-      'error',
       path,
       `${file}: no GPS message (vehicle_gps_position, sensor_gps) with a UTC time: the platform needs relativeStartTime to place the log in time`,
       file,
-      'Pass --relative-start 2024-05-01T12:00:00Z (when the vehicle booted).',
+      'Set the `relativeStartTime` option (when the vehicle booted, e.g. 2024-05-01T12:00:00Z).',
     ),
   );
   return undefined;

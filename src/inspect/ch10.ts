@@ -5,6 +5,7 @@
  * packet is read; no npm package reads Chapter 10 files.
  */
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { ByteSource } from './byte-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
@@ -127,13 +128,14 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
   const { at, header } = found;
   const issues: Issue[] = [];
   if (!header.checksumOk) {
-    issues.push({
-      code: 'ch10_header_checksum',
-      severity: 'warning',
-      path: '',
-      message: `${file}: the first packet header's checksum does not match its words`,
-      source: { file },
-    });
+    issues.push(
+      issue(
+        'ch10_header_checksum',
+        '',
+        `${file}: the first packet header's checksum does not match its words`,
+        { source: { file } },
+      ),
+    );
   }
   if (header.dataType !== 0x01) {
     throw ch10Error(
@@ -147,13 +149,11 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
   const attributes = parseTmats(tmats);
   const channels = channelsOf(attributes);
   if (channels.length === 0) {
-    issues.push({
-      code: 'ch10_no_channels',
-      severity: 'warning',
-      path: '',
-      message: `${file}: the TMATS record lists no recorder data sources`,
-      source: { file },
-    });
+    issues.push(
+      issue('ch10_no_channels', '', `${file}: the TMATS record lists no recorder data sources`, {
+        source: { file },
+      }),
+    );
   }
   return {
     format: 'ch10',

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { ByteSource } from './byte-source.js';
 import {
   type CellKind,
@@ -305,13 +306,11 @@ export async function inspectCsvSource(
   const fields = fieldsOf(table.rows, layout, scan, later, file, issues);
   const { dataRows } = scan;
   if (later.rowCount === 0 || (dataRows === 0 && later.mode !== 'full'))
-    issues.push({
-      code: 'csv_no_data_rows',
-      severity: 'error',
-      path: '',
-      message: `${file}: no data rows after row ${layout.firstData}`,
-      source: { file },
-    });
+    issues.push(
+      issue('csv_no_data_rows', '', `${file}: no data rows after row ${layout.firstData}`, {
+        source: { file },
+      }),
+    );
   const profile: CsvProfile = {
     format: 'csv',
     file: { path: file, size: source.size },
@@ -400,14 +399,17 @@ async function readHeadText(
   if (decoded.text.trim() === '')
     fail(file, 'csv_empty', 'the file holds no rows (only blank lines)');
   if (!decoded.validUtf8)
-    issues.push({
-      code: 'csv_encoding_not_utf8',
-      severity: 'warning',
-      path: '',
-      message: `${file}: some bytes are not valid UTF-8; they were read as Latin-1`,
-      hint: 'Re-save the file as UTF-8 so names and text import as written.',
-      source: { file },
-    });
+    issues.push(
+      issue(
+        'csv_encoding_not_utf8',
+        '',
+        `${file}: some bytes are not valid UTF-8; they were read as Latin-1`,
+        {
+          hint: 'Re-save the file as UTF-8 so names and text import as written.',
+          source: { file },
+        },
+      ),
+    );
   const { bytes, complete } = head;
   return { gzip, magicBytes: magic.byteLength, bytes, complete, decoded, text: decoded.text, cut };
 }
@@ -442,22 +444,20 @@ function chooseDialect(
     delimiterRivals: delimiter.rivals,
   };
   if (lineEnding === 'mixed')
-    issues.push({
-      code: 'csv_mixed_line_endings',
-      severity: 'info',
-      path: '',
-      message: `${file}: the file mixes CRLF and LF line ends`,
-      source: { file },
-    });
+    issues.push(
+      issue('csv_mixed_line_endings', '', `${file}: the file mixes CRLF and LF line ends`, {
+        source: { file },
+      }),
+    );
   if (delimiter.rivals.length > 0)
-    issues.push({
-      code: 'csv_delimiter_uncertain',
-      severity: 'warning',
-      path: '',
-      message: `${file}: ${[delimiter.delimiter, ...delimiter.rivals].map(showDelimiter).join(' and ')} split the rows equally well; chose ${showDelimiter(delimiter.delimiter)}`,
-      hint: 'Pass --delimiter to say which one the file uses.',
-      source: { file },
-    });
+    issues.push(
+      issue(
+        'csv_delimiter_uncertain',
+        '',
+        `${file}: ${[delimiter.delimiter, ...delimiter.rivals].map(showDelimiter).join(' and ')} split the rows equally well; chose ${showDelimiter(delimiter.delimiter)}`,
+        { hint: 'Set the `delimiter` option to say which one the file uses.', source: { file } },
+      ),
+    );
   return { dialect, sample };
 }
 
@@ -676,14 +676,14 @@ async function readLaterParts(
     for (let c = 0; c < n; c++)
       noteKinds(later.restKinds, c, later.rest[c] as ColumnStats, (i) => `row ${i}`);
   } else if (head.gzip) {
-    issues.push({
-      code: 'csv_gzip_head_only',
-      severity: 'info',
-      path: '',
-      message: `${file}: gzip content cannot be read from the middle; only the first ${scan.dataRows} data rows were inspected`,
-      hint: 'Pass --full to read every row.',
-      source: { file },
-    });
+    issues.push(
+      issue(
+        'csv_gzip_head_only',
+        '',
+        `${file}: gzip content cannot be read from the middle; only the first ${scan.dataRows} data rows were inspected`,
+        { hint: 'Set the `full` option to read every row.', source: { file } },
+      ),
+    );
   } else {
     later.mode = 'head+slices';
     const sliceBytes = options.sliceBytes ?? CSV_SLICE_BYTES;
@@ -700,14 +700,14 @@ async function readLaterParts(
       later.slices.push(slice.info);
       if (offset + slice.bytes.byteLength >= source.size) later.tail = slice.bytes;
       if (!slice.info.aligned) {
-        issues.push({
-          code: 'csv_slice_skipped',
-          severity: 'info',
-          path: '',
-          message: `${file}: the slice at byte ${offset} could not be aligned to whole rows; skipped`,
-          hint: 'Pass --full to read every row.',
-          source: { file, offset },
-        });
+        issues.push(
+          issue(
+            'csv_slice_skipped',
+            '',
+            `${file}: the slice at byte ${offset} could not be aligned to whole rows; skipped`,
+            { hint: 'Set the `full` option to read every row.', source: { file, offset } },
+          ),
+        );
         continue;
       }
       addSlice(slice.rows, offset, scan, later);
@@ -760,14 +760,17 @@ async function fileIssues(
   if (cutShort) issues.push(lastRowIssue(file, cutShort, n));
   const { ragged, firstRagged } = scan;
   if (ragged > 0)
-    issues.push({
-      code: 'csv_ragged_rows',
-      severity: 'warning',
-      path: '',
-      message: `${file}: ${ragged} row(s) do not have ${n} fields${firstRagged ? ` (first: row ${firstRagged})` : ''}`,
-      hint: 'Check the delimiter and quoting; pass --delimiter if it was guessed wrong.',
-      source: { file, ...(firstRagged ? { row: firstRagged } : {}) },
-    });
+    issues.push(
+      issue(
+        'csv_ragged_rows',
+        '',
+        `${file}: ${ragged} row(s) do not have ${n} fields${firstRagged ? ` (first: row ${firstRagged})` : ''}`,
+        {
+          hint: 'Check the delimiter and quoting; set the `delimiter` option if it was guessed wrong.',
+          source: { file, ...(firstRagged ? { row: firstRagged } : {}) },
+        },
+      ),
+    );
 }
 
 /** One field per column, from the head's and the later parts' stats; duplicate names noted. */
@@ -813,24 +816,28 @@ function fieldsOf(
       field.headType = headType;
       const by = widenedBy(later.restKinds[c] ?? {}, type);
       if (by) field.widenedBy = by;
-      issues.push({
-        code: 'csv_type_widened',
-        severity: 'warning',
-        path: '',
-        message: `${file}: column ${c + 1} (${field.name}) looked ${headType} in the first rows but holds ${by ? `'${by.value}' in ${by.where}` : 'wider values later'}: typed ${type}`,
-        hint: 'Check the value; pass --full to scan every row.',
-        source: { file, column: c + 1 },
-      });
+      issues.push(
+        issue(
+          'csv_type_widened',
+          '',
+          `${file}: column ${c + 1} (${field.name}) looked ${headType} in the first rows but holds ${by ? `'${by.value}' in ${by.where}` : 'wider values later'}: typed ${type}`,
+          {
+            hint: 'Check the value; set the `full` option to scan every row.',
+            source: { file, column: c + 1 },
+          },
+        ),
+      );
     }
     const prev = seenNames.get(field.name);
     if (prev !== undefined && layout.header >= 0)
-      issues.push({
-        code: 'csv_duplicate_column_name',
-        severity: 'warning',
-        path: '',
-        message: `${file}: columns ${prev} and ${c + 1} are both named '${field.name}'`,
-        source: { file, column: c + 1 },
-      });
+      issues.push(
+        issue(
+          'csv_duplicate_column_name',
+          '',
+          `${file}: columns ${prev} and ${c + 1} are both named '${field.name}'`,
+          { source: { file, column: c + 1 } },
+        ),
+      );
     else seenNames.set(field.name, c + 1);
     fields.push(field);
   }
@@ -1021,14 +1028,14 @@ function dropTrailingEmpty(
   if (drop === 0) return;
   const from = fields.length - drop + 1;
   fields.splice(fields.length - drop, drop);
-  issues.push({
-    code: 'csv_trailing_empty_columns',
-    severity: 'info',
-    path: '',
-    message: `${file}: column${drop === 1 ? ` ${from} has` : `s ${from}-${from + drop - 1} have`} no name and no values (trailing delimiters): left out of the draft`,
-    hint: '`importkit normalize` drops them from the file.',
-    source: { file, column: from },
-  });
+  issues.push(
+    issue(
+      'csv_trailing_empty_columns',
+      '',
+      `${file}: column${drop === 1 ? ` ${from} has` : `s ${from}-${from + drop - 1} have`} no name and no values (trailing delimiters): left out of the draft`,
+      { hint: '`importkit normalize` drops them from the file.', source: { file, column: from } },
+    ),
+  );
 }
 
 /** Offsets of the slices after the head: the middle and the end of what remains. */
@@ -1188,18 +1195,19 @@ function repeatedHeaderIssue(file: string, repeated: RepeatedHeader): Issue {
     (p) => p.where ?? `row ${p.row}${p.line !== undefined ? ` (line ${p.line})` : ''}`,
   );
   const first = repeated.first[0];
-  return {
-    code: 'csv_header_repeated',
-    severity: 'warning',
-    path: '',
-    message: `${file}: the header line is repeated inside the data ${repeated.count} time(s), at ${places.join(', ')}${repeated.count > places.length ? ', ...' : ''}; the import fails there unless the line is removed`,
-    hint: 'Remove the repeated header lines (`importkit normalize` does), or import each log on its own.',
-    source: {
-      file,
-      ...(first?.row !== undefined ? { row: first.row } : {}),
-      ...(first?.line !== undefined ? { line: first.line } : {}),
+  return issue(
+    'csv_header_repeated',
+    '',
+    `${file}: the header line is repeated inside the data ${repeated.count} time(s), at ${places.join(', ')}${repeated.count > places.length ? ', ...' : ''}; the import fails there unless the line is removed`,
+    {
+      hint: 'Remove the repeated header lines (`importkit normalize` does), or import each log on its own.',
+      source: {
+        file,
+        ...(first?.row !== undefined ? { row: first.row } : {}),
+        ...(first?.line !== undefined ? { line: first.line } : {}),
+      },
     },
-  };
+  );
 }
 
 function refuseTooWide(file: string, rows: readonly (readonly string[])[]): void {
@@ -1209,7 +1217,7 @@ function refuseTooWide(file: string, rows: readonly (readonly string[])[]): void
       file,
       'csv_too_many_columns',
       `a row has ${widest} fields; a table has at most ${MAX_CSV_COLUMNS} columns`,
-      'Check the delimiter (pass --delimiter) and that this is a CSV file of rows.',
+      'Check the delimiter (the `delimiter` option) and that this is a CSV file of rows.',
     );
 }
 
@@ -1244,12 +1252,13 @@ function lastRowIssue(
   columns: number,
 ): Issue {
   const preview = short.text.length > 40 ? `${short.text.slice(0, 40)}...` : short.text;
-  return {
-    code: 'csv_last_row_incomplete',
-    severity: 'warning',
-    path: '',
-    message: `${file}: the last row ('${preview}') has ${short.fields} of ${columns} fields and no line end: the file may still be being written, or was cut`,
-    hint: 'Wait for the export to finish (or copy the file again), then infer or check it once more.',
-    source: { file },
-  };
+  return issue(
+    'csv_last_row_incomplete',
+    '',
+    `${file}: the last row ('${preview}') has ${short.fields} of ${columns} fields and no line end: the file may still be being written, or was cut`,
+    {
+      hint: 'Wait for the export to finish (or copy the file again), then infer or check it once more.',
+      source: { file },
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { issue } from '../model/make-issue.js';
 import type { ByteSource } from './byte-source.js';
 import { InspectError } from './profile.js';
 
@@ -33,14 +34,15 @@ export async function* gunzipChunks(
   } catch (err) {
     if (err instanceof InspectError) throw err;
     throw new InspectError(
-      {
-        code: 'csv_gzip_corrupt',
-        severity: 'error',
-        path: '',
-        message: `${source.name}: the gzip data is corrupt or truncated (${(err as Error).message})`,
-        hint: 'Check the file with `gzip -t`; re-compress it or give the uncompressed file.',
-        source: { file: source.name },
-      },
+      issue(
+        'csv_gzip_corrupt',
+        '',
+        `${source.name}: the gzip data is corrupt or truncated (${(err as Error).message})`,
+        {
+          hint: 'Check the file with `gzip -t`; re-compress it or give the uncompressed file.',
+          source: { file: source.name },
+        },
+      ),
       { cause: err },
     );
   } finally {

@@ -11,6 +11,7 @@
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
@@ -170,13 +171,14 @@ export async function inspectHdf5(
   const { groups, datasets, links, objects } = result.value;
   const issues: Issue[] = [];
   if (objects > 100_000) {
-    issues.push({
-      code: 'hdf5_dataset_skipped',
-      severity: 'warning',
-      path: '',
-      message: `${path}: ${objects} objects; only the first 100000 were inspected`,
-      source: { file: path },
-    });
+    issues.push(
+      issue(
+        'hdf5_dataset_skipped',
+        '',
+        `${path}: ${objects} objects; only the first 100000 were inspected`,
+        { source: { file: path } },
+      ),
+    );
   }
   const fields: FieldProfile[] = datasets.map((d) => {
     const field: FieldProfile = {

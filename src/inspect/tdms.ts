@@ -9,6 +9,7 @@
  */
 import { access } from 'node:fs/promises';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { ByteSource } from './byte-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
@@ -248,8 +249,7 @@ function walkError(file: string, size: number, err: TdmsWalkError): InspectError
 }
 
 function tdmsIssue(file: string, code: Issue['code'], message: string, hint?: string): Issue {
-  const severity = code === 'tdms_segment_unfinished' ? 'info' : 'warning';
-  return { code, severity, path: '', message, ...(hint ? { hint } : {}), source: { file } };
+  return issue(code, '', message, { hint: hint || undefined, source: { file } });
 }
 
 /** The walk's objects as the file's properties, groups and channels, in file order. */

@@ -20,6 +20,7 @@
  */
 import type { IssueCode } from '../model/codes/index.js';
 import type { Issue } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import type { ByteSource } from './byte-source.js';
 import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
@@ -273,20 +274,13 @@ function dataParts(
 export function ulogIssue(
   code: IssueCode,
   message: string,
-  extra: { hint?: string; name: string; severity?: Issue['severity'] },
+  extra: { hint?: string; name: string },
 ): Issue {
-  return {
-    code,
-    severity: extra.severity ?? 'warning',
-    path: '',
-    message,
-    ...(extra.hint ? { hint: extra.hint } : {}),
-    source: { file: extra.name },
-  };
+  return issue(code, '', message, { hint: extra.hint || undefined, source: { file: extra.name } });
 }
 
 function ulogError(code: IssueCode, name: string, message: string, hint: string): InspectError {
-  return new InspectError(ulogIssue(code, message, { hint, name, severity: 'error' }));
+  return new InspectError(ulogIssue(code, message, { hint, name }));
 }
 
 function profileOf(
@@ -362,7 +356,7 @@ function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfi
         ulogIssue(
           'ulog_format_without_timestamp',
           `${sub.messageName} has no top-level uint64_t timestamp: the platform leaves it out`,
-          { name, severity: 'info' },
+          { name },
         ),
       );
       continue;

@@ -1,13 +1,3 @@
-import { CODES, type IssueCode } from '../model/codes/index.js';
-import type { Issue } from '../model/issue.js';
-
-/** Makes an issue with the severity its code is registered with. */
-export function issue(code: IssueCode, path: string, message: string, hint?: string): Issue {
-  const out: Issue = { code, severity: CODES[code].severity, path, message };
-  if (hint !== undefined) out.hint = hint;
-  return out;
-}
-
 /** A value as it appears in a message: strings quoted, others as JSON. */
 export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

@@ -29,7 +29,13 @@ export {
   type SourceDocument,
   type SourcePosition,
 } from './source.js';
-export { camelCase, closest as suggestClosest, editDistance } from './suggest.js';
+export {
+  camelCase,
+  closest as suggestClosest,
+  editDistance,
+  listSome,
+  notFoundHint,
+} from './suggest.js';
 export {
   assertValidConfig,
   ConfigValidationError,

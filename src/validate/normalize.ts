@@ -2,7 +2,9 @@ import { INT64_MAX, INT64_MIN, MAX_NESTING_DEPTH, UINT64_MAX } from '../model/bo
 import { ENUMS, type EnumInfo } from '../model/enum-values.js';
 import type { Issue } from '../model/issue.js';
 import { escapePointerToken } from '../model/issue.js';
-import { issue, show } from './_issue.js';
+import { issue } from '../model/make-issue.js';
+import { enumName } from '../model/vocabulary.js';
+import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
 import { camelCase } from './suggest.js';
@@ -235,13 +237,7 @@ export function fullEnumName(value: unknown, info: EnumInfo): string | undefined
     return i === -1 ? undefined : info.values[i];
   }
   if (typeof value !== 'string') return undefined;
-  const upper = value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-  if (upper === '') return undefined;
-  for (const v of info.values) if (v === upper || v === `${info.prefix}${upper}`) return v;
-  return undefined;
+  return enumName(value, info.prefix, info.values);
 }
 
 function int64Value(value: unknown, unsigned: boolean, path: string, issues: Issue[]): unknown {

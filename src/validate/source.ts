@@ -1,7 +1,7 @@
 import type { Document, Node, Pair, YAMLError, YAMLMap } from 'yaml';
 import type { Issue } from '../model/issue.js';
 import { parsePointer } from '../model/issue.js';
-import { issue } from './_issue.js';
+import { issue } from '../model/make-issue.js';
 import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';
 

@@ -23,10 +23,13 @@ export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINIT
 
 /**
  * The candidate nearest to `input`, when it is near enough to be a likely misspelling:
- * at most a third of the input's length away (and at least 1, at most 4 edits).
+ * by default at most a third of the input's length away (and at least 1, at most 4 edits).
  */
-export function closest(input: string, candidates: Iterable<string>): string | undefined {
-  const limit = Math.min(4, Math.max(1, Math.floor(input.length / 3)));
+export function closest(
+  input: string,
+  candidates: Iterable<string>,
+  limit = Math.min(4, Math.max(1, Math.floor(input.length / 3))),
+): string | undefined {
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const c of candidates) {
@@ -37,6 +40,28 @@ export function closest(input: string, candidates: Iterable<string>): string | u
     }
   }
   return best;
+}
+
+/** `a`, `a and b`, `a, b and 3 more`: the one way a list of candidates is written. */
+export function listSome(items: readonly string[], max = 3, total = items.length): string {
+  const shown = items.slice(0, max);
+  const more = total - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+/**
+ * The hint for a name that is not here (a column, dataset, member, group, channel, message,
+ * key or flag): the nearest candidate, else what is here (`listed`: `The file's columns`).
+ */
+export function notFoundHint(
+  given: string,
+  candidates: readonly string[],
+  listed: string,
+  near: string | undefined = closest(given, candidates),
+): string {
+  return near ? `Did you mean '${near}'?` : `${listed}: ${listSome(candidates, 8) || 'none'}.`;
 }
 
 /** `first_data_row` → `firstDataRow` (the proto's snake_case names to the JSON names). */

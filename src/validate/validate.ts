@@ -1,8 +1,8 @@
 import type { ImportDocument } from '../model/document.js';
 import type { Issue } from '../model/issue.js';
 import { hasErrors } from '../model/issue.js';
+import { issue } from '../model/make-issue.js';
 import { fastYamlValue } from './_fast-yaml.js';
-import { issue } from './_issue.js';
 import { normalizeDocument } from './normalize.js';
 import { runRules } from './rules/index.js';
 import { checkShape } from './shape.js';

@@ -58,7 +58,7 @@ describe('corpus Parquet files infer the configs the platform imports them with'
       { path: 'value', channelConfig: { name: 'value', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
     ]);
     const layout = byDefault.evidence.find((e) => e.path === '/parquetConfig/flatDataset');
-    expect(layout?.alternatives?.[0]).toContain('--layout single-channel');
+    expect(layout?.alternatives?.[0]).toContain('(`layout`: single-channel)');
     const chosen = await inferParquet(file, { layout: 'single-channel' });
     expect(chosen.document).toEqual({
       parquetConfig: {

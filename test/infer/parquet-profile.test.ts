@@ -149,10 +149,10 @@ describe('draftFromProfile', () => {
     );
     expect(draft.issues.map((i) => i.message)).toEqual(
       [
-        '--time-column clock: no such column (columns: time, a, b)',
-        '--time-format fortnights: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)',
-        '--layout multi-channel: the file has no text column of channel names beside the time',
-      ].concat(['--complex-types maybe: not one of IGNORE, BOTH, STRING, BYTES']),
+        '`timeColumn` clock: no such column (columns: time, a, b)',
+        '`timeFormat` fortnights: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)',
+        '`layout` multi-channel: the file has no text column of channel names beside the time',
+      ].concat(['`complexTypes` maybe: not one of IGNORE, BOTH, STRING, BYTES']),
     );
     // Falls back to what the file says.
     expect(draft.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
@@ -224,7 +224,7 @@ describe('draftFromProfile', () => {
     });
     const nested = await draftFromProfile(p, { timeColumn: 'pose' }, noPages);
     expect(nested.issues[0]?.message).toBe(
-      '--time-column pose: pose is a nested column and cannot be the time',
+      '`timeColumn` pose: pose is a nested column and cannot be the time',
     );
   });
 

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileProblem, fileProblemSync } from '../../files/index.js';
 import type { Issue } from '../../model/issue.js';
+import { issue } from '../../model/make-issue.js';
 import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
 import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -184,15 +185,7 @@ export function readConfig(path: string): string | Issue {
 const TOO_LARGE_HINT = 'Check that this is a config file and not a data file.';
 
 export function fileIssue(code: Issue['code'], message: string, hint?: string): Issue {
-  return {
-    code,
-    severity: 'error',
-    path: '',
-    message,
-    line: 1,
-    column: 1,
-    ...(hint ? { hint } : {}),
-  };
+  return issue(code, '', message, { line: 1, column: 1, hint: hint || undefined });
 }
 
 /** A config from standard input: at most 4 MiB are read, as from a file. */

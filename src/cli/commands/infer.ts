@@ -4,14 +4,15 @@ import { basename, resolve } from 'node:path';
 import { Document } from 'yaml';
 import { parseDelimiter } from '../../infer/csv.js';
 import { inferConfig } from '../../infer/index.js';
-import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../infer/time.js';
 import type { Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
 import { containerKind } from '../../inspect/index.js';
 import { CONFIG_KINDS } from '../../model/document.js';
 import { hasErrors, type Issue } from '../../model/issue.js';
+import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../model/vocabulary.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io, Output } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
+import { issueWithFlags, withFlags } from '../option-flags.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -134,28 +135,31 @@ export function inferOptionsFromArgs(
   return options;
 }
 
+/** The flags of `importkit infer`, for `parseArgs`. */
+const INFER_FLAGS = {
+  asset: { type: 'string' },
+  run: { type: 'string' },
+  'time-column': { type: 'string' },
+  'time-format': { type: 'string' },
+  'relative-start': { type: 'string' },
+  delimiter: { type: 'string' },
+  'header-row': { type: 'string' },
+  layout: { type: 'string' },
+  'complex-types': { type: 'string' },
+  'time-dataset': { type: 'string' },
+  full: { type: 'boolean', default: false },
+  explain: { type: 'boolean', default: false },
+  format: { type: 'string', default: 'yaml' },
+  output: { type: 'string', short: 'o' },
+  preview: { type: 'string' },
+  'no-defaults': { type: 'boolean', default: false },
+  jobs: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 /** `importkit infer <file>`: a draft config for a data file, with its issues and evidence. */
 export async function infer(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    asset: { type: 'string' },
-    run: { type: 'string' },
-    'time-column': { type: 'string' },
-    'time-format': { type: 'string' },
-    'relative-start': { type: 'string' },
-    delimiter: { type: 'string' },
-    'header-row': { type: 'string' },
-    layout: { type: 'string' },
-    'complex-types': { type: 'string' },
-    'time-dataset': { type: 'string' },
-    full: { type: 'boolean', default: false },
-    explain: { type: 'boolean', default: false },
-    format: { type: 'string', default: 'yaml' },
-    output: { type: 'string', short: 'o' },
-    preview: { type: 'string' },
-    'no-defaults': { type: 'boolean', default: false },
-    jobs: { type: 'string' },
-    help: { type: 'boolean', short: 'h', default: false },
-  });
+  const { values, positionals } = parseCommandArgs(args, INFER_FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -181,25 +185,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     });
   }
 
-  let progress: ReturnType<typeof createProgress> | undefined;
-  if (options.full) {
-    const size = await stat(path).then(
-      (s) => s.size,
-      () => 0,
-    );
-    progress = createProgress(io, `reading ${basename(file)}`, size);
-    if (progress.active)
-      options.onProgress = (done, total) => {
-        progress?.setTotal(total);
-        progress?.update(done);
-      };
-  }
-  let draft: Draft;
-  try {
-    draft = await inferConfig(path, options);
-  } finally {
-    progress?.done();
-  }
+  const draft = await inferWithProgress(io, file, path, options);
 
   const text =
     format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
@@ -222,6 +208,33 @@ export async function infer(args: string[], io: Io): Promise<number> {
     if (shown === undefined) return EXIT_INVALID;
   }
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+/** The draft of one data file, with a progress bar on a terminal when every row is read. */
+async function inferWithProgress(
+  io: Io,
+  file: string,
+  path: string,
+  options: InferOptions,
+): Promise<Draft> {
+  let progress: ReturnType<typeof createProgress> | undefined;
+  if (options.full) {
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    progress = createProgress(io, `reading ${basename(file)}`, size);
+    if (progress.active)
+      options.onProgress = (done, total) => {
+        progress?.setTotal(total);
+        progress?.update(done);
+      };
+  }
+  try {
+    return await inferConfig(path, options);
+  } finally {
+    progress?.done();
+  }
 }
 
 /** Writes the draft to `output` (or stdout); false when the file cannot be written. */
@@ -270,7 +283,7 @@ export function toYaml(draft: Draft, file: string): string {
 
 /** Issues as lines on stderr: `error code: message`, then where and how to fix. */
 export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
-  for (const i of issues) {
+  for (const i of issues.map((issue) => issueWithFlags(issue, 'infer'))) {
     out.write(`${i.severity} ${i.code}: ${i.message}\n`);
     if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
     if (i.hint) out.write(`  hint: ${i.hint}\n`);
@@ -285,7 +298,7 @@ export function writeIssues(issues: readonly Issue[], file: string, out: Output)
 
 /** The evidence as a plain-text table (path, choice, confidence, reason). */
 export function explainTable(evidence: readonly Evidence[]): string {
-  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, e.reason]);
+  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')]);
   const headers = ['path', 'choice', 'confidence', 'reason'];
   const width = (i: number) =>
     Math.min(
@@ -300,7 +313,7 @@ export function explainTable(evidence: readonly Evidence[]): string {
   for (const e of evidence) {
     if (!e.alternatives) continue;
     lines.push(`  alternatives for ${e.path}:`);
-    for (const a of e.alternatives) lines.push(`    - ${a}`);
+    for (const a of e.alternatives) lines.push(`    - ${withFlags(a, 'infer')}`);
   }
   return `${lines.join('\n')}\n`;
 }

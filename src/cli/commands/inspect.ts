@@ -6,6 +6,7 @@ import type { BaseProfile, FieldProfile } from '../../inspect/profile.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
+import { withFlags } from '../option-flags.js';
 import { createProgress } from '../progress.js';
 import { parseCommandArgs } from '../run.js';
 
@@ -150,7 +151,9 @@ export function profileText(profile: BaseProfile): string {
   for (const r of rows) lines.push(fmt(r));
   if (profile.issues.length > 0) {
     lines.push('');
-    for (const i of profile.issues) lines.push(`${i.severity} ${i.code}: ${i.message}`);
+    for (const i of profile.issues) {
+      lines.push(`${i.severity} ${i.code}: ${withFlags(i.message, 'inspect')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,11 @@
+/**
+ * Reporters: one interface, one file per output format (text, json, github, sarif, junit).
+ * `lint` and `check` write each file's issues through the one `--reporter` names.
+ */
 import type { Issue } from '../../model/issue.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { issueWithFlags } from '../option-flags.js';
 import type { Reporter, ReporterFactory } from './types.js';
 
 export type { FileReport, Reporter, ReporterFactory, ReporterOptions, Summary } from './types.js';
@@ -58,10 +63,16 @@ export async function openReporter(
   command: string,
 ): Promise<Reporter> {
   const factory = await loadReporter(String(values.reporter ?? 'text'));
-  return factory(io.stdout, {
+  const reporter = factory(io.stdout, {
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     color: io.stdout.isTTY === true && !io.env.NO_COLOR,
     command,
   });
+  // The stages name options; the reporter shows the command's flags for them.
+  return {
+    write: (report) =>
+      reporter.write({ ...report, issues: report.issues.map((i) => issueWithFlags(i, command)) }),
+    end: (summary) => reporter.end(summary),
+  };
 }

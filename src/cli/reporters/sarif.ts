@@ -48,38 +48,7 @@ export function sarifReporter(out: Output, options: ReporterOptions): Reporter {
       if (!artifacts.includes(report.file)) artifacts.push(report.file);
       for (const issue of shownIssues(report.issues, options)) {
         const index = ruleFor(issue);
-        const place = placeOf(report, issue);
-        const region: Record<string, number> = {};
-        if (place.line !== undefined) region.startLine = place.line;
-        if (place.line !== undefined && place.column !== undefined)
-          region.startColumn = place.column;
-        const physicalLocation: Record<string, unknown> = {
-          artifactLocation: { uri: toUri(place.file) },
-        };
-        if (region.startLine !== undefined) physicalLocation.region = region;
-        const where = describeSource(issue);
-        const text = [
-          issue.message,
-          where && place.file !== issue.source?.file ? `(${where})` : undefined,
-          issue.hint ? `Hint: ${issue.hint}` : undefined,
-        ]
-          .filter(Boolean)
-          .join(' ');
-        const result: Record<string, unknown> = {
-          ruleId: issue.code,
-          ruleIndex: index,
-          level: LEVEL[issue.severity],
-          message: { text },
-          locations: [
-            {
-              physicalLocation,
-              ...(issue.path
-                ? { logicalLocations: [{ fullyQualifiedName: issue.path, kind: 'member' }] }
-                : {}),
-            },
-          ],
-        };
-        results.push(result);
+        results.push(resultOf(report, issue, index));
       }
     },
     end(summary: Summary) {
@@ -120,4 +89,38 @@ export function toUri(path: string): string {
     .split('/')
     .map((seg) => encodeURIComponent(seg))
     .join('/');
+}
+
+/** One SARIF result: the issue's rule, level, message (with where and hint) and location. */
+function resultOf(report: FileReport, issue: Issue, index: number): Record<string, unknown> {
+  const place = placeOf(report, issue);
+  const region: Record<string, number> = {};
+  if (place.line !== undefined) region.startLine = place.line;
+  if (place.line !== undefined && place.column !== undefined) region.startColumn = place.column;
+  const physicalLocation: Record<string, unknown> = {
+    artifactLocation: { uri: toUri(place.file) },
+  };
+  if (region.startLine !== undefined) physicalLocation.region = region;
+  const where = describeSource(issue);
+  const text = [
+    issue.message,
+    where && place.file !== issue.source?.file ? `(${where})` : undefined,
+    issue.hint ? `Hint: ${issue.hint}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return {
+    ruleId: issue.code,
+    ruleIndex: index,
+    level: LEVEL[issue.severity],
+    message: { text },
+    locations: [
+      {
+        physicalLocation,
+        ...(issue.path
+          ? { logicalLocations: [{ fullyQualifiedName: issue.path, kind: 'member' }] }
+          : {}),
+      },
+    ],
+  };
 }

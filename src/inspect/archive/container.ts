@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { issue } from '../../model/make-issue.js';
 import type { ByteSource } from '../byte-source.js';
 import { openFileSource } from '../byte-source.js';
 import type { FileFormat } from '../detect.js';
@@ -124,14 +125,15 @@ export function archiveError(
   if (err instanceof InspectError) return err;
   const why = err instanceof Error ? err.message : String(err);
   return new InspectError(
-    {
-      code: 'archive_corrupt',
-      severity: 'error',
-      path: '',
-      message: `${archive}: ${member === undefined ? '' : `member ${member}: `}the archive is truncated or damaged (${why})`,
-      hint: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
-      source: { file: archive },
-    },
+    issue(
+      'archive_corrupt',
+      '',
+      `${archive}: ${member === undefined ? '' : `member ${member}: `}the archive is truncated or damaged (${why})`,
+      {
+        hint: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
+        source: { file: archive },
+      },
+    ),
     { cause: err },
   );
 }

@@ -3,6 +3,7 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
+import { issue } from '../../model/make-issue.js';
 import type { ByteSource } from '../byte-source.js';
 import { InspectError } from '../profile.js';
 
@@ -118,13 +119,16 @@ export function keptSource(name: string, size: number, kept: readonly Kept[]): B
       if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
         return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
     }
-    throw new InspectError({
-      code: 'archive_member_unseekable',
-      severity: 'error',
-      path: '',
-      message: `${name}: bytes ${offset}..${offset + length} of this ${size}-byte member were not kept while the archive streamed past`,
-      hint: 'Infer the folder the archive was made from, or make a zip of it (zip members are read in place).',
-      source: { file: name },
-    });
+    throw new InspectError(
+      issue(
+        'archive_member_unseekable',
+        '',
+        `${name}: bytes ${offset}..${offset + length} of this ${size}-byte member were not kept while the archive streamed past`,
+        {
+          hint: 'Infer the folder the archive was made from, or make a zip of it (zip members are read in place).',
+          source: { file: name },
+        },
+      ),
+    );
   });
 }

@@ -1,3 +1,7 @@
+/**
+ * The issue-code registry: every code with its severity and documentation, by area.
+ * Issues take their severity from here (`model/make-issue.ts`); docs/issue-codes.md is generated from it.
+ */
 import type { CodeDoc } from './_types.js';
 import { batchCodes } from './batch.js';
 import { ch10Codes } from './ch10.js';

@@ -1,6 +1,6 @@
 import type { Issue } from '../../model/issue.js';
 import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND } from '../../model/kinds.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule } from './_walk.js';
 
 const RUN_FIELDS = ['runName', 'runId', 'assetName'] as const;

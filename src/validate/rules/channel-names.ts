@@ -1,5 +1,5 @@
 import type { Issue } from '../../model/issue.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { channelsOf, configsOf, given, join, type Rule } from './_walk.js';
 
 /** Channel names are unique within one config (each config of a batch on its own). */

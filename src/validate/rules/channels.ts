@@ -1,5 +1,5 @@
 import type { Issue } from '../../model/issue.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { type ChannelAt, channelsOf, configsOf, join, list, obj, type Rule } from './_walk.js';
 
 const ENUM = 'CHANNEL_DATA_TYPE_ENUM';
@@ -41,38 +41,7 @@ function checkChannel({ channel, path }: ChannelAt, out: Issue[]): void {
         ),
       );
     }
-    const keys = new Map<unknown, number>();
-    const names = new Map<unknown, number>();
-    enumTypes.forEach((e, i) => {
-      const t = obj(e);
-      if (!t) return;
-      if (t.key !== undefined) {
-        const first = keys.get(t.key);
-        if (first !== undefined) {
-          out.push(
-            issue(
-              'enum_types_duplicate_key',
-              join(path, 'enumTypes', i, 'key'),
-              `Enum key ${String(t.key)} is used twice (also by enumTypes/${first}).`,
-              'Give every enum type its own key.',
-            ),
-          );
-        } else keys.set(t.key, i);
-      }
-      if (t.name !== undefined) {
-        const first = names.get(t.name);
-        if (first !== undefined) {
-          out.push(
-            issue(
-              'enum_types_duplicate_name',
-              join(path, 'enumTypes', i, 'name'),
-              `Enum name ${JSON.stringify(t.name)} is used twice (also by enumTypes/${first}).`,
-              'Give every enum type its own name.',
-            ),
-          );
-        } else names.set(t.name, i);
-      }
-    });
+    checkEnumTypes(enumTypes, path, out);
   } else if (enumTypes.length > 0) {
     out.push(
       issue(
@@ -105,6 +74,42 @@ function checkChannel({ channel, path }: ChannelAt, out: Issue[]): void {
       ),
     );
   }
+}
+
+/** Every enum type has its own key and its own name. */
+function checkEnumTypes(enumTypes: unknown[], path: string, out: Issue[]): void {
+  const keys = new Map<unknown, number>();
+  const names = new Map<unknown, number>();
+  enumTypes.forEach((e, i) => {
+    const t = obj(e);
+    if (!t) return;
+    if (t.key !== undefined) {
+      const first = keys.get(t.key);
+      if (first !== undefined) {
+        out.push(
+          issue(
+            'enum_types_duplicate_key',
+            join(path, 'enumTypes', i, 'key'),
+            `Enum key ${String(t.key)} is used twice (also by enumTypes/${first}).`,
+            'Give every enum type its own key.',
+          ),
+        );
+      } else keys.set(t.key, i);
+    }
+    if (t.name !== undefined) {
+      const first = names.get(t.name);
+      if (first !== undefined) {
+        out.push(
+          issue(
+            'enum_types_duplicate_name',
+            join(path, 'enumTypes', i, 'name'),
+            `Enum name ${JSON.stringify(t.name)} is used twice (also by enumTypes/${first}).`,
+            'Give every enum type its own name.',
+          ),
+        );
+      } else names.set(t.name, i);
+    }
+  });
 }
 
 function checkBits(elements: unknown[], path: string, out: Issue[]): void {

@@ -1,5 +1,5 @@
 import type { Issue } from '../../model/issue.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
 /**
@@ -19,92 +19,113 @@ export const csvRule: Rule = (doc) => {
   const out: Issue[] = [];
   for (const c of configsOf(doc)) {
     if (c.kind !== 'csv') continue;
-    const cfg = c.config;
-    if (cfg.firstDataRow === 0) {
+    firstRowIssues(c.config, c.path, out);
+    const timeNumber = timeColumnIssues(c.config, c.path, out);
+    dataColumnIssues(c.config, c.path, timeNumber, out);
+  }
+  return out;
+};
+
+/** firstDataRow is set (unless the file carries its config) and counts from 1. */
+function firstRowIssues(cfg: Record<string, unknown>, path: string, out: Issue[]): void {
+  if (cfg.firstDataRow === 0) {
+    out.push(
+      issue(
+        'first_data_row_below_one',
+        join(path, 'firstDataRow'),
+        'firstDataRow is 0, but rows count from 1 (the file’s first row is 1).',
+        'Give the 1-based number of the first data row (2 after one header row).',
+      ),
+    );
+  }
+  const embedded = cfg.useEmbeddedConfig === true;
+  if (cfg.firstDataRow === undefined && !embedded && !misspelt(cfg, 'firstDataRow')) {
+    out.push(
+      issue(
+        'first_data_row_missing',
+        path,
+        'firstDataRow is not set: the platform receives 0, which is no row, and may read a header row as data.',
+        'Set firstDataRow: 2 after one header row, 1 when the file has no header.',
+      ),
+    );
+  }
+}
+
+/** The time column is there and numbered from 1; returns its number. */
+function timeColumnIssues(cfg: Record<string, unknown>, path: string, out: Issue[]): unknown {
+  const embedded = cfg.useEmbeddedConfig === true;
+  const tc = obj(cfg.timeColumn);
+  const timeNumber = tc?.columnNumber;
+  if (cfg.timeColumn === undefined && !embedded && !misspelt(cfg, 'timeColumn')) {
+    out.push(
+      issue(
+        'time_column_missing',
+        path,
+        'The CSV config has no timeColumn and useEmbeddedConfig is not set: the rows have no time.',
+        'Add timeColumn: { columnNumber, format }, or set useEmbeddedConfig: true for a file that carries its config.',
+      ),
+    );
+  } else if (tc && timeNumber === undefined && !embedded && !misspelt(tc, 'columnNumber')) {
+    out.push(
+      issue(
+        'time_column_number_missing',
+        join(path, 'timeColumn'),
+        'timeColumn has no columnNumber: which column holds the time is not said.',
+        'Add columnNumber, the 1-based number of the time column (the first column is 1).',
+      ),
+    );
+  }
+  if (timeNumber === 0) {
+    out.push(
+      issue(
+        'column_number_below_one',
+        join(path, 'timeColumn', 'columnNumber'),
+        'timeColumn.columnNumber is 0, but columns count from 1.',
+        'Give the 1-based column number (the first column is 1).',
+      ),
+    );
+  }
+  return timeNumber;
+}
+
+/** Data columns are keyed by column number, are not the time column, and exist. */
+function dataColumnIssues(
+  cfg: Record<string, unknown>,
+  path: string,
+  timeNumber: unknown,
+  out: Issue[],
+): void {
+  const columns = obj(cfg.dataColumns);
+  for (const key of Object.keys(columns ?? {})) {
+    if (!/^[1-9][0-9]*$/.test(key)) {
       out.push(
         issue(
-          'first_data_row_below_one',
-          join(c.path, 'firstDataRow'),
-          'firstDataRow is 0, but rows count from 1 (the file’s first row is 1).',
-          'Give the 1-based number of the first data row (2 after one header row).',
+          'data_column_key_invalid',
+          join(path, 'dataColumns', key),
+          `dataColumns key ${JSON.stringify(key)} is not a column number (1, 2, 3, ...).`,
+          'Key each data column by its 1-based column number, for example "2".',
         ),
       );
-    }
-    const embedded = cfg.useEmbeddedConfig === true;
-    if (cfg.firstDataRow === undefined && !embedded && !misspelt(cfg, 'firstDataRow')) {
+    } else if (typeof timeNumber === 'number' && Number(key) === timeNumber) {
       out.push(
         issue(
-          'first_data_row_missing',
-          c.path,
-          'firstDataRow is not set: the platform receives 0, which is no row, and may read a header row as data.',
-          'Set firstDataRow: 2 after one header row, 1 when the file has no header.',
-        ),
-      );
-    }
-    const tc = obj(cfg.timeColumn);
-    const timeNumber = tc?.columnNumber;
-    if (cfg.timeColumn === undefined && !embedded && !misspelt(cfg, 'timeColumn')) {
-      out.push(
-        issue(
-          'time_column_missing',
-          c.path,
-          'The CSV config has no timeColumn and useEmbeddedConfig is not set: the rows have no time.',
-          'Add timeColumn: { columnNumber, format }, or set useEmbeddedConfig: true for a file that carries its config.',
-        ),
-      );
-    } else if (tc && timeNumber === undefined && !embedded && !misspelt(tc, 'columnNumber')) {
-      out.push(
-        issue(
-          'time_column_number_missing',
-          join(c.path, 'timeColumn'),
-          'timeColumn has no columnNumber: which column holds the time is not said.',
-          'Add columnNumber, the 1-based number of the time column (the first column is 1).',
-        ),
-      );
-    }
-    if (timeNumber === 0) {
-      out.push(
-        issue(
-          'column_number_below_one',
-          join(c.path, 'timeColumn', 'columnNumber'),
-          'timeColumn.columnNumber is 0, but columns count from 1.',
-          'Give the 1-based column number (the first column is 1).',
-        ),
-      );
-    }
-    const columns = obj(cfg.dataColumns);
-    for (const key of Object.keys(columns ?? {})) {
-      if (!/^[1-9][0-9]*$/.test(key)) {
-        out.push(
-          issue(
-            'data_column_key_invalid',
-            join(c.path, 'dataColumns', key),
-            `dataColumns key ${JSON.stringify(key)} is not a column number (1, 2, 3, ...).`,
-            'Key each data column by its 1-based column number, for example "2".',
-          ),
-        );
-      } else if (typeof timeNumber === 'number' && Number(key) === timeNumber) {
-        out.push(
-          issue(
-            'time_column_is_data_column',
-            join(c.path, 'dataColumns', key),
-            `Column ${key} is the time column and also a data column.`,
-            'Remove it from dataColumns, or fix timeColumn.columnNumber.',
-          ),
-        );
-      }
-    }
-    const none = columns === undefined || Object.keys(columns).length === 0;
-    if (none && cfg.useEmbeddedConfig !== true) {
-      out.push(
-        issue(
-          'data_columns_missing',
-          columns === undefined ? c.path : join(c.path, 'dataColumns'),
-          'No data columns are listed and useEmbeddedConfig is not set: nothing would be imported.',
-          'List the data columns (column number → channel), or set useEmbeddedConfig: true.',
+          'time_column_is_data_column',
+          join(path, 'dataColumns', key),
+          `Column ${key} is the time column and also a data column.`,
+          'Remove it from dataColumns, or fix timeColumn.columnNumber.',
         ),
       );
     }
   }
-  return out;
-};
+  const none = columns === undefined || Object.keys(columns).length === 0;
+  if (none && cfg.useEmbeddedConfig !== true) {
+    out.push(
+      issue(
+        'data_columns_missing',
+        columns === undefined ? path : join(path, 'dataColumns'),
+        'No data columns are listed and useEmbeddedConfig is not set: nothing would be imported.',
+        'List the data columns (column number → channel), or set useEmbeddedConfig: true.',
+      ),
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import type { Issue } from '../../model/issue.js';
 import { CONFIG_KEYS } from '../../model/kinds.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { join, type Rule } from './_walk.js';
 
 /** Exactly one config key per document; `url`, when given, is an address the platform can fetch. */

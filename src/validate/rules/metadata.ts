@@ -1,5 +1,5 @@
 import type { Issue } from '../../model/issue.js';
-import { issue } from '../_issue.js';
+import { issue } from '../../model/make-issue.js';
 import { channelsOf, configsOf, join, list, obj, type Rule } from './_walk.js';
 
 const VALUE_FIELDS = ['stringValue', 'numberValue', 'booleanValue', 'relationValue'] as const;
