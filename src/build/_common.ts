@@ -1,5 +1,10 @@
-import type { ConfigKind, ImportDocument, Issue } from '../model/index.js';
-import { CODES, CONFIG_KINDS } from '../model/index.js';
+import {
+  CODES,
+  CONFIG_KINDS,
+  type ConfigKind,
+  type ImportDocument,
+  type Issue,
+} from '../model/index.js';
 import { suggestClosest, validateConfig } from '../validate/index.js';
 import { type AbsoluteTimeFormatName, type RelativeTimeFormatName, timeFormat } from './_names.js';
 import { ConfigBuildError } from './error.js';

@@ -1,7 +1,6 @@
 import { fitsUnixFormat, unixUnitThatFits } from '../infer/index.js';
-import { CODES, type IssueCode } from '../model/codes/index.js';
-import type { TimeFormat } from '../model/enums.js';
-import type { Issue, IssueSource } from '../model/issue.js';
+import type { TimeFormat } from '../model/index.js';
+import { CODES, type Issue, type IssueCode, type IssueSource } from '../model/plain.js';
 
 /** Makes a check issue with its code's registered severity. */
 export function checkIssue(

@@ -8,9 +8,8 @@
 
 import { unixUnitThatFits } from '../infer/index.js';
 import { classifyCell, inspectCsv } from '../inspect/index.js';
-import type { CsvConfig } from '../model/csv.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import { type Issue, type IssueSource, pointer } from '../model/issue.js';
+import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
+import { type Issue, type IssueSource, pointer } from '../model/plain.js';
 import {
   checkIssue,
   listSome,

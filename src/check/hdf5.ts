@@ -19,9 +19,8 @@ import {
   readHdf5TimeOrder,
   type TimeOrder,
 } from '../inspect/index.js';
-import type { TimeFormat } from '../model/enums.js';
-import type { Hdf5Config } from '../model/hdf5.js';
-import { type Issue, pointer } from '../model/issue.js';
+import type { Hdf5Config, TimeFormat } from '../model/index.js';
+import { type Issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { fitOf } from './types.js';

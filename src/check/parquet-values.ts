@@ -7,9 +7,8 @@
  */
 import { openAsBlob } from 'node:fs';
 import type { Data } from 'apache-arrow';
-import type { EnumType } from '../model/channel.js';
-import type { ChannelDataType } from '../model/enums.js';
-import type { Issue, IssueSource } from '../model/issue.js';
+import type { ChannelDataType, EnumType } from '../model/index.js';
+import type { Issue, IssueSource } from '../model/plain.js';
 import { checkIssue, listSome, quoteValue, shortName } from './_issue.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */

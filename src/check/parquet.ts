@@ -7,11 +7,8 @@
  */
 import { parquetChannelTypeOf as channelTypeOf, isUnixFormat } from '../infer/index.js';
 import { inspectParquet, type ParquetFieldProfile, type ParquetProfile } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
-import type { TimeFormat } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { pointer } from '../model/issue.js';
-import type { ParquetConfig } from '../model/parquet.js';
+import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
+import { type Issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest } from '../validate/index.js';
 import { checkIssue, plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {

@@ -1,4 +1,4 @@
-import type { Status } from '../model/resources.js';
+import type { Status } from '../model/index.js';
 
 /** The issue codes client errors carry (documented in src/model/codes/client.ts). */
 export type ClientErrorCode =

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { MAX_NESTING_DEPTH } from '../model/document.js';
+import { MAX_NESTING_DEPTH } from '../model/index.js';
 
 /** gRPC code → HTTP status, as gateways map them. */
 const HTTP_OF_CODE: Record<number, number> = {

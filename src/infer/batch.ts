@@ -5,10 +5,10 @@
  */
 import { basename } from 'node:path';
 import { containerKind, InspectError, openContainer } from '../inspect/index.js';
-import type { BatchFileConfig } from '../model/batch.js';
+import type { BatchFileConfig } from '../model/index.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
-import { finishDraft } from './index.js';
+import { finishDraft } from './finish.js';
 import type { Draft, InferOptions } from './types.js';
 
 export interface BatchOptions extends InferOptions {

@@ -15,11 +15,17 @@ import {
   MAX_TWO_D_COLUMNS,
   typeName,
 } from '../inspect/index.js';
-import type { ChannelConfig, EnumType } from '../model/channel.js';
-import { type ChannelDataType, TIME_FORMAT_VALUES, type TimeFormat } from '../model/enums.js';
-import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';
-import type { Issue } from '../model/issue.js';
-import { Timestamp } from '../model/scalars.js';
+import {
+  type ChannelConfig,
+  type ChannelDataType,
+  type EnumType,
+  type Hdf5Config,
+  type Hdf5DataEntry,
+  TIME_FORMAT_VALUES,
+  type TimeFormat,
+  Timestamp,
+} from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,

@@ -15,16 +15,18 @@ import {
   type ParquetProfile,
   readColumnHead,
 } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
 import {
+  type ChannelConfig,
   type ChannelDataType,
   PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
+  type ParquetColumn,
   type ParquetComplexTypesImportMode,
+  type ParquetConfig,
+  type ParquetTimeColumn,
   TIME_FORMAT_VALUES,
   type TimeFormat,
-} from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import type { ParquetColumn, ParquetConfig, ParquetTimeColumn } from '../model/parquet.js';
+} from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 import {
   startTimeFromFileName,
   timeNameScore,

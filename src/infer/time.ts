@@ -1,4 +1,4 @@
-import type { TimeFormat } from '../model/enums.js';
+import type { TimeFormat } from '../model/index.js';
 import type { Confidence } from './types.js';
 
 /**

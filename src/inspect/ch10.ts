@@ -4,9 +4,9 @@
  * format 1) and lists the recorder's channels: ID, name and data type. Only the first
  * packet is read; no npm package reads Chapter 10 files.
  */
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export interface Ch10Channel {

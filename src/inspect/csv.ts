@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import type { ByteSource } from './byte-source.js';
+import { openForInspection } from './byte-source.js';
 import {
   type CellKind,
   ColumnStats,
@@ -22,7 +23,6 @@ import {
 } from './csv/dialect.js';
 import { type CsvLayout, detectLayout, parseJsonObject, splitHeaderUnits } from './csv/layout.js';
 import { gunzipChunks, isGzip } from './gzip-source.js';
-import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export type { CellKind, CsvColumnType, TextShape, TimeTextKind } from './csv/cells.js';

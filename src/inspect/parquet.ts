@@ -26,10 +26,10 @@ import type {
   SchemaTree,
 } from 'hyparquet';
 import { parquetMetadata, parquetSchema } from 'hyparquet';
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import { arrowFieldMetadata } from './arrow-schema.js';
 import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { openForInspection } from './byte-source.js';
 import { footerLeafCount } from './parquet-width.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 

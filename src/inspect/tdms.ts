@@ -8,9 +8,9 @@
  * read from it instead of seeking through the data file.
  */
 import { access } from 'node:fs/promises';
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import {
   type DaqmxIndex,

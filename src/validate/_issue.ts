@@ -1,5 +1,4 @@
-import { CODES, type IssueCode } from '../model/codes/index.js';
-import type { Issue } from '../model/issue.js';
+import { CODES, type Issue, type IssueCode } from '../model/plain.js';
 
 /** Makes an issue with the severity its code is registered with. */
 export function issue(code: IssueCode, path: string, message: string, hint?: string): Issue {

@@ -11,7 +11,7 @@ export {
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
-} from '../model/schema-files.js';
+} from '../model/plain.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
 export { committedSchema } from './schema-files.js';

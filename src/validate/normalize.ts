@@ -1,7 +1,13 @@
-import { INT64_MAX, INT64_MIN, MAX_NESTING_DEPTH, UINT64_MAX } from '../model/bounds.js';
-import { ENUMS, type EnumInfo } from '../model/enum-values.js';
-import type { Issue } from '../model/issue.js';
-import { escapePointerToken } from '../model/issue.js';
+import {
+  ENUMS,
+  type EnumInfo,
+  escapePointerToken,
+  INT64_MAX,
+  INT64_MIN,
+  type Issue,
+  MAX_NESTING_DEPTH,
+  UINT64_MAX,
+} from '../model/plain.js';
 import { issue, show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './_schemas.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema, SchemaName } from '../model/schema-files.js';
+import type { JsonSchema, SchemaName } from '../model/index.js';
 import { COMMITTED_SCHEMAS } from './_schemas.js';
 
 /** The committed JSON Schema (schemas/) of the whole document or of one config kind. */

@@ -1,6 +1,5 @@
 import type { Document, Node, Pair, YAMLError, YAMLMap } from 'yaml';
-import type { Issue } from '../model/issue.js';
-import { parsePointer } from '../model/issue.js';
+import { type Issue, parsePointer } from '../model/plain.js';
 import { issue } from './_issue.js';
 import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';

@@ -1,6 +1,5 @@
-import type { ImportDocument } from '../model/document.js';
-import type { Issue } from '../model/issue.js';
-import { hasErrors } from '../model/issue.js';
+import type { ImportDocument } from '../model/index.js';
+import { hasErrors, type Issue } from '../model/plain.js';
 import { fastYamlValue } from './_fast-yaml.js';
 import { issue } from './_issue.js';
 import { normalizeDocument } from './normalize.js';

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileProblem, fileProblemSync } from '../../files/index.js';
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
 import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';

@@ -1,13 +1,19 @@
 import { resolve } from 'node:path';
-import { parseDelimiter } from '../../infer/csv.js';
-import { inspectParquetSource, openForInspection, readColumnHead } from '../../inspect/index.js';
-import { type InspectOptions, inspectFile } from '../../inspect/inspect-file.js';
-import type { BaseProfile, FieldProfile } from '../../inspect/profile.js';
+import { parseDelimiter } from '../../infer/index.js';
+import {
+  type BaseProfile,
+  type FieldProfile,
+  type InspectOptions,
+  inspectFile,
+  inspectParquetSource,
+  openForInspection,
+  readColumnHead,
+} from '../../inspect/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
-import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit inspect <file> [options]
 

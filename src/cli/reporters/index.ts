@@ -1,4 +1,4 @@
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { Reporter, ReporterFactory } from './types.js';

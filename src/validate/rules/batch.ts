@@ -1,5 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND } from '../../model/kinds.js';
+import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND, type Issue } from '../../model/plain.js';
 import { issue } from '../_issue.js';
 import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule } from './_walk.js';
 

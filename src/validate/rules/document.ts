@@ -1,5 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { CONFIG_KEYS } from '../../model/kinds.js';
+import { CONFIG_KEYS, type Issue } from '../../model/plain.js';
 import { issue } from '../_issue.js';
 import { join, type Rule } from './_walk.js';
 

@@ -1,4 +1,4 @@
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import type { Rule } from './_walk.js';
 import { batchRule } from './batch.js';
 import { channelNameRule } from './channel-names.js';

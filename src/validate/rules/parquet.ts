@@ -1,4 +1,4 @@
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import { issue } from '../_issue.js';
 import { configsOf, given, join, list, misspelt, obj, type Rule } from './_walk.js';
 

@@ -1,5 +1,4 @@
-import { isRelativeTimeFormat } from '../../model/enum-values.js';
-import type { Issue } from '../../model/issue.js';
+import { type Issue, isRelativeTimeFormat } from '../../model/plain.js';
 import { issue } from '../_issue.js';
 import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
