@@ -570,6 +570,12 @@ export interface ColumnHeadMissing {
  * `maxPage` (1 MiB, the usual writers' page size limit) is completed by one more read.
  * Gives up, with the reason, when the page is larger, compressed with a codec importkit
  * does not decode (LZ4, ZSTD, LZO), or undecodable.
+ *
+ * hyparquet's public API reads whole column chunks; one page needs its internals
+ * (`hyparquet/src/column.js`, `src/convert.js`: reachable through its `./src/*.js` export,
+ * but not its documented API, so they may change in any release). package.json therefore
+ * pins hyparquet to an exact version (a test keeps it pinned): upgrade it on purpose, with
+ * the Parquet tests.
  */
 export async function readColumnHead(
   source: ByteSource,

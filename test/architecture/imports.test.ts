@@ -150,6 +150,19 @@ describe('imports in src/', () => {
     expect(internalImports(graph)).toEqual([]);
   });
 
+  test('a package whose internals src/ imports is pinned to an exact version', () => {
+    const pkg = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const internals = new Set(
+      sourceFiles(SRC).flatMap((file) =>
+        specifiers(file).flatMap((s) => /^((?:@[^/]+\/)?[^./][^/]*)\/src\//.exec(s)?.[1] ?? []),
+      ),
+    );
+    expect([...internals]).toEqual(['hyparquet']);
+    for (const name of internals) expect(pkg.dependencies[name]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   test('the checks find what they look for', () => {
     const sample = new Map([
       ['cli/run.ts', ['cli/commands/x.ts', 'infer/csv.ts', 'infer/index.ts']],
