@@ -52,6 +52,11 @@ export interface InspectFormat {
   text?: boolean;
   /** Inspects a file of this format. */
   inspect(path: string, options: InspectOptions): Promise<BaseProfile>;
+  /**
+   * The profile `importkit inspect` shows, when it reads more than `inspect` needs to
+   * (Parquet: sample values from the pages, which the footer does not hold).
+   */
+  inspectWithSamples?(path: string): Promise<BaseProfile>;
 }
 
 function ascii(s: string): number[] {
@@ -72,6 +77,8 @@ const BUILT_IN: readonly InspectFormat[] = [
     extensions: ['.parquet', '.pqt'],
     magic: [{ bytes: ascii('PAR1') }],
     inspect: async (path) => (await import('./parquet.js')).inspectParquet(path),
+    inspectWithSamples: async (path) =>
+      (await import('./parquet.js')).inspectParquetWithSamples(path),
   },
   {
     id: 'hdf5',

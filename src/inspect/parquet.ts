@@ -558,6 +558,26 @@ export interface ColumnHead {
   bytes: number;
 }
 
+/**
+ * The profile `importkit inspect` prints: samples are in the pages, not the footer, so the
+ * first page of each flat column without samples gives some (reads a little more).
+ */
+export async function inspectParquetWithSamples(path: string): Promise<ParquetProfile> {
+  const source = await openForInspection(path);
+  try {
+    const { profile, footer } = await inspectParquetSource(source);
+    const fields: ParquetFieldProfile[] = [];
+    for (const f of profile.fields) {
+      const head =
+        f.samples.length === 0 && f.name ? await readColumnHead(source, footer, f.name) : undefined;
+      fields.push(head && 'values' in head ? { ...f, samples: head.values.slice(0, 3) } : f);
+    }
+    return { ...profile, fields, bytesRead: source.bytesRead };
+  } finally {
+    await source.close();
+  }
+}
+
 /** Why a head could not be read (for an info issue). */
 export interface ColumnHeadMissing {
   reason: string;

@@ -2,12 +2,9 @@ import { resolve } from 'node:path';
 import { parseDelimiter } from '../../infer/index.js';
 import {
   type BaseProfile,
-  type FieldProfile,
   type InspectOptions,
   inspectFile,
-  inspectParquetSource,
-  openForInspection,
-  readColumnHead,
+  inspectFormat,
 } from '../../inspect/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
@@ -76,7 +73,8 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   let profile: BaseProfile;
   try {
     profile = await inspectFile(resolve(io.cwd, file), options);
-    if (profile.format === 'parquet') profile = await withParquetSamples(resolve(io.cwd, file));
+    const shown = inspectFormat(profile.format)?.inspectWithSamples;
+    if (shown) profile = await shown(resolve(io.cwd, file));
   } finally {
     progress?.done();
   }
@@ -85,23 +83,6 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     format === 'json' ? `${JSON.stringify(profile, null, 2)}\n` : profileText(profile),
   );
   return EXIT_OK;
-}
-
-/** Samples are in the pages, not the footer: the first page of each flat column gives some. */
-async function withParquetSamples(path: string): Promise<BaseProfile> {
-  const source = await openForInspection(path);
-  try {
-    const { profile, footer } = await inspectParquetSource(source);
-    const fields: FieldProfile[] = [];
-    for (const f of profile.fields) {
-      const head =
-        f.samples.length === 0 && f.name ? await readColumnHead(source, footer, f.name) : undefined;
-      fields.push(head && 'values' in head ? { ...f, samples: head.values.slice(0, 3) } : f);
-    }
-    return { ...profile, fields, bytesRead: source.bytesRead };
-  } finally {
-    await source.close();
-  }
 }
 
 /** A profile as text: a summary, format details, a table of fields, the issues. */
