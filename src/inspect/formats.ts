@@ -50,6 +50,8 @@ export interface InspectFormat {
    * text format (CSV) is also what text of no known extension is read as.
    */
   text?: boolean;
+  /** A batch may list files of this format (CH10 files are imported one by one). */
+  batch?: boolean;
   /** Inspects a file of this format. */
   inspect(path: string, options: InspectOptions): Promise<BaseProfile>;
   /**
@@ -66,6 +68,7 @@ function ascii(s: string): number[] {
 const BUILT_IN: readonly InspectFormat[] = [
   {
     id: 'csv',
+    batch: true,
     title: 'CSV',
     extensions: ['.csv', '.tsv', '.txt'],
     text: true,
@@ -73,6 +76,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   },
   {
     id: 'parquet',
+    batch: true,
     title: 'Parquet',
     extensions: ['.parquet', '.pqt'],
     magic: [{ bytes: ascii('PAR1') }],
@@ -82,6 +86,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   },
   {
     id: 'hdf5',
+    batch: true,
     title: 'HDF5',
     extensions: ['.h5', '.hdf5', '.he5', '.nc'],
     // The superblock may sit at 0, 512, 1024, 2048 ... (a user block precedes it).
@@ -90,6 +95,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   },
   {
     id: 'tdms',
+    batch: true,
     title: 'TDMS',
     extensions: ['.tdms'],
     magic: [{ bytes: ascii('TDSm') }],
@@ -105,6 +111,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   },
   {
     id: 'ulog',
+    batch: true,
     title: 'ULog',
     extensions: ['.ulg'],
     magic: [{ bytes: ascii('ULog') }],

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { openFileSource } from '../byte-source.js';
+import { inspectFormat, inspectFormats } from '../formats.js';
 import { gunzipHead, isGzip } from '../gzip-source.js';
 import type { FileFormat } from '../profile.js';
 import type { Container, ContainerKind } from './types.js';
@@ -37,12 +38,23 @@ const DATA_EXTENSIONS = new Set([
   '.ulg',
 ]);
 
+/** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS and ULog". */
+function batchTitles(): string {
+  const titles = inspectFormats()
+    .filter((f) => f.batch)
+    .map((f) => f.title);
+  return titles.length > 1
+    ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}`
+    : titles.join('');
+}
+
 /** Why a member of this format and name is not data, or undefined when the batch lists it. */
 export function leftOutByContent(path: string, format: FileFormat, by: string): string | undefined {
-  if (format === 'unknown') return 'not a data file (binary, not a format importkit knows)';
-  if (format === 'ch10') return 'a CH10 file (a batch imports CSV, Parquet, HDF5, TDMS and ULog)';
+  const entry = inspectFormat(format);
+  if (!entry) return 'not a data file (binary, not a format importkit knows)';
+  if (!entry.batch) return `a ${entry.title} file (a batch imports ${batchTitles()})`;
   const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
-  if (format === 'csv' && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
+  if (entry.text && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
     return 'a text file without a data extension (.csv, .tsv)';
   return undefined;
 }
