@@ -3,8 +3,6 @@ import type { ByteSource } from './byte-source.js';
 import { type InspectFormat, inspectFormats } from './formats.js';
 import type { FileFormat } from './profile.js';
 
-export type { FileFormat } from './profile.js';
-
 export interface Detection {
   format: FileFormat;
   /** True when the file is gzip-compressed (the format is then that of the content). */
