@@ -1,6 +1,5 @@
-import type { ConfigKind, ImportDocument } from '../model/index.js';
-import { CONFIG_KINDS } from '../model/index.js';
-import { issue } from '../model/make-issue.js';
+import { CONFIG_KINDS, type ConfigKind, type ImportDocument } from '../model/index.js';
+import { issue } from '../model/plain.js';
 import { suggestClosest, validateConfig } from '../validate/index.js';
 import { type AbsoluteTimeFormatName, type RelativeTimeFormatName, timeFormat } from './_names.js';
 import { ConfigBuildError } from './error.js';

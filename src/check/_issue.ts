@@ -1,7 +1,7 @@
-import type { TimeFormat } from '../model/enums.js';
-import { fitsUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
+import type { TimeFormat } from '../model/index.js';
+import { fitsUnixFormat, unixUnitThatFits } from '../model/plain.js';
 
-export { listSome } from '../validate/suggest.js';
+export { listSome } from '../validate/index.js';
 
 /** A cell value quoted for a message, cut when long. */
 export function quoteValue(v: string): string {

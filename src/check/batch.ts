@@ -14,12 +14,16 @@ import {
   leftOutByName,
   openContainer,
 } from '../inspect/index.js';
-import type { BatchConfig, BatchFileConfig } from '../model/batch.js';
-import { DATA_TYPE_KEY_KIND, type ImportDocument } from '../model/document.js';
-import { type Issue, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import {
+  type BatchConfig,
+  type BatchFileConfig,
+  DATA_TYPE_KEY_KIND,
+  type ImportDocument,
+} from '../model/index.js';
+import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest } from '../validate/index.js';
-import type { CheckOptions } from './index.js';
+import { checkFile } from './dispatch.js';
+import type { CheckOptions } from './formats.js';
 
 const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
 type FileKey = (typeof FILE_KEYS)[number];
@@ -103,8 +107,7 @@ async function examine(
   if (mismatch) return { format, data, issues: [mismatch] };
   const config = configOf(batch, path, entry);
   if (!config || place.kind !== 'folder') return { format, data, issues: [] };
-  const { checkConfig } = await import('./index.js');
-  const found = await checkConfig(config.document, join(place.root, path), options);
+  const found = await checkFile(config.document, join(place.root, path), options);
   return { format, data, issues: moved(found, config.key, config.base, path) };
 }
 

@@ -3,7 +3,7 @@
  * (ASCII digits, signs, dots): no string is made for cells that fit. Text is decoded only
  * for the rare cells that need it (special floats, booleans, enum names, 19+ digit integers).
  */
-import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../model/bounds.js';
+import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../model/plain.js';
 
 const D0 = 48;
 const D9 = 57;

@@ -9,7 +9,7 @@
  *
  * Rows of a range are numbered from 1 within it; `mergeTally` moves them to file rows.
  */
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
+import type { ChannelDataType, TimeFormat } from '../model/index.js';
 import {
   type IntRange,
   intFits,

@@ -7,11 +7,8 @@
  */
 
 import { classifyCell, inspectCsv } from '../inspect/index.js';
-import type { CsvConfig } from '../model/csv.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import { type Issue, type IssueSource, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import { unixUnitThatFits } from '../model/vocabulary.js';
+import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
+import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
 import {
   listSome,
   PLAUSIBLE,

@@ -7,9 +7,8 @@
  * index, as HDF5 tools show them.
  */
 import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from '../inspect/index.js';
-import type { ChannelDataType } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import type { ChannelDataType } from '../model/index.js';
+import { type Issue, issue } from '../model/plain.js';
 import {
   arrayChunk,
   type Chunk,

@@ -11,11 +11,8 @@
  */
 import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
-import type { TimeFormat } from '../model/enums.js';
-import type { Hdf5Config } from '../model/hdf5.js';
-import { type Issue, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import { isUnixFormat, unixUnitThatFits } from '../model/vocabulary.js';
+import type { Hdf5Config, TimeFormat } from '../model/index.js';
+import { type Issue, issue, isUnixFormat, pointer, unixUnitThatFits } from '../model/plain.js';
 import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';

@@ -8,8 +8,7 @@
  */
 import { openAsBlob } from 'node:fs';
 import type { Data } from 'apache-arrow';
-import type { EnumType } from '../model/channel.js';
-import type { ChannelDataType } from '../model/enums.js';
+import type { ChannelDataType, EnumType } from '../model/index.js';
 import {
   arrayChunk,
   type ChannelTally,

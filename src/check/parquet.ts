@@ -7,13 +7,8 @@
  */
 import { parquetChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { inspectParquet, type ParquetFieldProfile, type ParquetProfile } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
-import type { TimeFormat } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { ParquetConfig } from '../model/parquet.js';
-import { isUnixFormat } from '../model/vocabulary.js';
+import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
+import { type Issue, issue, isUnixFormat, pointer } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {

@@ -4,9 +4,8 @@
  * channel's type. Sampled: the head (10,000 rows at most), three slices inside the file
  * and its tail (bounded by bytes); `full`: every row, streamed.
  */
-import type { CsvConfig } from '../model/csv.js';
-import type { TimeFormat } from '../model/enums.js';
-import { pointer } from '../model/issue.js';
+import type { CsvConfig, TimeFormat } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import { isBool, isoMillis, numberOf } from './cells.js';
 import { nextLineStart, readCsvHead } from './csv-head.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';

@@ -6,8 +6,8 @@
  * slices and the last rows; `full`: every row, 65,536 rows at a time.
  */
 import { type Hdf5Dataset, inspectHdf5, readHdf5Rows } from '../inspect/index.js';
-import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';
-import { pointer } from '../model/issue.js';
+import type { Hdf5Config, Hdf5DataEntry } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import {
   BatchBuilder,
   type ConfigRows,

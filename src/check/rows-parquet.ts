@@ -8,9 +8,8 @@
  * and the last rows; `full`: every row group, one at a time (memory bounded by one group's
  * columns).
  */
-import type { ChannelConfig } from '../model/channel.js';
-import { pointer } from '../model/issue.js';
-import type { ParquetConfig, ParquetTimeColumn } from '../model/parquet.js';
+import type { ChannelConfig, ParquetConfig, ParquetTimeColumn } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import {
   BatchBuilder,
   type ConfigRows,

@@ -18,8 +18,8 @@ import {
   type TdmsValueRequest,
   tdmsProperty,
 } from '../inspect/index.js';
-import { pointer } from '../model/issue.js';
-import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
+import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import {
   BatchBuilder,
   type ConfigRows,

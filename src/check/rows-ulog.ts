@@ -18,8 +18,8 @@ import {
   ulogFieldValue,
   ulogLayouts,
 } from '../inspect/index.js';
-import { pointer } from '../model/issue.js';
-import type { UlogConfig } from '../model/ulog.js';
+import type { UlogConfig } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import {
   BatchBuilder,
   type ConfigRows,

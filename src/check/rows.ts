@@ -5,12 +5,16 @@
  * scanner, hyparquet row groups, the guarded HDF5 worker); whoever shows data (the
  * preview) gets it from here and never parses a file itself.
  *
- * One table holds a reader per config kind: adding a format is adding an entry that turns
- * its config into channels and streams its rows in batches.
+ * The format table (`formats.ts`) holds a reader per format: adding one is adding an entry
+ * that turns its config into channels and streams its rows in batches.
  */
-import type { ChannelConfig, EnumType } from '../model/channel.js';
-import { type ConfigKind, type ImportDocument, kindOfKey } from '../model/document.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
+import type {
+  ChannelConfig,
+  ChannelDataType,
+  ConfigKind,
+  EnumType,
+  TimeFormat,
+} from '../model/index.js';
 
 /** One channel the config makes. */
 export interface RowChannel {
@@ -77,32 +81,6 @@ export type RowReader = (
   dataPath: string,
   options: RowReadOptions,
 ) => Promise<ConfigRows>;
-
-/** One reader per config kind; a kind without one cannot show its rows yet. */
-const ROW_READERS: Partial<Record<ConfigKind, () => Promise<RowReader>>> = {
-  csv: async () => (await import('./rows-csv.js')).csvRows,
-  parquet: async () => (await import('./rows-parquet.js')).parquetRows,
-  hdf5: async () => (await import('./rows-hdf5.js')).hdf5Rows,
-  tdms: async () => (await import('./rows-tdms.js')).tdmsRows,
-  ulog: async () => (await import('./rows-ulog.js')).ulogRows,
-};
-
-/**
- * The rows of a data file as `document` reads them, or undefined for a document of a kind
- * no reader exists for. Throws InspectError when the file cannot be read.
- */
-export async function readConfigRows(
-  document: ImportDocument,
-  dataPath: string,
-  options: RowReadOptions = {},
-): Promise<ConfigRows | undefined> {
-  const key = Object.keys(document).find((k) => kindOfKey(k) !== undefined);
-  const kind = key ? kindOfKey(key) : undefined;
-  const load = kind ? ROW_READERS[kind] : undefined;
-  if (!key || !load) return undefined;
-  const config = (document as Record<string, unknown>)[key] as Record<string, unknown>;
-  return (await load())(config ?? {}, key, dataPath, options);
-}
 
 // ---------------------------------------------------------------------------------------
 // Shared by the readers

@@ -12,10 +12,8 @@ import {
   type TdmsProfile,
   tdmsProperty,
 } from '../inspect/index.js';
-import type { Issue } from '../model/issue.js';
-import { pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
+import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
+import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';

@@ -1,4 +1,4 @@
-import type { ChannelDataType } from '../model/enums.js';
+import type { ChannelDataType } from '../model/index.js';
 
 /** How a declared channel type meets the type the file stores. */
 export type TypeFit = 'ok' | 'mismatch' | 'narrow' | 'wide';

@@ -8,9 +8,8 @@
  */
 import { ulogChannelTypeOf } from '../infer/index.js';
 import { inspectUlog, type UlogProfile } from '../inspect/index.js';
-import { type Issue, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
+import type { UlogConfig, UlogDataEntry } from '../model/index.js';
+import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';

@@ -5,11 +5,8 @@
  * ENUM values not among the enumTypes), fed one decoded piece (`Chunk`) at a time, and the
  * issues they make. Parquet (parquet-values.ts) and HDF5 (hdf5-values.ts) read the pieces.
  */
-import type { EnumType } from '../model/channel.js';
-import type { IssueCode } from '../model/codes/index.js';
-import type { ChannelDataType } from '../model/enums.js';
-import type { Issue, IssueSource } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import type { ChannelDataType, EnumType } from '../model/index.js';
+import { type Issue, type IssueCode, type IssueSource, issue } from '../model/plain.js';
 import { listSome, quoteValue, shortName } from './_issue.js';
 
 export interface TimeTally {

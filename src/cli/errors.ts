@@ -1,4 +1,4 @@
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 
 /** A mistake in how a command was called: printed as one line, exit code 2. */
 export class UsageError extends Error {

@@ -1,4 +1,4 @@
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 
 /**
  * The stages name the option to set, in backticks (`timeFormat`, `relativeStartTime`), since

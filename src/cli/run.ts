@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import type * as Yaml from 'yaml';
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import { provideYaml } from '../validate/index.js';
+import { type CommandName, commandSummaries, VERSION } from './args.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
-import { unknownFlagError } from './mistakes.js';
 import { issueWithFlags } from './option-flags.js';
 import { printable } from './printable.js';
 
@@ -15,75 +14,29 @@ provideYaml(() => createRequire(import.meta.url)('yaml') as typeof Yaml);
 /** A command: its arguments after the command name → an exit code. */
 export type Command = (args: string[], io: Io) => Promise<number>;
 
-interface CommandEntry {
-  summary: string;
-  load: () => Promise<Command>;
-}
-
-/** Commands are loaded when called, so `lint` never loads wasm or the HTTP client. */
-const COMMANDS: Record<string, CommandEntry> = {
-  lint: {
-    summary: 'validate config files (YAML or JSON)',
-    load: async () => (await import('./commands/lint.js')).lint,
-  },
-  schema: {
-    summary: 'print the JSON Schema of a config document or kind',
-    load: async () => (await import('./commands/schema.js')).schema,
-  },
-  inspect: {
-    summary: 'print what a data file holds (the inspection profile)',
-    load: async () => (await import('./commands/inspect.js')).inspect,
-  },
-  infer: {
-    summary: 'infer a draft config from a data file',
-    load: async () => (await import('./commands/infer.js')).infer,
-  },
-  check: {
-    summary: 'check a config against the data file it will import',
-    load: async () => (await import('./commands/check.js')).check,
-  },
-  normalize: {
-    summary: 'write a copy of a CSV file the platform reads (decimal commas, split times ...)',
-    load: async () => (await import('./commands/normalize.js')).normalize,
-  },
-  preview: {
-    summary: 'write an HTML page showing the data as a config reads it',
-    load: async () => (await import('./commands/preview.js')).preview,
-  },
-  fmt: {
-    summary: 'rewrite configs in canonical form',
-    load: async () => (await import('./commands/fmt.js')).fmt,
-  },
-  submit: {
-    summary: 'create an import and upload its file',
-    load: async () => (await import('./commands/submit.js')).submit,
-  },
-  status: {
-    summary: 'show (or wait for) a data import',
-    load: async () => (await import('./commands/status.js')).status,
-  },
-  serve: {
-    summary: 'run a local emulator of the platform',
-    load: async () => (await import('./commands/serve.js')).serve,
-  },
-  completion: {
-    summary: 'print a shell completion script (bash, zsh, fish)',
-    load: async () => (await import('./commands/completion.js')).completion,
-  },
+/**
+ * Commands are loaded when called, so `lint` never loads wasm or the HTTP client. Their
+ * names and summaries are in `COMMAND_SUMMARIES` (./args.js), which commands may import.
+ */
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
+  lint: async () => (await import('./commands/lint.js')).lint,
+  schema: async () => (await import('./commands/schema.js')).schema,
+  inspect: async () => (await import('./commands/inspect.js')).inspect,
+  infer: async () => (await import('./commands/infer.js')).infer,
+  check: async () => (await import('./commands/check.js')).check,
+  normalize: async () => (await import('./commands/normalize.js')).normalize,
+  preview: async () => (await import('./commands/preview.js')).preview,
+  fmt: async () => (await import('./commands/fmt.js')).fmt,
+  submit: async () => (await import('./commands/submit.js')).submit,
+  status: async () => (await import('./commands/status.js')).status,
+  serve: async () => (await import('./commands/serve.js')).serve,
+  completion: async () => (await import('./commands/completion.js')).completion,
 };
 
-/** Each command's name and one-line summary, in the order of the help. */
-export function commandSummaries(): Array<[string, string]> {
-  return Object.entries(COMMANDS).map(([name, c]) => [name, c.summary]);
-}
-
-export const VERSION = '0.1.0';
-
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(
-    ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`,
-  );
+  const summaries = commandSummaries();
+  const width = Math.max(...summaries.map(([name]) => name.length));
+  const lines = summaries.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`);
   return [
     'Usage: importkit <command> [options]',
     '',
@@ -109,13 +62,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!entry) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
+  if (!load) {
     io.stderr.write(`importkit: unknown command '${name}'\n\n${usage()}`);
     return EXIT_USAGE;
   }
   try {
-    const command = await entry.load();
+    const command = await load();
     return await command(rest, io);
   } catch (err) {
     return await reportError(err, name, io);
@@ -161,24 +114,4 @@ async function reportError(err: unknown, name: string, io: Io): Promise<number> 
 function isParseArgsError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
-}
-
-/** parseArgs with the project's defaults: strict, positionals allowed. */
-export function parseCommandArgs<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(
-  args: string[],
-  options: T,
-): ReturnType<
-  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: true }>
-> {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (err) {
-    const unknown = /^Unknown option '([^']+)'/.exec((err as Error).message);
-    if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown) throw err;
-    const known = Object.entries(options ?? {}).flatMap(([long, o]) => {
-      const short = (o as { short?: string }).short;
-      return short ? [long, short] : [long];
-    });
-    throw unknownFlagError(unknown[1] as string, known);
-  }
 }

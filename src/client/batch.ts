@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { ContainerKind } from '../inspect/index.js';
-import type { BatchConfig } from '../model/batch.js';
+import type { BatchConfig } from '../model/index.js';
 import { BatchCheckError, FileError } from './errors.js';
 
 /** A batch ready to upload: a folder (zipped as it goes) or an archive (sent as it is). */

@@ -1,5 +1,5 @@
-import type { Issue } from '../model/issue.js';
-import type { Status } from '../model/resources.js';
+import type { Status } from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 
 /** The issue codes client errors carry (documented in src/model/codes/client.ts). */
 export type ClientErrorCode =

@@ -5,8 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { ImportDocument } from '../model/document.js';
-import type { DataImport } from '../model/resources.js';
+import type { DataImport, ImportDocument } from '../model/index.js';
 import { assertValidConfig } from '../validate/index.js';
 import { type BatchPlan, planBatch } from './batch.js';
 import { FileError } from './errors.js';

@@ -1,8 +1,8 @@
 /** Update masks: comma-separated snake_case field paths, as the reference writes them. */
 
-import { toSnakePath } from '../model/vocabulary.js';
+import { toSnakePath } from '../model/plain.js';
 
-export { toCamelPath, toSnakePath } from '../model/vocabulary.js';
+export { toCamelPath, toSnakePath } from '../model/plain.js';
 
 /** The mask naming every field of `fields` except the id field. */
 export function maskOf(fields: Record<string, unknown>, idField: string): string {

@@ -3,19 +3,20 @@
  * as the reference writes them, answering the resource itself (the Run, not `{ run }`).
  */
 import { z } from 'zod';
-import type { ImportDocument } from '../model/document.js';
-import { DATA_IMPORT_STATUS_VALUES, type DataTypeKey } from '../model/enums.js';
 import {
   Asset,
   Channel,
+  DATA_IMPORT_STATUS_VALUES,
   DataImport,
+  type DataTypeKey,
+  type ImportDocument,
   Organization,
   RUN_UPDATE_MASK_FIELDS,
   Run,
   SavedSearch,
   UserDefinedFunctionVersion,
   View,
-} from '../model/resources.js';
+} from '../model/index.js';
 import { RequestError, type RequestPlace, ResponseError } from './errors.js';
 import { maskOf, maskPaths } from './mask.js';
 import type { QueryValue, Transport } from './transport.js';

@@ -1,6 +1,5 @@
 /** Following an import to its end: GetDataImport with growing intervals. */
-import { DATA_IMPORT_STATUS_VALUES } from '../model/enums.js';
-import type { DataImport } from '../model/resources.js';
+import { DATA_IMPORT_STATUS_VALUES, type DataImport } from '../model/index.js';
 import { anySignal, deadlineSignal, delay } from './delay.js';
 import { ApiError, ImportFailedError, NetworkError, TimeoutError } from './errors.js';
 import { fmtMs } from './transport.js';

@@ -3,7 +3,7 @@
  * timeout, an overall deadline, the caller's signal, and retries where they are safe.
  * Every operation goes through it; nothing else in the client touches `fetch`.
  */
-import { Status } from '../model/resources.js';
+import { Status } from '../model/index.js';
 import { anySignal, deadlineSignal, delay } from './delay.js';
 import {
   ApiError,

@@ -12,9 +12,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
-import type { BatchConfig } from '../model/batch.js';
-import type { Issue } from '../model/issue.js';
-import { MAX_INFLATION_RATIO } from './routes/uploads.js';
+import type { BatchConfig } from '../model/index.js';
+import type { Issue } from '../model/plain.js';
+import { MAX_INFLATION_RATIO } from './http.js';
 
 /** The end of a batch import: a failure message, or the warnings of a success. */
 export interface BatchOutcome {

@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { BaseProfile } from '../inspect/index.js';
-import { InspectError, inspectFile } from '../inspect/index.js';
-import type { BatchConfig } from '../model/batch.js';
-import { CONFIG_KEYS, type ImportDocument, kindOfKey } from '../model/document.js';
-import type { Issue } from '../model/issue.js';
-import type { Channel } from '../model/resources.js';
+import { type BaseProfile, InspectError, inspectFile } from '../inspect/index.js';
+import {
+  type BatchConfig,
+  type Channel,
+  CONFIG_KEYS,
+  type ImportDocument,
+  kindOfKey,
+} from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
 import type { ImportRecord, Store } from './store.js';
 

@@ -13,7 +13,7 @@ import type {
   SavedSearch,
   UserDefinedFunctionVersion,
   View,
-} from '../model/resources.js';
+} from '../model/index.js';
 
 export interface Owned<T> {
   orgId: string;

@@ -5,8 +5,7 @@
  */
 import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import { type Issue, issue } from '../model/plain.js';
 
 /** What a non-regular file is, in words, with the hint for it. */
 function kindOf(st: Stats): { what: string; hint: string } | undefined {

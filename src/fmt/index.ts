@@ -19,10 +19,8 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { z } from 'zod';
-import { ImportDocument } from '../model/document.js';
-import { ENUMS } from '../model/enums.js';
-import { pointer } from '../model/issue.js';
-import { Int64String, Uint64String } from '../model/scalars.js';
+import { ENUMS, ImportDocument, Int64String, Uint64String } from '../model/index.js';
+import { pointer } from '../model/plain.js';
 import {
   camelCase,
   duplicateKeyOffset,

@@ -3,10 +3,8 @@
  * config, configs shared by several files folded into their kind's default, issues and
  * evidence moved under each file's pointer.
  */
-import type { BatchConfig } from '../model/batch.js';
-import type { DataTypeKey } from '../model/enums.js';
-import { type Issue, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import type { BatchConfig, DataTypeKey } from '../model/index.js';
+import { type Issue, issue, pointer } from '../model/plain.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 

@@ -9,12 +9,14 @@ import {
   detectFormat,
   type FileFormat,
   InspectError,
+  inspectFormat,
   leftOutByContent,
   leftOutByName,
+  unknownFormatError,
 } from '../inspect/index.js';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import { finishDraft } from './index.js';
+import { type Issue, issue } from '../model/plain.js';
+import { finishDraft } from './finish.js';
+import { inferFormat } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
 /** What the walk found for one member. */
@@ -30,45 +32,41 @@ function memberOptions(options: InferOptions): InferOptions {
   return rest;
 }
 
-async function inferMember(
-  source: ByteSource,
-  format: FileFormat,
-  options: InferOptions,
-): Promise<Draft> {
-  switch (format) {
-    case 'csv':
-      return (await import('./csv.js')).inferCsvSource(source, options);
-    case 'parquet':
-      return (await import('./parquet.js')).inferParquetSource(source, options);
-    case 'tdms': {
-      const { inspectTdmsSource } = await import('../inspect/index.js');
-      const { draftFromTdmsProfile } = await import('./tdms.js');
-      return draftFromTdmsProfile(await inspectTdmsSource(source), options);
-    }
-    default: {
-      const { inspectUlogSource } = await import('../inspect/index.js');
-      const { draftFromUlogProfile } = await import('./ulog.js');
-      return draftFromUlogProfile(await inspectUlogSource(source), options);
-    }
-  }
-}
-
 /** Where the member lives, for HDF5 (read by path: only a folder's members have one). */
 export interface MemberPlace {
   kind: ContainerKind;
   root: string;
 }
 
-function typeOnlyIssue(path: string): Issue {
+function typeOnlyIssue(path: string, format: FileFormat): Issue {
+  const title = inspectFormat(format)?.title ?? format;
   return issue(
     'batch_member_not_inspected',
     '',
-    `${path}: an HDF5 file inside an archive is listed with its type only (importkit reads HDF5 files in place, not inside archives)`,
+    `${path}: an ${title} file inside an archive is listed with its type only (importkit reads ${title} files in place, not inside archives)`,
     {
       hint: 'Infer the folder the archive was made from to get its own config, or write one.',
       source: { file: path },
     },
   );
+}
+
+/**
+ * A member's draft through the format table: from its bytes, or by its path in a folder for
+ * a format read in place (HDF5); undefined for such a member inside an archive.
+ */
+async function inferMember(
+  path: string,
+  source: ByteSource,
+  format: FileFormat,
+  place: MemberPlace,
+  options: InferOptions,
+): Promise<Draft | undefined> {
+  const entry = inferFormat(format);
+  if (!entry) throw unknownFormatError(path);
+  if (entry.inferSource) return entry.inferSource(source, options);
+  if (place.kind !== 'folder') return undefined;
+  return entry.infer(join(place.root, path), options);
 }
 
 /** Detects a member's format and infers its draft; a failure becomes the member's issues. */
@@ -88,24 +86,9 @@ export async function examineMember(
     format = detection.format;
     const why = leftOutByContent(path, format, detection.by);
     if (why) return { path, outcome: 'left-out', reason: why };
-    const opts = memberOptions(options);
-    if (format === 'hdf5') {
-      if (place.kind !== 'folder')
-        return { path, outcome: 'type-only', format, issue: typeOnlyIssue(path) };
-      const { inferHdf5 } = await import('./hdf5.js');
-      return {
-        path,
-        outcome: 'draft',
-        format,
-        draft: finishDraft(await inferHdf5(join(place.root, path), opts)),
-      };
-    }
-    return {
-      path,
-      outcome: 'draft',
-      format,
-      draft: finishDraft(await inferMember(source, format, opts)),
-    };
+    const draft = await inferMember(path, source, format, place, memberOptions(options));
+    if (!draft) return { path, outcome: 'type-only', format, issue: typeOnlyIssue(path, format) };
+    return { path, outcome: 'draft', format, draft: finishDraft(draft) };
   } catch (err) {
     if (!(err instanceof InspectError)) throw err;
     return { path, outcome: 'failed', format, issues: err.issues };

@@ -5,11 +5,11 @@
  */
 import { basename } from 'node:path';
 import { containerKind, InspectError, openContainer } from '../inspect/index.js';
-import type { BatchFileConfig } from '../model/batch.js';
-import { issue } from '../model/make-issue.js';
+import type { BatchFileConfig } from '../model/index.js';
+import { issue } from '../model/plain.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
-import { finishDraft } from './index.js';
+import { finishDraft } from './finish.js';
 import type { Draft, InferOptions } from './types.js';
 
 export interface BatchOptions extends InferOptions {

@@ -6,7 +6,7 @@
  */
 import { basename, extname } from 'node:path';
 import { type Ch10Profile, inspectCh10 } from '../inspect/index.js';
-import type { Ch10Config } from '../model/ch10.js';
+import type { Ch10Config } from '../model/index.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
 const P = '/ch10Config';

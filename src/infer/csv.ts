@@ -8,11 +8,8 @@ import {
   numberStyleOf,
   openForInspection,
 } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
-import type { CsvConfig } from '../model/csv.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import { type Issue, pointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
+import { type Issue, issue, pointer } from '../model/plain.js';
 import {
   isRelativeFormat,
   isRfc3339,

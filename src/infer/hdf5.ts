@@ -15,13 +15,22 @@ import {
   MAX_TWO_D_COLUMNS,
   typeName,
 } from '../inspect/index.js';
-import type { ChannelConfig, EnumType } from '../model/channel.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import type { Hdf5Config, Hdf5DataEntry } from '../model/hdf5.js';
-import type { Issue } from '../model/issue.js';
-import { issue as newIssue } from '../model/make-issue.js';
-import { Timestamp } from '../model/scalars.js';
-import { DATETIME_TEXT, parseTimeFormatName, RFC3339_TEXT } from '../model/vocabulary.js';
+import {
+  type ChannelConfig,
+  type ChannelDataType,
+  type EnumType,
+  type Hdf5Config,
+  type Hdf5DataEntry,
+  type TimeFormat,
+  Timestamp,
+} from '../model/index.js';
+import {
+  DATETIME_TEXT,
+  type Issue,
+  issue as newIssue,
+  parseTimeFormatName,
+  RFC3339_TEXT,
+} from '../model/plain.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,

@@ -15,18 +15,24 @@ import {
   type ParquetProfile,
   readColumnHead,
 } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
 import {
+  type ChannelConfig,
   type ChannelDataType,
   PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
+  type ParquetColumn,
   type ParquetComplexTypesImportMode,
+  type ParquetConfig,
+  type ParquetTimeColumn,
   TIME_FORMAT_VALUES,
   type TimeFormat,
-} from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { issue as newIssue } from '../model/make-issue.js';
-import type { ParquetColumn, ParquetConfig, ParquetTimeColumn } from '../model/parquet.js';
-import { DATETIME_TEXT, enumName, RFC3339_TEXT } from '../model/vocabulary.js';
+} from '../model/index.js';
+import {
+  DATETIME_TEXT,
+  enumName,
+  type Issue,
+  issue as newIssue,
+  RFC3339_TEXT,
+} from '../model/plain.js';
 import {
   startTimeFromFileName,
   timeNameScore,

@@ -5,8 +5,7 @@
  * and its severity is at least the restatement's. The table says, per inference code, which
  * validation codes restate it.
  */
-import type { IssueCode } from '../model/codes/index.js';
-import type { Issue } from '../model/issue.js';
+import type { Issue, IssueCode } from '../model/plain.js';
 
 /** Inference code → the validation codes that restate it. Codes not listed absorb nothing. */
 export const RESTATED_BY: Readonly<Partial<Record<IssueCode, readonly IssueCode[]>>> = {

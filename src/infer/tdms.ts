@@ -16,11 +16,14 @@ import {
   type TdmsProperty,
   tdmsProperty,
 } from '../inspect/index.js';
-import type { ChannelConfig } from '../model/channel.js';
-import type { ChannelDataType, TimeFormat } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { TdmsConfig, TdmsDataEntry } from '../model/tdms.js';
+import type {
+  ChannelConfig,
+  ChannelDataType,
+  TdmsConfig,
+  TdmsDataEntry,
+  TimeFormat,
+} from '../model/index.js';
+import { type Issue, issue } from '../model/plain.js';
 import { relativeFormatFromUnit, timeNameScore, unitFromName } from './time.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 

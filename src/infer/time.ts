@@ -1,8 +1,8 @@
-import type { TimeFormat } from '../model/enums.js';
-import { fittingUnixUnit, type PlausibleRange } from '../model/vocabulary.js';
+import type { TimeFormat } from '../model/index.js';
+import { fittingUnixUnit, type PlausibleRange } from '../model/plain.js';
 import type { Confidence } from './types.js';
 
-export type { PlausibleRange } from '../model/vocabulary.js';
+export type { PlausibleRange } from '../model/plain.js';
 export {
   fitsUnixFormat,
   isRelativeFormat,
@@ -11,7 +11,7 @@ export {
   parseTimeFormatName,
   TIME_FORMAT_SHORT_NAMES,
   unixUnitThatFits,
-} from '../model/vocabulary.js';
+} from '../model/plain.js';
 
 /**
  * Time-format facts shared by every inferer (CSV, Parquet, HDF5): which unix unit a

@@ -1,5 +1,5 @@
-import type { ConfigKind, ImportDocument } from '../model/document.js';
-import type { Issue } from '../model/issue.js';
+import type { ConfigKind, ImportDocument } from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 
 export type Confidence = 'high' | 'medium' | 'low';
 

@@ -8,11 +8,13 @@
  */
 import { basename, extname } from 'node:path';
 import { inspectUlog, type UlogFieldProfile, type UlogProfile } from '../inspect/index.js';
-import type { ChannelDataType } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import { Timestamp } from '../model/scalars.js';
-import type { UlogConfig, UlogDataEntry } from '../model/ulog.js';
+import {
+  type ChannelDataType,
+  Timestamp,
+  type UlogConfig,
+  type UlogDataEntry,
+} from '../model/index.js';
+import { type Issue, issue } from '../model/plain.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
 const P = '/ulogConfig';

@@ -1,5 +1,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { fileErrorIssue, fileProblem } from '../files/index.js';
+import { InspectError } from './profile.js';
 
 /**
  * Positioned reads over a file: every inspector reads through one of these, so "reads
@@ -109,4 +111,18 @@ export function countingSource(inner: ByteSource): ByteSource & { log: Array<[nu
     },
     close: () => inner.close(),
   };
+}
+
+/** Opens a file, turning the OS's errors into an InspectError with a clear one-line message. */
+export async function openForInspection(path: string): Promise<ByteSource> {
+  const problem = await fileProblem(path);
+  if (problem) throw new InspectError({ ...problem, source: { file: path } });
+  try {
+    return await openFileSource(path);
+  } catch (err) {
+    throw new InspectError(
+      { ...fileErrorIssue(err, path), source: { file: path } },
+      { cause: err },
+    );
+  }
 }

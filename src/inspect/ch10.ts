@@ -4,10 +4,8 @@
  * format 1) and lists the recorder's channels: ID, name and data type. Only the first
  * packet is read; no npm package reads Chapter 10 files.
  */
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { type Issue, issue } from '../model/plain.js';
+import { type ByteSource, openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export interface Ch10Channel {

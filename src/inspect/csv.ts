@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { ByteSource } from './byte-source.js';
+import { type Issue, issue } from '../model/plain.js';
+import { type ByteSource, openForInspection } from './byte-source.js';
 import {
   type CellKind,
   ColumnStats,
@@ -23,7 +22,6 @@ import {
 } from './csv/dialect.js';
 import { type CsvLayout, detectLayout, parseJsonObject, splitHeaderUnits } from './csv/layout.js';
 import { gunzipChunks, isGzip } from './gzip-source.js';
-import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export type { CellKind, CsvColumnType, TextShape, TimeTextKind } from './csv/cells.js';

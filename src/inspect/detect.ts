@@ -1,8 +1,7 @@
 import { extname } from 'node:path';
 import type { ByteSource } from './byte-source.js';
-
-/** The file formats importkit can tell apart. */
-export type FileFormat = 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10' | 'unknown';
+import { type InspectFormat, inspectFormats } from './formats.js';
+import type { FileFormat } from './profile.js';
 
 export interface Detection {
   format: FileFormat;
@@ -12,59 +11,47 @@ export interface Detection {
   by: 'magic' | 'extension' | 'content';
 }
 
-const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
-
 function startsWith(bytes: Uint8Array, magic: readonly number[], at = 0): boolean {
   if (bytes.byteLength < at + magic.length) return false;
   return magic.every((b, i) => bytes[at + i] === b);
 }
-function ascii(s: string): number[] {
-  return [...s].map((c) => c.charCodeAt(0));
+
+function hasMagic(head: Uint8Array, format: InspectFormat): boolean {
+  return (format.magic ?? []).some((m) =>
+    (m.at ?? [0]).some((at) => startsWith(head, m.bytes, at)),
+  );
 }
 
-const EXTENSIONS: Record<string, FileFormat> = {
-  '.csv': 'csv',
-  '.tsv': 'csv',
-  '.txt': 'csv',
-  '.parquet': 'parquet',
-  '.pqt': 'parquet',
-  '.h5': 'hdf5',
-  '.hdf5': 'hdf5',
-  '.he5': 'hdf5',
-  '.nc': 'hdf5',
-  '.tdms': 'tdms',
-  '.ulg': 'ulog',
-  '.ch10': 'ch10',
-};
+function byExtension(formats: readonly InspectFormat[], ext: string): InspectFormat | undefined {
+  return formats.find((f) => f.extensions.includes(ext));
+}
 
 /**
- * Decides a file's format by its magic bytes first (`PAR1`, the HDF5 signature, `TDSm`,
- * `ULog`, gzip), then its extension, then by sniffing text. Reads at most the first 4 KiB
- * (and 4 bytes at the end for Parquet).
+ * Decides a file's format from the format table: by its magic bytes first (`PAR1`, the
+ * HDF5 signature, `TDSm`, `ULog`, gzip), then its extension, then by sniffing text (text
+ * of no known extension is read as the first text format, CSV). Reads at most the first
+ * 4 KiB.
  */
 export async function detectFormat(source: ByteSource): Promise<Detection> {
   const head = await source.read(0, Math.min(4096, source.size));
   const ext = extname(source.name.replace(/\.gz$/i, '')).toLowerCase();
-  const gzip = startsWith(head, [0x1f, 0x8b]);
-  if (gzip) {
+  const formats = inspectFormats();
+  const named = byExtension(formats, ext);
+  const text = formats.find((f) => f.text);
+  if (startsWith(head, [0x1f, 0x8b])) {
     return {
-      format: EXTENSIONS[ext] ?? 'csv',
+      format: named?.id ?? text?.id ?? 'unknown',
       gzip: true,
-      by: EXTENSIONS[ext] ? 'extension' : 'content',
+      by: named ? 'extension' : 'content',
     };
   }
-  if (startsWith(head, ascii('PAR1'))) return { format: 'parquet', gzip: false, by: 'magic' };
-  // HDF5's superblock may sit at 0, 512, 1024, 2048 ... (a user block precedes it).
-  for (const at of [0, 512, 1024, 2048]) {
-    if (startsWith(head, HDF5_MAGIC, at)) return { format: 'hdf5', gzip: false, by: 'magic' };
+  const magic = formats.find((f) => hasMagic(head, f));
+  if (magic) return { format: magic.id, gzip: false, by: 'magic' };
+  if (named && !named.text) return { format: named.id, gzip: false, by: 'extension' };
+  if (looksLikeText(head)) {
+    const format = named ?? text;
+    if (format) return { format: format.id, gzip: false, by: named ? 'extension' : 'content' };
   }
-  if (startsWith(head, ascii('TDSm'))) return { format: 'tdms', gzip: false, by: 'magic' };
-  if (startsWith(head, ascii('ULog'))) return { format: 'ulog', gzip: false, by: 'magic' };
-  if (startsWith(head, [0x25, 0xeb])) return { format: 'ch10', gzip: false, by: 'magic' };
-  const byExt = EXTENSIONS[ext];
-  if (byExt && byExt !== 'csv') return { format: byExt, gzip: false, by: 'extension' };
-  if (looksLikeText(head))
-    return { format: 'csv', gzip: false, by: byExt ? 'extension' : 'content' };
   return { format: 'unknown', gzip: false, by: 'content' };
 }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { issue } from '../model/make-issue.js';
+import { issue } from '../model/plain.js';
 import type { ByteSource } from './byte-source.js';
 import { InspectError } from './profile.js';
 

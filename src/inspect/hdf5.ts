@@ -10,13 +10,12 @@
  * The HDF5 library then runs in a worker thread (loaded on the first HDF5 file), with a
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import { type Issue, issue } from '../model/plain.js';
+import { openForInspection } from './byte-source.js';
 import type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
 import { readRowsInWorker, readSliceInWorker, readTreeInWorker } from './hdf5/worker.js';
-import { openForInspection } from './inspect-file.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';

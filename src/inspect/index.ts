@@ -19,7 +19,12 @@ export {
   openContainer,
 } from './archive/container.js';
 export type { ByteSource } from './byte-source.js';
-export { countingSource, memorySource, openFileSource } from './byte-source.js';
+export {
+  countingSource,
+  memorySource,
+  openFileSource,
+  openForInspection,
+} from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
 export { inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';
 export type { NumberStyle, TextShape } from './csv/cells.js';
@@ -39,8 +44,10 @@ export type {
   CsvProfile,
 } from './csv.js';
 export { inspectCsv, inspectCsvSource } from './csv.js';
-export type { Detection, FileFormat } from './detect.js';
+export type { Detection } from './detect.js';
 export { detectFormat } from './detect.js';
+export type { InspectFormat, InspectOptions, Magic } from './formats.js';
+export { inspectFormat, inspectFormats, registerInspectFormat } from './formats.js';
 export { gunzipChunks, gunzipHead, isGzip } from './gzip-source.js';
 export type {
   Hdf5Attribute,
@@ -60,8 +67,7 @@ export {
   readHdf5Slice,
   typeName,
 } from './hdf5.js';
-export type { InspectOptions } from './inspect-file.js';
-export { inspectFile, openForInspection } from './inspect-file.js';
+export { detectFileFormat, inspectFile, unknownFormatError } from './inspect-file.js';
 export type {
   ColumnHead,
   ColumnHeadMissing,
@@ -69,7 +75,7 @@ export type {
   ParquetProfile,
 } from './parquet.js';
 export { inspectParquet, inspectParquetSource, readColumnHead } from './parquet.js';
-export type { BaseProfile, FieldProfile } from './profile.js';
+export type { BaseProfile, FieldProfile, FileFormat } from './profile.js';
 export { InspectError } from './profile.js';
 export type {
   DaqmxIndex,

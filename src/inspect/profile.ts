@@ -1,5 +1,18 @@
-import type { Issue } from '../model/issue.js';
-import type { FileFormat } from './detect.js';
+import type { Issue } from '../model/plain.js';
+
+/**
+ * A format's id in the format table (`formats.ts`): one importkit reads itself, or one
+ * registered with `registerInspectFormat`; `unknown` when none fits.
+ */
+export type FileFormat =
+  | 'csv'
+  | 'parquet'
+  | 'hdf5'
+  | 'tdms'
+  | 'ulog'
+  | 'ch10'
+  | 'unknown'
+  | (string & {});
 
 /**
  * What one column, dataset or member of a file is: neutral facts, no config knowledge.

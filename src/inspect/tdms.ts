@@ -8,10 +8,8 @@
  * read from it instead of seeking through the data file.
  */
 import { access } from 'node:fs/promises';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { type Issue, issue } from '../model/plain.js';
+import { type ByteSource, openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import {
   type DaqmxIndex,

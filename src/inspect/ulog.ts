@@ -18,11 +18,8 @@
  * `time_utc_usec` until it finds one. The package stays a dev dependency: the benchmark's
  * baseline and a cross-check of our fixtures.
  */
-import type { IssueCode } from '../model/codes/index.js';
-import type { Issue } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import type { ByteSource } from './byte-source.js';
-import { openForInspection } from './inspect-file.js';
+import { type Issue, type IssueCode, issue } from '../model/plain.js';
+import { type ByteSource, openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
 import {

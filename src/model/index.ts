@@ -10,6 +10,7 @@ export * from './hdf5.js';
 export * from './issue.js';
 export * from './json-schema.js';
 export * from './parquet.js';
+export * from './plain.js';
 export * from './resources.js';
 export * from './scalars.js';
 export * from './schema-files.js';

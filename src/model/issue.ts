@@ -1,7 +1,9 @@
+import type { Severity } from './codes/_types.js';
 import type { IssueCode } from './codes/index.js';
 
-/** How bad an issue is. `error` makes a result not ok; `info` is only shown on request. */
-export type Severity = 'error' | 'warning' | 'info';
+// Severity is declared beside the code registry (which gives each code one) and is part of
+// an issue's shape: the registry never imports this file, so the two are not a cycle.
+export type { Severity };
 
 /** A place in a data file that an issue is about (used by inspection and checks). */
 export interface IssueSource {

@@ -6,7 +6,7 @@
  */
 import type { RowChannel } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 import { uplotAssets } from './assets.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import type { ChannelStats } from './stats.js';

@@ -7,16 +7,16 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { type ConfigRows, type RowBatch, readConfigRows } from '../check/index.js';
+import {
+  type ConfigRows,
+  checkFormatOfKey,
+  type RowBatch,
+  readConfigRows,
+} from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
 import { detectFormat, openForInspection } from '../inspect/index.js';
-import {
-  CONFIG_KINDS,
-  type ConfigKind,
-  type ImportDocument,
-  kindOfKey,
-} from '../model/document.js';
-import type { Issue } from '../model/issue.js';
+import { CONFIG_KINDS, type ConfigKind, type ImportDocument, kindOfKey } from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 import { parseConfigSource } from '../validate/index.js';
 import { AxisDecimator } from './decimate.js';
 import { type ChannelView, type PageModel, renderPage } from './html.js';
@@ -54,11 +54,10 @@ export interface Preview {
   notes: string[];
 }
 
-/** The note of a config kind whose rows no reader reads (CH10: the data packets). */
+/** The note of a config kind whose rows no reader reads (its entry in the format table may say why). */
 function noRowsNote(kind: ConfigKind | undefined): string {
-  if (kind === 'ch10') {
-    return 'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)';
-  }
+  const note = kind ? checkFormatOfKey(CONFIG_KINDS[kind].key)?.noRowsNote : undefined;
+  if (note) return note;
   return `importkit cannot read the rows of a ${kind ? CONFIG_KINDS[kind].title : 'document of this kind'} yet`;
 }
 

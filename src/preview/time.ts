@@ -4,8 +4,8 @@
  * step that does not fit the declared unit, backwards steps, times that do not parse, and
  * the check's own findings about time), each marked bad.
  */
-import type { TimeFormat } from '../model/enums.js';
-import type { Issue } from '../model/issue.js';
+import type { TimeFormat } from '../model/index.js';
+import type { Issue } from '../model/plain.js';
 import type { TimeStats } from './stats.js';
 
 export interface Finding {

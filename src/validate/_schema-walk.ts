@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../model/schema-files.js';
+import type { JsonSchema } from '../model/index.js';
 
 /** A node of a committed JSON Schema (an object; `true`/`false` schemas are not used). */
 export type SchemaNode = Record<string, unknown>;

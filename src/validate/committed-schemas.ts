@@ -11,7 +11,7 @@ import hdf5 from '../../schemas/hdf5-config.schema.json' with { type: 'json' };
 import parquet from '../../schemas/parquet-config.schema.json' with { type: 'json' };
 import tdms from '../../schemas/tdms-config.schema.json' with { type: 'json' };
 import ulog from '../../schemas/ulog-config.schema.json' with { type: 'json' };
-import type { JsonSchema, SchemaName } from '../model/schema-files.js';
+import type { JsonSchema, SchemaName } from '../model/index.js';
 
 export const COMMITTED_SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   document,

@@ -1,4 +1,4 @@
-import type { Issue } from '../model/issue.js';
+import type { Issue } from '../model/plain.js';
 
 export interface FormatOptions {
   /** The config text the issues are about: adds a code frame under each issue. */

@@ -12,7 +12,7 @@ export {
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
-} from '../model/schema-files.js';
+} from '../model/plain.js';
 export { provideYaml } from './_yaml.js';
 export { committedSchema } from './committed-schemas.js';
 export { type FormatOptions, formatIssues } from './format.js';

@@ -1,9 +1,15 @@
-import { INT64_MAX, INT64_MIN, MAX_NESTING_DEPTH, UINT64_MAX } from '../model/bounds.js';
-import { ENUMS, type EnumInfo } from '../model/enum-values.js';
-import type { Issue } from '../model/issue.js';
-import { escapePointerToken } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
-import { enumName } from '../model/vocabulary.js';
+import {
+  ENUMS,
+  type EnumInfo,
+  enumName,
+  escapePointerToken,
+  INT64_MAX,
+  INT64_MIN,
+  type Issue,
+  issue,
+  MAX_NESTING_DEPTH,
+  UINT64_MAX,
+} from '../model/plain.js';
 import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';

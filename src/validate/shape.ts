@@ -1,9 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { UINT32_MAX } from '../model/bounds.js';
-import { ENUMS } from '../model/enum-values.js';
-import type { Issue } from '../model/issue.js';
-import { escapePointerToken, parsePointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import {
+  ENUMS,
+  escapePointerToken,
+  type Issue,
+  issue,
+  parsePointer,
+  UINT32_MAX,
+} from '../model/plain.js';
 import { validateDocument } from './_document-validator.js';
 import { show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';

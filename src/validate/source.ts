@@ -1,7 +1,5 @@
 import type { Document, Node, Pair, YAMLError, YAMLMap } from 'yaml';
-import type { Issue } from '../model/issue.js';
-import { parsePointer } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import { type Issue, issue, parsePointer } from '../model/plain.js';
 import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';
 

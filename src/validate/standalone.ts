@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneNs from 'ajv/dist/standalone/index.js';
-import type { JsonSchema } from '../model/schema-files.js';
+import type { JsonSchema } from '../model/index.js';
 
 // A CommonJS module: its default export is under `.default` when imported from ESM types.
 const standaloneCode = standaloneNs.default;

@@ -1,7 +1,5 @@
-import type { ImportDocument } from '../model/document.js';
-import type { Issue } from '../model/issue.js';
-import { hasErrors } from '../model/issue.js';
-import { issue } from '../model/make-issue.js';
+import type { ImportDocument } from '../model/index.js';
+import { hasErrors, type Issue, issue } from '../model/plain.js';
 import { fastYamlValue } from './_fast-yaml.js';
 import { normalizeDocument } from './normalize.js';
 import { runRules } from './rules/index.js';

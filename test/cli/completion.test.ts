@@ -10,8 +10,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { commandSummaries } from '../../src/cli/args.js';
 import type { Io } from '../../src/cli/io.js';
-import { commandSummaries, run } from '../../src/cli/run.js';
+import { run } from '../../src/cli/run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const built = existsSync(join(root, 'dist', 'src', 'cli', 'index.js'));

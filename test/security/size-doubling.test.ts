@@ -18,7 +18,7 @@ import {
 } from '../../scripts/fixtures/tdms-writer.js';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { checkConfig } from '../../src/check/index.js';
-import { explainTable } from '../../src/cli/commands/infer.js';
+import { explainTable } from '../../src/cli/commands/_draft-output.js';
 import { profileText } from '../../src/cli/commands/inspect.js';
 import { draftFromCh10Profile } from '../../src/infer/ch10.js';
 import { inferCsvFromProfile } from '../../src/infer/csv.js';

@@ -3,12 +3,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { checkConfig } from '../../check/index.js';
 import { containerKind } from '../../inspect/index.js';
-import type { ImportDocument } from '../../model/document.js';
-import type { Issue } from '../../model/issue.js';
+import type { ImportDocument } from '../../model/index.js';
+import type { Issue } from '../../model/plain.js';
 import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
-import type { Io } from '../io.js';
-import { showsProgress } from '../io.js';
+import { type Io, showsProgress } from '../io.js';
 import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { createProgress, type Progress } from '../progress.js';
 import {
@@ -21,9 +21,8 @@ import {
   REPORTER_NAMES,
   summarize,
 } from '../reporters/index.js';
-import { parseCommandArgs } from '../run.js';
+import { csvDialectFromArgs } from './_csv-flags.js';
 import { readConfigOrThrow, requireFile } from './_files.js';
-import { csvDialectFromArgs } from './infer.js';
 
 const HELP = `Usage: importkit check <config> <data-file | folder | archive> [<config> <data> ...] [options]
 

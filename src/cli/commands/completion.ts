@@ -3,9 +3,10 @@
  * completed from the command table; a command's flags from its own `--help` (asked when
  * completing, so they never drift from the command); other words complete as file names.
  */
+
+import { commandSummaries, parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { commandSummaries, parseCommandArgs } from '../run.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];

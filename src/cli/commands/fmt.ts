@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatConfigText } from '../../fmt/index.js';
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { parseCommandArgs } from '../run.js';
 import { readConfig, readConfigStdin, textOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit fmt <files...> [--check]

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
-import { inferBatch } from '../../infer/batch.js';
-import type { InferOptions } from '../../infer/types.js';
-import { hasErrors } from '../../model/issue.js';
+import { type InferOptions, inferBatch } from '../../infer/index.js';
+import { hasErrors } from '../../model/index.js';
 import { EXIT_INVALID, EXIT_OK } from '../errors.js';
 import type { Io } from '../io.js';
 import { createProgress } from '../progress.js';
-import { explainTable, toYaml, writeDraft, writeIssues } from './infer.js';
+import { explainTable, toYaml, writeDraft, writeIssues } from './_draft-output.js';
 
 export interface BatchFlags {
   defaults: boolean;

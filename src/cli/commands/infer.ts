@@ -1,20 +1,21 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { Document } from 'yaml';
-import { parseDelimiter } from '../../infer/csv.js';
-import { inferConfig } from '../../infer/index.js';
-import type { Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
+import { type Draft, type InferOptions, inferConfig, type Layout } from '../../infer/index.js';
 import { containerKind } from '../../inspect/index.js';
-import { CONFIG_KINDS } from '../../model/document.js';
-import { hasErrors, type Issue } from '../../model/issue.js';
-import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../../model/vocabulary.js';
+import {
+  hasErrors,
+  isRfc3339,
+  parseTimeFormatName,
+  TIME_FORMAT_SHORT_NAMES,
+} from '../../model/plain.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
-import type { Io, Output } from '../io.js';
+import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
-import { issueWithFlags, withFlags } from '../option-flags.js';
 import { createProgress } from '../progress.js';
-import { parseCommandArgs } from '../run.js';
+import { csvDialectFromArgs } from './_csv-flags.js';
+import { explainTable, toYaml, writeDraft, writeIssues } from './_draft-output.js';
 
 const HELP = `Usage: importkit infer <file | folder | archive> [options]
 
@@ -51,27 +52,6 @@ anyway) or a file that cannot be read, 2 usage error.
 
 const LAYOUTS: readonly Layout[] = ['flat', 'single-channel', 'multi-channel'];
 const COMPLEX_MODES = ['IGNORE', 'BOTH', 'STRING', 'BYTES'];
-
-/** `--delimiter` and `--header-row` (CSV; `infer`, `check` and `normalize` take them alike). */
-export function csvDialectFromArgs(values: Record<string, string | boolean | undefined>): {
-  delimiter?: string;
-  headerRow?: number;
-} {
-  const out: { delimiter?: string; headerRow?: number } = {};
-  const delimiter = values.delimiter;
-  if (typeof delimiter === 'string') {
-    const d = parseDelimiter(delimiter);
-    if (d === undefined) throw new UsageError(`--delimiter '${delimiter}' is not one of , ; tab |`);
-    out.delimiter = d;
-  }
-  const headerRow = values['header-row'];
-  if (typeof headerRow === 'string') {
-    if (!/^\d+$/.test(headerRow))
-      throw new UsageError(`--header-row takes a row number (0 for none), not '${headerRow}'`);
-    out.headerRow = Number(headerRow);
-  }
-  return out;
-}
 
 /** The command-line flags of `infer` → InferOptions (usage errors for values that cannot be right). */
 export function inferOptionsFromArgs(
@@ -237,83 +217,10 @@ async function inferWithProgress(
   }
 }
 
-/** Writes the draft to `output` (or stdout); false when the file cannot be written. */
-export async function writeDraft(
-  io: Io,
-  text: string,
-  output: string | undefined,
-): Promise<boolean> {
-  if (output === undefined) {
-    io.stdout.write(text);
-    return true;
-  }
-  try {
-    await writeFile(resolve(io.cwd, output), text);
-  } catch (err) {
-    io.stderr.write(
-      `importkit infer: cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
-    );
-    return false;
-  }
-  io.stderr.write(`wrote ${output}\n`);
-  return true;
-}
-
 /** `--jobs N`: a positive whole number; the number of cores when not given. */
 function jobsFromArgs(value: string | boolean | undefined): number {
   if (typeof value !== 'string') return availableParallelism();
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new UsageError(`--jobs takes a number of files at once (1 or more), not '${value}'`);
   return Number(value);
-}
-
-/** The draft as YAML with a comment saying what it was inferred from. */
-export function toYaml(draft: Draft, file: string): string {
-  const doc = new Document(draft.document);
-  const title = CONFIG_KINDS[draft.kind].title;
-  const errors = draft.issues.filter((i) => i.severity === 'error').length;
-  doc.commentBefore = [
-    ` Draft ${title} inferred by importkit from ${basename(file)}.`,
-    errors > 0
-      ? ` It still has ${errors} error(s): see the issues printed with it.`
-      : ' Check it before importing; `importkit infer --explain` shows why each value was chosen.',
-  ].join('\n');
-  return doc.toString({ lineWidth: 0 });
-}
-
-/** Issues as lines on stderr: `error code: message`, then where and how to fix. */
-export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
-  for (const i of issues.map((issue) => issueWithFlags(issue, 'infer'))) {
-    out.write(`${i.severity} ${i.code}: ${i.message}\n`);
-    if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
-    if (i.hint) out.write(`  hint: ${i.hint}\n`);
-  }
-  if (issues.length > 0) {
-    const count = (s: string) => issues.filter((i) => i.severity === s).length;
-    out.write(
-      `${basename(file)}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`,
-    );
-  }
-}
-
-/** The evidence as a plain-text table (path, choice, confidence, reason). */
-export function explainTable(evidence: readonly Evidence[]): string {
-  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')]);
-  const headers = ['path', 'choice', 'confidence', 'reason'];
-  const width = (i: number) =>
-    Math.min(
-      48,
-      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), headers[i]?.length ?? 0),
-    );
-  const w = [width(0), width(1), width(2)];
-  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
-  const line = (r: string[]) =>
-    `${clip(r[0] ?? '', w[0] ?? 0)}  ${clip(r[1] ?? '', w[1] ?? 0)}  ${clip(r[2] ?? '', w[2] ?? 0)}  ${r[3] ?? ''}`;
-  const lines = [line(headers), ...rows.map(line)];
-  for (const e of evidence) {
-    if (!e.alternatives) continue;
-    lines.push(`  alternatives for ${e.path}:`);
-    for (const a of e.alternatives) lines.push(`    - ${withFlags(a, 'infer')}`);
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -1,14 +1,17 @@
 import { resolve } from 'node:path';
-import { parseDelimiter } from '../../infer/csv.js';
-import { inspectParquetSource, openForInspection, readColumnHead } from '../../inspect/index.js';
-import { type InspectOptions, inspectFile } from '../../inspect/inspect-file.js';
-import type { BaseProfile, FieldProfile } from '../../inspect/profile.js';
+import { parseDelimiter } from '../../infer/index.js';
+import {
+  type BaseProfile,
+  type InspectOptions,
+  inspectFile,
+  inspectFormat,
+} from '../../inspect/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { withFlags } from '../option-flags.js';
 import { createProgress } from '../progress.js';
-import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit inspect <file> [options]
 
@@ -71,7 +74,8 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   let profile: BaseProfile;
   try {
     profile = await inspectFile(resolve(io.cwd, file), options);
-    if (profile.format === 'parquet') profile = await withParquetSamples(resolve(io.cwd, file));
+    const shown = inspectFormat(profile.format)?.inspectWithSamples;
+    if (shown) profile = await shown(resolve(io.cwd, file));
   } finally {
     progress?.done();
   }
@@ -80,23 +84,6 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     format === 'json' ? `${JSON.stringify(profile, null, 2)}\n` : profileText(profile),
   );
   return EXIT_OK;
-}
-
-/** Samples are in the pages, not the footer: the first page of each flat column gives some. */
-async function withParquetSamples(path: string): Promise<BaseProfile> {
-  const source = await openForInspection(path);
-  try {
-    const { profile, footer } = await inspectParquetSource(source);
-    const fields: FieldProfile[] = [];
-    for (const f of profile.fields) {
-      const head =
-        f.samples.length === 0 && f.name ? await readColumnHead(source, footer, f.name) : undefined;
-      fields.push(head && 'values' in head ? { ...f, samples: head.values.slice(0, 3) } : f);
-    }
-    return { ...profile, fields, bytesRead: source.bytesRead };
-  } finally {
-    await source.close();
-  }
 }
 
 /** A profile as text: a summary, format details, a table of fields, the issues. */

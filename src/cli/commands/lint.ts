@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { validateConfigText } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkConfigArgument } from '../mistakes.js';
@@ -13,7 +14,6 @@ import {
   REPORTER_NAMES,
   summarize,
 } from '../reporters/index.js';
-import { parseCommandArgs } from '../run.js';
 import { expandFiles, readConfig, readConfigStdin } from './_files.js';
 
 const HELP = `Usage: importkit lint [options] <files, folders or globs...>

@@ -1,15 +1,14 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { inferConfig } from '../../infer/index.js';
-import { hasErrors } from '../../model/issue.js';
+import { hasErrors } from '../../model/plain.js';
 import { isKnownZone, type NormalizeReport, normalizeCsv } from '../../normalize/index.js';
 import { validateConfigText } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
-import type { Io } from '../io.js';
-import { showsProgress } from '../io.js';
+import { type Io, showsProgress } from '../io.js';
 import { createProgress, type Progress } from '../progress.js';
-import { parseCommandArgs } from '../run.js';
-import { csvDialectFromArgs } from './infer.js';
+import { csvDialectFromArgs } from './_csv-flags.js';
 
 const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
 

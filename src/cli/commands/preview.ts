@@ -1,14 +1,14 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Evidence } from '../../infer/index.js';
-import type { ImportDocument } from '../../model/document.js';
-import { hasErrors, type Issue } from '../../model/issue.js';
+import type { ImportDocument } from '../../model/index.js';
+import { hasErrors, type Issue } from '../../model/plain.js';
 import { buildPreview } from '../../preview/index.js';
 import { validateConfigText } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { createProgress } from '../progress.js';
-import { parseCommandArgs } from '../run.js';
 import { checkAgainstData, readConfigText } from './check.js';
 
 const HELP = `Usage: importkit preview <config> <data-file> [options]

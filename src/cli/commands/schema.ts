@@ -1,8 +1,8 @@
-import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/document.js';
+import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/index.js';
 import { committedSchema, type SchemaName } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit schema [kind]
 

@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { parseFaults, seededIds, startEmulator } from '../../emulator/index.js';
+import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { parseCommandArgs } from '../run.js';
 
 const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
 

@@ -1,7 +1,8 @@
 /** `importkit status <id> [--wait] [--timeout SECONDS]`: shows (or follows) a data import. */
+
+import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { parseCommandArgs } from '../run.js';
 import { clientFromEnv, explainingClientErrors, follow, printResult, seconds } from './submit.js';
 
 const HELP = `Usage: importkit status <data-import-id> [--wait] [--timeout SECONDS] [--json]

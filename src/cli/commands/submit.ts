@@ -17,16 +17,15 @@ import {
   type WaitOptions,
 } from '../../client/index.js';
 import { containerKind, dataFileProblem } from '../../inspect/index.js';
-import type { ImportDocument } from '../../model/document.js';
-import type { DataImport } from '../../model/resources.js';
+import type { DataImport, ImportDocument } from '../../model/index.js';
 import { validateConfigText } from '../../validate/index.js';
+import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
 import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
-import { parseCommandArgs } from '../run.js';
 import { readConfigOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit submit <config> <data-file> [--wait] [--timeout SECONDS]

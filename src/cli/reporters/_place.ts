@@ -1,4 +1,4 @@
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import type { FileReport, ReporterOptions } from './types.js';
 
 /** Where an issue points: a position in the config text, else a line of the data file. */

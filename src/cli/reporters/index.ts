@@ -1,8 +1,8 @@
+import type { Issue } from '../../model/plain.js';
 /**
  * Reporters: one interface, one file per output format (text, json, github, sarif, junit).
  * `lint` and `check` write each file's issues through the one `--reporter` names.
  */
-import type { Issue } from '../../model/issue.js';
 import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { issueWithFlags } from '../option-flags.js';

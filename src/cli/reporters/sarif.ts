@@ -1,7 +1,6 @@
-import { CODES, isIssueCode } from '../../model/codes/index.js';
-import type { Issue } from '../../model/issue.js';
+import { CODES, type Issue, isIssueCode } from '../../model/plain.js';
+import { VERSION } from '../args.js';
 import type { Output } from '../io.js';
-import { VERSION } from '../run.js';
 import { describeSource, placeOf, shownIssues } from './_place.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 

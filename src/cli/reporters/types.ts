@@ -1,4 +1,4 @@
-import type { Issue } from '../../model/issue.js';
+import type { Issue } from '../../model/plain.js';
 import type { Output } from '../io.js';
 
 /** What one checked file came to: shared by `lint` and `check`. */

@@ -1,5 +1,5 @@
 /** Assets: `GET /api/v1/assets/{id}`. */
-import { Asset } from '../../model/resources.js';
+import { Asset } from '../../model/index.js';
 import { owned } from '../context.js';
 import type { Route } from './table.js';
 

@@ -1,5 +1,5 @@
 /** Channels: `PATCH /api/v3/channels` (the id in the body). */
-import { Channel } from '../../model/resources.js';
+import { Channel } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const channelUpdate: UpdateSpec = {

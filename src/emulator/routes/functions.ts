@@ -1,5 +1,5 @@
 /** User-defined function versions: listed by version ids and/or function id. */
-import { UserDefinedFunctionVersion } from '../../model/resources.js';
+import { UserDefinedFunctionVersion } from '../../model/index.js';
 import type { Route } from './table.js';
 
 export const functionRoutes: Route[] = [

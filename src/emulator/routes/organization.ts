@@ -1,5 +1,5 @@
 /** The organization of the caller's API key. */
-import { Organization } from '../../model/resources.js';
+import { Organization } from '../../model/index.js';
 import type { Route } from './table.js';
 
 export const organizationRoutes: Route[] = [

@@ -1,5 +1,5 @@
 /** Runs: `PATCH /api/v2/runs` (the id in the body); client_key is set once, archiving dates. */
-import { RUN_UPDATE_MASK_FIELDS, Run } from '../../model/resources.js';
+import { RUN_UPDATE_MASK_FIELDS, Run } from '../../model/index.js';
 import { HttpFailure } from '../http.js';
 import type { UpdateSpec } from './update.js';
 

@@ -1,5 +1,5 @@
 /** Saved searches: `PATCH /api/v1/saved_searches` (the id in the body). */
-import { SavedSearch } from '../../model/resources.js';
+import { SavedSearch } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const savedSearchUpdate: UpdateSpec = {

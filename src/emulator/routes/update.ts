@@ -4,7 +4,7 @@
  * (views, runs, channels, saved searches) is a row: an UpdateSpec in the resource's file.
  */
 import { z } from 'zod';
-import { toCamelPath } from '../../model/vocabulary.js';
+import { toCamelPath } from '../../model/plain.js';
 import { commit, type EmulatorContext, owned, stamp, undoOf } from '../context.js';
 import { invalid, parseBody, readJson, requiredId } from '../http.js';
 import type { Owned, StateData } from '../store.js';

@@ -10,12 +10,10 @@ import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { commit, type EmulatorContext, startImport } from '../context.js';
-import { HttpFailure, invalid, notFound } from '../http.js';
+import { HttpFailure, invalid, MAX_INFLATION_RATIO, notFound } from '../http.js';
 import type { ImportRecord } from '../store.js';
 import type { Route, RouteCall } from './table.js';
 
-/** A gzip upload may decompress to at most this many times its size (past the first 16 MiB). */
-export const MAX_INFLATION_RATIO = 100;
 const INFLATION_SLACK = 16 * 1024 * 1024;
 
 export const uploadRoutes: Route[] = [

@@ -1,5 +1,5 @@
 /** Views: `PATCH /api/v1/views/{id}` (the id in the path). */
-import { View } from '../../model/resources.js';
+import { View } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const viewUpdate: UpdateSpec = {

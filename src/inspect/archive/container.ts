@@ -5,42 +5,14 @@
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { issue } from '../../model/make-issue.js';
-import type { ByteSource } from '../byte-source.js';
 import { openFileSource } from '../byte-source.js';
-import type { FileFormat } from '../detect.js';
+import { inspectFormat, inspectFormats } from '../formats.js';
 import { gunzipHead, isGzip } from '../gzip-source.js';
-import { InspectError } from '../profile.js';
+import type { FileFormat } from '../profile.js';
+import type { Container, ContainerKind } from './types.js';
 
-export type ContainerKind = 'folder' | 'zip' | 'tar' | 'tar.gz';
-
-/** One regular file of a folder or an archive, by its path inside it (POSIX `/`, relative). */
-export interface ContainerMember {
-  path: string;
-  size: number;
-}
-
-/**
- * Called once per regular member. `open` gives a ByteSource named by the member's path,
- * readable until the visit's promise settles (the visit closes it).
- */
-export type MemberVisit = (
-  member: ContainerMember,
-  open: () => Promise<ByteSource>,
-) => Promise<void>;
-
-export interface Container {
-  kind: ContainerKind;
-  /** The folder or archive as given. */
-  name: string;
-  /** Bytes read from the archive file so far (for a folder: 0, its files count their own). */
-  readonly bytesRead: number;
-  /** How many regular members there are, when known before the walk (folder, zip). */
-  readonly count: number | undefined;
-  /** Visits every regular member, `jobs` at a time. Rejects on a damaged archive. */
-  walk(visit: MemberVisit, jobs: number): Promise<void>;
-  close(): Promise<void>;
-}
+export type { Container, ContainerKind, ContainerMember, MemberVisit } from './types.js';
+export { archiveError } from './types.js';
 
 /** Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or undefined. */
 export function leftOutByName(path: string): string | undefined {
@@ -66,12 +38,23 @@ const DATA_EXTENSIONS = new Set([
   '.ulg',
 ]);
 
+/** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS and ULog". */
+function batchTitles(): string {
+  const titles = inspectFormats()
+    .filter((f) => f.batch)
+    .map((f) => f.title);
+  return titles.length > 1
+    ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}`
+    : titles.join('');
+}
+
 /** Why a member of this format and name is not data, or undefined when the batch lists it. */
 export function leftOutByContent(path: string, format: FileFormat, by: string): string | undefined {
-  if (format === 'unknown') return 'not a data file (binary, not a format importkit knows)';
-  if (format === 'ch10') return 'a CH10 file (a batch imports CSV, Parquet, HDF5, TDMS and ULog)';
+  const entry = inspectFormat(format);
+  if (!entry) return 'not a data file (binary, not a format importkit knows)';
+  if (!entry.batch) return `a ${entry.title} file (a batch imports ${batchTitles()})`;
   const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
-  if (format === 'csv' && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
+  if (entry.text && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
     return 'a text file without a data extension (.csv, .tsv)';
   return undefined;
 }
@@ -114,28 +97,6 @@ export async function containerKind(path: string): Promise<ContainerKind | undef
   } finally {
     await source.close();
   }
-}
-
-/** The error for an archive that cannot be read, naming it and the member being read. */
-export function archiveError(
-  archive: string,
-  member: string | undefined,
-  err: unknown,
-): InspectError {
-  if (err instanceof InspectError) return err;
-  const why = err instanceof Error ? err.message : String(err);
-  return new InspectError(
-    issue(
-      'archive_corrupt',
-      '',
-      `${archive}: ${member === undefined ? '' : `member ${member}: `}the archive is truncated or damaged (${why})`,
-      {
-        hint: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
-        source: { file: archive },
-      },
-    ),
-    { cause: err },
-  );
 }
 
 /** Opens a folder or an archive of the given kind for a walk over its members. */

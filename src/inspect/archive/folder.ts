@@ -1,9 +1,9 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openFileSource } from '../byte-source.js';
-import type { Container, ContainerMember } from './container.js';
 import { renamedSource } from './member-source.js';
 import { createPool } from './pool.js';
+import type { Container, ContainerMember } from './types.js';
 
 /** Every regular file under `root`, by relative POSIX path, sorted; symlinks are not followed. */
 async function listFiles(root: string, prefix = ''): Promise<ContainerMember[]> {

@@ -3,7 +3,7 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
-import { issue } from '../../model/make-issue.js';
+import { issue } from '../../model/plain.js';
 import type { ByteSource } from '../byte-source.js';
 import { InspectError } from '../profile.js';
 

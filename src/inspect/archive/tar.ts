@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { archiveError, type Container } from './container.js';
 import { type Kept, keptSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { archiveError, type Container } from './types.js';
 
 const MiB = 1024 * 1024;
 /** Members up to this size are kept whole while the archive streams past. */

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import type { ByteSource } from '../byte-source.js';
-import { openFileSource } from '../byte-source.js';
-import { archiveError, type Container } from './container.js';
+import { type ByteSource, openFileSource } from '../byte-source.js';
 import { sliceSource, streamedSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { archiveError, type Container } from './types.js';
 
 const CHUNK = 64 * 1024;
 

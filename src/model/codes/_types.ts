@@ -1,4 +1,5 @@
-import type { Severity } from '../issue.js';
+/** How bad an issue is. `error` makes a result not ok; `info` is only shown on request. */
+export type Severity = 'error' | 'warning' | 'info';
 
 /** The documentation of one issue code: what it means and how to fix it. */
 export interface CodeDoc {

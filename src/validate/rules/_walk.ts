@@ -1,6 +1,10 @@
-import type { Issue } from '../../model/issue.js';
-import { escapePointerToken } from '../../model/issue.js';
-import { CONFIG_KIND_KEYS, CONFIG_KIND_NAMES, type ConfigKind } from '../../model/kinds.js';
+import {
+  CONFIG_KIND_KEYS,
+  CONFIG_KIND_NAMES,
+  type ConfigKind,
+  escapePointerToken,
+  type Issue,
+} from '../../model/plain.js';
 import { closest } from '../suggest.js';
 
 /** A semantic rule: the (normalised) document in, its issues out. Rules never throw. */

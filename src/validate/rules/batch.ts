@@ -1,6 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND } from '../../model/kinds.js';
-import { issue } from '../../model/make-issue.js';
+import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND, type Issue, issue } from '../../model/plain.js';
 import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule } from './_walk.js';
 
 const RUN_FIELDS = ['runName', 'runId', 'assetName'] as const;

@@ -1,5 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { issue } from '../../model/make-issue.js';
+import { type Issue, issue } from '../../model/plain.js';
 import { channelsOf, configsOf, given, join, type Rule } from './_walk.js';
 
 /** Channel names are unique within one config (each config of a batch on its own). */

@@ -1,6 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { CONFIG_KEYS } from '../../model/kinds.js';
-import { issue } from '../../model/make-issue.js';
+import { CONFIG_KEYS, type Issue, issue } from '../../model/plain.js';
 import { join, type Rule } from './_walk.js';
 
 /** Exactly one config key per document; `url`, when given, is an address the platform can fetch. */

@@ -1,5 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { issue } from '../../model/make-issue.js';
+import { type Issue, issue } from '../../model/plain.js';
 import { configsOf, given, join, list, obj, type Rule } from './_walk.js';
 
 /** HDF5: a time format, both dataset paths of every entry, and valueField beside timeField. */

@@ -1,8 +1,8 @@
+import type { Issue } from '../../model/plain.js';
 /**
  * Semantic rules: checks of a config that the JSON Schema cannot say (one file per concern).
  * Each rule is a document → issues; `RULES` runs them in order.
  */
-import type { Issue } from '../../model/issue.js';
 import type { Rule } from './_walk.js';
 import { batchRule } from './batch.js';
 import { channelNameRule } from './channel-names.js';

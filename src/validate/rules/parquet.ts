@@ -1,5 +1,4 @@
-import type { Issue } from '../../model/issue.js';
-import { issue } from '../../model/make-issue.js';
+import { type Issue, issue } from '../../model/plain.js';
 import { configsOf, given, join, list, misspelt, obj, type Rule } from './_walk.js';
 
 /**

@@ -1,6 +1,4 @@
-import { isRelativeTimeFormat } from '../../model/enum-values.js';
-import type { Issue } from '../../model/issue.js';
-import { issue } from '../../model/make-issue.js';
+import { type Issue, isRelativeTimeFormat, issue } from '../../model/plain.js';
 import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
 /**

@@ -1,0 +1,92 @@
+/**
+ * A config × its data file, dispatched through the format table (`formats.ts`): the
+ * single-file check (a batch checks each member with it) and the rows as a config reads
+ * them.
+ */
+import {
+  detectFormat,
+  emptyFileIssue,
+  type FileFormat,
+  InspectError,
+  openForInspection,
+} from '../inspect/index.js';
+import type { ConfigKind, ImportDocument } from '../model/index.js';
+import { type Issue, issue } from '../model/plain.js';
+import { type CheckFormat, type CheckOptions, checkFormats, configOfDocument } from './formats.js';
+import type { ConfigRows, RowReadOptions } from './rows.js';
+
+/** The format of a data file to check: an empty file is refused first. */
+async function dataFormat(dataPath: string): Promise<FileFormat> {
+  const source = await openForInspection(dataPath);
+  try {
+    if (source.size === 0) {
+      throw new InspectError({ ...emptyFileIssue(dataPath), source: { file: dataPath } });
+    }
+    return (await detectFormat(source)).format;
+  } finally {
+    await source.close();
+  }
+}
+
+function formatMismatch(dataPath: string, key: string, format: FileFormat, entry: CheckFormat) {
+  return issue(
+    'data_format_mismatch',
+    `/${key}`,
+    `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${entry.title}`,
+    {
+      hint: 'Check the file against a config of its own kind (`importkit infer <file>` drafts one).',
+      source: { file: dataPath },
+    },
+  );
+}
+
+/**
+ * `checkConfig` for a document of one data file (not a batch): the file must be of the
+ * config's format, then that format's check runs. [] for a document without such a config.
+ */
+export async function checkFile(
+  document: ImportDocument,
+  dataPath: string,
+  options: CheckOptions = {},
+): Promise<Issue[]> {
+  const found = configOfDocument(document);
+  if (!found?.format) return [];
+  const { key, format: entry } = found;
+  const format = await dataFormat(dataPath);
+  if (format !== entry.id) return [formatMismatch(dataPath, key, format, entry)];
+  if (!entry.check) {
+    return [
+      issue(
+        'check_kind_not_supported',
+        `/${key}`,
+        `importkit cannot check a ${entry.title} against its file yet; only the config was checked`,
+        { source: { file: dataPath } },
+      ),
+    ];
+  }
+  const config = (document as Record<string, unknown>)[key] as Record<string, unknown> | undefined;
+  return entry.check(config ?? {}, dataPath, { ...options, key });
+}
+
+/** The config kinds whose rows can be read. */
+export function rowKinds(): ConfigKind[] {
+  return checkFormats()
+    .filter((f) => f.rows)
+    .map((f) => f.id as ConfigKind);
+}
+
+/**
+ * The rows of a data file as `document` reads them, or undefined for a document of a kind
+ * no reader exists for. Throws InspectError when the file cannot be read.
+ */
+export async function readConfigRows(
+  document: ImportDocument,
+  dataPath: string,
+  options: RowReadOptions = {},
+): Promise<ConfigRows | undefined> {
+  const found = configOfDocument(document);
+  const load = found?.format?.rows;
+  if (!found || !load) return undefined;
+  const config = (document as Record<string, unknown>)[found.key] as Record<string, unknown>;
+  return (await load())(config ?? {}, found.key, dataPath, options);
+}

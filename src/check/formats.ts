@@ -1,0 +1,140 @@
+/**
+ * The format table, check's part: per format id (the ids of `inspect`'s part, which
+ * detection returns), the config that reads it (its document key and name), how a file of
+ * that format is checked against its config, and how its rows are read as the config reads
+ * them (the preview shows those). `checkConfig`, the batch check and `readConfigRows`
+ * dispatch through it; see `inspect/formats.ts` for why each stage keeps its own part
+ * under the same ids (a test checks they agree).
+ */
+import type { FileFormat } from '../inspect/index.js';
+import {
+  CONFIG_KINDS,
+  type CsvConfig,
+  type Hdf5Config,
+  type ParquetConfig,
+  type TdmsConfig,
+  type UlogConfig,
+} from '../model/index.js';
+import type { Issue } from '../model/plain.js';
+import type { RowReader } from './rows.js';
+
+export interface CheckOptions {
+  /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
+  full?: boolean;
+  /** Progress of long reads: done of total (bytes for CSV, members for a batch, rows for the others). */
+  onProgress?: (done: number, total: number) => void;
+  /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
+  timeoutMs?: number;
+  /** CSV: the delimiter (`,` `;` `\t` `|`) instead of detecting it. */
+  delimiter?: string;
+  /** CSV: the 1-based header row (0: none) instead of detecting it. */
+  headerRow?: number;
+  /**
+   * CSV `full`: worker threads (default: the cores; 1 reads in this thread). A batch: members
+   * checked at once (default 2), sharing the jobs.
+   */
+  jobs?: number;
+  /** CSV `full`: bytes per range a worker scans (default: 8 to 64 MiB). */
+  rangeBytes?: number;
+}
+
+/** A format's check: its config (the value under `key` in the document) against the file. */
+export type FormatCheck = (
+  config: Record<string, unknown>,
+  dataPath: string,
+  options: CheckOptions & { key: string },
+) => Promise<Issue[]>;
+
+/** One format: the config that reads it, its check and its rows. */
+export interface CheckFormat {
+  id: FileFormat;
+  /** The config's key in a document (`csvConfig`). */
+  configKey: string;
+  /** The config's name in messages (`CsvConfig`). */
+  title: string;
+  /** Undefined when importkit cannot check this format against its file yet. */
+  check?: FormatCheck;
+  /** The reader of its rows as the config reads them; undefined when none exists yet. */
+  rows?: () => Promise<RowReader>;
+  /** Why the rows cannot be shown, when there is no reader and a reason says more. */
+  noRowsNote?: string;
+}
+
+function builtIn(kind: 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10') {
+  return { id: kind, configKey: CONFIG_KINDS[kind].key, title: CONFIG_KINDS[kind].title };
+}
+
+const BUILT_IN: readonly CheckFormat[] = [
+  {
+    ...builtIn('csv'),
+    check: async (config, dataPath, options) =>
+      (await import('./csv.js')).checkCsv(config as CsvConfig, dataPath, options),
+    rows: async () => (await import('./rows-csv.js')).csvRows,
+  },
+  {
+    ...builtIn('parquet'),
+    check: async (config, dataPath, options) =>
+      (await import('./parquet.js')).checkParquet(config as ParquetConfig, dataPath, options),
+    rows: async () => (await import('./rows-parquet.js')).parquetRows,
+  },
+  {
+    ...builtIn('hdf5'),
+    check: async (config, dataPath, options) =>
+      (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, dataPath, options),
+    rows: async () => (await import('./rows-hdf5.js')).hdf5Rows,
+  },
+  {
+    ...builtIn('tdms'),
+    check: async (config, dataPath, { key }) =>
+      (await import('./tdms.js')).checkTdms(config as TdmsConfig, dataPath, { key }),
+    rows: async () => (await import('./rows-tdms.js')).tdmsRows,
+  },
+  {
+    ...builtIn('ch10'),
+    noRowsNote:
+      'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)',
+  },
+  {
+    ...builtIn('ulog'),
+    check: async (config, dataPath, options) =>
+      (await import('./ulog.js')).checkUlog(config as UlogConfig, dataPath, options),
+    rows: async () => (await import('./rows-ulog.js')).ulogRows,
+  },
+];
+
+const TABLE = new Map<FileFormat, CheckFormat>(BUILT_IN.map((f) => [f.id, f]));
+
+/** Every format check knows, built-in ones first. */
+export function checkFormats(): CheckFormat[] {
+  return [...TABLE.values()];
+}
+
+/** The entry whose config is under `key` in a document (`csvConfig` → CSV), or undefined. */
+export function checkFormatOfKey(key: string): CheckFormat | undefined {
+  return checkFormats().find((f) => f.configKey === key);
+}
+
+/**
+ * The first key of a document that holds an import config (a format's, or `batchConfig`),
+ * with the format's entry (undefined for a batch).
+ */
+export function configOfDocument(
+  document: object,
+): { key: string; format: CheckFormat | undefined } | undefined {
+  for (const key of Object.keys(document)) {
+    if (key === CONFIG_KINDS.batch.key) return { key, format: undefined };
+    const format = checkFormatOfKey(key);
+    if (format) return { key, format };
+  }
+  return undefined;
+}
+
+/** Adds a format to check's part of the table; returns the function that removes it. */
+export function registerCheckFormat(entry: CheckFormat): () => void {
+  if (TABLE.has(entry.id) || checkFormatOfKey(entry.configKey))
+    throw new Error(`format '${entry.id}' (${entry.configKey}) is already in the table`);
+  TABLE.set(entry.id, entry);
+  return () => {
+    if (TABLE.get(entry.id) === entry) TABLE.delete(entry.id);
+  };
+}

@@ -1,0 +1,81 @@
+/** How `infer` writes a draft (one file's or a batch's): YAML, issues, the evidence table. */
+import { writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { Document } from 'yaml';
+import type { Draft, Evidence } from '../../infer/index.js';
+import { CONFIG_KINDS, type Issue } from '../../model/index.js';
+import type { Io, Output } from '../io.js';
+import { issueWithFlags, withFlags } from '../option-flags.js';
+
+/** Writes the draft to `output` (or stdout); false when the file cannot be written. */
+export async function writeDraft(
+  io: Io,
+  text: string,
+  output: string | undefined,
+): Promise<boolean> {
+  if (output === undefined) {
+    io.stdout.write(text);
+    return true;
+  }
+  try {
+    await writeFile(resolve(io.cwd, output), text);
+  } catch (err) {
+    io.stderr.write(
+      `importkit infer: cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
+    );
+    return false;
+  }
+  io.stderr.write(`wrote ${output}\n`);
+  return true;
+}
+
+/** The draft as YAML with a comment saying what it was inferred from. */
+export function toYaml(draft: Draft, file: string): string {
+  const doc = new Document(draft.document);
+  const title = CONFIG_KINDS[draft.kind].title;
+  const errors = draft.issues.filter((i) => i.severity === 'error').length;
+  doc.commentBefore = [
+    ` Draft ${title} inferred by importkit from ${basename(file)}.`,
+    errors > 0
+      ? ` It still has ${errors} error(s): see the issues printed with it.`
+      : ' Check it before importing; `importkit infer --explain` shows why each value was chosen.',
+  ].join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Issues as lines on stderr: `error code: message`, then where and how to fix. */
+export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
+  for (const i of issues.map((issue) => issueWithFlags(issue, 'infer'))) {
+    out.write(`${i.severity} ${i.code}: ${i.message}\n`);
+    if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
+    if (i.hint) out.write(`  hint: ${i.hint}\n`);
+  }
+  if (issues.length > 0) {
+    const count = (s: string) => issues.filter((i) => i.severity === s).length;
+    out.write(
+      `${basename(file)}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`,
+    );
+  }
+}
+
+/** The evidence as a plain-text table (path, choice, confidence, reason). */
+export function explainTable(evidence: readonly Evidence[]): string {
+  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')]);
+  const headers = ['path', 'choice', 'confidence', 'reason'];
+  const width = (i: number) =>
+    Math.min(
+      48,
+      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), headers[i]?.length ?? 0),
+    );
+  const w = [width(0), width(1), width(2)];
+  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  const line = (r: string[]) =>
+    `${clip(r[0] ?? '', w[0] ?? 0)}  ${clip(r[1] ?? '', w[1] ?? 0)}  ${clip(r[2] ?? '', w[2] ?? 0)}  ${r[3] ?? ''}`;
+  const lines = [line(headers), ...rows.map(line)];
+  for (const e of evidence) {
+    if (!e.alternatives) continue;
+    lines.push(`  alternatives for ${e.path}:`);
+    for (const a of e.alternatives) lines.push(`    - ${withFlags(a, 'infer')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,83 @@
+/**
+ * The format table, infer's part: per format id (the ids of `inspect`'s part, which
+ * detection returns), how a file of that format becomes a draft. `inferConfig` and the
+ * batch walk dispatch through it; see `inspect/formats.ts` for why each stage keeps its
+ * own part under the same ids (a test checks they agree).
+ */
+import type { ByteSource, FileFormat } from '../inspect/index.js';
+import type { Draft, InferOptions } from './types.js';
+
+/** One format: its draft from a file, and from a batch member's bytes when it can. */
+export interface InferFormat {
+  id: FileFormat;
+  /** The draft for the file at `path` (before the shared validation of `finishDraft`). */
+  infer(path: string, options: InferOptions): Promise<Draft>;
+  /**
+   * The draft of a batch member read through its ByteSource (a member of an archive).
+   * Undefined for a format read in place by path (HDF5): only a folder's members get a
+   * draft then; an archive's are listed with their type only.
+   */
+  inferSource?(source: ByteSource, options: InferOptions): Promise<Draft>;
+}
+
+const BUILT_IN: readonly InferFormat[] = [
+  {
+    id: 'csv',
+    infer: async (path, options) => (await import('./csv.js')).inferCsv(path, options),
+    inferSource: async (source, options) =>
+      (await import('./csv.js')).inferCsvSource(source, options),
+  },
+  {
+    id: 'parquet',
+    infer: async (path, options) => (await import('./parquet.js')).inferParquet(path, options),
+    inferSource: async (source, options) =>
+      (await import('./parquet.js')).inferParquetSource(source, options),
+  },
+  {
+    id: 'hdf5',
+    infer: async (path, options) => (await import('./hdf5.js')).inferHdf5(path, options),
+  },
+  {
+    id: 'tdms',
+    infer: async (path, options) => (await import('./tdms.js')).inferTdms(path, options),
+    inferSource: async (source, options) => {
+      const { inspectTdmsSource } = await import('../inspect/index.js');
+      const { draftFromTdmsProfile } = await import('./tdms.js');
+      return draftFromTdmsProfile(await inspectTdmsSource(source), options);
+    },
+  },
+  {
+    id: 'ch10',
+    infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
+  },
+  {
+    id: 'ulog',
+    infer: async (path, options) => (await import('./ulog.js')).inferUlog(path, options),
+    inferSource: async (source, options) => {
+      const { inspectUlogSource } = await import('../inspect/index.js');
+      const { draftFromUlogProfile } = await import('./ulog.js');
+      return draftFromUlogProfile(await inspectUlogSource(source), options);
+    },
+  },
+];
+
+const TABLE = new Map<FileFormat, InferFormat>(BUILT_IN.map((f) => [f.id, f]));
+
+/** Every format infer knows, built-in ones first. */
+export function inferFormats(): InferFormat[] {
+  return [...TABLE.values()];
+}
+
+/** The entry of a format id, or undefined when infer has none. */
+export function inferFormat(id: FileFormat): InferFormat | undefined {
+  return TABLE.get(id);
+}
+
+/** Adds a format to infer's part of the table; returns the function that removes it. */
+export function registerInferFormat(entry: InferFormat): () => void {
+  if (TABLE.has(entry.id)) throw new Error(`format '${entry.id}' is already in the table`);
+  TABLE.set(entry.id, entry);
+  return () => {
+    if (TABLE.get(entry.id) === entry) TABLE.delete(entry.id);
+  };
+}
