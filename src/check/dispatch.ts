@@ -10,9 +10,9 @@ import {
   InspectError,
   openForInspection,
 } from '../inspect/index.js';
-import type { ConfigKind, ImportDocument } from '../model/index.js';
+import type { ImportDocument } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
-import { type CheckFormat, type CheckOptions, checkFormats, configOfDocument } from './formats.js';
+import { type CheckFormat, type CheckOptions, configOfDocument } from './formats.js';
 import type { ConfigRows, RowReadOptions } from './rows.js';
 
 /** The format of a data file to check: an empty file is refused first. */
@@ -66,13 +66,6 @@ export async function checkFile(
   }
   const config = (document as Record<string, unknown>)[key] as Record<string, unknown> | undefined;
   return entry.check(config ?? {}, dataPath, { ...options, key });
-}
-
-/** The config kinds whose rows can be read. */
-export function rowKinds(): ConfigKind[] {
-  return checkFormats()
-    .filter((f) => f.rows)
-    .map((f) => f.id as ConfigKind);
 }
 
 /**

@@ -12,7 +12,7 @@ import { type CheckOptions, configOfDocument } from './formats.js';
 export { checkBatch } from './batch.js';
 export type { CsvRecord } from './csv-scan.js';
 export { fieldText, scanCsvFile } from './csv-scan.js';
-export { checkFile, readConfigRows, rowKinds } from './dispatch.js';
+export { checkFile, readConfigRows } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {
   checkFormatOfKey,
