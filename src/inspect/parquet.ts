@@ -20,7 +20,9 @@
 import {
   type ColumnMetaData,
   type Compressors,
+  type DataReader,
   type FileMetaData,
+  type PageHeader,
   type ParquetParsers,
   parquetMetadata,
   parquetSchema,
@@ -131,17 +133,33 @@ function u32(bytes: Uint8Array, at: number): number {
  */
 export async function readParquetFooter(source: ByteSource): Promise<ParquetFooter> {
   const size = source.size;
-  if (size < 12) {
-    fail(
-      source,
-      size >= 4 && u32(await source.read(0, 4), 0) === MAGIC
-        ? 'parquet_truncated'
-        : 'parquet_not_parquet',
-      `${size} bytes: too short for Parquet (at least 12: PAR1, a footer, its length, PAR1)`,
-    );
-  }
+  if (size < 12) await refuseTooShort(source);
   const tail = await source.read(size - 8, 8);
   const head = await source.read(0, 4);
+  checkMagic(source, head, tail);
+  const { footerOffset, footerLength } = footerPlace(source, tail);
+  const footer = await source.read(footerOffset, footerLength);
+  // The width first, from a skim of the schema: decoding a footer of 10⁶ columns takes
+  // seconds and gigabytes before the decoded schema could be counted.
+  checkWidth(source, footerLeafCount(footer));
+  const { metadata, tree } = decodeFooter(source, footer, tail, { footerOffset, footerLength });
+  return { metadata, footerOffset, footerLength, tree };
+}
+
+/** A file under 12 bytes: truncated when it starts with PAR1, else not Parquet at all. */
+async function refuseTooShort(source: ByteSource): Promise<never> {
+  const size = source.size;
+  fail(
+    source,
+    size >= 4 && u32(await source.read(0, 4), 0) === MAGIC
+      ? 'parquet_truncated'
+      : 'parquet_not_parquet',
+    `${size} bytes: too short for Parquet (at least 12: PAR1, a footer, its length, PAR1)`,
+  );
+}
+
+/** The magic at both ends (`PAR1`): which one is missing or damaged tells what went wrong. */
+function checkMagic(source: ByteSource, head: Uint8Array, tail: Uint8Array): void {
   const headOk = u32(head, 0) === MAGIC;
   const tailMagic = u32(tail, 4);
   if (tailMagic === MAGIC_ENCRYPTED) {
@@ -172,6 +190,14 @@ export async function readParquetFooter(source: ByteSource): Promise<ParquetFoot
       `damaged magic at the start (${quoteBytes(head)}, expected PAR1) though it ends with PAR1`,
     );
   }
+}
+
+/** Where the footer sits, from the length before the trailing magic; refused when it cannot. */
+function footerPlace(
+  source: ByteSource,
+  tail: Uint8Array,
+): { footerOffset: number; footerLength: number } {
+  const size = source.size;
   const footerLength = u32(tail, 0);
   const footerOffset = size - 8 - footerLength;
   if (footerLength === 0 || footerOffset < 4) {
@@ -188,10 +214,17 @@ export async function readParquetFooter(source: ByteSource): Promise<ParquetFoot
       `footer length ${footerLength} is over the ${MAX_FOOTER / 1024 / 1024} MiB importkit reads (a corrupt length, or a footer too large to inspect)`,
     );
   }
-  const footer = await source.read(footerOffset, footerLength);
-  // The width first, from a skim of the schema: decoding a footer of 10⁶ columns takes
-  // seconds and gigabytes before the decoded schema could be counted.
-  checkWidth(source, footerLeafCount(footer));
+  return { footerOffset, footerLength };
+}
+
+/** Decodes the footer's metadata and schema tree; a footer that does not decode is corrupt. */
+function decodeFooter(
+  source: ByteSource,
+  footer: Uint8Array,
+  tail: Uint8Array,
+  place: { footerOffset: number; footerLength: number },
+): { metadata: FileMetaData; tree: SchemaTree } {
+  const { footerOffset, footerLength } = place;
   const buf = new Uint8Array(footerLength + 8);
   buf.set(footer, 0);
   buf.set(tail, footerLength);
@@ -211,7 +244,7 @@ export async function readParquetFooter(source: ByteSource): Promise<ParquetFoot
   } catch (err) {
     footerCorrupt(source, err);
   }
-  return { metadata, footerOffset, footerLength, tree };
+  return { metadata, tree };
 }
 
 function footerCorrupt(source: ByteSource, err: unknown): never {
@@ -603,6 +636,48 @@ export async function readColumnHead(
   column: string,
   { firstRead = 64 * 1024, maxPage = 1024 * 1024 }: { firstRead?: number; maxPage?: number } = {},
 ): Promise<ColumnHead | ColumnHeadMissing> {
+  const chunk = firstChunk(footer, column);
+  if ('reason' in chunk) return chunk;
+  const { node, meta } = chunk;
+  const compressors = await decompressors();
+  if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'SNAPPY' && !compressors[meta.codec]) {
+    return { reason: `its pages are compressed with ${meta.codec}` };
+  }
+  const start = Number(chunkStart(meta));
+  const total = Number(meta.total_compressed_size);
+  const bytes = await source.read(start, Math.min(total, firstRead));
+  try {
+    const page = await firstPage(source, bytes, { start, total, maxPage });
+    if ('reason' in page) return page;
+    const decoder = {
+      pathInSchema: [column],
+      type: meta.type,
+      element: node.element,
+      schemaPath: [footer.tree, node],
+      codec: meta.codec,
+      compressors,
+      parsers: { ...(await defaultParsers()), ...RAW_PARSERS } as ParquetParsers,
+      utf8: true,
+    };
+    const values = await pageValues(page, decoder);
+    if (!values) return { reason: 'its first page is empty' };
+    return {
+      values,
+      from: page.header.type === 'DICTIONARY_PAGE' ? 'dictionary' : 'page',
+      bytes: page.read,
+    };
+  } catch (err) {
+    return {
+      reason: `its first page cannot be decoded (${err instanceof Error ? err.message : String(err)})`,
+    };
+  }
+}
+
+/** A flat column's schema node and its chunk's metadata in the first row group with rows. */
+function firstChunk(
+  footer: ParquetFooter,
+  column: string,
+): { node: SchemaTree; meta: ColumnMetaData } | ColumnHeadMissing {
   const node = footer.tree.children.find((c) => c.element.name === column);
   if (!node || node.children.length > 0 || node.element.repetition_type === 'REPEATED') {
     return { reason: `${column} is not a flat column` };
@@ -615,76 +690,80 @@ export async function readColumnHead(
   const rg = footer.metadata.row_groups.find((g) => g.num_rows > 0n);
   const meta = rg?.columns[col]?.meta_data;
   if (!meta) return { reason: 'no row group with rows' };
-  const compressors = await decompressors();
-  if (meta.codec !== 'UNCOMPRESSED' && meta.codec !== 'SNAPPY' && !compressors[meta.codec]) {
-    return { reason: `its pages are compressed with ${meta.codec}` };
-  }
-  const start = Number(chunkStart(meta));
-  const total = Number(meta.total_compressed_size);
-  let bytes = await source.read(start, Math.min(total, firstRead));
+  return { node, meta };
+}
+
+/** How hyparquet's page reader decodes a column's pages (its `ColumnDecoder`). */
+type ColumnDecoder = Parameters<typeof import('hyparquet/src/column.js').readPage>[2];
+
+/** A column chunk's first page, header decoded, with the bytes read for it. */
+interface FirstPage {
+  reader: DataReader;
+  header: PageHeader;
+  read: number;
+}
+
+/**
+ * The first page of a column chunk from the bytes read at its start (`bytes`): its header
+ * decoded, and the page completed by one more read when it is larger than those bytes but at
+ * most `maxPage`. Throws when the header cannot be decoded.
+ */
+async function firstPage(
+  source: ByteSource,
+  bytes: Uint8Array,
+  chunk: { start: number; total: number; maxPage: number },
+): Promise<FirstPage | ColumnHeadMissing> {
+  const { start, total, maxPage } = chunk;
+  const { parquetHeader } = await import('hyparquet/src/column.js');
   let read = bytes.byteLength;
-  try {
-    const { parquetHeader, readPage } = await import('hyparquet/src/column.js');
-    let reader = {
-      view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      offset: 0,
+  let reader: DataReader = {
+    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    offset: 0,
+  };
+  const header = parquetHeader(reader);
+  if (
+    !(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= 16 * maxPage) ||
+    !(header.compressed_page_size >= 0)
+  ) {
+    return {
+      reason: `its first page header is implausible (${header.uncompressed_page_size} bytes)`,
     };
-    const header = parquetHeader(reader);
-    if (
-      !(header.uncompressed_page_size >= 0 && header.uncompressed_page_size <= 16 * maxPage) ||
-      !(header.compressed_page_size >= 0)
-    ) {
+  }
+  const need = reader.offset + header.compressed_page_size;
+  if (need > bytes.byteLength) {
+    if (need > maxPage || need > total) {
       return {
-        reason: `its first page header is implausible (${header.uncompressed_page_size} bytes)`,
+        reason: `its first page (${header.compressed_page_size} bytes) is larger than ${maxPage} bytes`,
       };
     }
-    const need = reader.offset + header.compressed_page_size;
-    if (need > bytes.byteLength) {
-      if (need > maxPage || need > total) {
-        return {
-          reason: `its first page (${header.compressed_page_size} bytes) is larger than ${maxPage} bytes`,
-        };
-      }
-      const rest = await source.read(start + bytes.byteLength, need - bytes.byteLength);
-      read += rest.byteLength;
-      const whole = new Uint8Array(bytes.byteLength + rest.byteLength);
-      whole.set(bytes, 0);
-      whole.set(rest, bytes.byteLength);
-      bytes = whole;
-      reader = { view: new DataView(whole.buffer), offset: reader.offset };
-    }
-    const decoder = {
-      pathInSchema: [column],
-      type: meta.type,
-      element: node.element,
-      schemaPath: [footer.tree, node],
-      codec: meta.codec,
-      compressors,
-      parsers: { ...(await defaultParsers()), ...RAW_PARSERS } as ParquetParsers,
-      utf8: true,
-    };
-    const result = readPage(reader, header, decoder, undefined, undefined, 0);
-    const data = result.data;
-    if (!data) return { reason: 'its first page is empty' };
-    let values = Array.from(data as ArrayLike<unknown>, valueText).filter(
+    const rest = await source.read(start + bytes.byteLength, need - bytes.byteLength);
+    read += rest.byteLength;
+    const whole = new Uint8Array(bytes.byteLength + rest.byteLength);
+    whole.set(bytes, 0);
+    whole.set(rest, bytes.byteLength);
+    reader = { view: new DataView(whole.buffer), offset: reader.offset };
+  }
+  return { reader, header, read };
+}
+
+/**
+ * The page's values as text (a dictionary page's converted by the column's type), or
+ * undefined when the page holds no data. Throws when the page cannot be decoded.
+ */
+async function pageValues(page: FirstPage, decoder: ColumnDecoder): Promise<string[] | undefined> {
+  const { readPage } = await import('hyparquet/src/column.js');
+  const result = readPage(page.reader, page.header, decoder, undefined, undefined, 0);
+  const data = result.data;
+  if (!data) return undefined;
+  if (page.header.type === 'DICTIONARY_PAGE') {
+    const { convert } = await import('hyparquet/src/convert.js');
+    return Array.from(convert(data, decoder) as ArrayLike<unknown>, valueText).filter(
       (v): v is string => v !== undefined,
     );
-    if (header.type === 'DICTIONARY_PAGE') {
-      const { convert } = await import('hyparquet/src/convert.js');
-      values = Array.from(convert(data, decoder) as ArrayLike<unknown>, valueText).filter(
-        (v): v is string => v !== undefined,
-      );
-    }
-    return {
-      values,
-      from: header.type === 'DICTIONARY_PAGE' ? 'dictionary' : 'page',
-      bytes: read,
-    };
-  } catch (err) {
-    return {
-      reason: `its first page cannot be decoded (${err instanceof Error ? err.message : String(err)})`,
-    };
   }
+  return Array.from(data as ArrayLike<unknown>, valueText).filter(
+    (v): v is string => v !== undefined,
+  );
 }
 
 /** GZIP and BROTLI pages through node:zlib (Snappy is built into hyparquet). */

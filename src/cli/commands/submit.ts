@@ -17,7 +17,7 @@ import {
   type WaitOptions,
 } from '../../client/index.js';
 import { containerKind, dataFileProblem } from '../../inspect/index.js';
-import type { DataImport, ImportDocument } from '../../model/index.js';
+import type { DataImport, ImportDocument, Issue } from '../../model/index.js';
 import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -282,10 +282,7 @@ async function sendBatch(
     { jobs: 1 },
   );
   if (!kind || issues.some((i) => i.severity === 'error')) {
-    const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
-    const report = { file: args.configPath, valid: false, issues, text: args.text };
-    reporter.write(report);
-    reporter.end(summarize([report]));
+    await reportConfigIssues(io, { file: args.configPath, valid: false, issues, text: args.text });
     io.stderr.write(
       `importkit submit: ${args.dataPath} does not fit ${args.configPath}; nothing was sent\n`,
     );
@@ -331,7 +328,44 @@ export async function submit(args: string[], io: Io): Promise<number> {
   return explainingClientErrors(io, () => submitImport(args, io));
 }
 
+/** What the command line asks of submit, checked. */
+interface SubmitArgs {
+  configPath: string;
+  dataPath: string | undefined;
+  url: string | undefined;
+  wait: boolean;
+  json: boolean;
+  timeoutMs: number | undefined;
+  intervalMs: number | undefined;
+}
+
 async function submitImport(args: string[], io: Io): Promise<number> {
+  const parsed = parseSubmitArgs(args);
+  if (parsed === 'help') {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  const config = await readSubmitConfig(parsed.configPath, io);
+  if (typeof config === 'number') return config;
+  const { document, text } = config;
+  const url = parsed.url ?? (parsed.dataPath ? undefined : document.url);
+  if (!parsed.dataPath && !url) throw new UsageError('missing <data-file> (or --url URL)');
+
+  const client = clientFromEnv(io);
+  const id = await sendImport(client, document, { ...parsed, url, text }, io);
+  if (typeof id === 'number') return id;
+  const json = parsed.json;
+  if (parsed.wait) {
+    const { timeoutMs, intervalMs } = parsed;
+    return follow(client, id, io, { timeoutMs, intervalMs, json });
+  }
+  const now = await client.getDataImport(id);
+  printResult(now, io, json);
+  return now.status === 'DATA_IMPORT_STATUS_FAILED' ? EXIT_INVALID : EXIT_OK;
+}
+
+/** The command line's options and arguments, checked (usage errors thrown); 'help' for -h. */
+function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
   const { values, positionals } = parseCommandArgs(args, {
     url: { type: 'string' },
     wait: { type: 'boolean' },
@@ -340,10 +374,7 @@ async function submitImport(args: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) {
-    io.stdout.write(HELP);
-    return EXIT_OK;
-  }
+  if (values.help) return 'help';
   const [configPath, dataPath, ...extra] = positionals;
   if (!configPath) throw new UsageError('missing <config>');
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
@@ -354,7 +385,35 @@ async function submitImport(args: string[], io: Io): Promise<number> {
   const timeoutMs = seconds(values.timeout, '--timeout');
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
   if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
+  return {
+    configPath,
+    dataPath,
+    url: values.url,
+    wait: values.wait === true,
+    json: values.json === true,
+    timeoutMs,
+    intervalMs,
+  };
+}
 
+/** Writes the issues found in a config (or in its data) to stderr as the text reporter does. */
+async function reportConfigIssues(
+  io: Io,
+  report: { file: string; valid: boolean; issues: Issue[]; text: string },
+): Promise<void> {
+  const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
+  reporter.write(report);
+  reporter.end(summarize([report]));
+}
+
+/**
+ * Reads and validates the config: its one document with its text, or exit 1 when it is not
+ * valid (nothing sent). Warnings are shown and do not stop the submit.
+ */
+async function readSubmitConfig(
+  configPath: string,
+  io: Io,
+): Promise<{ document: ImportDocument; text: string } | number> {
   const text = readConfigOrThrow(resolve(io.cwd, configPath), configPath);
   const result = validateConfigText(text, { filename: configPath });
   if (result.ok && result.documents.length !== 1) {
@@ -363,57 +422,64 @@ async function submitImport(args: string[], io: Io): Promise<number> {
     );
   }
   if (!result.ok || result.value === undefined) {
-    const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
-    const report = { file: configPath, valid: false, issues: result.issues, text };
-    reporter.write(report);
-    reporter.end(summarize([report]));
+    await reportConfigIssues(io, { file: configPath, valid: false, issues: result.issues, text });
     io.stderr.write(`importkit submit: ${configPath} is not a valid config; nothing was sent\n`);
     return EXIT_INVALID;
   }
   if (result.issues.length > 0) {
     // Warnings do not stop the submit, but they are worth seeing before the upload.
-    const reporter = (await loadReporter('text'))(io.stderr, { command: 'submit' });
-    const report = { file: configPath, valid: true, issues: result.issues, text };
-    reporter.write(report);
-    reporter.end(summarize([report]));
+    await reportConfigIssues(io, { file: configPath, valid: true, issues: result.issues, text });
   }
-  const document = result.value as ImportDocument;
-  const url = values.url ?? (dataPath ? undefined : document.url);
-  if (!dataPath && !url) throw new UsageError('missing <data-file> (or --url URL)');
+  return { document: result.value as ImportDocument, text };
+}
 
-  const client = clientFromEnv(io);
-  let id: string;
+/**
+ * Creates the import and sends its data: a batch's folder or archive, a URL, or one file.
+ * Answers the import's id, or the exit code of a refusal (nothing sent).
+ */
+async function sendImport(
+  client: Client,
+  document: ImportDocument,
+  args: { configPath: string; dataPath: string | undefined; url: string | undefined; text: string },
+  io: Io,
+): Promise<string | number> {
+  const { configPath, dataPath, url, text } = args;
   if (document.batchConfig && dataPath && !url) {
-    const sent = await sendBatch(client, document, { text, configPath, dataPath }, io);
-    if (typeof sent === 'number') return sent;
-    id = sent;
-  } else if (url) {
-    ({ dataImportId: id } = await client.createImportFromUrl(url, document));
-    io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
-  } else {
-    const file = resolve(io.cwd, dataPath ?? '');
-    const problem = await dataFileProblem(file, dataPath);
-    if (problem?.code === 'file_not_found') {
-      throw new UsageError(`${dataPath}: no such file; nothing was sent`);
-    }
-    if (problem) {
-      const hint = problem.hint ? `\n  hint: ${problem.hint}` : '';
-      io.stderr.write(
-        `importkit submit: error ${problem.code}: ${problem.message}; nothing was sent${hint}\n`,
-      );
-      return EXIT_INVALID;
-    }
-    const target = await client.createImportFromUpload(document);
-    id = target.dataImportId;
-    io.stderr.write(`created data import ${printable(id)}\n`);
-    const total = await uploadWithProgress(io, (onProgress) =>
-      client.uploadFile(target.uploadUrl, file, { onProgress }),
-    );
-    io.stderr.write(`uploaded ${total} bytes\n`);
+    return sendBatch(client, document, { text, configPath, dataPath }, io);
   }
-  if (values.wait)
-    return follow(client, id, io, { timeoutMs, intervalMs, json: values.json === true });
-  const now = await client.getDataImport(id);
-  printResult(now, io, values.json === true);
-  return now.status === 'DATA_IMPORT_STATUS_FAILED' ? EXIT_INVALID : EXIT_OK;
+  if (url) {
+    const { dataImportId: id } = await client.createImportFromUrl(url, document);
+    io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
+    return id;
+  }
+  return sendFile(client, document, dataPath ?? '', io);
+}
+
+/** Creates the import and uploads one data file; exit 1 when the file cannot be sent. */
+async function sendFile(
+  client: Client,
+  document: ImportDocument,
+  dataPath: string,
+  io: Io,
+): Promise<string | number> {
+  const file = resolve(io.cwd, dataPath);
+  const problem = await dataFileProblem(file, dataPath);
+  if (problem?.code === 'file_not_found') {
+    throw new UsageError(`${dataPath}: no such file; nothing was sent`);
+  }
+  if (problem) {
+    const hint = problem.hint ? `\n  hint: ${problem.hint}` : '';
+    io.stderr.write(
+      `importkit submit: error ${problem.code}: ${problem.message}; nothing was sent${hint}\n`,
+    );
+    return EXIT_INVALID;
+  }
+  const target = await client.createImportFromUpload(document);
+  const id = target.dataImportId;
+  io.stderr.write(`created data import ${printable(id)}\n`);
+  const total = await uploadWithProgress(io, (onProgress) =>
+    client.uploadFile(target.uploadUrl, file, { onProgress }),
+  );
+  io.stderr.write(`uploaded ${total} bytes\n`);
+  return id;
 }

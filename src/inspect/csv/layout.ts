@@ -229,6 +229,42 @@ export function detectLayout(
   rows: readonly (readonly string[])[],
   options: LayoutOptions = {},
 ): CsvLayout {
+  const columnCount = tableWidth(rows);
+  const start = tableStart(rows, columnCount);
+  const layout: CsvLayout = {
+    columnCount,
+    preambleRows: start,
+    embeddedRows: [],
+    header: -1,
+    headerConfidence: 'high',
+    headerReason: '',
+    units: -1,
+    firstData: start,
+  };
+  if (options.headerRow !== undefined) return withGivenHeader(rows, layout, options.headerRow);
+
+  layout.embeddedRows = embeddedConfigRows(rows, start);
+  const h = start + layout.embeddedRows.length;
+  if (h >= rows.length) {
+    layout.firstData = h;
+    return layout;
+  }
+  const first = rows[h] as readonly string[];
+  const body = bodySample(rows, h);
+  const classes = columnClasses(body, columnCount);
+  const commented = commentedHeader(rows, h, layout, classes);
+  if (commented) return commented;
+  const choice = chooseHeader(first, body, classes, h);
+  layout.header = choice.header;
+  layout.headerConfidence = choice.confidence;
+  layout.headerReason = choice.reason;
+  layout.firstData = layout.header >= 0 ? layout.header + 1 : h;
+  if (layout.header >= 0) detectUnitsRow(rows, layout, classes);
+  return layout;
+}
+
+/** The table's width: the most common row length of the head (the longer on a tie). */
+function tableWidth(rows: readonly (readonly string[])[]): number {
   const probe = rows.slice(0, 1000).filter((r) => !isBlank(r) && !(r[0] ?? '').startsWith('#'));
   const counts = new Map<number, number>();
   for (const r of probe) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
@@ -240,7 +276,11 @@ export function detectLayout(
       best = c;
     }
   }
-  // The table starts at the first row of the table's width followed by rows of that width.
+  return columnCount;
+}
+
+/** The table starts at the first row of the table's width followed by rows of that width. */
+function tableStart(rows: readonly (readonly string[])[], columnCount: number): number {
   let start = 0;
   while (start < rows.length) {
     const r = rows[start] as readonly string[];
@@ -252,86 +292,131 @@ export function detectLayout(
     start += 1;
   }
   if (start >= rows.length) start = rows.findIndex((r) => !isBlank(r));
-  if (start < 0) start = 0;
+  return start < 0 ? 0 : start;
+}
 
-  const layout: CsvLayout = {
-    columnCount,
-    preambleRows: start,
-    embeddedRows: [],
-    header: -1,
-    headerConfidence: 'high',
-    headerReason: '',
-    units: -1,
-    firstData: start,
-  };
-
-  if (options.headerRow !== undefined) {
-    if (options.headerRow === 0) {
-      layout.headerReason = 'no header row (as given)';
-      layout.firstData = start;
-      return layout;
-    }
-    layout.header = options.headerRow - 1;
-    layout.preambleRows = Math.min(start, layout.header);
-    layout.headerReason = `row ${options.headerRow} (as given)`;
-    layout.firstData = layout.header + 1;
-    detectUnitsRow(rows, layout);
+/** The layout when the header row is given (1-based; 0 = no header): only units are found. */
+function withGivenHeader(
+  rows: readonly (readonly string[])[],
+  layout: CsvLayout,
+  headerRow: number,
+): CsvLayout {
+  const start = layout.preambleRows;
+  if (headerRow === 0) {
+    layout.headerReason = 'no header row (as given)';
+    layout.firstData = start;
     return layout;
   }
+  layout.header = headerRow - 1;
+  layout.preambleRows = Math.min(start, layout.header);
+  layout.headerReason = `row ${headerRow} (as given)`;
+  layout.firstData = layout.header + 1;
+  detectUnitsRow(rows, layout);
+  return layout;
+}
 
+/** The platform's embedded config rows at the table's start (at most two). */
+function embeddedConfigRows(rows: readonly (readonly string[])[], start: number): number[] {
+  const out: number[] = [];
   let h = start;
   while (h < Math.min(start + 2, rows.length) && isEmbeddedConfigRow(rows[h] as string[])) {
-    layout.embeddedRows.push(h);
+    out.push(h);
     h += 1;
   }
-  if (h >= rows.length) {
-    layout.firstData = h;
-    return layout;
-  }
+  return out;
+}
+
+/**
+ * The rows below the candidate header row `h` that tell the columns' classes: blank rows and
+ * repeats of row `h` left out, the first skipped when there are enough (it may be units).
+ */
+function bodySample(rows: readonly (readonly string[])[], h: number): (readonly string[])[] {
   const first = rows[h] as readonly string[];
   const after = rows.slice(h + 1).filter((r) => !isBlank(r) && !sameRow(r, first));
-  const body = (after.length >= 3 ? after.slice(1) : after).slice(0, 500);
-  const classes = columnClasses(body, columnCount);
-  const commented = commentedHeader(rows, h, layout, classes);
-  if (commented) return commented;
+  return (after.length >= 3 ? after.slice(1) : after).slice(0, 500);
+}
+
+interface HeaderChoice {
+  /** 0-based header row, or -1 for none. */
+  header: number;
+  confidence: CsvLayout['headerConfidence'];
+  reason: string;
+}
+
+/** Whether row `h` is the header, told by the column classes of the rows below it. */
+function chooseHeader(
+  first: readonly string[],
+  body: readonly (readonly string[])[],
+  classes: Array<ColumnClass | undefined>,
+  h: number,
+): HeaderChoice {
   const typed = classes.flatMap((cls, c) => (cls ? [{ cls, c }] : []));
-  if (typed.length > 0 && body.length > 0) {
-    const misfit = typed.find(
-      ({ cls, c }) => (first[c] ?? '').trim() !== '' && !fits(first[c] ?? '', cls),
-    );
-    if (misfit) {
-      layout.header = h;
-      layout.headerReason = `row ${h + 1}: '${first[misfit.c]}' in column ${misfit.c + 1} is not a ${misfit.cls} like the values below it`;
-    } else {
-      layout.headerReason = `row ${h + 1} holds values of the same types as the rows below: no header`;
-    }
-  } else if (body.length === 0) {
-    // One row only: a header when every cell is text.
-    const allText = first.every((cell) => cellClass(classifyCell(cell)) === 'string');
-    if (allText) {
-      layout.header = h;
-      layout.headerConfidence = 'medium';
-      layout.headerReason = `row ${h + 1} is the only row and holds only text: a header without data`;
-    } else {
-      layout.headerConfidence = 'medium';
-      layout.headerReason = `row ${h + 1} is the only row and holds values: no header`;
-    }
-  } else {
-    // Every column is text: a header when its cells are distinct and none recurs below.
-    const cells = first.map((x) => x.trim());
-    const distinct = new Set(cells).size === cells.length && cells.every((x) => x !== '');
-    const recurs = cells.some((x, c) => body.some((r) => (r[c] ?? '').trim() === x));
-    layout.headerConfidence = 'low';
-    if (distinct && !recurs) {
-      layout.header = h;
-      layout.headerReason = `every column is text; row ${h + 1} has distinct names that do not recur below: taken as the header`;
-    } else {
-      layout.headerReason = `every column is text and row ${h + 1} looks like data: no header`;
-    }
+  if (typed.length > 0 && body.length > 0) return headerByTypes(first, typed, h);
+  if (body.length === 0) return headerOfOnlyRow(first, h);
+  return headerOfTextColumns(first, body, h);
+}
+
+/** Typed columns tell: a header when one of its cells is not of its column's class. */
+function headerByTypes(
+  first: readonly string[],
+  typed: ReadonlyArray<{ cls: ColumnClass; c: number }>,
+  h: number,
+): HeaderChoice {
+  const misfit = typed.find(
+    ({ cls, c }) => (first[c] ?? '').trim() !== '' && !fits(first[c] ?? '', cls),
+  );
+  if (misfit) {
+    return {
+      header: h,
+      confidence: 'high',
+      reason: `row ${h + 1}: '${first[misfit.c]}' in column ${misfit.c + 1} is not a ${misfit.cls} like the values below it`,
+    };
   }
-  layout.firstData = layout.header >= 0 ? layout.header + 1 : h;
-  if (layout.header >= 0) detectUnitsRow(rows, layout, classes);
-  return layout;
+  return {
+    header: -1,
+    confidence: 'high',
+    reason: `row ${h + 1} holds values of the same types as the rows below: no header`,
+  };
+}
+
+/** One row only: a header when every cell is text. */
+function headerOfOnlyRow(first: readonly string[], h: number): HeaderChoice {
+  const allText = first.every((cell) => cellClass(classifyCell(cell)) === 'string');
+  if (allText) {
+    return {
+      header: h,
+      confidence: 'medium',
+      reason: `row ${h + 1} is the only row and holds only text: a header without data`,
+    };
+  }
+  return {
+    header: -1,
+    confidence: 'medium',
+    reason: `row ${h + 1} is the only row and holds values: no header`,
+  };
+}
+
+/** Every column is text: a header when its cells are distinct and none recurs below. */
+function headerOfTextColumns(
+  first: readonly string[],
+  body: readonly (readonly string[])[],
+  h: number,
+): HeaderChoice {
+  const cells = first.map((x) => x.trim());
+  const distinct = new Set(cells).size === cells.length && cells.every((x) => x !== '');
+  const recurs = cells.some((x, c) => body.some((r) => (r[c] ?? '').trim() === x));
+  if (distinct && !recurs) {
+    return {
+      header: h,
+      confidence: 'low',
+      reason: `every column is text; row ${h + 1} has distinct names that do not recur below: taken as the header`,
+    };
+  }
+  return {
+    header: -1,
+    confidence: 'low',
+    reason: `every column is text and row ${h + 1} looks like data: no header`,
+  };
 }
 
 function detectUnitsRow(

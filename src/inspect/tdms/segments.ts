@@ -139,85 +139,149 @@ export async function walkSegments(
   data: ByteSource,
   options: WalkOptions = {},
 ): Promise<WalkResult> {
-  const meta = options.index
-    ? new WindowReader(options.index, 1024 * 1024)
-    : new WindowReader(data, 0);
+  const walker: Walker = {
+    data,
+    meta: options.index ? new WindowReader(options.index, 1024 * 1024) : new WindowReader(data, 0),
+    tag: options.index ? 'TDSh' : 'TDSm',
+    options,
+  };
   const metaSize = options.index ? options.index.size : data.size;
-  const tag = options.index ? 'TDSh' : 'TDSm';
   const state = newWalk();
-  let active: Active[] = [];
-  let pos = 0;
-  let metaPos = 0;
-  // Streaming writers repeat the same metadata block: reading the lead-in with as many bytes
-  // as the previous segment's metadata makes one read per segment instead of two.
-  let guess = 0;
-  while (pos < data.size && (!options.index || metaPos < metaSize)) {
-    const fail = (kind: WalkProblem['kind'], message: string) => {
-      const where = `segment ${state.segments + 1} (byte ${pos})`;
-      if (state.segments === 0) throw new TdmsWalkError(kind, `${where}: ${message}`);
-      state.problems.push({ kind, message: `${where}: ${message}` });
-    };
-    const read = await meta.at(metaPos, LEAD_IN + guess);
-    const head = read.subarray(0, LEAD_IN);
-    const tagFound = String.fromCharCode(...head.subarray(0, 4));
-    if (tagFound !== tag && state.segments === 0) {
-      throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
-    }
-    if (head.byteLength < LEAD_IN) {
-      fail('truncated', `the lead-in is cut short (${head.byteLength} of 28 bytes)`);
-      break;
-    }
-    const lead = parseLeadIn(head, tag);
-    if (typeof lead === 'string') {
-      if (state.segments === 0) throw new TdmsWalkError('signature', lead);
-      fail('invalid', lead);
-      break;
-    }
-    const step = planSegment(lead, pos, data.size);
-    if (typeof step === 'string') {
-      fail('invalid', step);
-      break;
-    }
-    if (step.cut) {
-      state.problems.push({
-        kind: 'truncated',
-        message: `segment ${state.segments + 1} (byte ${pos}): ${step.cut}`,
-      });
-    }
-    if (lead.toc & TOC.metaData) {
-      const objects = await segmentObjects(meta, read, metaPos, step, lead);
-      const applied = Array.isArray(objects)
-        ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
-        : objects;
-      if (!Array.isArray(applied)) {
-        fail(applied.kind, applied.message);
-        break;
-      }
-      active = applied;
-    }
-    guess = lead.toc & TOC.metaData ? Math.min(step.metaLength, MAX_GUESS) : 0;
-    const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
-    noteSegment(state, lead, active, dataLength);
-    if (options.onRawData && dataLength > 0) {
-      await options.onRawData({
-        offset: pos + LEAD_IN + step.metaLength,
-        length: dataLength,
-        interleaved: (lead.toc & TOC.interleaved) !== 0,
-        bigEndian: (lead.toc & TOC.bigEndian) !== 0,
-        objects: active.map((a) => ({ path: a.state.path, index: a.index })),
-      });
-    }
-    pos = step.end;
-    // The index file holds lead-ins and metadata only; the data file also the raw data.
-    metaPos = options.index ? metaPos + LEAD_IN + step.metaLength : pos;
-    if (step.unfinished || step.cut) break;
-    if (state.segments % 1024 === 0) options.onProgress?.(pos, data.size);
+  let cursor: Cursor = { pos: 0, metaPos: 0, guess: 0, active: [] };
+  while (cursor.pos < data.size && (!options.index || cursor.metaPos < metaSize)) {
+    const next = await walkSegment(walker, state, cursor);
+    cursor = next.cursor;
+    if (next.stop) break;
+    if (state.segments % 1024 === 0) options.onProgress?.(cursor.pos, data.size);
   }
   if (state.segments === 0 && !options.index) {
-    throw new TdmsWalkError('signature', `no '${tag}' tag (found "")`);
+    throw new TdmsWalkError('signature', `no '${walker.tag}' tag (found "")`);
   }
-  state.end = pos;
+  state.end = cursor.pos;
   return state;
+}
+
+/** What a walk reads from and reports to; the same for every segment. */
+interface Walker {
+  data: ByteSource;
+  /** Where lead-ins and metadata are read: the index file, else the data file. */
+  meta: WindowReader;
+  /** The lead-in's tag: `TDSh` in an index file, `TDSm` in a data file. */
+  tag: string;
+  options: WalkOptions;
+}
+
+/** Where the walk stands before a segment. */
+interface Cursor {
+  /** The segment's offset in the data file. */
+  pos: number;
+  /** Its lead-in's offset in the file the metadata is read from. */
+  metaPos: number;
+  /**
+   * Bytes of metadata read ahead with the lead-in. Streaming writers repeat the same
+   * metadata block: reading the lead-in with as many bytes as the previous segment's
+   * metadata makes one read per segment instead of two.
+   */
+  guess: number;
+  /** The objects of the previous segment's list, with their raw data indexes. */
+  active: Active[];
+}
+
+/**
+ * Reads one segment: its lead-in, its metadata (applied to the walk's objects) and where its
+ * raw data lies (handed to `onRawData`). Answers where the next segment starts, and whether
+ * the walk stops here (a problem, an unfinished or cut segment).
+ */
+async function walkSegment(
+  walker: Walker,
+  state: WalkResult,
+  cursor: Cursor,
+): Promise<{ cursor: Cursor; stop: boolean }> {
+  const { data, meta, options } = walker;
+  const { pos, metaPos } = cursor;
+  const stop = (problem: WalkProblem) => {
+    segmentProblem(state, pos, problem);
+    return { cursor, stop: true };
+  };
+  const leadIn = await readLeadIn(meta, cursor, walker.tag, state.segments === 0);
+  if ('kind' in leadIn) return stop(leadIn);
+  const { read, lead } = leadIn;
+  const step = planSegment(lead, pos, data.size);
+  if (typeof step === 'string') return stop({ kind: 'invalid', message: step });
+  if (step.cut) {
+    state.problems.push({
+      kind: 'truncated',
+      message: `segment ${state.segments + 1} (byte ${pos}): ${step.cut}`,
+    });
+  }
+  let active = cursor.active;
+  if (lead.toc & TOC.metaData) {
+    const objects = await segmentObjects(meta, read, metaPos, step, lead);
+    const applied = Array.isArray(objects)
+      ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
+      : objects;
+    if (!Array.isArray(applied)) return stop(applied);
+    active = applied;
+  }
+  const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
+  noteSegment(state, lead, active, dataLength);
+  if (options.onRawData && dataLength > 0) {
+    await options.onRawData({
+      offset: pos + LEAD_IN + step.metaLength,
+      length: dataLength,
+      interleaved: (lead.toc & TOC.interleaved) !== 0,
+      bigEndian: (lead.toc & TOC.bigEndian) !== 0,
+      objects: active.map((a) => ({ path: a.state.path, index: a.index })),
+    });
+  }
+  const next: Cursor = {
+    pos: step.end,
+    // The index file holds lead-ins and metadata only; the data file also the raw data.
+    metaPos: options.index ? metaPos + LEAD_IN + step.metaLength : step.end,
+    guess: lead.toc & TOC.metaData ? Math.min(step.metaLength, MAX_GUESS) : 0,
+    active,
+  };
+  return { cursor: next, stop: step.unfinished || Boolean(step.cut) };
+}
+
+/**
+ * A segment's lead-in, with the bytes read ahead of its metadata; what is wrong with it
+ * otherwise. A first segment without the tag is not TDMS at all (thrown).
+ */
+async function readLeadIn(
+  meta: WindowReader,
+  cursor: Cursor,
+  tag: string,
+  first: boolean,
+): Promise<{ read: Uint8Array; lead: LeadIn } | WalkProblem> {
+  const read = await meta.at(cursor.metaPos, LEAD_IN + cursor.guess);
+  const head = read.subarray(0, LEAD_IN);
+  const tagFound = String.fromCharCode(...head.subarray(0, 4));
+  if (tagFound !== tag && first) {
+    throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
+  }
+  if (head.byteLength < LEAD_IN) {
+    return {
+      kind: 'truncated',
+      message: `the lead-in is cut short (${head.byteLength} of 28 bytes)`,
+    };
+  }
+  const lead = parseLeadIn(head, tag);
+  if (typeof lead === 'string') {
+    if (first) throw new TdmsWalkError('signature', lead);
+    return { kind: 'invalid', message: lead };
+  }
+  return { read, lead };
+}
+
+/**
+ * A problem of the segment at `pos`: fatal in the first segment (nothing usable was read),
+ * else noted and the walk stops with what was read.
+ */
+function segmentProblem(state: WalkResult, pos: number, problem: WalkProblem): void {
+  const message = `segment ${state.segments + 1} (byte ${pos}): ${problem.message}`;
+  if (state.segments === 0) throw new TdmsWalkError(problem.kind, message);
+  state.problems.push({ kind: problem.kind, message });
 }
 
 /** A segment's metadata block, parsed; what is wrong with it otherwise. */
