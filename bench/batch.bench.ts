@@ -4,15 +4,19 @@
  * `inferConfig` on each file one after another in the same run. Prints files/s, bytes read
  * from the archive and peak RSS. Target: at least 300 files/s with 2 jobs.
  *
+ * Then `inferBatch` on a stored zip of 100 Parquet files (see `_batch-parquet-zip.ts`; its
+ * size is IMPORTKIT_BENCH_PARQUET_ZIP_MB, default 1024): bytes read against the archive's size.
+ *
  * Then `submit` of a generated folder against the emulator (see `_batch-submit.ts`; its size
- * is IMPORTKIT_BENCH_SUBMIT_MB, default 200). IMPORTKIT_BENCH_BATCH=infer or =submit runs
- * one part only.
+ * is IMPORTKIT_BENCH_SUBMIT_MB, default 200). IMPORTKIT_BENCH_BATCH=infer, =parquet-zip or
+ * =submit runs one part only.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipBytes } from '../scripts/fixtures/zip-writer.js';
 import { inferBatch } from '../src/infer/batch.js';
 import { inferConfig } from '../src/infer/index.js';
+import { benchParquetZip, parquetChild } from './_batch-parquet-zip.js';
 import { benchSubmit, submitChild } from './_batch-submit.js';
 import { dataDir, fmtBytes, measure, table } from './_measure.js';
 
@@ -82,12 +86,20 @@ async function benchInfer(): Promise<void> {
 }
 
 const part = process.env.IMPORTKIT_BENCH_BATCH;
+const runs = (name: string) => part === undefined || part === '' || part === name;
 if (process.argv[2] === '--submit-child') {
   const [folder, config, url] = process.argv.slice(3) as [string, string, string];
   await submitChild(folder, config, url);
+} else if (process.argv[2] === '--parquet-child') {
+  const [dir, files, rows] = process.argv.slice(3) as [string, string, string];
+  await parquetChild(dir, Number(files), Number(rows));
 } else {
-  if (part !== 'submit') await benchInfer();
-  if (part !== 'infer') {
+  if (runs('infer')) await benchInfer();
+  if (runs('parquet-zip')) {
+    console.log('\n### stored zip of Parquet files\n');
+    await benchParquetZip();
+  }
+  if (runs('submit')) {
     console.log('\n### submit\n');
     await benchSubmit();
   }

@@ -37,19 +37,53 @@ function counted(
   };
 }
 
+/** How much of a member's start is kept once read from a file (format detection reads it first). */
+const KEPT_FILE_HEAD = 64 * 1024;
+
+/**
+ * Reads through `readAt`, keeping the member's start once read (up to `keep` bytes): format
+ * detection reads a member's head, then its inspector reads it again, so the second read (and
+ * any read inside the kept head, e.g. a small file's tail) is answered from memory and each
+ * byte of the head is read from the file or archive once.
+ */
+function keepingHead(
+  readAt: (offset: number, length: number) => Promise<Uint8Array>,
+  keep: number,
+): (offset: number, length: number) => Promise<Uint8Array> {
+  let head: Uint8Array = new Uint8Array(0);
+  return async (offset, length) => {
+    const end = offset + length;
+    if (end <= head.byteLength) return head.subarray(offset, end);
+    if (offset > head.byteLength) return readAt(offset, length);
+    const rest = await readAt(head.byteLength, end - head.byteLength);
+    let bytes = rest;
+    if (head.byteLength > 0) {
+      bytes = new Uint8Array(head.byteLength + rest.byteLength);
+      bytes.set(head, 0);
+      bytes.set(rest, head.byteLength);
+    }
+    if (bytes.byteLength <= keep) head = bytes;
+    return bytes.subarray(offset);
+  };
+}
+
 /** The same source under another name (a member's path inside its folder). */
 export function renamedSource(inner: ByteSource, name: string): ByteSource {
   return counted(
     name,
     inner.size,
-    (o, n) => inner.read(o, n),
+    keepingHead((o, n) => inner.read(o, n), KEPT_FILE_HEAD),
     () => inner.close(),
   );
 }
 
 /** `size` bytes of `outer` from `start` (a stored zip member, read in place). */
 export function sliceSource(outer: ByteSource, start: number, size: number, name: string) {
-  return counted(name, size, (o, n) => outer.read(start + o, n));
+  return counted(
+    name,
+    size,
+    keepingHead((o, n) => outer.read(start + o, n), KEPT_FILE_HEAD),
+  );
 }
 
 /** Bytes `offset .. offset+length` of a stream, which is destroyed once they have passed. */
@@ -88,19 +122,17 @@ export function streamedSource(
   open: () => Promise<Readable>,
   fail: (err: unknown) => Error,
 ): ByteSource {
-  let head: Uint8Array = new Uint8Array(0);
-  return counted(name, size, async (offset, length) => {
-    if (offset + length <= head.byteLength) return head.subarray(offset, offset + length);
-    let bytes: Uint8Array;
-    try {
-      bytes = await windowOf(await open(), offset, length);
-    } catch (err) {
-      throw fail(err);
-    }
-    if (offset === 0 && bytes.byteLength > head.byteLength && bytes.byteLength <= KEPT_HEAD)
-      head = bytes;
-    return bytes;
-  });
+  return counted(
+    name,
+    size,
+    keepingHead(async (offset, length) => {
+      try {
+        return await windowOf(await open(), offset, length);
+      } catch (err) {
+        throw fail(err);
+      }
+    }, KEPT_HEAD),
+  );
 }
 
 /** One stretch of a member kept in memory. */
