@@ -35,12 +35,6 @@ export const batchCodes = {
     summary: "A listed file's `type` does not match the format of the file.",
     fix: "Set the file's `type` to its format (the message names it).",
   },
-  batch_members_not_checked: {
-    severity: 'info',
-    summary:
-      'The members of an archive were checked for presence and type only: importkit checks files against their configs in a folder.',
-    fix: 'Run `importkit check` on the folder the archive was made from.',
-  },
   archive_corrupt: {
     severity: 'error',
     summary:
