@@ -5,15 +5,15 @@
  */
 import { join } from 'node:path';
 import {
-  type ByteSource,
   archiveError,
+  type ByteSource,
   type ContainerKind,
   containerKind,
   detectFormat,
   type FileFormat,
+  hideRootInIssues,
   leftOutByContent,
   leftOutByName,
-  hideRootInIssues,
   openContainer,
   UnpackError,
   withUnpacked,

@@ -3,14 +3,15 @@
  * PAX long names, tar.gz) give the whole expected draft; shared configs fold into defaults;
  * a failing member does not stop the others; damaged archives name the archive and member.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
+import { checkBatch } from '../../src/check/index.js';
 import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
 import { InspectError } from '../../src/inspect/index.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -100,6 +101,44 @@ describe('damaged archives', () => {
       (e: unknown) => e,
     );
     expect((err as InspectError).code).toBe('batch_no_data_files');
+  });
+});
+
+// ---- HDF5 members: read by path, so an archive's are unpacked to a temp file -------------
+
+describe('HDF5 members', () => {
+  test('a folder, its zip and its tar.gz give the same draft and the same check', async () => {
+    const base = join(tmp, 'hdf5');
+    const h5 = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
+    const csv = Buffer.from(LAYOUTS[0]?.(3) ?? '');
+    const files: Array<[string, Uint8Array]> = [
+      ['run.csv', csv],
+      ['h5/one d.h5', h5],
+      ['h5/copy é.h5', h5],
+    ];
+    for (const [name, data] of files) {
+      mkdirSync(join(base, 'set', dirname(name)), { recursive: true });
+      writeFileSync(join(base, 'set', name), data);
+    }
+    writeFileSync(
+      join(base, 'set.zip'),
+      zipBytes(files.map(([name, data], i) => ({ name, data, method: i % 2 === 0 ? 8 : 0 }))),
+    );
+    writeFileSync(join(base, 'set.tar.gz'), await tarGz(files));
+    const [a, b, c] = await Promise.all(
+      ['set', 'set.zip', 'set.tar.gz'].map((n) => inferBatch(join(base, n))),
+    );
+    const configs = a?.document.batchConfig?.fileConfigs ?? {};
+    expect(Object.keys(configs).sort()).toEqual(['h5/copy é.h5', 'h5/one d.h5', 'run.csv']);
+    expect(a?.document.batchConfig?.defaultHdf5Config).toBeDefined();
+    expect(b?.document).toEqual(a?.document);
+    expect(c?.document).toEqual(a?.document);
+    expect(b?.issues).toEqual(a?.issues);
+    expect(c?.issues).toEqual(a?.issues);
+    const batch = a?.document.batchConfig ?? {};
+    const folder = await checkBatch(batch, join(base, 'set'));
+    expect(await checkBatch(batch, join(base, 'set.zip'))).toEqual(folder);
+    expect(await checkBatch(batch, join(base, 'set.tar.gz'))).toEqual(folder);
   });
 });
 
