@@ -151,13 +151,15 @@ const LAYOUTS = [
     `t_ms,v,ok\n${Array.from({ length: n }, (_, i) => `${1700000000000 + i},${i},${i % 2 === 0}`).join('\n')}\n`,
   () => 'just some notes\n',
 ];
+const H5 = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
 const segment = fc.constantFrom('a', 'b c', 'é', 'data', 'x-1', '数据');
 
 const folderArb = fc.uniqueArray(
   fc.record({
     parts: fc.array(segment, { minLength: 0, maxLength: 2 }),
     stem: fc.constantFrom('one', 'two', 'três', 'four 4', 'five'),
-    layout: fc.integer({ min: 0, max: 2 }),
+    // 0, 1: CSV layouts; 2: notes; 3: an HDF5 file (read by path: unpacked from archives).
+    layout: fc.integer({ min: 0, max: 3 }),
     rows: fc.integer({ min: 2, max: 5 }),
   }),
   { minLength: 1, maxLength: 6, selector: (f) => [...f.parts, f.stem].join('/') },
@@ -175,7 +177,7 @@ async function tarGz(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer
   return gzipSync(Buffer.concat(chunks));
 }
 
-test('a folder, its zip and its tar.gz give the same draft', async () => {
+test('a folder, its zip and its tar.gz give the same draft (HDF5 members too)', async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(folderArb, async (specs) => {
@@ -185,8 +187,10 @@ test('a folder, its zip and its tar.gz give the same draft', async () => {
       const files: Array<[string, Uint8Array]> = [];
       for (const s of specs) {
         // Two files cannot be both a folder and a file: a stem is never a folder name here.
-        const path = [...s.parts, `${s.stem}.${s.layout === 2 ? 'txt' : 'csv'}`].join('/');
-        const bytes = Buffer.from((LAYOUTS[s.layout] as (n: number) => string)(s.rows));
+        const ext = ['csv', 'csv', 'txt', 'h5'][s.layout];
+        const path = [...s.parts, `${s.stem}.${ext}`].join('/');
+        const bytes =
+          s.layout === 3 ? H5 : Buffer.from((LAYOUTS[s.layout] as (n: number) => string)(s.rows));
         mkdirSync(join(root, ...s.parts), { recursive: true });
         writeFileSync(join(root, path), bytes);
         files.push([path, bytes]);
