@@ -74,7 +74,7 @@ function listedOf(r: MemberResult): Listed | undefined {
     const issues = r.draft.issues.filter((i) => !batchLevelPath(i.path));
     return { path: r.path, type: typeOf(r.format, config), key, config, draft: r.draft, issues };
   }
-  const issues = r.outcome === 'failed' ? r.issues : [r.issue];
+  const issues = r.outcome === 'failed' ? r.issues : [];
   return {
     path: r.path,
     type: typeOf(r.format, undefined),

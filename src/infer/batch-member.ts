@@ -9,12 +9,11 @@ import {
   detectFormat,
   type FileFormat,
   InspectError,
-  inspectFormat,
   leftOutByContent,
   leftOutByName,
   unknownFormatError,
 } from '../inspect/index.js';
-import { type Issue, issue } from '../model/plain.js';
+import type { Issue } from '../model/plain.js';
 import { finishDraft } from './finish.js';
 import { inferFormat } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
@@ -23,7 +22,7 @@ import type { Draft, InferOptions } from './types.js';
 export type MemberResult =
   | { path: string; outcome: 'left-out'; reason: string }
   | { path: string; outcome: 'draft'; format: FileFormat; draft: Draft }
-  | { path: string; outcome: 'type-only'; format: FileFormat; issue: Issue }
+  | { path: string; outcome: 'type-only'; format: FileFormat }
   | { path: string; outcome: 'failed'; format: FileFormat; issues: Issue[] };
 
 /** Options of one member's inference: the batch's, without what the batch sets itself. */
@@ -38,22 +37,10 @@ export interface MemberPlace {
   root: string;
 }
 
-function typeOnlyIssue(path: string, format: FileFormat): Issue {
-  const title = inspectFormat(format)?.title ?? format;
-  return issue(
-    'batch_member_not_inspected',
-    '',
-    `${path}: an ${title} file inside an archive is listed with its type only (importkit reads ${title} files in place, not inside archives)`,
-    {
-      hint: 'Infer the folder the archive was made from to get its own config, or write one.',
-      source: { file: path },
-    },
-  );
-}
-
 /**
  * A member's draft through the format table: from its bytes, or by its path in a folder for
- * a format read in place (HDF5); undefined for such a member inside an archive.
+ * a format read in place (HDF5); undefined for such a member inside an archive (the batch
+ * unpacks those and infers them as files).
  */
 async function inferMember(
   path: string,
@@ -87,7 +74,7 @@ export async function examineMember(
     const why = leftOutByContent(path, format, detection.by);
     if (why) return { path, outcome: 'left-out', reason: why };
     const draft = await inferMember(path, source, format, place, memberOptions(options));
-    if (!draft) return { path, outcome: 'type-only', format, issue: typeOnlyIssue(path, format) };
+    if (!draft) return { path, outcome: 'type-only', format };
     return { path, outcome: 'draft', format, draft: finishDraft(draft) };
   } catch (err) {
     if (!(err instanceof InspectError)) throw err;

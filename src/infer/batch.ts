@@ -4,7 +4,16 @@
  * into that kind's default.
  */
 import { basename } from 'node:path';
-import { containerKind, InspectError, openContainer } from '../inspect/index.js';
+import {
+  archiveError,
+  type ContainerKind,
+  containerKind,
+  hideRootInIssues,
+  InspectError,
+  openContainer,
+  UnpackError,
+  withUnpacked,
+} from '../inspect/index.js';
 import type { BatchFileConfig } from '../model/index.js';
 import { issue } from '../model/plain.js';
 import { assembleBatch } from './batch-assemble.js';
@@ -50,6 +59,7 @@ export async function inferBatch(path: string, options: BatchOptions = {}): Prom
   } finally {
     await container.close();
   }
+  if (kind !== 'folder') await inferUnpacked(path, kind, results, options);
   results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const draft = finishDraft(assembleBatch(results, batchName(path), options));
   return {
@@ -59,6 +69,48 @@ export async function inferBatch(path: string, options: BatchOptions = {}): Prom
       (draft.document.batchConfig?.fileConfigs ?? {}) as Record<string, BatchFileConfig>,
     ),
   };
+}
+
+/**
+ * The members read by path (HDF5), which the walk of an archive could only list by type:
+ * unpacked to a private temporary folder (removed afterwards) and inferred there as a
+ * folder's files are, their results replacing the type-only ones in `results`.
+ */
+async function inferUnpacked(
+  archive: string,
+  kind: Exclude<ContainerKind, 'folder'>,
+  results: MemberResult[],
+  options: BatchOptions,
+): Promise<void> {
+  const wanted = new Set(results.filter((r) => r.outcome === 'type-only').map((r) => r.path));
+  if (wanted.size === 0) return;
+  const inferred = await withUnpacked(archive, kind, wanted, async (root) => {
+    const folder = await openContainer(root, 'folder');
+    const out: MemberResult[] = [];
+    await folder.walk(async (member, open) => {
+      out.push(
+        unpackedResult(
+          await examineMember(member.path, open, { kind: 'folder', root }, options),
+          root,
+        ),
+      );
+    }, options.jobs ?? 1);
+    return out;
+  }).catch((err: unknown) => {
+    throw err instanceof UnpackError ? archiveError(archive, err.member, err) : err;
+  });
+  for (const r of inferred) {
+    const at = results.findIndex((x) => x.path === r.path);
+    if (at >= 0) results[at] = r;
+  }
+}
+
+/** A member's result inferred from its unpacked file, naming the member, not that file. */
+function unpackedResult(r: MemberResult, root: string): MemberResult {
+  if (r.outcome === 'failed') return { ...r, issues: hideRootInIssues(r.issues, root) };
+  if (r.outcome === 'draft')
+    return { ...r, draft: { ...r.draft, issues: hideRootInIssues(r.draft.issues, root) } };
+  return r;
 }
 
 /** The batch's asset name by default: the folder's or archive's name without its extension. */

@@ -14,8 +14,8 @@ export interface InferFormat {
   infer(path: string, options: InferOptions): Promise<Draft>;
   /**
    * The draft of a batch member read through its ByteSource (a member of an archive).
-   * Undefined for a format read in place by path (HDF5): only a folder's members get a
-   * draft then; an archive's are listed with their type only.
+   * Undefined for a format read in place by path (HDF5): an archive's members of it are
+   * unpacked to a temporary folder and inferred by path there.
    */
   inferSource?(source: ByteSource, options: InferOptions): Promise<Draft>;
 }

@@ -18,6 +18,14 @@ export {
   leftOutByName,
   openContainer,
 } from './archive/container.js';
+export type { UnpackOptions } from './archive/unpack.js';
+export {
+  hideRoot,
+  hideRootInIssues,
+  UnpackError,
+  unpackMembers,
+  withUnpacked,
+} from './archive/unpack.js';
 export type { ByteSource } from './byte-source.js';
 export {
   countingSource,

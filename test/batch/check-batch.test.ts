@@ -1,8 +1,8 @@
 /**
  * `checkBatch`: every listed file is there (did you mean), its type matches its format, each
  * file of a folder fits its own or default config (issues under its pointer, naming the
- * member), data files not listed are reported; archive members are checked for presence
- * and type.
+ * member), data files not listed are reported; an archive gives the same issues as its
+ * folder.
  */
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -96,21 +96,20 @@ describe('checkBatch', () => {
     expect(calls.every(([, t]) => t === total)).toBe(true);
   });
 
-  for (const name of ['campaign.zip', 'campaign.tar.gz']) {
-    test(`${name}: presence and type`, async () => {
-      const issues = await checkBatch(wrongBatch(), join(dir, name));
-      expect(shape(issues)).toEqual([
-        MISSING,
-        NOT_LISTED('broken.parquet'),
-        NOT_LISTED('runs/day 1/run-1.csv'),
-        TYPE,
-        {
-          code: 'batch_members_not_checked',
-          severity: 'info',
-          path: '/batchConfig/fileConfigs',
-          file: undefined,
-        },
-      ]);
+  for (const name of ['campaign.zip', 'campaign.tar.gz', 'campaign.tar']) {
+    test(`${name}: the same issues as its folder, each naming its member`, async () => {
+      const folder = await checkBatch(wrongBatch(), join(dir, 'campaign'), { full: true });
+      const archive = await checkBatch(wrongBatch(), join(dir, name), { full: true });
+      expect(archive).toEqual(folder);
+      expect(shape(archive)).toContainEqual({
+        code: 'column_not_in_file',
+        severity: 'error',
+        path: '/batchConfig/fileConfigs/other-layout.csv/csvConfig/dataColumns/9',
+        file: 'other-layout.csv',
+      });
+      expect(await checkBatch(expected.document.batchConfig, join(dir, name))).toEqual(
+        await checkBatch(expected.document.batchConfig, join(dir, 'campaign')),
+      );
     });
   }
 

@@ -3,14 +3,15 @@
  * PAX long names, tar.gz) give the whole expected draft; shared configs fold into defaults;
  * a failing member does not stop the others; damaged archives name the archive and member.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
+import { checkBatch } from '../../src/check/index.js';
 import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
 import { InspectError } from '../../src/inspect/index.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -103,6 +104,44 @@ describe('damaged archives', () => {
   });
 });
 
+// ---- HDF5 members: read by path, so an archive's are unpacked to a temp file -------------
+
+describe('HDF5 members', () => {
+  test('a folder, its zip and its tar.gz give the same draft and the same check', async () => {
+    const base = join(tmp, 'hdf5');
+    const h5 = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
+    const csv = Buffer.from(LAYOUTS[0]?.(3) ?? '');
+    const files: Array<[string, Uint8Array]> = [
+      ['run.csv', csv],
+      ['h5/one d.h5', h5],
+      ['h5/copy é.h5', h5],
+    ];
+    for (const [name, data] of files) {
+      mkdirSync(join(base, 'set', dirname(name)), { recursive: true });
+      writeFileSync(join(base, 'set', name), data);
+    }
+    writeFileSync(
+      join(base, 'set.zip'),
+      zipBytes(files.map(([name, data], i) => ({ name, data, method: i % 2 === 0 ? 8 : 0 }))),
+    );
+    writeFileSync(join(base, 'set.tar.gz'), await tarGz(files));
+    const [a, b, c] = await Promise.all(
+      ['set', 'set.zip', 'set.tar.gz'].map((n) => inferBatch(join(base, n))),
+    );
+    const configs = a?.document.batchConfig?.fileConfigs ?? {};
+    expect(Object.keys(configs).sort()).toEqual(['h5/copy é.h5', 'h5/one d.h5', 'run.csv']);
+    expect(a?.document.batchConfig?.defaultHdf5Config).toBeDefined();
+    expect(b?.document).toEqual(a?.document);
+    expect(c?.document).toEqual(a?.document);
+    expect(b?.issues).toEqual(a?.issues);
+    expect(c?.issues).toEqual(a?.issues);
+    const batch = a?.document.batchConfig ?? {};
+    const folder = await checkBatch(batch, join(base, 'set'));
+    expect(await checkBatch(batch, join(base, 'set.zip'))).toEqual(folder);
+    expect(await checkBatch(batch, join(base, 'set.tar.gz'))).toEqual(folder);
+  });
+});
+
 // ---- property: a folder, its zip and its tar.gz give the same draft ----------------------
 
 const LAYOUTS = [
@@ -112,13 +151,15 @@ const LAYOUTS = [
     `t_ms,v,ok\n${Array.from({ length: n }, (_, i) => `${1700000000000 + i},${i},${i % 2 === 0}`).join('\n')}\n`,
   () => 'just some notes\n',
 ];
+const H5 = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
 const segment = fc.constantFrom('a', 'b c', 'é', 'data', 'x-1', '数据');
 
 const folderArb = fc.uniqueArray(
   fc.record({
     parts: fc.array(segment, { minLength: 0, maxLength: 2 }),
     stem: fc.constantFrom('one', 'two', 'três', 'four 4', 'five'),
-    layout: fc.integer({ min: 0, max: 2 }),
+    // 0, 1: CSV layouts; 2: notes; 3: an HDF5 file (read by path: unpacked from archives).
+    layout: fc.integer({ min: 0, max: 3 }),
     rows: fc.integer({ min: 2, max: 5 }),
   }),
   { minLength: 1, maxLength: 6, selector: (f) => [...f.parts, f.stem].join('/') },
@@ -136,7 +177,7 @@ async function tarGz(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer
   return gzipSync(Buffer.concat(chunks));
 }
 
-test('a folder, its zip and its tar.gz give the same draft', async () => {
+test('a folder, its zip and its tar.gz give the same draft (HDF5 members too)', async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(folderArb, async (specs) => {
@@ -146,8 +187,10 @@ test('a folder, its zip and its tar.gz give the same draft', async () => {
       const files: Array<[string, Uint8Array]> = [];
       for (const s of specs) {
         // Two files cannot be both a folder and a file: a stem is never a folder name here.
-        const path = [...s.parts, `${s.stem}.${s.layout === 2 ? 'txt' : 'csv'}`].join('/');
-        const bytes = Buffer.from((LAYOUTS[s.layout] as (n: number) => string)(s.rows));
+        const ext = ['csv', 'csv', 'txt', 'h5'][s.layout];
+        const path = [...s.parts, `${s.stem}.${ext}`].join('/');
+        const bytes =
+          s.layout === 3 ? H5 : Buffer.from((LAYOUTS[s.layout] as (n: number) => string)(s.rows));
         mkdirSync(join(root, ...s.parts), { recursive: true });
         writeFileSync(join(root, path), bytes);
         files.push([path, bytes]);

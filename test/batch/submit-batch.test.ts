@@ -128,13 +128,20 @@ describe('importkit submit <batch> <folder | archive>', () => {
     const own = batch.fileConfigs?.['other-layout.csv']?.csvConfig;
     if (own?.dataColumns)
       own.dataColumns['9'] = { name: 'ghost', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
+    // `submit` checks an archive's members against their configs and sends nothing...
     const name = await config('ghost.json', batch);
-    // An archive's members are checked for presence and type before the upload; the
-    // emulator checks their content.
+    const before = importsCount();
     const t = io();
     const code = await run(['submit', name, join(fixtures, 'campaign.zip'), '--wait'], t.io);
     expect(code).toBe(1);
-    const failed = emu.store.data.imports[idOf(t.out())]?.dataImport as DataImport;
+    expect(t.err()).toContain('nothing was sent');
+    expect(importsCount()).toBe(before);
+    // ...and the emulator checks their content when the archive is uploaded as it is.
+    const c = createClient({ baseUrl: emu.url, apiKey: KEY });
+    const target = await c.createImportFromUpload({ batchConfig: batch });
+    await c.uploadFile(target.uploadUrl, join(fixtures, 'campaign.zip'));
+    await c.waitForImport(target.dataImportId, { intervalMs: 10 }).catch(() => undefined);
+    const failed = emu.store.data.imports[target.dataImportId]?.dataImport as DataImport;
     expect(failed.status).toBe('DATA_IMPORT_STATUS_FAILED');
     expect(failed.errorMessage).toMatch(/^member other-layout\.csv: .*column 9/);
     expect(failed.errorMessage).toContain('/batchConfig/fileConfigs/other-layout.csv');

@@ -13,12 +13,6 @@ export const batchCodes = {
     summary: 'The folder or archive holds no data file importkit can list in a batch.',
     fix: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS and ULog files.',
   },
-  batch_member_not_inspected: {
-    severity: 'warning',
-    summary:
-      'A member of an archive was listed with its type only: importkit cannot read this format (HDF5) inside an archive, so the default config of its type applies.',
-    fix: 'Infer the folder the archive was made from (`importkit infer <folder>`) to get its own config, or write one.',
-  },
   batch_file_missing: {
     severity: 'error',
     summary: 'A file listed in `fileConfigs` is not in the folder or archive.',
@@ -34,12 +28,6 @@ export const batchCodes = {
     severity: 'error',
     summary: "A listed file's `type` does not match the format of the file.",
     fix: "Set the file's `type` to its format (the message names it).",
-  },
-  batch_members_not_checked: {
-    severity: 'info',
-    summary:
-      'The members of an archive were checked for presence and type only: importkit checks files against their configs in a folder.',
-    fix: 'Run `importkit check` on the folder the archive was made from.',
   },
   archive_corrupt: {
     severity: 'error',
