@@ -5,10 +5,9 @@
  */
 import {
   detectFormat,
-  emptyFileIssue,
   type FileFormat,
-  InspectError,
   openForInspection,
+  refuseEmptyFile,
 } from '../inspect/index.js';
 import type { ImportDocument } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
@@ -19,9 +18,7 @@ import type { ConfigRows, RowReadOptions } from './rows.js';
 async function dataFormat(dataPath: string): Promise<FileFormat> {
   const source = await openForInspection(dataPath);
   try {
-    if (source.size === 0) {
-      throw new InspectError({ ...emptyFileIssue(dataPath), source: { file: dataPath } });
-    }
+    refuseEmptyFile(source, dataPath);
     return (await detectFormat(source)).format;
   } finally {
     await source.close();

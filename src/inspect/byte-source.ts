@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { fileErrorIssue, fileProblem } from '../files/index.js';
+import { emptyFileIssue, fileErrorIssue, fileProblem } from '../files/index.js';
 import { InspectError } from './profile.js';
 
 /**
@@ -124,5 +124,15 @@ export async function openForInspection(path: string): Promise<ByteSource> {
       { ...fileErrorIssue(err, path), source: { file: path } },
       { cause: err },
     );
+  }
+}
+
+/**
+ * Refuses an empty data file, whatever its format, with the one code every command gives
+ * for it (`file_empty`): 0 bytes are no format at all.
+ */
+export function refuseEmptyFile(source: ByteSource, path = source.name): void {
+  if (source.size === 0) {
+    throw new InspectError({ ...emptyFileIssue(path), source: { file: path } });
   }
 }

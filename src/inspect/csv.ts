@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection } from './byte-source.js';
+import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import {
   type CellKind,
   ColumnStats,
@@ -363,8 +363,7 @@ async function readHeadText(
   issues: Issue[],
 ): Promise<HeadText> {
   const file = source.name;
-  if (source.size === 0)
-    fail(file, 'csv_empty', 'the file is empty', 'Check that the export finished.');
+  refuseEmptyFile(source);
   const magic = await source.read(0, Math.min(4, source.size));
   const gzip = isGzip(magic);
   const head = await readHead(source, gzip, maxBytes, (options.headRows ?? CSV_HEAD_ROWS) + 1000);

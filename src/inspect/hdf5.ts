@@ -11,7 +11,7 @@
  * time limit: on some damaged metadata it loops forever, and the worker is stopped.
  */
 import { type Issue, issue } from '../model/plain.js';
-import { openForInspection } from './byte-source.js';
+import { openForInspection, refuseEmptyFile } from './byte-source.js';
 import type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
 import { readSuperblock, type Superblock } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
@@ -113,12 +113,13 @@ export async function checkHdf5File(
 ): Promise<{ size: number; bytesRead: number; superblock: Superblock }> {
   const source = await openForInspection(path);
   try {
+    // An empty file is refused as every command refuses it (`file_empty`).
+    refuseEmptyFile(source, path);
     const result = await readSuperblock(source);
     if (!result.ok) {
       const p = result.problem;
       switch (p.kind) {
-        case 'empty':
-          throw inspectError(path, 'hdf5_empty_file', `${path}: the file is empty (0 bytes)`);
+        case 'empty': // refused above
         case 'signature':
           throw inspectError(
             path,

@@ -32,6 +32,7 @@ export {
   memorySource,
   openFileSource,
   openForInspection,
+  refuseEmptyFile,
 } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
 export { inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';
@@ -75,7 +76,11 @@ export {
   readHdf5Slice,
   typeName,
 } from './hdf5.js';
-export { detectFileFormat, inspectFile, unknownFormatError } from './inspect-file.js';
+export {
+  detectFileFormat,
+  inspectFile,
+  unknownFormatError,
+} from './inspect-file.js';
 export type {
   ColumnHead,
   ColumnHeadMissing,

@@ -1,12 +1,16 @@
-import { openForInspection } from './byte-source.js';
+import { openForInspection, refuseEmptyFile } from './byte-source.js';
 import { detectFormat } from './detect.js';
 import { type InspectOptions, inspectFormat, inspectFormats } from './formats.js';
 import { type BaseProfile, type FileFormat, InspectError } from './profile.js';
 
-/** The format of the file at `path`, decided from its head (opened and closed here). */
+/**
+ * The format of the file at `path`, decided from its head (opened and closed here); an
+ * empty file is refused first.
+ */
 export async function detectFileFormat(path: string): Promise<FileFormat> {
   const source = await openForInspection(path);
   try {
+    refuseEmptyFile(source, path);
     return (await detectFormat(source)).format;
   } finally {
     await source.close();

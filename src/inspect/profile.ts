@@ -50,7 +50,7 @@ export interface BaseProfile {
  * carries one Issue so the CLI prints a clear line, never a stack trace.
  */
 export class InspectError extends Error {
-  /** The issue code (`file_not_found`, `csv_empty`, `hdf5_unreadable`, ...), as `issue.code`. */
+  /** The issue code (`file_not_found`, `file_empty`, `hdf5_unreadable`, ...), as `issue.code`. */
   readonly code: string;
   readonly issue: Issue;
   /** The one issue, as a list (the same shape as ConfigValidationError's). */

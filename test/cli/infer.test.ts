@@ -150,7 +150,7 @@ describe('importkit infer', () => {
     await writeFile(empty, '');
     const e = fakeIo();
     expect(await run(['infer', empty], e.io)).toBe(1);
-    expect(e.out.stderr).toContain('error csv_empty');
+    expect(e.out.stderr).toContain('error file_empty');
     expect(e.out.stdout).toBe('');
   });
 

@@ -141,18 +141,17 @@ describe('every command refuses what is not a regular file', () => {
 describe('an empty file', () => {
   const empty = join(dir, 'empty.csv');
   writeFileSync(empty, '');
-  test('as data: a coded error naming it', async () => {
+  const hint = '  hint: Check that the export finished and that this is the file you meant.\n';
+  test('as data: one coded error naming it, from every command', async () => {
     for (const argv of [
       ['inspect', empty],
       ['infer', empty],
     ]) {
-      const r = await call(argv);
-      expect(r.code).toBe(1);
-      expect(r.out).toBe(
-        `importkit ${argv[0]}: error csv_empty: ${empty}: the file is empty\n  hint: Check that the export finished.\n`,
-      );
+      expect(await call(argv)).toEqual({
+        code: 1,
+        out: `importkit ${argv[0]}: error file_empty: ${empty}: the file is empty (0 bytes)\n${hint}`,
+      });
     }
-    const hint = '  hint: Check that the export finished and that this is the file you meant.\n';
     const checked = await call(['check', config, empty]);
     expect(checked).toEqual({
       code: 1,
@@ -163,6 +162,18 @@ describe('an empty file', () => {
       code: 1,
       out: `importkit submit: error file_empty: ${empty}: the file is empty (0 bytes); nothing was sent\n${hint}`,
     });
+  });
+  test('of any format: file_empty, not a format error', async () => {
+    for (const name of ['empty.parquet', 'empty.h5', 'empty.tdms', 'empty.ulg', 'empty.ch10']) {
+      const file = join(dir, name);
+      writeFileSync(file, '');
+      for (const command of ['inspect', 'infer']) {
+        expect(await call([command, file])).toEqual({
+          code: 1,
+          out: `importkit ${command}: error file_empty: ${file}: the file is empty (0 bytes)\n${hint}`,
+        });
+      }
+    }
   });
   test('as a config: document_empty naming it', async () => {
     const emptyConfig = join(dir, 'empty.yaml');

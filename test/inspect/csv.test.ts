@@ -91,7 +91,7 @@ describe('cells', () => {
 describe('files of many shapes give a profile or a clear error', () => {
   test('empty file', async () => {
     const e = await errorOf(inspectCsv(await write('empty.csv', '')));
-    expect(e.issue.code).toBe('csv_empty');
+    expect(e.issue.code).toBe('file_empty');
   });
   test('only blank lines', async () => {
     const e = await errorOf(inspectCsv(await write('blank.csv', '\n\n  \n')));

@@ -124,8 +124,14 @@ describe('files that are not HDF5 or are damaged give clear errors', () => {
     const empty = join(tmp, 'empty.h5');
     writeFileSync(empty, '');
     const err = await errorOf(empty);
-    expect(err.issue).toMatchObject({ code: 'hdf5_empty_file', severity: 'error', path: '' });
-    expect(err.message).toBe(`${empty}: the file is empty (0 bytes)`);
+    expect(err.issue).toEqual({
+      code: 'file_empty',
+      severity: 'error',
+      path: '',
+      message: `${empty}: the file is empty (0 bytes)`,
+      hint: 'Check that the export finished and that this is the file you meant.',
+      source: { file: empty },
+    });
   });
 
   test('a text file named .h5', async () => {

@@ -4,7 +4,8 @@ import type { CodeDoc } from './_types.js';
 export const csvCodes = {
   csv_empty: {
     severity: 'error',
-    summary: 'The file is empty or holds only blank lines: there is nothing to import.',
+    summary:
+      'The CSV file is not empty but holds only blank lines (or its gzip data is empty): there are no rows to import. An empty file (0 bytes) is `file_empty`.',
     fix: 'Check that the export finished and that this is the file you meant.',
   },
   csv_not_text: {

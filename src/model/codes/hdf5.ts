@@ -2,11 +2,6 @@ import type { CodeDoc } from './_types.js';
 
 /** Issue codes of HDF5 inspection and inference. */
 export const hdf5Codes = {
-  hdf5_empty_file: {
-    severity: 'error',
-    summary: 'The file is empty (0 bytes), so it cannot be an HDF5 file.',
-    fix: 'Check that the file was copied or downloaded completely.',
-  },
   hdf5_signature_missing: {
     severity: 'error',
     summary:
