@@ -98,7 +98,10 @@ export async function checkCsv(
   const names = rows.header.map((h) => h.trim());
 
   const issues: Issue[] = [...structureIssues];
-  issues.push(...firstDataRowIssues(config.firstDataRow, totalRows, rows, at, dataPath));
+  const noDataRows = structureIssues.some((i) => i.code === 'csv_no_data_rows');
+  issues.push(
+    ...firstDataRowIssues(config.firstDataRow, totalRows, noDataRows, rows, at, dataPath),
+  );
   if (tally.again.count > 0) issues.push(repeatedHeaderIssue(tally.again, dataPath));
   issues.push(...timeColumnPlaceIssues(timeCol, width, names, rows, at, dataPath));
   issues.push(...columnPlaceIssues(columns, width, names, dataPath));
@@ -245,16 +248,21 @@ function tallySpecOf(
   };
 }
 
-/** firstDataRow past the end, on the header, or skipping rows of values. */
+/**
+ * firstDataRow past the end, on the header, or skipping rows of values. Past the end of a
+ * file with no data rows at all says nothing `csv_no_data_rows` does not: only that is told.
+ */
 function firstDataRowIssues(
   firstDataRow: number | undefined,
   totalRows: number | undefined,
+  noDataRows: boolean,
   rows: RowLayout,
   at: At,
   dataPath: string,
 ): Issue[] {
   const { headRecords, kinds, body, isData, dataStart, headerRow, onHeader } = rows;
   if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
+    if (noDataRows) return [];
     return [
       issue(
         'first_data_row_past_end',

@@ -90,6 +90,44 @@ describe('one verdict on structure', () => {
     expect(v.infer).toContain('csv_no_data_rows');
   });
 
+  test('a header and no rows, firstDataRow past it: csv_no_data_rows alone says what is wrong', async () => {
+    const path = join(dir, 'header-line.csv');
+    await writeFile(path, 'time,v2\n');
+    const noRows = {
+      code: 'csv_no_data_rows',
+      severity: 'error',
+      path: '',
+      message: `${path}: no data rows after row 1`,
+      source: { file: path },
+    };
+    for (const firstDataRow of [2, 5]) {
+      const document = { csvConfig: { ...doc().csvConfig, firstDataRow } } as ImportDocument;
+      expect(await checkConfig(document, path)).toEqual([noRows]);
+      expect(await checkConfig(document, path, { full: true })).toEqual([noRows]);
+    }
+  });
+
+  test('rows of data, firstDataRow past them: first_data_row_past_end', async () => {
+    const path = join(dir, 'past-end.csv');
+    await writeFile(
+      path,
+      `time,v2\n${times(2)
+        .map((t, i) => `${t},${i}`)
+        .join('\n')}\n`,
+    );
+    const document = { csvConfig: { ...doc().csvConfig, firstDataRow: 9 } } as ImportDocument;
+    const pastEnd = {
+      code: 'first_data_row_past_end',
+      severity: 'error',
+      path: '/csvConfig/firstDataRow',
+      message: 'firstDataRow is 9 but the file has 3 rows',
+      hint: 'The values start at row 2.',
+      source: { file: path },
+    };
+    expect(await checkConfig(document, path)).toEqual([pastEnd]);
+    expect(await checkConfig(document, path, { full: true })).toEqual([pastEnd]);
+  });
+
   test('a file still being written (last row short, no line end): a warning everywhere', async () => {
     const path = join(dir, 'cut.csv');
     const rows = times(3000).map((t, i) => `${t},${i},${i},${i},${i}`);

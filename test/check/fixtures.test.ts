@@ -69,8 +69,8 @@ const FLAGGED: Record<string, Verdict> = {
   },
   'csv/header-only': {
     valid: false,
-    sampled: ['csv_no_data_rows', 'first_data_row_past_end'],
-    full: ['csv_no_data_rows', 'first_data_row_past_end'],
+    sampled: ['csv_no_data_rows'],
+    full: ['csv_no_data_rows'],
   },
   'csv/no-time': { valid: false, sampled: [], full: [] },
   'csv/one-column': { valid: false, sampled: [], full: [] },

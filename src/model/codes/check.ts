@@ -42,7 +42,8 @@ export const checkCodes = {
   },
   first_data_row_past_end: {
     severity: 'error',
-    summary: '`firstDataRow` is past the last row of the file: nothing would be imported.',
+    summary:
+      '`firstDataRow` is past the last row of a file that has data rows: nothing would be imported. A file with no data rows at all gets `csv_no_data_rows` alone.',
     fix: 'Set `firstDataRow` to the first row that holds values; rows count from 1.',
   },
   time_not_parseable: {
