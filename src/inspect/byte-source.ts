@@ -132,7 +132,10 @@ export async function openForInspection(path: string): Promise<ByteSource> {
  * for it (`file_empty`): 0 bytes are no format at all.
  */
 export function refuseEmptyFile(source: ByteSource, path = source.name): void {
-  if (source.size === 0) {
-    throw new InspectError({ ...emptyFileIssue(path), source: { file: path } });
-  }
+  if (source.size === 0) throw emptyFileError(path);
+}
+
+/** The error for an empty data file (`file_empty`), whatever its format. */
+export function emptyFileError(path: string): InspectError {
+  return new InspectError({ ...emptyFileIssue(path), source: { file: path } });
 }

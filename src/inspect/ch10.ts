@@ -5,7 +5,7 @@
  * packet is read; no npm package reads Chapter 10 files.
  */
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection } from './byte-source.js';
+import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export interface Ch10Channel {
@@ -104,6 +104,7 @@ function ch10Error(file: string, code: Issue['code'], message: string, hint: str
 
 /** Inspects CH10 bytes from a source. */
 export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile> {
+  refuseEmptyFile(source);
   const file = source.name;
   const head = await source.read(0, Math.min(SEARCH, source.size));
   const found = findSync(head);

@@ -31,7 +31,7 @@ import {
 } from 'hyparquet';
 import type { Issue } from '../model/plain.js';
 import { arrowFieldMetadata } from './arrow-schema.js';
-import { type ByteSource, openForInspection } from './byte-source.js';
+import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import { footerLeafCount } from './parquet-width.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
@@ -318,6 +318,7 @@ export interface ParquetInspection {
 
 /** Inspects through a byte source (tests wrap it in a counter). */
 export async function inspectParquetSource(source: ByteSource): Promise<ParquetInspection> {
+  refuseEmptyFile(source);
   const footer = await readParquetFooter(source);
   const { metadata } = footer;
   const issues: Issue[] = [];

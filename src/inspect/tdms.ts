@@ -9,7 +9,7 @@
  */
 import { access } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection } from './byte-source.js';
+import { type ByteSource, emptyFileError, openForInspection } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import {
   type DaqmxIndex,
@@ -220,15 +220,13 @@ async function sameFirstLeadIn(data: ByteSource, index: ByteSource): Promise<boo
 }
 
 function walkError(file: string, size: number, err: TdmsWalkError): InspectError {
+  if (size === 0) return emptyFileError(file);
   if (err.kind === 'signature') {
     return new InspectError({
       code: 'tdms_signature_missing',
       severity: 'error',
       path: '',
-      message:
-        size === 0
-          ? `${file}: the file is empty (0 bytes)`
-          : `${file}: not a TDMS file (${err.message.replace(/^segment 1 \(byte 0\): /, '')})`,
+      message: `${file}: not a TDMS file (${err.message.replace(/^segment 1 \(byte 0\): /, '')})`,
       hint: 'Check that this is the data file you meant; a TDMS file starts with `TDSm`.',
       source: { file },
     });

@@ -19,7 +19,7 @@
  * baseline and a cross-check of our fixtures.
  */
 import { type Issue, type IssueCode, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection } from './byte-source.js';
+import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
 import {
@@ -119,6 +119,7 @@ export async function inspectUlogSource(
   source: ByteSource,
   options: UlogInspectOptions = {},
 ): Promise<UlogProfile> {
+  refuseEmptyFile(source);
   const reader = new ChunkReader(source);
   const scan = await readHeader(reader, source.name);
   const walker = new UlogWalker(reader, scan, options.onProgress);

@@ -1,0 +1,63 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  InspectError,
+  inspectCh10,
+  inspectCsv,
+  inspectFile,
+  inspectHdf5,
+  inspectParquet,
+  inspectTdms,
+  inspectUlog,
+} from '../../src/inspect/index.js';
+
+/** An empty file is one fact: every inspector, called by name or through inspectFile, says `file_empty`. */
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'importkit-empty-file-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function issueOf(run: Promise<unknown>) {
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(InspectError);
+  return (err as InspectError).issue;
+}
+
+const inspectors: Array<[string, (path: string) => Promise<unknown>]> = [
+  ['empty.csv', inspectCsv],
+  ['empty.csv.gz', inspectCsv],
+  ['empty.parquet', inspectParquet],
+  ['empty.h5', inspectHdf5],
+  ['empty.tdms', inspectTdms],
+  ['empty.ulg', inspectUlog],
+  ['empty.ch10', inspectCh10],
+];
+
+describe('an empty file', () => {
+  test.each(inspectors)(
+    '%s: file_empty, by name and through inspectFile',
+    async (name, inspect) => {
+      const path = join(dir, name);
+      await writeFile(path, '');
+      const expected = {
+        code: 'file_empty',
+        severity: 'error',
+        path: '',
+        message: `${path}: the file is empty (0 bytes)`,
+        hint: 'Check that the export finished and that this is the file you meant.',
+        source: { file: path },
+      };
+      expect(await issueOf(inspect(path))).toEqual(expected);
+      expect(await issueOf(inspectFile(path))).toEqual(expected);
+    },
+  );
+});
