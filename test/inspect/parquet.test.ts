@@ -79,7 +79,7 @@ describe('files that are not (whole) Parquet get a clear error naming what is wr
   });
 
   test('an empty file and a file shorter than 12 bytes', async () => {
-    expect((await failure(new Uint8Array(0)))?.code).toBe('parquet_not_parquet');
+    expect((await failure(new Uint8Array(0)))?.code).toBe('file_empty');
     expect(await failure(flat.subarray(0, 10))).toEqual({
       code: 'parquet_truncated',
       message:

@@ -41,8 +41,21 @@ async function ch10Outcome(bytes: Uint8Array): Promise<Outcome> {
   }
 }
 
-const TDMS_CODES = ['draft', 'tdms_signature_missing', 'tdms_truncated', 'tdms_metadata_invalid'];
-const CH10_CODES = ['draft', 'ch10_sync_missing', 'ch10_truncated', 'ch10_tmats_missing'];
+// A cut at byte 0 leaves an empty file: `file_empty`, as for every format.
+const TDMS_CODES = [
+  'draft',
+  'file_empty',
+  'tdms_signature_missing',
+  'tdms_truncated',
+  'tdms_metadata_invalid',
+];
+const CH10_CODES = [
+  'draft',
+  'file_empty',
+  'ch10_sync_missing',
+  'ch10_truncated',
+  'ch10_tmats_missing',
+];
 
 describe('TDMS', () => {
   test('arbitrary bytes after the signature', async () => {
@@ -108,6 +121,11 @@ describe('CH10', () => {
       expect(CH10_CODES).toContain(outcome);
       seen.add(outcome);
     }
-    expect([...seen].sort()).toEqual(['ch10_sync_missing', 'ch10_truncated', 'draft']);
+    expect([...seen].sort()).toEqual([
+      'ch10_sync_missing',
+      'ch10_truncated',
+      'draft',
+      'file_empty',
+    ]);
   });
 });
