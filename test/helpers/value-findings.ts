@@ -1,0 +1,47 @@
+import { relative } from 'node:path';
+import { expect, test } from 'vitest';
+import { checkConfig } from '../../src/check/index.js';
+import type { ImportDocument } from '../../src/model/document.js';
+import type { Issue } from '../../src/model/issue.js';
+import { fixtureCases } from './fixtures.js';
+import { repoRoot } from './paths.js';
+
+/** A value-findings fixture: its document and the findings `check --full` must give. */
+export interface ValueFixture {
+  document: ImportDocument;
+  findings: Issue[];
+}
+
+/** The issues whose code is one of `codes`, with the data file named from the repository root. */
+export function valueFindings(issues: readonly Issue[], codes: ReadonlySet<string>): Issue[] {
+  return issues
+    .filter((i) => codes.has(i.code))
+    .map((i) => {
+      const out = { ...i };
+      if (out.source?.file)
+        out.source = { ...out.source, file: relative(repoRoot, out.source.file) };
+      return out;
+    });
+}
+
+/**
+ * One test per case of `fixtures/<area>`: `check --full` gives the case's value findings,
+ * compared whole, and the default (sampled) check gives none of them.
+ */
+export function valueFindingTests(area: string, ext: string, codes: ReadonlySet<string>) {
+  const fixtures = fixtureCases<ValueFixture>(area, ext);
+  test('the fixtures are there', () => {
+    expect(fixtures.cases.length).toBeGreaterThanOrEqual(3);
+  });
+  for (const name of fixtures.cases) {
+    test(name, async () => {
+      const expected = fixtures.load(name);
+      const file = fixtures.file(name);
+      const full = await checkConfig(expected.document, file, { full: true });
+      expect(valueFindings(full, codes)).toEqual(expected.findings);
+      const sampled = await checkConfig(expected.document, file, { full: false });
+      expect(valueFindings(sampled, codes)).toEqual([]);
+    });
+  }
+  return fixtures;
+}
