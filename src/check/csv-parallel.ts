@@ -12,8 +12,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { scanCsvFile } from '../inspect/index.js';
 import { type RangeJob, type RangeResult, scanRange } from './csv-range.js';
-import { scanCsvFile } from './csv-scan.js';
 import { emptyTally, mergeTally, type Tally, type TallySpec, tallyRecords } from './csv-tally.js';
 import type { FromWorker, ToWorker } from './csv-worker.js';
 

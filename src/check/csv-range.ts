@@ -10,7 +10,7 @@
  * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
  */
 import { open } from 'node:fs/promises';
-import { scanCsvFile } from './csv-scan.js';
+import { scanCsvFile } from '../inspect/csv/scan.js';
 import { type Tally, type TallySpec, tallyRecords } from './csv-tally.js';
 
 /** How far past its span a guessed range reads to finish its last record before giving up. */

@@ -9,6 +9,8 @@
  *
  * Rows of a range are numbered from 1 within it; `mergeTally` moves them to file rows.
  */
+
+import { type CsvRecord, fieldText } from '../inspect/csv/scan.js';
 import type { ChannelDataType, TimeFormat } from '../model/index.js';
 import {
   type IntRange,
@@ -20,7 +22,6 @@ import {
   numKind,
   significantDigits,
 } from './cells.js';
-import { type CsvRecord, fieldText } from './csv-scan.js';
 
 export const MAX_OFFENDERS = 3;
 

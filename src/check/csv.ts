@@ -6,7 +6,7 @@
  * `full` streams every row with bounded memory.
  */
 
-import { classifyCell, inspectCsv } from '../inspect/index.js';
+import { classifyCell, fieldText, inspectCsv, scanCsvFile } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
 import {
@@ -19,7 +19,6 @@ import {
 } from './_issue.js';
 import { nextLineStart, readCsvHead } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
-import { fieldText, scanCsvFile } from './csv-scan.js';
 import {
   type ColumnTally,
   MAX_OFFENDERS,

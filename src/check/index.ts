@@ -10,8 +10,6 @@ import { checkFile } from './dispatch.js';
 import { type CheckOptions, configOfDocument } from './formats.js';
 
 export { checkBatch } from './batch.js';
-export type { CsvRecord } from './csv-scan.js';
-export { fieldText, scanCsvFile } from './csv-scan.js';
 export { checkFile, readConfigRows } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {

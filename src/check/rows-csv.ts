@@ -4,11 +4,12 @@
  * channel's type. Sampled: the head (10,000 rows at most), three slices inside the file
  * and its tail (bounded by bytes); `full`: every row, streamed.
  */
+
+import { type CsvRecord, fieldText, scanCsvFile } from '../inspect/index.js';
 import type { CsvConfig, TimeFormat } from '../model/index.js';
 import { pointer } from '../model/plain.js';
 import { isBool, isoMillis, numberOf } from './cells.js';
 import { nextLineStart, readCsvHead } from './csv-head.js';
-import { type CsvRecord, fieldText, scanCsvFile } from './csv-scan.js';
 import {
   BatchBuilder,
   type ConfigRows,

@@ -45,6 +45,8 @@ export {
   encodingProblem,
   newlineOf,
 } from './csv/dialect.js';
+export type { CsvRecord } from './csv/scan.js';
+export { fieldText, scanCsvFile } from './csv/scan.js';
 export type {
   CellPlace,
   CsvDialect,

@@ -8,8 +8,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
-import { type CsvRecord, fieldText, scanCsvFile } from '../check/index.js';
-import { inspectCsv } from '../inspect/index.js';
+import { type CsvRecord, fieldText, inspectCsv, scanCsvFile } from '../inspect/index.js';
 import { type NormalizeCounts, type NormalizePlan, planNormalize, rewriteRow } from './plan.js';
 
 export type { NormalizeCounts } from './plan.js';

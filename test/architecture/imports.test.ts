@@ -78,9 +78,13 @@ function stageOf(file: string): string {
   return slash < 0 ? '' : file.slice(0, slash);
 }
 
-/** The files of a stage others may import: its index.ts (and model's zod-free entry). */
+/**
+ * The files of a stage others may import: its index.ts (and model's zod-free entry, and
+ * inspect's CSV record scanner, which check's worker threads load without the inspectors).
+ */
 const ENTRIES: Readonly<Record<string, readonly string[]>> = {
   model: ['model/index.ts', 'model/plain.ts'],
+  inspect: ['inspect/index.ts', 'inspect/csv/scan.ts'],
 };
 
 function isEntry(file: string, stage: string): boolean {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, test } from 'vitest';
-import { fieldText, scanCsvFile } from '../../src/check/csv-scan.js';
+import { fieldText, scanCsvFile } from '../../src/inspect/csv/scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -466,7 +466,8 @@ async function openReader(path: string, start: number): Promise<Reader> {
   await handle.close();
   if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
   // Loaded here: a scan of a plain file (as in a worker thread) needs none of the inspectors.
-  const { gunzipChunks, openFileSource } = await import('../inspect/index.js');
+  const { gunzipChunks } = await import('../gzip-source.js');
+  const { openFileSource } = await import('../byte-source.js');
   const source = await openFileSource(path);
   const chunks = gunzipChunks(source, 1024 * 1024);
   let pending: Uint8Array | undefined;
