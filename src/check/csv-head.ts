@@ -7,12 +7,11 @@ import {
   decodeText,
   detectDelimiter,
   detectLineEnding,
-  encodingProblem,
   gunzipHead,
-  InspectError,
   isGzip,
   newlineOf,
   openForInspection,
+  refuseUnreadableCsv,
 } from '../inspect/index.js';
 
 export interface CsvHead {
@@ -23,7 +22,7 @@ export interface CsvHead {
   size: number;
 }
 
-/** Reads the head of a CSV file; throws InspectError for UTF-16 or binary content. */
+/** Reads the head of a CSV file; throws inspect's InspectError for UTF-16 or binary content. */
 export async function readCsvHead(dataPath: string): Promise<CsvHead> {
   const source = await openForInspection(dataPath);
   const size = source.size;
@@ -38,19 +37,7 @@ export async function readCsvHead(dataPath: string): Promise<CsvHead> {
   } finally {
     await source.close();
   }
-  const problem = encodingProblem(head);
-  if (problem === 'utf16' || problem === 'binary') {
-    throw new InspectError({
-      code: problem === 'utf16' ? 'csv_encoding_utf16' : 'csv_not_text',
-      severity: 'error',
-      path: '',
-      message:
-        problem === 'utf16'
-          ? `${dataPath}: UTF-16 text; the platform reads UTF-8 CSV files`
-          : `${dataPath}: not a text file`,
-      source: { file: dataPath },
-    });
-  }
+  refuseUnreadableCsv(dataPath, head);
   const headText = decodeText(head).text;
   const ending = detectLineEnding(headText);
   const delimiter = detectDelimiter(headText, newlineOf(ending)).delimiter;

@@ -6,7 +6,13 @@
  * `full` streams every row with bounded memory.
  */
 
-import { classifyCell, fieldText, inspectCsv, scanCsvFile } from '../inspect/index.js';
+import {
+  type CsvHeadRows,
+  type CsvProfile,
+  classifyCell,
+  inspectCsv,
+  scanCsvFile,
+} from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
 import {
@@ -17,7 +23,7 @@ import {
   shortName,
   unitThatFits,
 } from './_issue.js';
-import { nextLineStart, readCsvHead } from './csv-head.js';
+import { nextLineStart } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
 import {
   type ColumnTally,
@@ -84,11 +90,11 @@ export async function checkCsv(
 ): Promise<Issue[]> {
   const key = options.key ?? 'csvConfig';
   const at: At = (...tokens) => pointer(key, ...tokens);
-  const { gz, size, profile, structureIssues } = await readStructure(dataPath, options);
-  const delimiter = profile.dialect.delimiter;
+  const { profile, structureIssues } = await readStructure(dataPath, options);
+  const { delimiter, gzip: gz } = profile.dialect;
+  const size = profile.file.size;
   const { columns, timeCol, timeSpec, useEmbedded } = resolveColumns(config, at);
-  const headRecords = await readHeadRecords(dataPath, delimiter);
-  const rows = locateRows(headRecords, config.firstDataRow, options.headerRow, profile);
+  const rows = locateRows(config.firstDataRow, profile);
   const spec = tallySpecOf(columns, timeSpec, rows.header);
   const { tally, totalRows } = options.full
     ? await fullTally(dataPath, size, spec, delimiter, rows.checkFrom, gz, options)
@@ -102,7 +108,7 @@ export async function checkCsv(
     ...firstDataRowIssues(config.firstDataRow, totalRows, noDataRows, rows, at, dataPath),
   );
   if (tally.again.count > 0) issues.push(repeatedHeaderIssue(tally.again, dataPath));
-  issues.push(...timeColumnPlaceIssues(timeCol, width, names, rows, at, dataPath));
+  issues.push(...timeColumnPlaceIssues(timeCol, width, names, profile.fields, at, dataPath));
   issues.push(...columnPlaceIssues(columns, width, names, dataPath));
   if (timeSpec && tally.time && timeSpec.column <= width)
     issues.push(...timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true));
@@ -117,21 +123,21 @@ export async function checkCsv(
 }
 
 /**
- * Structure (line ends, width, data rows, a cut last row): the verdicts `inspect` and
- * `infer` give, whatever the mode, so sampled and full checks agree with them. The head
- * says gzip or not, and not UTF-16 or binary (the CSV inspector's own detection).
+ * The inspector's profile, the one reading of the file's head that the check builds on:
+ * encoding (UTF-16 and binary refused there), gzip, delimiter, header, units and first
+ * data row, the first rows with their kinds, and the structure verdicts (line ends, width,
+ * data rows, a cut last row) that `inspect` and `infer` give, whatever the mode, so sampled
+ * and full checks agree with them.
  */
 async function readStructure(dataPath: string, options: CsvCheckOptions) {
-  const { gz, size } = await readCsvHead(dataPath);
   const profile = await inspectCsv(dataPath, {
+    headRecords: HEAD_RECORDS,
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
   });
   const structureIssues = profile.issues.filter((i) => STRUCTURE_CODES.has(i.code));
-  return { gz, size, profile, structureIssues };
+  return { profile, structureIssues };
 }
-
-type CsvProfile = Awaited<ReturnType<typeof inspectCsv>>;
 
 /** The columns the config declares (sorted by column) and its time column. */
 function resolveColumns(config: CsvConfig, at: At) {
@@ -163,31 +169,13 @@ function resolveColumns(config: CsvConfig, at: At) {
   return { columns, timeCol, timeSpec, useEmbedded };
 }
 
-/** The first records as text: the header, units and first-data-row judgement. */
-async function readHeadRecords(dataPath: string, delimiter: string): Promise<string[][]> {
-  const headRecords: string[][] = [];
-  await scanCsvFile(
-    dataPath,
-    (rec) => {
-      const cells: string[] = [];
-      for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
-      headRecords.push(cells);
-      return undefined;
-    },
-    { delimiter, maxRows: HEAD_RECORDS, end: 4 * 1024 * 1024 },
-  );
-  return headRecords;
-}
-
-/** Where the header and the values are, judged from the first records. */
+/** Where the header and the values are, as the inspector's layout and head rows say. */
 interface RowLayout {
-  headRecords: string[][];
-  kinds: string[][];
-  body: Body;
-  isData: (i: number) => boolean;
-  /** The 1-based row the values start at, when seen. */
+  head: CsvHeadRows;
+  /** True when some column holds numbers, times or booleans (so a header can be told apart). */
+  informative: boolean;
+  /** The 1-based row the values start at, when the head holds values. */
   dataStart: number | undefined;
-  headerRow: number | undefined;
   header: string[];
   /** firstDataRow points at a header, units or other non-data row. */
   onHeader: boolean;
@@ -195,41 +183,28 @@ interface RowLayout {
   checkFrom: number;
 }
 
-function locateRows(
-  headRecords: string[][],
-  firstDataRow: number | undefined,
-  headerRowOption: number | undefined,
-  profile: CsvProfile,
-): RowLayout {
-  const kinds = headRecords.map((r) => r.map(cellClass));
-  const body = bodyProfile(kinds);
-  const isData = (i: number) => kinds[i] !== undefined && looksLikeData(kinds[i] as string[], body);
-  const firstData = kinds.findIndex(
-    (_, i) => isData(i) && (i + 1 >= kinds.length || isData(i + 1)),
+function locateRows(firstDataRow: number | undefined, profile: CsvProfile): RowLayout {
+  const head = profile.head ?? { rows: [], kinds: [] };
+  const { layout } = profile;
+  const informative = profile.fields.some(
+    (f) => f.logicalType !== undefined || NON_TEXT.has(f.physicalType),
   );
-  let dataStart = firstData === -1 ? undefined : firstData + 1; // 1-based row
-  let headerRow: number | undefined;
-  if (headerRowOption !== undefined) {
-    headerRow = headerRowOption === 0 ? undefined : headerRowOption;
-    dataStart = profile.layout.firstDataRow;
-  } else if (dataStart !== undefined && dataStart > 1) {
-    const above = headRecords[dataStart - 2] ?? [];
-    const unitsAbove = dataStart > 2 && looksLikeUnits(above);
-    headerRow = unitsAbove ? dataStart - 2 : dataStart - 1;
-  }
-  const header = headerRow !== undefined ? (headRecords[headerRow - 1] ?? []) : [];
+  const dataStart = head.kinds.includes('data') ? layout.firstDataRow : undefined;
+  const header = layout.headerRow > 0 ? (head.rows[layout.headerRow - 1] ?? []) : [];
   const onHeader =
     firstDataRow !== undefined &&
-    body.informative &&
+    informative &&
     dataStart !== undefined &&
     firstDataRow < dataStart &&
-    firstDataRow - 1 < kinds.length &&
-    !isData(firstDataRow - 1);
+    firstDataRow - 1 < head.rows.length;
   // Values are checked from firstDataRow; when it points at the header, from where the
   // values really start (the header's text is reported once, as the firstDataRow error).
   const checkFrom = onHeader ? (dataStart as number) : (firstDataRow ?? dataStart ?? 1);
-  return { headRecords, kinds, body, isData, dataStart, headerRow, header, onHeader, checkFrom };
+  return { head, informative, dataStart, header, onHeader, checkFrom };
 }
+
+/** Column types that are not text: a column of these tells a header from the values. */
+const NON_TEXT = new Set(['BOOL', 'INT_32', 'INT_64', 'UINT_64', 'DOUBLE']);
 
 function tallySpecOf(
   columns: ColumnMeta[],
@@ -259,7 +234,7 @@ function firstDataRowIssues(
   at: At,
   dataPath: string,
 ): Issue[] {
-  const { headRecords, kinds, body, isData, dataStart, headerRow, onHeader } = rows;
+  const { head, informative, dataStart, onHeader } = rows;
   if (firstDataRow !== undefined && totalRows !== undefined && firstDataRow > totalRows) {
     if (noDataRows) return [];
     return [
@@ -274,20 +249,21 @@ function firstDataRowIssues(
       ),
     ];
   }
-  if (firstDataRow === undefined || !body.informative || dataStart === undefined) return [];
+  if (firstDataRow === undefined || !informative || dataStart === undefined) return [];
   const idx = firstDataRow - 1;
   if (onHeader) {
+    const kind = head.kinds[idx];
     const what =
-      headerRow === firstDataRow
+      kind === 'header'
         ? 'the header row'
-        : looksLikeUnits(headRecords[idx] ?? [])
+        : kind === 'units'
           ? 'a units row'
           : 'a row that is not data';
     return [
       issue(
         'first_data_row_on_header',
         at('firstDataRow'),
-        `firstDataRow ${firstDataRow} is ${what} (${rowPreview(headRecords[idx] ?? [])}); the values start at row ${dataStart}`,
+        `firstDataRow ${firstDataRow} is ${what} (${rowPreview(head.rows[idx] ?? [])}); the values start at row ${dataStart}`,
         {
           hint: `Set firstDataRow: ${dataStart}.`,
           source: { file: dataPath, row: firstDataRow },
@@ -295,12 +271,12 @@ function firstDataRowIssues(
       ),
     ];
   }
-  if (firstDataRow > dataStart && firstDataRow - 2 < kinds.length && isData(firstDataRow - 2)) {
+  if (firstDataRow > dataStart && head.kinds[firstDataRow - 2] === 'data') {
     return [
       issue(
         'first_data_row_skips_data',
         at('firstDataRow'),
-        `row ${firstDataRow - 1} (${rowPreview(headRecords[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
+        `row ${firstDataRow - 1} (${rowPreview(head.rows[firstDataRow - 2] ?? [])}) looks like data but firstDataRow is ${firstDataRow}: ${firstDataRow - dataStart} row${firstDataRow - dataStart === 1 ? '' : 's'} of values would be skipped`,
         {
           hint: `Set firstDataRow: ${dataStart}.`,
           source: { file: dataPath, row: firstDataRow - 1 },
@@ -331,7 +307,7 @@ function timeColumnPlaceIssues(
   timeCol: number | undefined,
   width: number,
   names: string[],
-  rows: RowLayout,
+  fields: CsvProfile['fields'],
   at: At,
   dataPath: string,
 ): Issue[] {
@@ -342,7 +318,7 @@ function timeColumnPlaceIssues(
       at('timeColumn', 'columnNumber'),
       `time column ${timeCol} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
       {
-        hint: suggestTimeColumn(names, rows.kinds, rows.body),
+        hint: suggestTimeColumn(names, fields),
         source: { file: dataPath, column: timeCol },
       },
     ),
@@ -752,71 +728,6 @@ function describeDate(ms: number): string {
 // ---------------------------------------------------------------------------------------
 // Header, units and data rows
 
-/** A cell's class for row shape: number, time, bool, empty or text. */
-function cellClass(raw: string): string {
-  const k = classifyCell(raw);
-  if (k === 'int' || k === 'double') return 'num';
-  if (k === 'rfc3339' || k === 'datetime' || k.startsWith('date_')) return 'time';
-  return k === 'bool' || k === 'empty' ? k : 'text';
-}
-
-interface Body {
-  /** The usual class of each column in the rows further down. */
-  classes: string[];
-  /** True when some column holds non-text values (so header rows can be told apart). */
-  informative: boolean;
-}
-
-function bodyProfile(kinds: string[][]): Body {
-  const from = Math.floor(kinds.length / 2);
-  const rows = kinds.slice(from);
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  const classes: string[] = [];
-  for (let c = 0; c < width; c++) {
-    const counts = new Map<string, number>();
-    for (const r of rows) {
-      const k = r[c];
-      if (k && k !== 'empty') counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    let best = 'empty';
-    let n = 0;
-    for (const [k, v] of counts) {
-      if (v > n) {
-        best = k;
-        n = v;
-      }
-    }
-    classes.push(best);
-  }
-  return { classes, informative: classes.some((k) => k === 'num' || k === 'time' || k === 'bool') };
-}
-
-function looksLikeData(row: string[], body: Body): boolean {
-  let judged = 0;
-  let fit = 0;
-  body.classes.forEach((k, c) => {
-    if (k === 'text' || k === 'empty') return;
-    const got = row[c];
-    if (got === undefined || got === 'empty') return;
-    judged += 1;
-    if (got === k) fit += 1;
-  });
-  if (!body.informative) return row.length > 0;
-  return judged > 0 && fit / judged >= 0.8;
-}
-
-const UNIT_RE = /^[\s[(]*(?:[a-zA-Zµμ°Ω%/·*^.\d²³-]{1,10})[\s\])]*$/;
-const UNIT_WORDS =
-  /^(?:[munkMGµμ]?(?:V|A|W|Hz|s|m|g|Pa|bar|N|J|Ohm|Ω|rpm|K)|degC|degF|°C|°F|%|m\/s\d?|km\/h|mph|psi|deg|rad|rad\/s|ms|us|ns|min|h)$/;
-
-/** A units row: short cells, at least one a well-known unit, none a number. */
-function looksLikeUnits(cells: string[]): boolean {
-  const nonEmpty = cells.map((c) => c.trim()).filter((c) => c.length > 0);
-  if (nonEmpty.length === 0) return false;
-  if (nonEmpty.some((c) => classifyCell(c) !== 'string' || !UNIT_RE.test(c))) return false;
-  return nonEmpty.some((c) => UNIT_WORDS.test(c.replace(/^[[(]|[\])]$/g, '')));
-}
-
 function rowPreview(cells: string[]): string {
   const text = cells.slice(0, 4).join(', ');
   return `${cells.length > 4 ? `${text}, ...` : text}`.slice(0, 60);
@@ -877,11 +788,10 @@ function repeatedHeaderIssue(again: Tally['again'], file: string): Issue {
   );
 }
 
-function suggestTimeColumn(names: string[], kinds: string[][], body: Body): string {
-  const i = body.classes.indexOf('time');
+function suggestTimeColumn(names: string[], fields: CsvProfile['fields']): string {
+  const i = fields.findIndex((f) => f.logicalType !== undefined && f.logicalType !== 'mixed');
   if (i !== -1) return `Did you mean column ${i + 1}${names[i] ? ` ('${names[i]}')` : ''}?`;
   const byName = names.findIndex((n) => /^(time|timestamp|ts|t|datetime)\b/i.test(n.trim()));
   if (byName !== -1) return `Did you mean column ${byName + 1} ('${names[byName]}')?`;
-  void kinds;
   return 'Column numbers count from 1.';
 }

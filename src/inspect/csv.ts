@@ -17,15 +17,16 @@ import {
   decodeText,
   detectDelimiter,
   detectLineEnding,
-  encodingProblem,
   newlineOf,
 } from './csv/dialect.js';
+import { type CsvHeadRows, headRowsOf, refuseUnreadableCsv } from './csv/head.js';
 import { type CsvLayout, detectLayout, parseJsonObject, splitHeaderUnits } from './csv/layout.js';
 import { gunzipChunks, isGzip } from './gzip-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export type { CellKind, CsvColumnType, TextShape, TimeTextKind } from './csv/cells.js';
 export type { CsvDialect } from './csv/dialect.js';
+export type { CsvHeadRows, CsvRowKind } from './csv/head.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -52,6 +53,8 @@ export interface CsvInspectOptions {
   sliceBytes?: number;
   /** Progress of a full scan, in bytes of the file. */
   onProgress?: (done: number, total: number) => void;
+  /** Keep the first this many rows of the head as text, with their kinds (`head`). */
+  headRecords?: number;
 }
 
 /** One column of a CSV file. */
@@ -135,6 +138,8 @@ export interface CsvProfile extends BaseProfile {
   };
   /** Data rows (known when the whole file was read). */
   rowCount?: number;
+  /** The first rows as text and what each is (when the `headRecords` option asks). */
+  head?: CsvHeadRows;
 }
 
 function fail(file: string, code: Issue['code'], message: string, hint?: string): never {
@@ -336,6 +341,8 @@ export async function inspectCsvSource(
     },
   };
   if (later.rowCount !== undefined) profile.rowCount = later.rowCount;
+  if (options.headRecords !== undefined)
+    profile.head = headRowsOf(table.rows, layout, options.headRecords);
   return profile;
 }
 
@@ -367,21 +374,7 @@ async function readHeadText(
   const magic = await source.read(0, Math.min(4, source.size));
   const gzip = isGzip(magic);
   const head = await readHead(source, gzip, maxBytes, (options.headRows ?? CSV_HEAD_ROWS) + 1000);
-  const problem = encodingProblem(head.bytes);
-  if (problem === 'utf16')
-    fail(
-      file,
-      'csv_encoding_utf16',
-      'the file is UTF-16 encoded; the platform reads UTF-8 CSV',
-      'Re-save it as UTF-8, e.g. `iconv -f UTF-16 -t UTF-8 in.csv > out.csv`.',
-    );
-  if (problem === 'binary')
-    fail(
-      file,
-      'csv_not_text',
-      'the file is not text (binary bytes): not a CSV file',
-      'Check that this is the data file you meant.',
-    );
+  refuseUnreadableCsv(file, head.bytes);
   const cut = head.complete
     ? head.bytes.byteLength
     : cutAfterLines(head.bytes, Number.MAX_SAFE_INTEGER);

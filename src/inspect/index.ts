@@ -45,14 +45,17 @@ export {
   encodingProblem,
   newlineOf,
 } from './csv/dialect.js';
+export { refuseUnreadableCsv } from './csv/head.js';
 export type { CsvRecord } from './csv/scan.js';
 export { fieldText, scanCsvFile } from './csv/scan.js';
 export type {
   CellPlace,
   CsvDialect,
   CsvFieldProfile,
+  CsvHeadRows,
   CsvInspectOptions,
   CsvProfile,
+  CsvRowKind,
 } from './csv.js';
 export { inspectCsv, inspectCsvSource } from './csv.js';
 export type { Detection } from './detect.js';

@@ -29,7 +29,7 @@ function cellClass(kind: CellKind): ColumnClass | 'string' | 'empty' {
   return kind === 'empty' ? 'empty' : 'string';
 }
 
-function isBlank(row: readonly string[]): boolean {
+export function isBlank(row: readonly string[]): boolean {
   return row.every((c) => c.trim() === '');
 }
 
@@ -456,7 +456,8 @@ function detectUnitsRow(
   layout.firstData = u + 1;
 }
 
-function sameRow(a: readonly string[], b: readonly string[]): boolean {
+/** The same cells, up to spaces around them. */
+export function sameRow(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x.trim() === (b[i] ?? '').trim());
 }
 
