@@ -15,6 +15,7 @@ import {
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
+import { suggestClosest as closest } from '../validate/index.js';
 import {
   listSome,
   PLAUSIBLE,
@@ -343,10 +344,7 @@ function columnPlaceIssues(
           col.path,
           `column ${col.column}${col.name ? ` ('${col.name}')` : ''} is past the last column: the file has ${width} column${width === 1 ? '' : 's'}`,
           {
-            hint:
-              nameAt !== undefined
-                ? `Did you mean column ${nameAt + 1} ('${names[nameAt]}')?`
-                : `Column numbers count from 1 and go up to ${width}.`,
+            hint: pastEndHint(col.name, nameAt, names, width),
             source: { file: dataPath, column: col.column },
           },
         ),
@@ -375,6 +373,32 @@ function columnPlaceIssues(
     }
   }
   return issues;
+}
+
+/**
+ * The hint for a column past the end: the column whose header is the channel's name (or
+ * nearly: a misspelling, by the one `closest` of the did-you-mean hints), with its number,
+ * since the config names columns by number; else the columns' range.
+ */
+function pastEndHint(
+  name: string | undefined,
+  nameAt: number | undefined,
+  names: string[],
+  width: number,
+): string {
+  const near = nameAt ?? (name ? nearestName(name, names) : undefined);
+  return near !== undefined
+    ? `Did you mean column ${near + 1} ('${names[near]}')?`
+    : `Column numbers count from 1 and go up to ${width}.`;
+}
+
+/** The 0-based column whose header is nearest to `name` (a likely misspelling), if any. */
+function nearestName(name: string, names: string[]): number | undefined {
+  const near = closest(
+    name,
+    names.filter((n) => n !== ''),
+  );
+  return near === undefined ? undefined : names.indexOf(near);
 }
 
 /** Columns of the file not in the config. */
