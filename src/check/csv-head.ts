@@ -4,6 +4,7 @@
  * next line starts after an offset (to scan a slice from a record start).
  */
 import {
+  type ByteSource,
   decodeText,
   detectDelimiter,
   detectLineEnding,
@@ -44,9 +45,16 @@ export async function readCsvHead(dataPath: string): Promise<CsvHead> {
   return { delimiter, gz, size };
 }
 
-/** The offset of the first line start at or after `from`. */
-export async function nextLineStart(path: string, from: number, size: number): Promise<number> {
-  const source = await openForInspection(path);
+/**
+ * The offset of the first line start at or after `from`, in a file (a path) or an open
+ * byte source (left open: the caller owns it).
+ */
+export async function nextLineStart(
+  file: string | ByteSource,
+  from: number,
+  size: number,
+): Promise<number> {
+  const source = typeof file === 'string' ? await openForInspection(file) : file;
   try {
     let at = from;
     while (at < size) {
@@ -63,6 +71,6 @@ export async function nextLineStart(path: string, from: number, size: number): P
     }
     return size;
   } finally {
-    await source.close();
+    if (source !== file) await source.close();
   }
 }

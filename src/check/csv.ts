@@ -7,10 +7,12 @@
  */
 
 import {
+  type ByteSource,
   type CsvHeadRows,
   type CsvProfile,
   classifyCell,
-  inspectCsv,
+  inspectCsvSource,
+  openForInspection,
   scanCsvFile,
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
@@ -91,15 +93,10 @@ export async function checkCsv(
 ): Promise<Issue[]> {
   const key = options.key ?? 'csvConfig';
   const at: At = (...tokens) => pointer(key, ...tokens);
-  const { profile, structureIssues } = await readStructure(dataPath, options);
-  const { delimiter, gzip: gz } = profile.dialect;
-  const size = profile.file.size;
-  const { columns, timeCol, timeSpec, useEmbedded } = resolveColumns(config, at);
-  const rows = locateRows(config.firstDataRow, profile);
-  const spec = tallySpecOf(columns, timeSpec, rows.header);
-  const { tally, totalRows } = options.full
-    ? await fullTally(dataPath, size, spec, delimiter, rows.checkFrom, gz, options)
-    : await sampledTally(dataPath, size, spec, delimiter, rows.checkFrom, gz, options);
+  const source = await openForInspection(dataPath);
+  const read = await readThrough(source, config, options).finally(() => source.close());
+  const { profile, structureIssues, columns, timeCol, timeSpec, useEmbedded } = read;
+  const { rows, tally, totalRows } = read;
   const width = fileWidth(tally.fieldCounts, rows.header);
   const names = rows.header.map((h) => h.trim());
 
@@ -124,14 +121,43 @@ export async function checkCsv(
 }
 
 /**
+ * Every read of the file, through one open byte source: the inspector's profile, then the
+ * tally of the values (sampled, or every row in worker threads, which open the file
+ * themselves).
+ */
+async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCheckOptions) {
+  const at: At = (...tokens) => pointer(options.key ?? 'csvConfig', ...tokens);
+  const { profile, structureIssues } = await readStructure(source, options);
+  const { delimiter, gzip: gz } = profile.dialect;
+  const size = profile.file.size;
+  const { columns, timeCol, timeSpec, useEmbedded } = resolveColumns(config, at);
+  const rows = locateRows(config.firstDataRow, profile);
+  const spec = tallySpecOf(columns, timeSpec, rows.header);
+  const { tally, totalRows } = options.full
+    ? await fullTally(source.name, size, spec, delimiter, rows.checkFrom, gz, options)
+    : await sampledTally(source, size, spec, delimiter, rows.checkFrom, gz, options);
+  return {
+    profile,
+    structureIssues,
+    columns,
+    timeCol,
+    timeSpec,
+    useEmbedded,
+    rows,
+    tally,
+    totalRows,
+  };
+}
+
+/**
  * The inspector's profile, the one reading of the file's head that the check builds on:
  * encoding (UTF-16 and binary refused there), gzip, delimiter, header, units and first
  * data row, the first rows with their kinds, and the structure verdicts (line ends, width,
  * data rows, a cut last row) that `inspect` and `infer` give, whatever the mode, so sampled
  * and full checks agree with them.
  */
-async function readStructure(dataPath: string, options: CsvCheckOptions) {
-  const profile = await inspectCsv(dataPath, {
+async function readStructure(source: ByteSource, options: CsvCheckOptions) {
+  const profile = await inspectCsvSource(source, {
     headRecords: HEAD_RECORDS,
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
@@ -470,7 +496,7 @@ async function fullTally(
 
 /** The head of the file and a slice from its end (whose rows' numbers are not known). */
 async function sampledTally(
-  dataPath: string,
+  source: ByteSource,
   size: number,
   spec: TallySpec,
   delimiter: string,
@@ -480,7 +506,7 @@ async function sampledTally(
 ): Promise<{ tally: Tally; totalRows: number | undefined }> {
   const sampleBytes = options.sampleBytes ?? 4 * 1024 * 1024;
   const head = tallyRecords(spec, { skipBefore: checkFrom });
-  const headScan = await scanCsvFile(dataPath, head.onRecord, {
+  const headScan = await scanCsvFile(source, head.onRecord, {
     delimiter,
     end: sampleBytes,
     maxRows: options.sampleRows ?? 10_000,
@@ -490,10 +516,10 @@ async function sampledTally(
   const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
   const from = Math.max(headScan.endOffset, size - tailBytes);
   if (from < size) {
-    const lineStart = await nextLineStart(dataPath, from, size);
+    const lineStart = await nextLineStart(source, from, size);
     if (lineStart < size) {
       const tail = tallyRecords(spec, { rowsKnown: false });
-      await scanCsvFile(dataPath, tail.onRecord, { delimiter, start: lineStart });
+      await scanCsvFile(source, tail.onRecord, { delimiter, start: lineStart });
       mergeTally(head.tally, tail.tally, 0, 0);
     }
   }

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, test } from 'vitest';
-import { fieldText, scanCsvFile } from '../../src/inspect/csv/scan.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import { type CsvRecord, fieldText, scanCsvFile } from '../../src/inspect/csv/scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,7 +55,47 @@ const cellArb = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 
+/** Every record's cells, row and offset. */
+function collect(into: Array<{ cells: string[]; row: number; offset: number }>) {
+  return (rec: CsvRecord) => {
+    const cells: string[] = [];
+    for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
+    into.push({ cells, row: rec.row, offset: rec.offset });
+    return undefined;
+  };
+}
+
 describe('scanCsvFile', () => {
+  test('an open byte source (plain or gzip) reads as its file does, and is left open', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(cellArb, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        fc.integer({ min: 3, max: 64 }),
+        async (table, gzip, chunkSize) => {
+          const text = `${table.map((r) => r.map((c) => write(c, ',')).join(',')).join('\n')}\n`;
+          const bytes = gzip ? gzipSync(text) : Buffer.from(text);
+          const path = join(dir, `s${n++}.csv`);
+          writeFileSync(path, bytes);
+          const fromPath: Array<{ cells: string[]; row: number; offset: number }> = [];
+          const fromSource: typeof fromPath = [];
+          const byPath = await scanCsvFile(path, collect(fromPath), { chunkSize });
+          const source = await openFileSource(path);
+          try {
+            const bySource = await scanCsvFile(source, collect(fromSource), { chunkSize });
+            expect(fromSource).toEqual(fromPath);
+            expect(bySource).toEqual(byPath);
+            // Still open: a closed file source refuses to read.
+            expect((await source.read(0, 2)).byteLength).toBe(2);
+          } finally {
+            await source.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   test('reads what papaparse reads: quotes, delimiters and line breaks in cells, LF or CRLF, any chunk size', async () => {
     await fc.assert(
       fc.asyncProperty(

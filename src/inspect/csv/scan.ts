@@ -13,6 +13,7 @@
  * A UTF-8 BOM at the start is skipped.
  */
 import { open } from 'node:fs/promises';
+import type { ByteSource } from '../byte-source.js';
 
 /** The fields of one record: offsets into `bytes`, valid only during the callback. */
 export interface CsvRecord {
@@ -168,17 +169,21 @@ export function fieldText(rec: CsvRecord, i: number, decoder = UTF8): string {
 const UTF8 = new TextDecoder('utf-8');
 
 /**
- * Scans a file record by record. `onRecord` returns `false` to stop early. Memory is
+ * Scans a file (a path, or an open byte source the caller keeps and closes) record by
+ * record. `onRecord` returns `false` to stop early. Memory is
  * bounded by the chunk size plus the longest record. One long body on purpose: it is the
  * hot loop of `check --full` (bytes judged in place, the scan's state in locals); its speed
  * is what `npm run bench -- check` measures.
  */
 export async function scanCsvFile(
-  path: string,
+  path: string | ByteSource,
   onRecord: (rec: CsvRecord) => boolean | undefined,
   options: ScanOptions = {},
 ): Promise<ScanResult> {
-  const reader = await openReader(path, options.start ?? 0);
+  const reader =
+    typeof path === 'string'
+      ? await openReader(path, options.start ?? 0)
+      : await sourceReader(path, options.start ?? 0);
   let ahead: Promise<number> | undefined;
   try {
     const size = reader.size;
@@ -466,9 +471,32 @@ async function openReader(path: string, start: number): Promise<Reader> {
   await handle.close();
   if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
   // Loaded here: a scan of a plain file (as in a worker thread) needs none of the inspectors.
-  const { gunzipChunks } = await import('../gzip-source.js');
   const { openFileSource } = await import('../byte-source.js');
   const source = await openFileSource(path);
+  return gunzipReader(source, () => source.close());
+}
+
+/** A reader over an open byte source (not closed with the reader: the caller owns it). */
+async function sourceReader(source: ByteSource, start: number): Promise<Reader> {
+  const magic = await source.read(0, Math.min(2, source.size));
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) {
+    return {
+      size: source.size,
+      async read(buf, at, length, position) {
+        const bytes = await source.read(position, length);
+        buf.set(bytes, at);
+        return bytes.byteLength;
+      },
+      close: async () => {},
+    };
+  }
+  if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
+  return gunzipReader(source, async () => {});
+}
+
+/** A sequential reader over a gzip source's content, from the start. */
+async function gunzipReader(source: ByteSource, done: () => Promise<void>): Promise<Reader> {
+  const { gunzipChunks } = await import('../gzip-source.js');
   const chunks = gunzipChunks(source, 1024 * 1024);
   let pending: Uint8Array | undefined;
   return {
@@ -486,7 +514,7 @@ async function openReader(path: string, start: number): Promise<Reader> {
     },
     async close() {
       await chunks.return(undefined);
-      await source.close();
+      await done();
     },
   };
 }
