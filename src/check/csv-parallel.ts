@@ -106,7 +106,7 @@ async function skipHead(path: string, o: FullScanOptions, rows: number) {
  * left (an even share of half of it a thread), from `most` bytes down to 4 MiB, so the
  * last ranges, which decide when the threads finish, are short.
  */
-function planSplits(from: number, size: number, jobs: number, most: number): number[] {
+export function planSplits(from: number, size: number, jobs: number, most: number): number[] {
   const least = Math.min(most, 4 * MiB);
   const out: number[] = [];
   let at = from;
