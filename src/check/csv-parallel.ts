@@ -192,15 +192,24 @@ async function scanLanes(
   report: (() => void) | undefined,
 ): Promise<Array<RangeResult | undefined>> {
   const results: Array<RangeResult | undefined> = new Array(ranges.length);
+  let left = ranges.length;
+  let allIn = () => {};
+  const complete = new Promise<void>((resolve) => {
+    allIn = resolve;
+  });
   const keep = (k: number, r: RangeResult) => {
+    if (results[k] === undefined) left -= 1;
     results[k] = r;
+    if (left === 0) allIn();
   };
   const workers = startWorkers(Math.min(jobs, ranges.length) - 1, { ranges, lanes }, keep);
   // While this thread waits for the workers, the progress is read from the shared state.
   const tick = report ? setInterval(report, 100) : undefined;
   try {
     await runLane(ranges, lanes, keep, report);
-    await Promise.all(workers.map((w) => w.finished));
+    // Every range is claimed now: wait for their results, not for a worker still loading
+    // (a small file), which has claimed none and will claim none.
+    await Promise.race([complete, Promise.all(workers.map((w) => w.finished))]);
   } finally {
     clearInterval(tick);
     await Promise.all(workers.map((w) => w.worker.terminate()));
