@@ -8,6 +8,9 @@
  * is checked when the ranges are joined (the range before must end exactly there) and a
  * range that guessed wrong is scanned again from where the range before really ended
  * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
+ *
+ * The threads of a scan share its ranges through `Lanes` (shared memory): each claims the
+ * next range not yet taken (`runLane`), so none waits to be handed work.
  */
 import { open } from 'node:fs/promises';
 import { scanCsvFile } from './csv-scan.js';
