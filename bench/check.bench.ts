@@ -7,6 +7,10 @@
  * Goals: 1 job no slower than DuckDB with 1 thread; 2 jobs ≥ 1.6× our 1 job; peak RSS
  * < 150 MB whatever the job count.
  *
+ * On a shared machine the other cores are seldom free, so each run's CPU time (user + sys,
+ * all threads) is printed too, and "1 job CPU / wall": our 1 job's CPU time over this
+ * run's wall time, the speed-up this run would show if its cores were its own.
+ *
  * `node dist/bench/check.bench.js` runs the comparison; with `--ours <jobs> <file>` or
  * `--duckdb <threads> <file>` it is one measured run (what the comparison spawns).
  */
@@ -93,6 +97,8 @@ async function duckdb(path: string, threads: number): Promise<number> {
 
 interface Run {
   ms: number;
+  /** CPU time of the process, user + sys, all threads (ms). */
+  cpuMs: number;
   /** Peak RSS of the process, all threads (bytes). */
   rss: number;
   /** Errors found (ours) or rows counted (DuckDB). */
@@ -102,6 +108,7 @@ interface Run {
 /** One measured run in this process: prints its Run as JSON. */
 async function child(what: string, n: number, path: string): Promise<void> {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const value =
     what === '--ours'
       ? (await checkConfig(DOC, path, { full: true, jobs: n })).filter(
@@ -109,7 +116,9 @@ async function child(what: string, n: number, path: string): Promise<void> {
         ).length
       : await duckdb(path, n);
   const ms = performance.now() - start;
-  const run: Run = { ms, rss: process.resourceUsage().maxRSS * 1024, value };
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const run: Run = { ms, cpuMs, rss: process.resourceUsage().maxRSS * 1024, value };
   console.log(JSON.stringify(run));
 }
 
@@ -162,9 +171,12 @@ async function compare(): Promise<void> {
     rows.push([
       n,
       `${mbps(o.ms).toFixed(0)} MB/s (${(o.ms / 1000).toFixed(1)} s)`,
+      `${(o.cpuMs / 1000).toFixed(1)} s`,
       fmtBytes(o.rss),
       `${(one.ms / o.ms).toFixed(2)}×`,
+      `${(one.cpuMs / o.ms).toFixed(2)}×`,
       `${mbps(d.ms).toFixed(0)} MB/s (${(d.ms / 1000).toFixed(1)} s)`,
+      `${(d.cpuMs / 1000).toFixed(1)} s`,
       fmtBytes(d.rss),
       `${(d.ms / o.ms).toFixed(2)}×`,
       o.value,
@@ -177,9 +189,12 @@ async function compare(): Promise<void> {
     [
       'jobs / threads',
       'check --full',
+      'CPU',
       'peak RSS',
       'vs our 1 job',
+      '1 job CPU / wall',
       'DuckDB read_csv (every cell)',
+      'DuckDB CPU',
       'DuckDB peak RSS',
       'ours vs DuckDB',
       'errors found',

@@ -1,21 +1,34 @@
 /**
  * `check --full` of a CSV file on several cores: the data rows are cut into byte ranges,
- * worker threads scan and tally the ranges (csv-range.ts), and the tallies are joined in
- * file order into what one pass over the file counts, byte for byte the same findings.
+ * threads scan and tally the ranges (csv-range.ts), and the tallies are joined in file
+ * order into what one pass over the file counts, byte for byte the same findings.
+ *
+ * With N jobs, this thread and N - 1 worker threads share the ranges: each claims the next
+ * range not yet taken (a shared counter), so a thread that is slower (a busy core, a late
+ * start) simply takes fewer. This thread starts at once, while the workers load. The
+ * ranges shrink towards the end of the file, so the threads finish close together.
  *
  * A range after the first starts at a guessed record start (the line start after its
  * split point). Joining checks each guess: the range before must end exactly where the
  * next one started. A range that guessed wrong (its start was inside a quoted field with
- * line breaks), or that could not finish its last record, is scanned again in this thread
- * from where the range before really ended. Memory: each worker holds one read buffer and
- * its range's tally (a few offenders per column), whatever the size of the file.
+ * line breaks), that could not finish its last record, or whose worker failed, is scanned
+ * again in this thread from where the range before really ended. Memory: each thread
+ * holds one read buffer and its range's tally (a few offenders per column), and each
+ * range's result is a tally, whatever the size of the file.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { scanCsvFile } from '../inspect/index.js';
-import { type RangeJob, type RangeResult, scanRange } from './csv-range.js';
+import {
+  type Lanes,
+  lanesOf,
+  type RangeJob,
+  type RangeResult,
+  runLane,
+  scanRange,
+} from './csv-range.js';
 import { emptyTally, mergeTally, type Tally, type TallySpec, tallyRecords } from './csv-tally.js';
-import type { FromWorker, ToWorker } from './csv-worker.js';
+import type { FromWorker, WorkerInput } from './csv-worker.js';
 
 export interface FullScanOptions {
   delimiter: string;
@@ -24,11 +37,14 @@ export interface FullScanOptions {
   checkFrom: number;
   /** True for a gzip file: read from the start in this thread (it cannot be split). */
   gzip?: boolean;
-  /** Worker threads, at most one a core. Default: the cores (`os.availableParallelism()`); 1 scans in this thread. */
+  /**
+   * Threads, at most one a core: this one and `jobs - 1` workers. Default: the cores
+   * (`os.availableParallelism()`); 1 scans in this thread.
+   */
   jobs?: number;
-  /** Bytes per range. Default: the data cut in 4 ranges a job, 8 to 64 MiB each. */
+  /** The largest range, in bytes (default 64 MiB); ranges shrink to 4 MiB at the end. */
   rangeBytes?: number;
-  /** Split offsets instead of even ranges, scanned in this thread (tests). */
+  /** Split offsets instead of planned ranges, scanned in this thread (tests). */
   splits?: number[];
   /** Read size (default 1 MiB; tests read small files in small chunks). */
   chunkSize?: number;
@@ -58,36 +74,20 @@ export async function scanFull(path: string, size: number, o: FullScanOptions): 
   }
   const head = await skipHead(path, o, o.checkFrom - 1);
   if (head.rows < o.checkFrom - 1) return { tally: emptyTally(o.spec), rows: head.rows };
-  // More workers than cores would only share them, and each costs its memory (~10 MB).
+  // More threads than cores would only share them, and each costs its memory (~10 MB).
   const cores = availableParallelism();
-  const jobs = Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
+  const jobs = o.splits ? 1 : Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
   // One job reads the data as one range, from its known start: no guess to check.
   const splits =
-    o.splits ??
-    (jobs === 1 ? [] : evenSplits(head.offset, size, o.rangeBytes ?? rangeBytes(size, jobs)));
+    o.splits ?? (jobs === 1 ? [] : planSplits(head.offset, size, jobs, o.rangeBytes ?? 64 * MiB));
   const ranges = rangesOf(path, o, head.offset, size, splits);
-  const done = new Float64Array(ranges.length);
-  const onRange = (k: number, bytes: number) => {
-    done[k] = bytes;
-    if (progress) progress(Math.min(size, head.offset + done.reduce((a, b) => a + b, 0)), size);
-  };
-  const results =
-    jobs === 1 || ranges.length === 1 || o.splits
-      ? await scanInline(ranges, onRange)
-      : await scanInWorkers(ranges, jobs, onRange).catch((e: unknown) => {
-          // The worker's module is not there (the code was bundled into one file): the
-          // same scan in this thread.
-          if (!isModuleNotFound(e)) throw e;
-          return scanInline(ranges, onRange);
-        });
+  const lanes = lanesOf(ranges.length);
+  const report = progress ? progressOf(lanes, head.offset, size, progress) : undefined;
+  const results = await scanLanes(ranges, lanes, jobs, report);
   const tally = emptyTally(o.spec);
   const rows = await join(tally, ranges, results, head);
+  progress?.(size, size);
   return { tally, rows: head.rows + rows };
-}
-
-function isModuleNotFound(e: unknown): boolean {
-  const code = (e as { code?: unknown } | undefined)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
 /** Reads the first `rows` records (the rows before the checked ones): where the next one starts. */
@@ -101,14 +101,36 @@ async function skipHead(path: string, o: FullScanOptions, rows: number) {
   return { rows: r.rows, lines: r.lines - 1, offset: r.endOffset };
 }
 
-function rangeBytes(size: number, jobs: number): number {
-  return Math.min(64 * MiB, Math.max(8 * MiB, Math.ceil(size / (jobs * 4))));
+/**
+ * Split points from `from` to `size` for `jobs` threads: each range a share of what is
+ * left (an even share of half of it a thread), from `most` bytes down to 4 MiB, so the
+ * last ranges, which decide when the threads finish, are short.
+ */
+export function planSplits(from: number, size: number, jobs: number, most: number): number[] {
+  const least = Math.min(most, 4 * MiB);
+  const out: number[] = [];
+  let at = from;
+  for (;;) {
+    at += Math.max(least, Math.min(most, Math.ceil((size - at) / (2 * jobs))));
+    if (at >= size) return out;
+    out.push(at);
+  }
 }
 
-function evenSplits(from: number, size: number, step: number): number[] {
-  const out: number[] = [];
-  for (let at = from + step; at < size; at += step) out.push(at);
-  return out;
+/** Calls `report` with the bytes read so far (never less than last time). */
+function progressOf(
+  lanes: Lanes,
+  from: number,
+  size: number,
+  report: (done: number, total: number) => void,
+): () => void {
+  let shown = 0;
+  return () => {
+    let done = from;
+    for (const bytes of lanes.done) done += bytes;
+    shown = Math.max(shown, Math.min(size, done));
+    report(shown, size);
+  };
 }
 
 function rangesOf(
@@ -133,21 +155,22 @@ function rangesOf(
 
 /**
  * Folds the range results into `tally` in file order, scanning again (in this thread) a
- * range whose guessed start is not where the range before ended, or that did not finish.
+ * range whose guessed start is not where the range before ended, that did not finish, or
+ * that has no result (its worker failed).
  * Returns the records read.
  */
 async function join(
   tally: Tally,
   ranges: RangeJob[],
-  results: RangeResult[],
+  results: Array<RangeResult | undefined>,
   head: { rows: number; lines: number; offset: number },
 ): Promise<number> {
   let expected = head.offset;
   let rowBase = head.rows;
   let lineBase = head.lines;
   for (let k = 0; k < ranges.length; k++) {
-    let r = results[k] as RangeResult;
-    if (r.start !== expected || !r.finished) {
+    let r = results[k];
+    if (!r || r.start !== expected || !r.finished) {
       r = await scanRange({ ...(ranges[k] as RangeJob), start: expected, exact: true });
     }
     mergeTally(tally, r.tally, rowBase, lineBase);
@@ -158,76 +181,64 @@ async function join(
   return rowBase - head.rows;
 }
 
-async function scanInline(
+/**
+ * Scans the ranges in this thread and `jobs - 1` workers, all claiming from `lanes`.
+ * A worker that fails leaves its range without a result: `join` scans it again.
+ */
+async function scanLanes(
   ranges: RangeJob[],
-  onRange: (k: number, bytes: number) => void,
-): Promise<RangeResult[]> {
-  const out: RangeResult[] = [];
-  for (const [k, job] of ranges.entries()) out.push(await scanRange(job, (n) => onRange(k, n)));
-  return out;
-}
-
-/** Runs the ranges on a pool of `jobs` worker threads, each taking the next range when free. */
-async function scanInWorkers(
-  ranges: RangeJob[],
+  lanes: Lanes,
   jobs: number,
-  onRange: (k: number, bytes: number) => void,
-): Promise<RangeResult[]> {
-  const url = new URL('./csv-worker.js', import.meta.url);
-  // A worker allocates next to nothing per record: a small young generation keeps its
-  // memory small (a few MB less a worker).
-  const options = { resourceLimits: { maxYoungGenerationSizeMb: 2 } };
-  const pool = Array.from(
-    { length: Math.min(jobs, ranges.length) },
-    () => new Worker(url, options),
-  );
-  const results: RangeResult[] = new Array(ranges.length);
-  let next = 0;
-  const drain = async (w: Worker) => {
-    while (next < ranges.length) {
-      const k = next++;
-      results[k] = await runOn(w, k, ranges[k] as RangeJob, onRange);
-    }
+  report: (() => void) | undefined,
+): Promise<Array<RangeResult | undefined>> {
+  const results: Array<RangeResult | undefined> = new Array(ranges.length);
+  let left = ranges.length;
+  let allIn = () => {};
+  const complete = new Promise<void>((resolve) => {
+    allIn = resolve;
+  });
+  const keep = (k: number, r: RangeResult) => {
+    if (results[k] === undefined) left -= 1;
+    results[k] = r;
+    if (left === 0) allIn();
   };
+  const workers = startWorkers(Math.min(jobs, ranges.length) - 1, { ranges, lanes }, keep);
+  // While this thread waits for the workers, the progress is read from the shared state.
+  const tick = report ? setInterval(report, 100) : undefined;
   try {
-    await Promise.all(pool.map(drain));
+    await runLane(ranges, lanes, keep, report);
+    // Every range is claimed now: wait for their results, not for a worker still loading
+    // (a small file), which has claimed none and will claim none.
+    await Promise.race([complete, Promise.all(workers.map((w) => w.finished))]);
   } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
+    clearInterval(tick);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   return results;
 }
 
-function runOn(
-  w: Worker,
-  id: number,
-  job: RangeJob,
-  onRange: (k: number, bytes: number) => void,
-): Promise<RangeResult> {
-  return new Promise((resolve, reject) => {
-    const off = () => {
-      w.off('message', onMessage);
-      w.off('error', onError);
-      w.off('exit', onExit);
-    };
-    const onMessage = (m: FromWorker) => {
-      if ('progress' in m) return onRange(id, m.progress);
-      off();
-      if ('result' in m) {
-        onRange(id, m.result.endOffset - m.result.start);
-        resolve(m.result);
-      } else reject(new Error(m.error));
-    };
-    const onError = (e: Error) => {
-      off();
-      reject(e);
-    };
-    const onExit = (code: number) => {
-      off();
-      reject(new Error(`the CSV scan worker stopped (exit code ${code})`));
-    };
-    w.on('message', onMessage);
-    w.on('error', onError);
-    w.on('exit', onExit);
-    w.postMessage({ id, job } satisfies ToWorker);
+/** Starts `count` workers on the scan; each one's `finished` resolves when it stops, however. */
+function startWorkers(
+  count: number,
+  input: WorkerInput,
+  onResult: (k: number, r: RangeResult) => void,
+): Array<{ worker: Worker; finished: Promise<void> }> {
+  const url = new URL('./csv-worker.js', import.meta.url);
+  // A worker allocates next to nothing per record: a small young generation keeps its
+  // memory small (a few MB less a worker).
+  const options = { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 2 } };
+  return Array.from({ length: Math.max(0, count) }, () => {
+    const worker = new Worker(url, options);
+    const finished = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromWorker) => {
+        if ('end' in m) resolve();
+        else onResult(m.k, m.result);
+      });
+      // Its module missing (the code bundled into one file), or a crash: this thread
+      // has claimed the ranges left, and scans again any range left without a result.
+      worker.on('error', () => resolve());
+      worker.on('exit', () => resolve());
+    });
+    return { worker, finished };
   });
 }

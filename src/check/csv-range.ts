@@ -8,6 +8,9 @@
  * is checked when the ranges are joined (the range before must end exactly there) and a
  * range that guessed wrong is scanned again from where the range before really ended
  * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
+ *
+ * The threads of a scan share its ranges through `Lanes` (shared memory): each claims the
+ * next range not yet taken (`runLane`), so none waits to be handed work.
  */
 import { open } from 'node:fs/promises';
 import { scanCsvFile } from '../inspect/csv/scan.js';
@@ -27,6 +30,8 @@ export interface RangeJob {
   stopAt: number;
   /** Read size (default 1 MiB). */
   chunkSize?: number;
+  /** Blocking reads (in a worker thread). */
+  syncReads?: boolean;
 }
 
 export interface RangeResult {
@@ -58,6 +63,7 @@ export async function scanRange(
     firstLine: 1,
     ...(job.exact ? {} : { end: job.stopAt + OVERRUN_BYTES }),
     ...(job.chunkSize ? { chunkSize: job.chunkSize } : {}),
+    ...(job.syncReads ? { syncReads: true } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
   return {
@@ -102,5 +108,48 @@ export async function nextLineStart(path: string, from: number): Promise<number>
     return size;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * What the threads of one scan share, over shared memory: the next range to claim and the
+ * bytes read of each range (the progress bar sums them). No thread waits on another to be
+ * handed its next range, and progress costs no message.
+ */
+export interface Lanes {
+  /** `[0]`: the index of the next range not yet claimed. */
+  next: Int32Array;
+  /** Bytes read of each range so far. */
+  done: Float64Array;
+}
+
+/** The shared state of a scan of `ranges` ranges (its buffers cross to worker threads as is). */
+export function lanesOf(ranges: number): Lanes {
+  return {
+    next: new Int32Array(new SharedArrayBuffer(4)),
+    done: new Float64Array(new SharedArrayBuffer(8 * Math.max(1, ranges))),
+  };
+}
+
+/**
+ * One thread's share of a scan: claims the next range not yet taken, scans it and hands
+ * its result to `onResult`, until no range is left. `onRead` is called after each read.
+ */
+export async function runLane(
+  ranges: RangeJob[],
+  lanes: Lanes,
+  onResult: (k: number, result: RangeResult) => void,
+  onRead?: () => void,
+): Promise<void> {
+  for (;;) {
+    const k = Atomics.add(lanes.next, 0, 1);
+    const job = ranges[k];
+    if (!job) return;
+    const result = await scanRange(job, (bytes) => {
+      lanes.done[k] = bytes;
+      onRead?.();
+    });
+    lanes.done[k] = result.endOffset - result.start;
+    onResult(k, result);
   }
 }

@@ -1,33 +1,30 @@
 /**
- * The worker thread of a parallel CSV `--full` check: scans the ranges it is sent, one at
- * a time, and answers with each range's tally (csv-range.ts). Progress goes back as bytes
- * read, at most every 4 MiB.
+ * A worker thread of a parallel CSV `--full` check. It gets every range of the file and the
+ * scan's shared state when it starts (`workerData`), then claims and scans ranges with
+ * blocking reads, posting each range's tally, until none is left (csv-range.ts `runLane`);
+ * then it posts `end`. The bytes it has read go into the shared state, not into messages.
  */
-import { parentPort } from 'node:worker_threads';
-import { type RangeJob, scanRange } from './csv-range.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { type Lanes, type RangeJob, type RangeResult, runLane } from './csv-range.js';
 
-export type ToWorker = { id: number; job: RangeJob };
-export type FromWorker =
-  | { id: number; progress: number }
-  | { id: number; result: Awaited<ReturnType<typeof scanRange>> }
-  | { id: number; error: string };
+export interface WorkerInput {
+  ranges: RangeJob[];
+  lanes: Lanes;
+}
 
-const PROGRESS_STEP = 4 * 1024 * 1024;
+/** A range's result, or the end of the worker's share (with the error that ended it early). */
+export type FromWorker = { k: number; result: RangeResult } | { end: true; error?: string };
 
 const port = parentPort;
 if (port) {
-  port.on('message', async ({ id, job }: ToWorker) => {
-    const send = (m: FromWorker) => port.postMessage(m);
-    let reported = 0;
-    try {
-      const result = await scanRange(job, (done) => {
-        if (done - reported < PROGRESS_STEP) return;
-        reported = done;
-        send({ id, progress: done });
-      });
-      send({ id, result });
-    } catch (e) {
-      send({ id, error: e instanceof Error ? e.message : String(e) });
-    }
-  });
+  const { ranges, lanes } = workerData as WorkerInput;
+  const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+  const blocking = ranges.map((job) => ({ ...job, syncReads: true }));
+  runLane(blocking, lanes, (k, result) => {
+    // The field counts' buffer moves to the main thread instead of being copied.
+    send({ k, result }, [result.tally.fieldCounts.buffer as ArrayBuffer]);
+  })
+    .then(() => send({ end: true }))
+    // The main thread scans a range left with no result itself (and meets the error there).
+    .catch((e: unknown) => send({ end: true, error: e instanceof Error ? e.message : String(e) }));
 }

@@ -30,11 +30,11 @@ export interface CheckOptions {
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
   /**
-   * CSV `full`: worker threads (default: the cores; 1 reads in this thread). A batch: members
-   * checked at once (default 2), sharing the jobs.
+   * CSV `full`: threads, this one and workers (default: the cores; 1 reads in this thread).
+   * A batch: members checked at once (default 2), sharing the jobs.
    */
   jobs?: number;
-  /** CSV `full`: bytes per range a worker scans (default: 8 to 64 MiB). */
+  /** CSV `full`: the largest range a thread scans, in bytes (default 64 MiB, then shrinking). */
   rangeBytes?: number;
 }
 

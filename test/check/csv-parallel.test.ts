@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { scanFull } from '../../src/check/csv-parallel.js';
+import { planSplits, scanFull } from '../../src/check/csv-parallel.js';
+import { lanesOf, type RangeJob, type RangeResult, scanRange } from '../../src/check/csv-range.js';
 import type { TallySpec } from '../../src/check/csv-tally.js';
+import type { FromWorker } from '../../src/check/csv-worker.js';
 import { checkConfig } from '../../src/check/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
@@ -136,5 +139,68 @@ describe('check --full on several ranges', () => {
       expect(many).toEqual(one);
       expect(done.at(-1)).toBe(Buffer.byteLength(`${rows.join('\r\n')}\r\n`));
     }
+  });
+});
+
+describe('the threads of a scan', () => {
+  test('a worker claims every range left and posts what this thread scans in it', async () => {
+    const rows = ['time,a,b,c'];
+    for (let i = 0; i < 2000; i++)
+      rows.push(i % 7 === 0 ? `${i},"x\ny",${i},on` : `${i},${i}.5,${i},on`);
+    const text = `${rows.join('\n')}\n`;
+    const { path, size } = fileOf(text);
+    const from = text.indexOf('\n') + 1;
+    const cuts = [from, ...planSplits(from, size, 2, 3000)];
+    const ranges: RangeJob[] = cuts.map((start, k) => ({
+      path,
+      delimiter: ',',
+      spec: SPEC,
+      start,
+      exact: k === 0,
+      stopAt: cuts[k + 1] ?? size,
+    }));
+    const lanes = lanesOf(ranges.length);
+    // This thread has claimed the first range: the worker takes the rest.
+    Atomics.store(lanes.next, 0, 1);
+    const posted: Array<[number, RangeResult]> = [];
+    const worker = new Worker(new URL('../../src/check/csv-worker.js', import.meta.url), {
+      workerData: { ranges, lanes },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (m: FromWorker) => {
+          if (!('end' in m)) posted.push([m.k, m.result]);
+          else if (m.error) reject(new Error(m.error));
+          else resolve();
+        });
+        worker.on('error', reject);
+      });
+    } finally {
+      await worker.terminate();
+    }
+    const here = await Promise.all(ranges.slice(1).map((job) => scanRange(job)));
+    expect(posted).toEqual(here.map((r, k) => [k + 1, r]));
+    expect([...lanes.done].slice(1)).toEqual(here.map((r) => r.endOffset - r.start));
+    expect(ranges.length).toBeGreaterThan(5);
+  });
+
+  test('ranges shrink towards the end, from the largest down to 4 MiB', () => {
+    const MiB = 1024 * 1024;
+    for (const [size, jobs] of [
+      [1e9, 2],
+      [3e9, 8],
+      [50 * MiB, 2],
+    ] as const) {
+      const cuts = [100, ...planSplits(100, size, jobs, 64 * MiB), size];
+      const steps = cuts.slice(1).map((c, k) => c - (cuts[k] as number));
+      expect(steps.every((s) => s > 0 && s <= 64 * MiB)).toBe(true);
+      // Each range is no longer than the one before, but for the last (what is left).
+      expect(steps.slice(0, -1).every((s, k) => k === 0 || s <= (steps[k - 1] as number))).toBe(
+        true,
+      );
+      expect(steps.slice(0, -1).every((s) => s >= 4 * MiB)).toBe(true);
+      expect(steps.at(-1)).toBeLessThanOrEqual(4 * MiB);
+    }
+    expect(planSplits(0, 1000, 2, 300)).toEqual([300, 600, 900]);
   });
 });

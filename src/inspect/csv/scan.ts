@@ -12,6 +12,7 @@
  * physical lines (a quoted field can span several). LF, CRLF and CR line ends are read.
  * A UTF-8 BOM at the start is skipped.
  */
+import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ByteSource } from '../byte-source.js';
 
@@ -57,6 +58,11 @@ export interface ScanOptions {
   /** Row and line numbers of the first record (when starting mid-file with known counts). */
   firstRow?: number;
   firstLine?: number;
+  /**
+   * Read a plain file with blocking reads: for a worker thread, whose reads then make no
+   * trip through the shared thread pool (a wait per chunk on a busy machine).
+   */
+  syncReads?: boolean;
 }
 
 export interface ScanResult {
@@ -182,7 +188,7 @@ export async function scanCsvFile(
 ): Promise<ScanResult> {
   const reader =
     typeof path === 'string'
-      ? await openReader(path, options.start ?? 0)
+      ? await openReader(path, options.start ?? 0, options.syncReads === true)
       : await sourceReader(path, options.start ?? 0);
   let ahead: Promise<number> | undefined;
   try {
@@ -455,7 +461,7 @@ interface Reader {
  * A sequential reader over a file: positioned reads for plain files; streaming gunzip for
  * gzip files (recognised by their magic bytes), which can only be read from the start.
  */
-async function openReader(path: string, start: number): Promise<Reader> {
+async function openReader(path: string, start: number, sync: boolean): Promise<Reader> {
   const handle = await open(path, 'r');
   const size = (await handle.stat()).size;
   const magic = new Uint8Array(2);
@@ -463,8 +469,10 @@ async function openReader(path: string, start: number): Promise<Reader> {
   if (magic[0] !== 0x1f || magic[1] !== 0x8b) {
     return {
       size,
-      read: async (buf, at, length, position) =>
-        (await handle.read(buf, at, length, position)).bytesRead,
+      read: sync
+        ? async (buf, at, length, position) => readSync(handle.fd, buf, at, length, position)
+        : async (buf, at, length, position) =>
+            (await handle.read(buf, at, length, position)).bytesRead,
       close: () => handle.close(),
     };
   }
