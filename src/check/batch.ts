@@ -141,8 +141,8 @@ function notListedIssue(path: string): Issue {
 /**
  * Checks a BatchConfig against the folder or archive it imports, `jobs` members at a time
  * (default 2; a CSV `--full` scan of each shares the jobs left, as several config/data
- * pairs do). `onProgress` counts the members done of those the folder or zip holds (a tar
- * is read as a stream: its count is not known before). The listed members of an archive
+ * pairs do). `onProgress` counts the members done of those the folder, zip or tar holds (a
+ * tar.gz is read as a stream: its count is not known before). The listed members of an archive
  * are unpacked to a private temporary folder (removed afterwards, also on errors) and
  * checked there as a folder's files are; their issues name the members, not that folder.
  * Throws InspectError when the archive is damaged.

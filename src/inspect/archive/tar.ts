@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { type Kept, keptSource } from './member-source.js';
+import { openFileSource } from '../byte-source.js';
+import { type Kept, keptSource, sliceSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { TarError, tarMembers } from './tar-index.js';
 import { archiveError, type Container } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -41,10 +43,48 @@ async function keep(entry: AsyncIterable<unknown>, size: number): Promise<Kept[]
 }
 
 /**
- * A tar or tar.gz archive as a container: one pass over the stream, members inspected as
- * they pass (at most `jobs` kept in memory at once). Long names (PAX, GNU) are read.
+ * A plain tar as a container: its headers are walked first (positioned reads), then each
+ * member is read in place over its byte range, as a stored zip member is.
+ */
+async function openPlainTar(path: string, name: string): Promise<Container> {
+  const archive = await openFileSource(path);
+  let members: Awaited<ReturnType<typeof tarMembers>>;
+  try {
+    members = await tarMembers(archive);
+  } catch (err) {
+    await archive.close();
+    throw archiveError(name, err instanceof TarError ? err.member : undefined, err);
+  }
+  return {
+    kind: 'tar',
+    name,
+    count: members.length,
+    get bytesRead() {
+      return archive.bytesRead;
+    },
+    async walk(visit, jobs) {
+      const pool = createPool(jobs);
+      for (const m of members) {
+        const member = { path: m.path, size: m.size };
+        await pool.run(() =>
+          visit(member, async () => sliceSource(archive, m.dataStart, m.size, m.path)),
+        );
+      }
+      await pool.drain();
+    },
+    async close() {
+      await archive.close();
+    },
+  };
+}
+
+/**
+ * A tar or tar.gz archive as a container. A plain tar is read by member offsets; a tar.gz
+ * in one pass over the stream, members inspected as they pass (at most `jobs` kept in
+ * memory at once). Long names (PAX, GNU) are read.
  */
 export async function openTar(path: string, name: string, gzip: boolean): Promise<Container> {
+  if (!gzip) return openPlainTar(path, name);
   let bytesRead = 0;
   return {
     kind: gzip ? 'tar.gz' : 'tar',

@@ -1,8 +1,8 @@
 /**
  * Unpacking chosen members of an archive (zip, tar or tar.gz) to a folder, for the readers
- * and checks that open paths (HDF5, the check of a file against its config). The archive is
- * read as a stream, each member written to disk as it inflates (memory stays at a chunk or
- * two whatever the sizes); a name that could escape the folder is refused, and an optional
+ * and checks that open paths (HDF5, the check of a file against its config). A zip or a
+ * tar.gz is read as a stream, a plain tar by member offsets, each member written to disk as
+ * it is read (memory stays at a chunk or two whatever the sizes); a name that could escape the folder is refused, and an optional
  * cap bounds the bytes written against the archive's size.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -14,6 +14,8 @@ import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
+import { openFileSource } from '../byte-source.js';
+import { TarError, tarMembers } from './tar-index.js';
 import type { ContainerKind } from './types.js';
 
 /** An archive member that is refused or cannot be read, by name (undefined: before any). */
@@ -123,16 +125,41 @@ async function unpackZip(
   }
 }
 
-async function unpackTar(
+/** A plain tar: its headers walked, then each listed member copied from its byte range. */
+async function unpackPlainTar(
   archive: string,
   root: string,
   listed: ReadonlySet<string>,
   budget: Budget,
-  gzip: boolean,
+): Promise<void> {
+  const source = await openFileSource(archive);
+  let current: string | undefined;
+  try {
+    for (const m of await tarMembers(source)) {
+      current = m.path;
+      if (!listed.has(m.path)) continue;
+      const file = target(root, m.path);
+      budget.take(m.path, m.size);
+      const range = { start: m.dataStart, end: m.dataStart + m.size - 1 };
+      await writeMember(m.size === 0 ? [] : createReadStream(archive, range), file);
+    }
+  } catch (err) {
+    if (err instanceof UnpackError) throw err;
+    throw new UnpackError(err instanceof TarError ? err.member : current, (err as Error).message);
+  } finally {
+    await source.close();
+  }
+}
+
+async function unpackStreamedTar(
+  archive: string,
+  root: string,
+  listed: ReadonlySet<string>,
+  budget: Budget,
 ): Promise<void> {
   const input = createReadStream(archive);
   const extract = tar.extract();
-  const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
+  const piped = pipeline(input, createGunzip(), extract);
   piped.catch(() => {});
   let current: string | undefined;
   try {
@@ -169,7 +196,8 @@ export async function unpackMembers(
   const { size } = await stat(archive);
   const budget = new Budget(size, options.maxRatio);
   if (kind === 'zip') await unpackZip(archive, root, listed, budget);
-  else await unpackTar(archive, root, listed, budget, kind === 'tar.gz');
+  else if (kind === 'tar') await unpackPlainTar(archive, root, listed, budget);
+  else await unpackStreamedTar(archive, root, listed, budget);
 }
 
 /**
