@@ -5,16 +5,18 @@
  * it is read (memory stays at a chunk or two whatever the sizes); a name that could escape the folder is refused, and an optional
  * cap bounds the bytes written against the archive's size.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
 import { openFileSource } from '../byte-source.js';
+import { writeStream } from './spill.js';
 import { TarError, tarMembers } from './tar-index.js';
 import type { ContainerKind } from './types.js';
 
@@ -52,18 +54,13 @@ class Budget {
   }
 }
 
-/** Where a member is written under `root`, or an error when its name could escape it. */
-function target(root: string, name: string): string {
+/** Where a member is written under `root`; UnpackError when its name could escape it. */
+export function memberTarget(root: string, name: string): string {
   const parts = name.split('/');
   if (name.startsWith('/') || name.includes('\\') || parts.some((p) => p === '..' || p === '')) {
     throw new UnpackError(name, 'the name is not a relative path inside the archive');
   }
   return join(root, ...parts);
-}
-
-async function writeMember(stream: AsyncIterable<unknown>, file: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await pipeline(stream, createWriteStream(file));
 }
 
 /** The next entry of a zip opened with lazyEntries, or undefined at its end. */
@@ -114,9 +111,9 @@ async function unpackZip(
     for (let e = await nextEntry(zip); e; e = await nextEntry(zip)) {
       current = e.fileName;
       if (!listed.has(e.fileName) || e.fileName.endsWith('/')) continue;
-      const file = target(root, e.fileName);
+      const file = memberTarget(root, e.fileName);
       budget.take(e.fileName, e.uncompressedSize);
-      await writeMember(await zip.openReadStreamPromise(e), file);
+      await writeStream(await zip.openReadStreamPromise(e), file);
     }
   } catch (err) {
     throw err instanceof UnpackError ? err : new UnpackError(current, (err as Error).message);
@@ -138,10 +135,10 @@ async function unpackPlainTar(
     for (const m of await tarMembers(source)) {
       current = m.path;
       if (!listed.has(m.path)) continue;
-      const file = target(root, m.path);
+      const file = memberTarget(root, m.path);
       budget.take(m.path, m.size);
       const range = { start: m.dataStart, end: m.dataStart + m.size - 1 };
-      await writeMember(m.size === 0 ? [] : createReadStream(archive, range), file);
+      await writeStream(m.size === 0 ? Readable.from([]) : createReadStream(archive, range), file);
     }
   } catch (err) {
     if (err instanceof UnpackError) throw err;
@@ -170,9 +167,9 @@ async function unpackStreamedTar(
         entry.resume();
         continue;
       }
-      const file = target(root, name);
+      const file = memberTarget(root, name);
       budget.take(name, size ?? 0);
-      await writeMember(entry, file);
+      await writeStream(entry, file);
     }
     await piped;
   } catch (err) {
@@ -211,9 +208,16 @@ export async function withUnpacked<T>(
   use: (root: string) => Promise<T>,
   options: UnpackOptions = {},
 ): Promise<T> {
+  return withPrivateFolder(async (root) => {
+    await unpackMembers(archive, kind, root, listed, options);
+    return use(root);
+  });
+}
+
+/** Runs `use` on a new private folder under the system's temp folder, removed afterwards. */
+export async function withPrivateFolder<T>(use: (root: string) => Promise<T>): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), 'importkit-unpack-'));
   try {
-    await unpackMembers(archive, kind, root, listed, options);
     return await use(root);
   } finally {
     await rm(root, { recursive: true, force: true });
