@@ -12,8 +12,7 @@ import { join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
 import { openFileSource } from '../byte-source.js';
 import { writeStream } from './spill.js';
@@ -96,6 +95,8 @@ async function unpackZip(
   listed: ReadonlySet<string>,
   budget: Budget,
 ): Promise<void> {
+  // Loaded when an archive is unpacked, not with the inspect stage (a folder never needs it).
+  const { default: yauzl } = await import('yauzl');
   const zip = await yauzl
     .openPromise(archive, {
       lazyEntries: true,
@@ -154,6 +155,7 @@ async function unpackStreamedTar(
   listed: ReadonlySet<string>,
   budget: Budget,
 ): Promise<void> {
+  const { default: tar } = await import('tar-stream');
   const input = createReadStream(archive);
   const extract = tar.extract();
   const piped = pipeline(input, createGunzip(), extract);
