@@ -1,7 +1,7 @@
 /**
  * `submit` of a generated folder against the emulator: the client (`importFile`: the batch
- * check, then the folder streamed as a deflated zip) runs in a child process so its peak RSS
- * is its own; the emulator runs here. Beside it, in the same run: the system's `zip -r` of
+ * check, then the folder streamed as a deflated zip) runs in a child process that loads the
+ * client alone (`_batch-submit-child.ts`), so its peak RSS is its own; the emulator runs here. Beside it, in the same run: the system's `zip -r` of
  * the same folder (or, without `zip`, a stored-only zip stream of it).
  *
  * Size: IMPORTKIT_BENCH_SUBMIT_MB (default 200). For the issue's figures:
@@ -17,7 +17,6 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
-import { createClient } from '../src/client/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { inferBatch } from '../src/infer/batch.js';
 import type { ImportDocument } from '../src/model/document.js';
@@ -63,48 +62,22 @@ async function prepare(mb: number): Promise<{ folder: string; config: string }> 
   return { folder, config };
 }
 
-/** The child: importFile of the folder; prints its times and its peak RSS as JSON. */
-export async function submitChild(folder: string, config: string, url: string): Promise<void> {
-  const document = JSON.parse(readFileSync(config, 'utf8')) as ImportDocument;
-  const client = createClient({ baseUrl: url, apiKey: 'bench-key' });
-  const start = performance.now();
-  let created = start;
-  let checkRss = 0;
-  const done = await client.importFile(folder, document, {
-    onCreated: () => {
-      created = performance.now();
-      checkRss = process.resourceUsage().maxRSS * 1024;
-    },
-  });
-  const end = performance.now();
-  const rss = process.resourceUsage().maxRSS * 1024;
-  console.log(
-    JSON.stringify({
-      checkMs: created - start,
-      uploadMs: end - created,
-      checkRss,
-      rss,
-      id: done.dataImportId,
-    }),
-  );
-}
-
 function runChild(
   folder: string,
   config: string,
   url: string,
 ): Promise<{ checkMs: number; uploadMs: number; checkRss: number; rss: number; id: string }> {
-  const self = fileURLToPath(new URL('./batch.bench.js', import.meta.url));
-  const child = spawn(process.execPath, [self, '--submit-child', folder, config, url], {
+  const child = fileURLToPath(new URL('./_batch-submit-child.js', import.meta.url));
+  const proc = spawn(process.execPath, [child, folder, config, url], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout.on('data', (c) => {
+  proc.stdout.on('data', (c) => {
     out += c;
   });
   return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => {
+    proc.on('error', reject);
+    proc.on('exit', (code) => {
       if (code !== 0) reject(new Error(`the submit child exited with ${code}`));
       else resolve(JSON.parse(out.trim().split('\n').at(-1) as string));
     });

@@ -17,7 +17,7 @@ import { zipBytes } from '../scripts/fixtures/zip-writer.js';
 import { inferBatch } from '../src/infer/batch.js';
 import { inferConfig } from '../src/infer/index.js';
 import { benchParquetZip, parquetChild } from './_batch-parquet-zip.js';
-import { benchSubmit, submitChild } from './_batch-submit.js';
+import { benchSubmit } from './_batch-submit.js';
 import { dataDir, fmtBytes, measure, table } from './_measure.js';
 
 const FILES = 1000;
@@ -87,10 +87,7 @@ async function benchInfer(): Promise<void> {
 
 const part = process.env.IMPORTKIT_BENCH_BATCH;
 const runs = (name: string) => part === undefined || part === '' || part === name;
-if (process.argv[2] === '--submit-child') {
-  const [folder, config, url] = process.argv.slice(3) as [string, string, string];
-  await submitChild(folder, config, url);
-} else if (process.argv[2] === '--parquet-child') {
+if (process.argv[2] === '--parquet-child') {
   const [dir, files, rows] = process.argv.slice(3) as [string, string, string];
   await parquetChild(dir, Number(files), Number(rows));
 } else {

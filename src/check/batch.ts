@@ -3,20 +3,22 @@
  * mean), its type matches its format, each listed file fits its own or default config, and
  * data files present but not listed are reported.
  */
-import { join } from 'node:path';
 import {
   archiveError,
   type ByteSource,
   type ContainerKind,
+  type ContainerMember,
   containerKind,
   detectFormat,
   type FileFormat,
   hideRootInIssues,
   leftOutByContent,
   leftOutByName,
+  memberTarget,
   openContainer,
+  type Spill,
   UnpackError,
-  withUnpacked,
+  withPrivateFolder,
 } from '../inspect/index.js';
 import {
   type BatchConfig,
@@ -97,8 +99,7 @@ interface Seen {
 
 async function examine(
   batch: BatchConfig,
-  files: string,
-  path: string,
+  { path, file }: ContainerMember,
   source: ByteSource,
   options: CheckOptions,
 ): Promise<Seen> {
@@ -111,7 +112,9 @@ async function examine(
   if (mismatch) return { format, data, issues: [mismatch] };
   const config = configOf(batch, path, entry);
   if (!config) return { format, data, issues: [] };
-  const found = await checkFile(config.document, join(files, path), options);
+  // A folder's files, and an archive's listed members (spilled by the walk), are files.
+  if (file === undefined) throw new Error(`${path}: a listed member was not written to a file`);
+  const found = await checkFile(config.document, file, options);
   return { format, data, issues: moved(found, config.key, config.base, path) };
 }
 
@@ -141,11 +144,12 @@ function notListedIssue(path: string): Issue {
 /**
  * Checks a BatchConfig against the folder or archive it imports, `jobs` members at a time
  * (default 2; a CSV `--full` scan of each shares the jobs left, as several config/data
- * pairs do). `onProgress` counts the members done of those the folder or zip holds (a tar
- * is read as a stream: its count is not known before). The listed members of an archive
- * are unpacked to a private temporary folder (removed afterwards, also on errors) and
- * checked there as a folder's files are; their issues name the members, not that folder.
- * Throws InspectError when the archive is damaged.
+ * pairs do). `onProgress` counts the members done of those the folder, zip or tar holds (a
+ * tar.gz is read as a stream: its count is not known before). The archive is read once: as
+ * the walk reads each listed member it writes it to a private temporary folder (removed
+ * afterwards, also on errors), where it is checked as a folder's file is (the checkers open
+ * paths); the other members are only detected, in place. Issues name the members, not that
+ * folder. Throws InspectError when the archive is damaged.
  */
 export async function checkBatch(
   batch: BatchConfig,
@@ -163,15 +167,15 @@ export async function checkBatch(
       ),
     ];
   if (kind === 'folder')
-    return assemble(batch, await walkMembers(batch, { path, kind }, path, options));
+    return assemble(batch, await walkMembers(batch, { path, kind }, undefined, options));
   const listed = new Set(Object.keys(batch.fileConfigs ?? {}));
   try {
-    return await withUnpacked(path, kind, listed, async (root) =>
-      hideRootInIssues(
-        assemble(batch, await walkMembers(batch, { path, kind }, root, options)),
-        root,
-      ),
-    );
+    return await withPrivateFolder(async (root) => {
+      const spill: Spill = (member) =>
+        listed.has(member) && !leftOutByName(member) ? memberTarget(root, member) : undefined;
+      const seen = await walkMembers(batch, { path, kind }, spill, options);
+      return hideRootInIssues(assemble(batch, seen), root);
+    });
   } catch (err) {
     throw err instanceof UnpackError ? archiveError(path, err.member, err) : err;
   }
@@ -179,13 +183,13 @@ export async function checkBatch(
 
 /**
  * What the walk sees of each member of the folder or archive at `path`; the listed members
- * are checked against their configs as the files under `files` (the folder itself, or where
- * an archive's listed members were unpacked).
+ * are checked against their configs as files (a folder's own, or where `spill` has the walk
+ * write an archive's).
  */
 async function walkMembers(
   batch: BatchConfig,
   { path, kind }: { path: string; kind: ContainerKind },
-  files: string,
+  spill: Spill | undefined,
   options: CheckOptions,
 ): Promise<Map<string, Seen>> {
   const container = await openContainer(path, kind);
@@ -194,18 +198,22 @@ async function walkMembers(
   const each = memberOptions(options, jobs, container.count);
   let done = 0;
   try {
-    await container.walk(async (member, open) => {
-      if (!leftOutByName(member.path)) {
-        const source = await open();
-        try {
-          seen.set(member.path, await examine(batch, files, member.path, source, each));
-        } finally {
-          await source.close();
+    await container.walk(
+      async (member, open) => {
+        if (!leftOutByName(member.path)) {
+          const source = await open();
+          try {
+            seen.set(member.path, await examine(batch, member, source, each));
+          } finally {
+            await source.close();
+          }
         }
-      }
-      done += 1;
-      if (container.count !== undefined) options.onProgress?.(done, container.count);
-    }, jobs);
+        done += 1;
+        if (container.count !== undefined) options.onProgress?.(done, container.count);
+      },
+      jobs,
+      spill,
+    );
   } finally {
     await container.close();
   }

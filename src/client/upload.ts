@@ -17,6 +17,11 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Time limit of one upload attempt in ms (default: none; the deadline still applies). */
   timeoutMs?: number;
+  /**
+   * A folder's zip: written with ZIP64 records for every member and the end of the archive
+   * even when small (by default they are written only past 4 GiB or 65,535 files).
+   */
+  forceZip64?: boolean;
 }
 
 const CHUNK = 1024 * 1024;

@@ -55,8 +55,9 @@ export async function zipBody(
   let read = 0;
   let current: ReadStream | undefined;
   const zip = new yazl.ZipFile();
+  const forceZip64Format = options.forceZip64 === true;
   for (const f of files) {
-    const entry = { size: f.size, mtime: f.mtime, mode: f.mode, compress: true };
+    const entry = { size: f.size, mtime: f.mtime, mode: f.mode, compress: true, forceZip64Format };
     zip.addReadStreamLazy(f.member, entry, (cb) => {
       current = createReadStream(f.file, { highWaterMark: CHUNK });
       current.on('data', (chunk) => {
@@ -66,7 +67,7 @@ export async function zipBody(
       cb(null, current);
     });
   }
-  zip.end();
+  zip.end({ forceZip64Format, comment: '' });
   const output = zip.outputStream as Readable;
   // A file that fails (removed, changed size) ends the body with its error.
   zip.on('error', (err: Error) => output.destroy(err));

@@ -2,10 +2,8 @@
  * One member of a folder or an archive → what the batch lists for it: left out (not data),
  * its type and config, or the issues that stopped its inference.
  */
-import { join } from 'node:path';
 import {
   type ByteSource,
-  type ContainerKind,
   detectFormat,
   type FileFormat,
   InspectError,
@@ -31,36 +29,30 @@ function memberOptions(options: InferOptions): InferOptions {
   return rest;
 }
 
-/** Where the member lives, for HDF5 (read by path: only a folder's members have one). */
-export interface MemberPlace {
-  kind: ContainerKind;
-  root: string;
-}
-
 /**
- * A member's draft through the format table: from its bytes, or by its path in a folder for
- * a format read in place (HDF5); undefined for such a member inside an archive (the batch
- * unpacks those and infers them as files).
+ * A member's draft through the format table: from its bytes, or from `file` (a folder's
+ * file, or where the walk wrote an archive member) for a format read by path (HDF5);
+ * undefined for such a member without a file (the batch unpacks those and infers them).
  */
 async function inferMember(
   path: string,
   source: ByteSource,
   format: FileFormat,
-  place: MemberPlace,
+  file: string | undefined,
   options: InferOptions,
 ): Promise<Draft | undefined> {
   const entry = inferFormat(format);
   if (!entry) throw unknownFormatError(path);
   if (entry.inferSource) return entry.inferSource(source, options);
-  if (place.kind !== 'folder') return undefined;
-  return entry.infer(join(place.root, path), options);
+  if (file === undefined) return undefined;
+  return entry.infer(file, options);
 }
 
 /** Detects a member's format and infers its draft; a failure becomes the member's issues. */
 export async function examineMember(
   path: string,
   open: () => Promise<ByteSource>,
-  place: MemberPlace,
+  file: string | undefined,
   options: InferOptions,
 ): Promise<MemberResult> {
   const byName = leftOutByName(path);
@@ -73,7 +65,7 @@ export async function examineMember(
     format = detection.format;
     const why = leftOutByContent(path, format, detection.by);
     if (why) return { path, outcome: 'left-out', reason: why };
-    const draft = await inferMember(path, source, format, place, memberOptions(options));
+    const draft = await inferMember(path, source, format, file, memberOptions(options));
     if (!draft) return { path, outcome: 'type-only', format };
     return { path, outcome: 'draft', format, draft: finishDraft(draft) };
   } catch (err) {

@@ -10,8 +10,13 @@ import {
   containerKind,
   hideRootInIssues,
   InspectError,
+  inspectFormat,
+  leftOutByName,
+  memberTarget,
   openContainer,
+  type Spill,
   UnpackError,
+  withPrivateFolder,
   withUnpacked,
 } from '../inspect/index.js';
 import type { BatchFileConfig } from '../model/index.js';
@@ -19,6 +24,7 @@ import { issue } from '../model/plain.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
 import { finishDraft } from './finish.js';
+import { inferFormats } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
 export interface BatchOptions extends InferOptions {
@@ -47,34 +53,81 @@ export interface BatchDraft extends Draft {
 export async function inferBatch(path: string, options: BatchOptions = {}): Promise<BatchDraft> {
   const kind = await containerKind(path);
   if (!kind) throw notAContainer(path);
-  const container = await openContainer(path, kind);
-  const results: MemberResult[] = [];
-  try {
-    let done = 0;
-    await container.walk(async (member, open) => {
-      results.push(await examineMember(member.path, open, { kind, root: path }, options));
-      done += 1;
-      options.onFiles?.(done, container.count ?? 0);
-    }, options.jobs ?? 1);
-  } finally {
-    await container.close();
-  }
+  const { results, bytesRead } =
+    kind === 'folder'
+      ? await walkAll(path, kind, undefined, options)
+      : await withPrivateFolder(async (root) => {
+          const walked = await walkAll(path, kind, spillByPath(root), options).catch(
+            (err: unknown) => {
+              throw err instanceof UnpackError ? archiveError(path, err.member, err) : err;
+            },
+          );
+          return { ...walked, results: walked.results.map((r) => unpackedResult(r, root)) };
+        });
   if (kind !== 'folder') await inferUnpacked(path, kind, results, options);
   results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const draft = finishDraft(assembleBatch(results, batchName(path), options));
   return {
     ...draft,
-    archiveBytesRead: container.bytesRead,
+    archiveBytesRead: bytesRead,
     listed: Object.keys(
       (draft.document.batchConfig?.fileConfigs ?? {}) as Record<string, BatchFileConfig>,
     ),
   };
 }
 
+/** Every member of the folder or archive examined, `jobs` at a time. */
+async function walkAll(
+  path: string,
+  kind: ContainerKind,
+  spill: Spill | undefined,
+  options: BatchOptions,
+): Promise<{ results: MemberResult[]; bytesRead: number }> {
+  const container = await openContainer(path, kind);
+  const results: MemberResult[] = [];
+  try {
+    let done = 0;
+    await container.walk(
+      async (member, open) => {
+        results.push(await examineMember(member.path, open, member.file, options));
+        done += 1;
+        options.onFiles?.(done, container.count ?? 0);
+      },
+      options.jobs ?? 1,
+      spill,
+    );
+  } finally {
+    await container.close();
+  }
+  return { results, bytesRead: container.bytesRead };
+}
+
+/** Extensions of the formats read by path (HDF5), whose archive members go to files. */
+function byPathExtensions(): string[] {
+  return inferFormats()
+    .filter((f) => !f.inferSource)
+    .flatMap((f) => inspectFormat(f.id)?.extensions ?? []);
+}
+
 /**
- * The members read by path (HDF5), which the walk of an archive could only list by type:
- * unpacked to a private temporary folder (removed afterwards) and inferred there as a
- * folder's files are, their results replacing the type-only ones in `results`.
+ * Has the walk write an archive's members of formats read by path (by their extension)
+ * under `root` as it reads them, so the archive is read once; a member of such a format
+ * under another name is left to `inferUnpacked`.
+ */
+function spillByPath(root: string): Spill {
+  const extensions = byPathExtensions();
+  return (member) => {
+    const lower = member.toLowerCase();
+    if (leftOutByName(member) || !extensions.some((e) => lower.endsWith(e))) return undefined;
+    return memberTarget(root, member);
+  };
+}
+
+/**
+ * The members read by path (HDF5) that the walk of an archive could only list by type (a
+ * name without their extension): unpacked to a private temporary folder (removed
+ * afterwards) and inferred there as a folder's files are, their results replacing the
+ * type-only ones in `results`.
  */
 async function inferUnpacked(
   archive: string,
@@ -88,12 +141,7 @@ async function inferUnpacked(
     const folder = await openContainer(root, 'folder');
     const out: MemberResult[] = [];
     await folder.walk(async (member, open) => {
-      out.push(
-        unpackedResult(
-          await examineMember(member.path, open, { kind: 'folder', root }, options),
-          root,
-        ),
-      );
+      out.push(unpackedResult(await examineMember(member.path, open, member.file, options), root));
     }, options.jobs ?? 1);
     return out;
   }).catch((err: unknown) => {

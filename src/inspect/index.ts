@@ -18,12 +18,15 @@ export {
   leftOutByName,
   openContainer,
 } from './archive/container.js';
+export type { Spill } from './archive/spill.js';
 export type { UnpackOptions } from './archive/unpack.js';
 export {
   hideRoot,
   hideRootInIssues,
+  memberTarget,
   UnpackError,
   unpackMembers,
+  withPrivateFolder,
   withUnpacked,
 } from './archive/unpack.js';
 export type { ByteSource } from './byte-source.js';

@@ -152,7 +152,8 @@ const LAYOUTS = [
   () => 'just some notes\n',
 ];
 const H5 = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
-const segment = fc.constantFrom('a', 'b c', 'é', 'data', 'x-1', '数据');
+// A 100-character segment makes names past the ustar header's 100 bytes (a PAX header).
+const segment = fc.constantFrom('a', 'b c', 'é', 'data', 'x-1', '数据', 'long-'.repeat(20));
 
 const folderArb = fc.uniqueArray(
   fc.record({
@@ -166,6 +167,10 @@ const folderArb = fc.uniqueArray(
 );
 
 async function tarGz(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
+  return gzipSync(await tarOf(files));
+}
+
+async function tarOf(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = (async () => {
@@ -174,10 +179,10 @@ async function tarGz(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer
   for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, Buffer.from(data));
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
-test('a folder, its zip and its tar.gz give the same draft (HDF5 members too)', async () => {
+test('a folder, its zip, its tar and its tar.gz give the same draft (HDF5 members too)', async () => {
   let run = 0;
   await fc.assert(
     fc.asyncProperty(folderArb, async (specs) => {
@@ -199,14 +204,18 @@ test('a folder, its zip and its tar.gz give the same draft (HDF5 members too)', 
         join(base, 'set.zip'),
         zipBytes(files.map(([name, data], i) => ({ name, data, method: i % 2 === 0 ? 8 : 0 }))),
       );
+      writeFileSync(join(base, 'set.tar'), await tarOf(files));
       writeFileSync(join(base, 'set.tar.gz'), await tarGz(files));
-      const [a, b, c] = await Promise.all(
-        ['set', 'set.zip', 'set.tar.gz'].map((n) => inferBatch(join(base, n), { jobs: 2 })),
+      const [a, ...archives] = await Promise.all(
+        ['set', 'set.zip', 'set.tar', 'set.tar.gz'].map((n) =>
+          inferBatch(join(base, n), { jobs: 2 }),
+        ),
       );
-      expect(b?.document).toEqual(a?.document);
-      expect(c?.document).toEqual(a?.document);
-      expect(b?.issues).toEqual(a?.issues);
-      expect(c?.issues).toEqual(a?.issues);
+      expect(archives).toHaveLength(3);
+      for (const b of archives) {
+        expect(b?.document).toEqual(a?.document);
+        expect(b?.issues).toEqual(a?.issues);
+      }
       rmSync(base, { recursive: true, force: true });
     }),
     { numRuns: 12 },

@@ -46,7 +46,7 @@ for (const [name, data] of [
     const result = await examineMember(
       name,
       async () => sliceSource(counting, 30, data.byteLength, name),
-      { kind: 'zip', root: 'set.zip' },
+      undefined,
       {},
     );
     expect(result.outcome).toBe('draft');

@@ -48,15 +48,26 @@ async function config(name: string, batch: BatchConfig): Promise<string> {
   return name;
 }
 
+interface Unzipped {
+  bytes: Buffer;
+  method: number;
+  /** Its central directory record has a ZIP64 extra field. */
+  zip64: boolean;
+}
+
 /** Every member of a zip: its bytes and compression method. */
-async function unzip(path: string): Promise<Map<string, { bytes: Buffer; method: number }>> {
+async function unzip(path: string): Promise<Map<string, Unzipped>> {
   const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false });
-  const out = new Map<string, { bytes: Buffer; method: number }>();
+  const out = new Map<string, Unzipped>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', async (e: yauzl.Entry) => {
       const chunks: Buffer[] = [];
       for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
-      out.set(e.fileName, { bytes: Buffer.concat(chunks), method: e.compressionMethod });
+      out.set(e.fileName, {
+        bytes: Buffer.concat(chunks),
+        method: e.compressionMethod,
+        zip64: e.extraFields.some((f) => f.id === 0x0001),
+      });
       zip.readEntry();
     });
     zip.on('end', () => resolve());
@@ -188,6 +199,27 @@ describe('createClient().importFile with a batch', () => {
     expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
     const members = await unzip(storedFile(done.dataImportId as string));
     expect([...members.keys()].sort()).toEqual([...listed].sort());
+  });
+
+  test('a folder sent with ZIP64 records forced is read back by the import: SUCCEEDED', async () => {
+    const c = createClient({ baseUrl: emu.url, apiKey: KEY });
+    const done = await c.importFile(folder, expected.document, {
+      wait: { intervalMs: 10 },
+      upload: { forceZip64: true },
+    });
+    expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
+    const stored = storedFile(done.dataImportId as string);
+    const bytes = await readFile(stored);
+    // The ZIP64 end of central directory record and its locator.
+    expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
+    expect(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
+    const members = await unzip(stored);
+    expect([...members.keys()].sort()).toEqual([...listed].sort());
+    for (const path of listed) {
+      const original = await readFile(join(folder, ...path.split('/')));
+      expect(members.get(path)?.bytes.equals(original), path).toBe(true);
+      expect(members.get(path)?.zip64, path).toBe(true);
+    }
   });
 
   test('refuses a folder that does not fit with BatchCheckError, creating nothing', async () => {

@@ -1,7 +1,7 @@
 /**
  * A folder or an archive of many files, read member by member through ByteSources: zip
- * members in place (through their local headers), tar and tar.gz as one stream. Nothing is
- * extracted to disk.
+ * members in place (through their local headers), tar members in place (by their offsets),
+ * tar.gz as one stream. Nothing is extracted to disk.
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';

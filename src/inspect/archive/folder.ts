@@ -17,7 +17,7 @@ async function listFiles(root: string, prefix = ''): Promise<ContainerMember[]> 
   return out;
 }
 
-/** A folder as a container: its files, read in place. */
+/** A folder as a container: its files, read in place (each member's `file` is its own). */
 export async function openFolder(root: string, name: string): Promise<Container> {
   const members = (await listFiles(root)).sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
@@ -30,8 +30,9 @@ export async function openFolder(root: string, name: string): Promise<Container>
     async walk(visit, jobs) {
       const pool = createPool(jobs);
       for (const m of members) {
+        const file = join(root, m.path);
         await pool.run(() =>
-          visit(m, async () => renamedSource(await openFileSource(join(root, m.path)), m.path)),
+          visit({ ...m, file }, async () => renamedSource(await openFileSource(file), m.path)),
         );
       }
       await pool.drain();

@@ -2,9 +2,12 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { type Kept, keptSource } from './member-source.js';
+import { type ByteSource, openFileSource } from '../byte-source.js';
+import { type Kept, keptSource, sliceSource } from './member-source.js';
 import { createPool } from './pool.js';
-import { archiveError, type Container } from './types.js';
+import { spilledSource, writeSource, writeStream } from './spill.js';
+import { TarError, type TarMember, tarMembers } from './tar-index.js';
+import { archiveError, type Container, type MemberVisit } from './types.js';
 
 const MiB = 1024 * 1024;
 /** Members up to this size are kept whole while the archive streams past. */
@@ -40,11 +43,64 @@ async function keep(entry: AsyncIterable<unknown>, size: number): Promise<Kept[]
   return kept;
 }
 
+/** Visits one member of a plain tar: in place, or from the file it is spilled to. */
+async function visitMember(
+  archive: ByteSource,
+  m: TarMember,
+  name: string,
+  visit: MemberVisit,
+  file: string | undefined,
+): Promise<void> {
+  const member = { path: m.path, size: m.size };
+  const source = () => sliceSource(archive, m.dataStart, m.size, m.path);
+  if (file === undefined) return visit(member, async () => source());
+  try {
+    await writeSource(source(), file);
+  } catch (err) {
+    throw archiveError(name, m.path, err);
+  }
+  return visit({ ...member, file }, () => spilledSource(file, m.path));
+}
+
 /**
- * A tar or tar.gz archive as a container: one pass over the stream, members inspected as
- * they pass (at most `jobs` kept in memory at once). Long names (PAX, GNU) are read.
+ * A plain tar as a container: its headers are walked first (positioned reads), then each
+ * member is read in place over its byte range, as a stored zip member is.
+ */
+async function openPlainTar(path: string, name: string): Promise<Container> {
+  const archive = await openFileSource(path);
+  let members: Awaited<ReturnType<typeof tarMembers>>;
+  try {
+    members = await tarMembers(archive);
+  } catch (err) {
+    await archive.close();
+    throw archiveError(name, err instanceof TarError ? err.member : undefined, err);
+  }
+  return {
+    kind: 'tar',
+    name,
+    count: members.length,
+    get bytesRead() {
+      return archive.bytesRead;
+    },
+    async walk(visit, jobs, spill) {
+      const pool = createPool(jobs);
+      for (const m of members)
+        await pool.run(() => visitMember(archive, m, name, visit, spill?.(m.path)));
+      await pool.drain();
+    },
+    async close() {
+      await archive.close();
+    },
+  };
+}
+
+/**
+ * A tar or tar.gz archive as a container. A plain tar is read by member offsets; a tar.gz
+ * in one pass over the stream, members inspected as they pass (at most `jobs` kept in
+ * memory at once). Long names (PAX, GNU) are read.
  */
 export async function openTar(path: string, name: string, gzip: boolean): Promise<Container> {
+  if (!gzip) return openPlainTar(path, name);
   let bytesRead = 0;
   return {
     kind: gzip ? 'tar.gz' : 'tar',
@@ -53,7 +109,7 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
     get bytesRead() {
       return bytesRead;
     },
-    async walk(visit, jobs) {
+    async walk(visit, jobs, spill) {
       const input = createReadStream(path).on('data', (c) => {
         bytesRead += c.length;
       });
@@ -71,8 +127,16 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
             continue;
           }
           const size = header.size ?? 0;
-          const kept = await keep(entry, size);
           const member = { path: header.name, size };
+          const file = spill?.(member.path);
+          if (file !== undefined) {
+            await writeStream(entry, file);
+            await pool.run(() =>
+              visit({ ...member, file }, () => spilledSource(file, member.path)),
+            );
+            continue;
+          }
+          const kept = await keep(entry, size);
           await pool.run(() => visit(member, async () => keptSource(member.path, size, kept)));
         }
         await piped;

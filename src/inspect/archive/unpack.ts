@@ -1,19 +1,22 @@
 /**
  * Unpacking chosen members of an archive (zip, tar or tar.gz) to a folder, for the readers
- * and checks that open paths (HDF5, the check of a file against its config). The archive is
- * read as a stream, each member written to disk as it inflates (memory stays at a chunk or
- * two whatever the sizes); a name that could escape the folder is refused, and an optional
+ * and checks that open paths (HDF5, the check of a file against its config). A zip or a
+ * tar.gz is read as a stream, a plain tar by member offsets, each member written to disk as
+ * it is read (memory stays at a chunk or two whatever the sizes); a name that could escape the folder is refused, and an optional
  * cap bounds the bytes written against the archive's size.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
+import { openFileSource } from '../byte-source.js';
+import { writeStream } from './spill.js';
+import { TarError, tarMembers } from './tar-index.js';
 import type { ContainerKind } from './types.js';
 
 /** An archive member that is refused or cannot be read, by name (undefined: before any). */
@@ -50,18 +53,13 @@ class Budget {
   }
 }
 
-/** Where a member is written under `root`, or an error when its name could escape it. */
-function target(root: string, name: string): string {
+/** Where a member is written under `root`; UnpackError when its name could escape it. */
+export function memberTarget(root: string, name: string): string {
   const parts = name.split('/');
   if (name.startsWith('/') || name.includes('\\') || parts.some((p) => p === '..' || p === '')) {
     throw new UnpackError(name, 'the name is not a relative path inside the archive');
   }
   return join(root, ...parts);
-}
-
-async function writeMember(stream: AsyncIterable<unknown>, file: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await pipeline(stream, createWriteStream(file));
 }
 
 /** The next entry of a zip opened with lazyEntries, or undefined at its end. */
@@ -97,6 +95,8 @@ async function unpackZip(
   listed: ReadonlySet<string>,
   budget: Budget,
 ): Promise<void> {
+  // Loaded when an archive is unpacked, not with the inspect stage (a folder never needs it).
+  const { default: yauzl } = await import('yauzl');
   const zip = await yauzl
     .openPromise(archive, {
       lazyEntries: true,
@@ -112,9 +112,9 @@ async function unpackZip(
     for (let e = await nextEntry(zip); e; e = await nextEntry(zip)) {
       current = e.fileName;
       if (!listed.has(e.fileName) || e.fileName.endsWith('/')) continue;
-      const file = target(root, e.fileName);
+      const file = memberTarget(root, e.fileName);
       budget.take(e.fileName, e.uncompressedSize);
-      await writeMember(await zip.openReadStreamPromise(e), file);
+      await writeStream(await zip.openReadStreamPromise(e), file);
     }
   } catch (err) {
     throw err instanceof UnpackError ? err : new UnpackError(current, (err as Error).message);
@@ -123,16 +123,42 @@ async function unpackZip(
   }
 }
 
-async function unpackTar(
+/** A plain tar: its headers walked, then each listed member copied from its byte range. */
+async function unpackPlainTar(
   archive: string,
   root: string,
   listed: ReadonlySet<string>,
   budget: Budget,
-  gzip: boolean,
 ): Promise<void> {
+  const source = await openFileSource(archive);
+  let current: string | undefined;
+  try {
+    for (const m of await tarMembers(source)) {
+      current = m.path;
+      if (!listed.has(m.path)) continue;
+      const file = memberTarget(root, m.path);
+      budget.take(m.path, m.size);
+      const range = { start: m.dataStart, end: m.dataStart + m.size - 1 };
+      await writeStream(m.size === 0 ? Readable.from([]) : createReadStream(archive, range), file);
+    }
+  } catch (err) {
+    if (err instanceof UnpackError) throw err;
+    throw new UnpackError(err instanceof TarError ? err.member : current, (err as Error).message);
+  } finally {
+    await source.close();
+  }
+}
+
+async function unpackStreamedTar(
+  archive: string,
+  root: string,
+  listed: ReadonlySet<string>,
+  budget: Budget,
+): Promise<void> {
+  const { default: tar } = await import('tar-stream');
   const input = createReadStream(archive);
   const extract = tar.extract();
-  const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
+  const piped = pipeline(input, createGunzip(), extract);
   piped.catch(() => {});
   let current: string | undefined;
   try {
@@ -143,9 +169,9 @@ async function unpackTar(
         entry.resume();
         continue;
       }
-      const file = target(root, name);
+      const file = memberTarget(root, name);
       budget.take(name, size ?? 0);
-      await writeMember(entry, file);
+      await writeStream(entry, file);
     }
     await piped;
   } catch (err) {
@@ -169,7 +195,8 @@ export async function unpackMembers(
   const { size } = await stat(archive);
   const budget = new Budget(size, options.maxRatio);
   if (kind === 'zip') await unpackZip(archive, root, listed, budget);
-  else await unpackTar(archive, root, listed, budget, kind === 'tar.gz');
+  else if (kind === 'tar') await unpackPlainTar(archive, root, listed, budget);
+  else await unpackStreamedTar(archive, root, listed, budget);
 }
 
 /**
@@ -183,9 +210,16 @@ export async function withUnpacked<T>(
   use: (root: string) => Promise<T>,
   options: UnpackOptions = {},
 ): Promise<T> {
+  return withPrivateFolder(async (root) => {
+    await unpackMembers(archive, kind, root, listed, options);
+    return use(root);
+  });
+}
+
+/** Runs `use` on a new private folder under the system's temp folder, removed afterwards. */
+export async function withPrivateFolder<T>(use: (root: string) => Promise<T>): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), 'importkit-unpack-'));
   try {
-    await unpackMembers(archive, kind, root, listed, options);
     return await use(root);
   } finally {
     await rm(root, { recursive: true, force: true });
