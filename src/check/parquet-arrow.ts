@@ -156,9 +156,9 @@ function decodeDictionary(chunk: Chunk, dict: Chunk, indices: NumberArray) {
   }
 }
 
-/** Which rows hold a value: every row when nothing is null, else the validity bitmap's bits. */
+/** Which rows hold a value: the validity bitmap's bits, none when nothing is null. */
 function validity(memory: ArrayBuffer, at: number, offset: number, nullCount: number) {
-  if (at === 0 || nullCount === 0) return () => true;
+  if (at === 0 || nullCount === 0) return undefined;
   const bits = new Uint8Array(memory, at);
   return (i: number) => ((bits[(offset + i) >> 3] as number) & (1 << ((offset + i) & 7))) !== 0;
 }
