@@ -62,7 +62,7 @@ export async function scanParquetValues(
     rows =
       decoder === 'hyparquet'
         ? await readWithHyparquet(path, columns, feed, onProgress)
-        : await optimizedOnly(() => readWithParquetWasm(path, columns, feed, onProgress));
+        : await decodeParquet(path, columns, feed, onProgress);
   } catch (err) {
     // parquet-wasm refuses some footers other writers produce (hyparquet reads them):
     // read those with hyparquet, which is slower but accepts them.
@@ -80,6 +80,20 @@ export async function scanParquetValues(
 }
 
 type Feed = (column: string, chunk: Chunk, base: number) => void;
+
+/**
+ * Decodes the named columns with parquet-wasm, a batch at a time (at most BATCH_ROWS rows
+ * of one row group), each column a Chunk fed with its first row (0-based); returns the
+ * rows read. The Chunks are views valid only while `feed` runs.
+ */
+export function decodeParquet(
+  path: string,
+  columns: string[],
+  feed: Feed,
+  onProgress?: (done: number, total: number) => void,
+): Promise<number> {
+  return optimizedOnly(() => readWithParquetWasm(path, columns, feed, onProgress));
+}
 
 /**
  * Runs `read` with parquet-wasm's functions compiled by V8's optimizing compiler only, not

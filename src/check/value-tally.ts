@@ -500,6 +500,17 @@ export function channelValueIssues(
   return out;
 }
 
+/**
+ * One fact, one message: when `--full` found values outside the declared type (INT_64
+ * data declared INT_32), that finding, with its count and first row, replaces the
+ * structural one saying the stored type does not fit the declared one (same pointer).
+ * Where every value fits, the structural finding stays.
+ */
+export function withoutRestatedTypeIssues(issues: readonly Issue[]): Issue[] {
+  const outside = new Set(issues.filter((i) => i.code === 'value_outside_type').map((i) => i.path));
+  return issues.filter((i) => !(i.code === 'value_type_mismatch' && outside.has(i.path)));
+}
+
 function sum(xs: Iterable<number>): number {
   let n = 0;
   for (const x of xs) n += x;
