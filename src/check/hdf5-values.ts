@@ -176,7 +176,7 @@ function sliceRequest(read: PartRead, start: number, end: number) {
 
 function chunkOf(values: SliceValues['values']): Chunk {
   if (Array.isArray(values)) return arrayChunk(values);
-  return { length: values.length, has: () => true, numbers: values };
+  return { length: values.length, numbers: values };
 }
 
 /**

@@ -17,6 +17,7 @@ import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
 import { fitOf } from './types.js';
+import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface Hdf5CheckOptions {
   full?: boolean;
@@ -70,7 +71,7 @@ export async function checkHdf5(
     scope.issues.push(...(await hdf5ValueIssues(dataPath, [...scope.groups.values()], read)));
   }
   scope.issues.push(...unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
-  return scope.issues;
+  return withoutRestatedTypeIssues(scope.issues);
 }
 
 /** One entry of `data`: its datasets, their parts, lengths, declared type and time. */

@@ -18,7 +18,7 @@ import {
   type ValueTallies,
 } from './parquet-values.js';
 import { fitOf } from './types.js';
-import { channelValueIssues, timeValueIssues } from './value-tally.js';
+import { channelValueIssues, timeValueIssues, withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface ParquetCheckOptions {
   full?: boolean;
@@ -77,14 +77,14 @@ export async function checkParquet(
     timeField && timeColumn?.format
       ? timeColumnIssues(timeField, timeColumn.format, scanned, fullTime, at, base, dataPath)
       : [];
-  return [
+  return withoutRestatedTypeIssues([
     ...footer,
     ...timePathIssues,
     ...timeFindings,
     ...scope.issues,
     ...valueIssues(valued, scanned, dataPath),
     ...(flat?.useEmbeddedConfig ? [] : unusedColumnIssues(scope, at(base))),
-  ];
+  ]);
 }
 
 function source(file: string, column?: string): { file: string; column?: string } {

@@ -54,7 +54,8 @@ const INT_RANGES: Partial<Record<ChannelDataType, readonly [bigint, bigint]>> = 
  */
 export interface Chunk {
   length: number;
-  has(i: number): boolean;
+  /** Whether row `i` holds a value; absent when every row does. */
+  has?: ((i: number) => boolean) | undefined;
   numbers?: ArrayLike<number> | ArrayLike<bigint> | undefined;
   text?: ((i: number) => string) | undefined;
   /** UTF-8 bytes of a text column and each row's start (row i ends where i + 1 starts). */
@@ -92,7 +93,7 @@ export function tallyTime(s: TimeState, d: Chunk, base: number): void {
     return;
   }
   for (let i = 0; i < d.length; i++) {
-    if (!has(i)) {
+    if (has !== undefined && !has(i)) {
       t.nulls += 1;
       t.firstNull ??= base + i + 1;
       continue;
@@ -127,12 +128,12 @@ export function tallyTime(s: TimeState, d: Chunk, base: number): void {
 function tallyTimeInt64(
   s: TimeState,
   values: BigInt64Array,
-  has: (i: number) => boolean,
+  has: ((i: number) => boolean) | undefined,
   base: number,
 ): void {
   const t = s.tally;
-  const lo32 = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
-  const hi32 = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+  // One view of both halves: the low half of value i at 2i (read unsigned), the high at 2i + 1.
+  const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
   const prev = typeof s.prev === 'bigint' ? s.prev : undefined;
   let prevHi = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev >> 32n));
   let prevLo = prev === undefined ? 0 : Number(BigInt.asUintN(32, prev));
@@ -144,23 +145,25 @@ function tallyTimeInt64(
   let maxHi = 0;
   let maxLo = 0;
   let last = -1;
-  for (let i = 0; i < values.length; i++) {
-    if (!has(i)) {
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    if (has !== undefined && !has(i)) {
       t.nulls += 1;
       t.firstNull ??= base + i + 1;
       continue;
     }
-    const hi = hi32[2 * i + 1] as number;
-    const lo = lo32[2 * i] as number;
-    if (havePrev) {
-      if (hi < prevHi || (hi === prevHi && lo < prevLo)) {
-        t.decreases += 1;
-        t.firstDecrease ??= base + i + 1;
-      } else if (hi === prevHi && lo === prevLo) {
+    const hi = halves[2 * i + 1] as number;
+    const lo = (halves[2 * i] as number) >>> 0;
+    if (havePrev && (hi < prevHi || (hi === prevHi && lo <= prevLo))) {
+      if (hi === prevHi && lo === prevLo) {
         t.repeats += 1;
         t.firstRepeat ??= base + i + 1;
+      } else {
+        t.decreases += 1;
+        t.firstDecrease ??= base + i + 1;
       }
     }
+    // A time that does not go backwards can lower the minimum only as the first value.
     if (minI < 0 || hi < minHi || (hi === minHi && lo < minLo)) {
       minI = i;
       minHi = hi;
@@ -236,17 +239,20 @@ function tallyNumbers(
   enumKeys: ReadonlySet<bigint> | undefined,
 ): void {
   const { has } = d;
-  if (enumKeys === undefined && (range === undefined || holdsEvery(range, values))) {
-    if (values instanceof Float64Array || values instanceof Float32Array)
+  if (enumKeys === undefined && range === undefined) {
+    if (values instanceof Float64Array || values instanceof Float32Array) {
       tallyNonFinite(r, values, has, base);
-    return;
-  }
+      return;
+    }
+    // Integer arrays hold no NaN; plain arrays (hyparquet's) are looked at below.
+    if (ArrayBuffer.isView(values)) return;
+  } else if (enumKeys === undefined && range !== undefined && holdsEvery(range, values)) return;
   const lo = range === undefined ? 0 : Number(range[0]);
   const hi = range === undefined ? 0 : Number(range[1]);
   for (let i = 0; i < d.length; i++) {
     const v = values[i] as number | bigint;
     if (typeof v === 'number' && !Number.isFinite(v)) {
-      if (!has(i)) continue;
+      if (has !== undefined && !has(i)) continue;
       if (Number.isNaN(v)) r.nan += 1;
       else if (v > 0) r.posInf += 1;
       else r.negInf += 1;
@@ -259,7 +265,7 @@ function tallyNumbers(
         typeof v === 'bigint'
           ? v >= (range[0] as bigint) && v <= (range[1] as bigint)
           : v >= lo && v <= hi;
-      if ((!whole || !inside) && has(i)) {
+      if ((!whole || !inside) && (has === undefined || has(i))) {
         r.outside += 1;
         if (!whole) r.fractions += 1;
         r.firstOutside ??= base + i + 1;
@@ -267,7 +273,7 @@ function tallyNumbers(
         if (r.outsideMax === undefined || v > r.outsideMax) r.outsideMax = v;
       }
     }
-    if (enumKeys !== undefined && has(i)) {
+    if (enumKeys !== undefined && (has === undefined || has(i))) {
       const key = typeof v === 'bigint' ? v : Number.isInteger(v) ? BigInt(v) : undefined;
       if (key === undefined || !enumKeys.has(key)) unknownEnum(r, String(v), base + i + 1);
     }
@@ -302,18 +308,40 @@ function holdsEvery(
 function tallyNonFinite(
   r: ChannelTally,
   values: Float64Array | Float32Array,
-  has: (i: number) => boolean,
+  has: ((i: number) => boolean) | undefined,
   base: number,
 ): void {
-  for (let i = 0; i < values.length; i++) {
+  // One loop per array type, so that each stays monomorphic: finding the next NaN or
+  // ±inf is the whole cost of a clean column.
+  const next =
+    values instanceof Float64Array
+      ? (from: number) => nextNonFinite64(values, from)
+      : (from: number) => nextNonFinite32(values as Float32Array, from);
+  for (let i = next(0); i >= 0; i = next(i + 1)) {
+    if (has !== undefined && !has(i)) continue;
     const v = values[i] as number;
-    // v - v is NaN exactly for NaN and ±inf.
-    if (v - v === 0 || !has(i)) continue;
     if (Number.isNaN(v)) r.nan += 1;
     else if (v > 0) r.posInf += 1;
     else r.negInf += 1;
     r.firstNonFinite ??= base + i + 1;
   }
+}
+
+/** The first NaN or ±inf at or after `from` (v - v is NaN exactly for those), or -1. */
+function nextNonFinite64(values: Float64Array, from: number): number {
+  for (let i = from; i < values.length; i++) {
+    const v = values[i] as number;
+    if (v - v !== 0) return i;
+  }
+  return -1;
+}
+
+function nextNonFinite32(values: Float32Array, from: number): number {
+  for (let i = from; i < values.length; i++) {
+    const v = values[i] as number;
+    if (v - v !== 0) return i;
+  }
+  return -1;
 }
 
 function unknownEnum(r: ChannelTally, value: string, row: number): void {
@@ -330,18 +358,39 @@ function tallyEnumText(
   names: ReadonlySet<string>,
   nameBytes: readonly Uint8Array[],
 ): void {
-  const utf8 = d.utf8;
+  const { has, utf8 } = d;
+  // Compare bytes with the known names: no string is made for a known value.
+  if (utf8 && utf8.offsets instanceof Int32Array) {
+    let i = nextUnknownUtf8(utf8.bytes, utf8.offsets, 0, d.length, nameBytes);
+    for (; i >= 0; i = nextUnknownUtf8(utf8.bytes, utf8.offsets, i + 1, d.length, nameBytes)) {
+      if (has !== undefined && !has(i)) continue;
+      const s = text(i);
+      if (!names.has(s)) unknownEnum(r, s, base + i + 1);
+    }
+    return;
+  }
   for (let i = 0; i < d.length; i++) {
-    if (!d.has(i)) continue;
-    // Compare bytes with the known names: no string is made for a known value.
-    if (
-      utf8 &&
-      knownBytes(utf8.bytes, utf8.offsets[i] as number, utf8.offsets[i + 1] as number, nameBytes)
-    )
-      continue;
+    if (has !== undefined && !has(i)) continue;
     const s = text(i);
     if (!names.has(s)) unknownEnum(r, s, base + i + 1);
   }
+}
+
+/** The first row at or after `from` whose UTF-8 bytes are none of `names`, or -1. */
+function nextUnknownUtf8(
+  bytes: Uint8Array,
+  offsets: Int32Array,
+  from: number,
+  length: number,
+  names: readonly Uint8Array[],
+): number {
+  let start = offsets[from] as number;
+  for (let i = from; i < length; i++) {
+    const end = offsets[i + 1] as number;
+    if (!knownBytes(bytes, start, end, names)) return i;
+    start = end;
+  }
+  return -1;
 }
 
 function knownBytes(
@@ -351,7 +400,8 @@ function knownBytes(
   names: readonly Uint8Array[],
 ): boolean {
   const len = end - start;
-  for (const name of names) {
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n] as Uint8Array;
     if (name.length !== len) continue;
     let k = 0;
     while (k < len && bytes[start + k] === name[k]) k++;
@@ -450,6 +500,17 @@ export function channelValueIssues(
   return out;
 }
 
+/**
+ * One fact, one message: when `--full` found values outside the declared type (INT_64
+ * data declared INT_32), that finding, with its count and first row, replaces the
+ * structural one saying the stored type does not fit the declared one (same pointer).
+ * Where every value fits, the structural finding stays.
+ */
+export function withoutRestatedTypeIssues(issues: readonly Issue[]): Issue[] {
+  const outside = new Set(issues.filter((i) => i.code === 'value_outside_type').map((i) => i.path));
+  return issues.filter((i) => !(i.code === 'value_type_mismatch' && outside.has(i.path)));
+}
+
 function sum(xs: Iterable<number>): number {
   let n = 0;
   for (const x of xs) n += x;
@@ -491,7 +552,7 @@ export function timeTallyOf(
   const s = newTimeState();
   let base = 0;
   for (const p of pieces) {
-    tallyTime(s, { length: p.values.length, has: p.has ?? (() => true), numbers: p.values }, base);
+    tallyTime(s, { length: p.values.length, has: p.has, numbers: p.values }, base);
     base += p.values.length;
   }
   return s.tally;
