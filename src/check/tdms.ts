@@ -14,7 +14,7 @@ import {
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
+import { suggestClosest as closest, didYouMean, notFoundHint } from '../validate/index.js';
 import { listSome, shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
@@ -156,7 +156,7 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
         ptr,
         `time channel '${timeName}' is not in group '${channel.group}'`,
         {
-          hint: near ? `Did you mean '${near}'?` : timeHint(ctx.profile, channel.group),
+          hint: near ? didYouMean(near) : timeHint(ctx.profile, channel.group),
           source: { file },
         },
       ),

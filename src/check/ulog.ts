@@ -212,10 +212,9 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
   ) => {
     for (const [i, k] of (list ?? []).entries()) {
       if (have.has(k)) continue;
-      const near = closest(k, have);
       out.push(
         issue('ulog_key_not_in_file', pointer(key, field, i), `the log has no ${what} '${k}'`, {
-          ...(near ? { hint: `Did you mean '${near}'?` } : {}),
+          hint: notFoundHint(k, [...have], `The log's ${what}s`),
           source: { file },
         }),
       );

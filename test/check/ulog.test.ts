@@ -124,6 +124,7 @@ describe('checkUlog', () => {
         severity: 'warning',
         path: '/ulogConfig/paramKeys/0',
         message: "the log has no parameter 'NOPE'",
+        hint: "The log's parameters: BAT1_CAPACITY and MC_ROLL_P.",
       },
     ]);
   });
