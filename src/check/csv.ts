@@ -9,14 +9,8 @@
 import { classifyCell, inspectCsv } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
-import {
-  listSome,
-  PLAUSIBLE,
-  plausibleUnix,
-  quoteValue,
-  shortName,
-  unitThatFits,
-} from './_issue.js';
+import { listSome } from '../validate/index.js';
+import { PLAUSIBLE, plausibleUnix, quoteValue, shortName, unitThatFits } from './_issue.js';
 import { nextLineStart, readCsvHead } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
 import { fieldText, scanCsvFile } from './csv-scan.js';

@@ -14,8 +14,13 @@ import {
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest as closest, didYouMean, notFoundHint } from '../validate/index.js';
-import { listSome, shortName } from './_issue.js';
+import {
+  suggestClosest as closest,
+  didYouMean,
+  listSome,
+  notFoundHint,
+} from '../validate/index.js';
+import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {

@@ -10,8 +10,8 @@ import { ulogChannelTypeOf } from '../infer/index.js';
 import { inspectUlog, type UlogProfile } from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
-import { listSome, shortName } from './_issue.js';
+import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
+import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface UlogCheckOptions {
