@@ -225,22 +225,20 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
   return out;
 }
 
-/** Damage fails an import under FAIL_ON_ERROR (also what unset means): then it is an error. */
+/**
+ * The log's own findings, placed on the config. Damage fails an import under FAIL_ON_ERROR
+ * (also what unset means): then it is `ulog_damage_fails_import`, an error, on the policy.
+ */
 function damageIssues(config: UlogConfig, profile: UlogProfile, key: string): Issue[] {
   const ignore = config.parseErrorPolicy === 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR';
   return profile.issues
     .filter((i) => i.severity !== 'info')
-    .map((i) => {
-      const fails = i.code === 'ulog_damaged' && !ignore;
-      return {
-        ...i,
-        severity: fails ? 'error' : i.severity,
-        path: fails ? pointer(key, 'parseErrorPolicy') : pointer(key),
-        ...(fails
-          ? {
-              hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
-            }
-          : {}),
-      };
-    });
+    .map((i) =>
+      i.code === 'ulog_damaged' && !ignore
+        ? issue('ulog_damage_fails_import', pointer(key, 'parseErrorPolicy'), i.message, {
+            hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
+            source: i.source,
+          })
+        : { ...i, path: pointer(key) },
+    );
 }
