@@ -1,6 +1,6 @@
 import { CONFIG_KINDS, type ConfigKind, type ImportDocument } from '../model/index.js';
 import { issue } from '../model/plain.js';
-import { suggestClosest, validateConfig } from '../validate/index.js';
+import { notFoundHint, validateConfig } from '../validate/index.js';
 import { type AbsoluteTimeFormatName, type RelativeTimeFormatName, timeFormat } from './_names.js';
 import { ConfigBuildError } from './error.js';
 
@@ -56,15 +56,13 @@ export function knownKeys(builder: string, input: unknown, keys: readonly string
   }
   for (const key of Object.keys(input)) {
     if (keys.includes(key)) continue;
-    const near = keys.includes(BUILDER_NAME[key] ?? '')
-      ? BUILDER_NAME[key]
-      : suggestClosest(key, keys);
+    const near = keys.includes(BUILDER_NAME[key] ?? '') ? BUILDER_NAME[key] : undefined;
     fail(
       builder,
       'unknown_key',
       `${at}/${key}`,
-      `${builder} does not take \`${key}\`${near ? `; did you mean \`${near}\`?` : ''}`,
-      `It takes ${keys.map((k) => `\`${k}\``).join(', ')}.`,
+      `${builder} does not take \`${key}\``,
+      notFoundHint(key, keys, 'It takes', near, { quote: (k) => `\`${k}\`` }),
     );
   }
 }

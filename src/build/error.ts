@@ -11,8 +11,13 @@ export class ConfigBuildError extends ConfigValidationError {
     super([...issues]);
     this.name = 'ConfigBuildError';
     const errors = issues.filter((i) => i.severity === 'error');
-    const shown = errors.slice(0, 3).map((i) => `${i.path || '/'}: ${i.message} [${i.code}]`);
+    const shown = errors.slice(0, 3).map(shownIssue);
     const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
     this.message = `${builder}: ${shown.join('; ')}${more}`;
   }
+}
+
+/** One issue in the error's message: where, what and its code, then its hint. */
+function shownIssue(i: Issue): string {
+  return `${i.path || '/'}: ${i.message} [${i.code}]${i.hint ? ` ${i.hint}` : ''}`;
 }

@@ -1,8 +1,6 @@
 import type { TimeFormat } from '../model/index.js';
 import { fitsUnixFormat, unixUnitThatFits } from '../model/plain.js';
 
-export { listSome } from '../validate/index.js';
-
 /** A cell value quoted for a message, cut when long. */
 export function quoteValue(v: string): string {
   const s = v.length > 40 ? `${v.slice(0, 37)}...` : v;

@@ -27,7 +27,7 @@ import {
   type ImportDocument,
 } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest } from '../validate/index.js';
+import { notFoundHint } from '../validate/index.js';
 import { checkFile } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
 
@@ -119,15 +119,16 @@ async function examine(
 }
 
 function missingIssue(path: string, present: readonly string[]): Issue {
-  const near = suggestClosest(path, present);
   return issue(
     'batch_file_missing',
     pointer('batchConfig', 'fileConfigs', path),
-    `${path} is listed but not in the folder or archive${near ? `; did you mean ${near}?` : ''}`,
+    `${path} is listed but not in the folder or archive`,
     {
-      hint: near
-        ? `Did you mean ${near}?`
-        : 'Paths are relative, with /, exactly as the archive holds them.',
+      hint: notFoundHint(
+        path,
+        present,
+        'Paths are relative, with /, exactly as the archive holds them; it holds',
+      ),
     },
   );
 }

@@ -17,15 +17,8 @@ import {
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
-import { suggestClosest as closest } from '../validate/index.js';
-import {
-  listSome,
-  PLAUSIBLE,
-  plausibleUnix,
-  quoteValue,
-  shortName,
-  unitThatFits,
-} from './_issue.js';
+import { suggestClosest as closest, listSome } from '../validate/index.js';
+import { PLAUSIBLE, plausibleUnix, quoteValue, shortName, unitThatFits } from './_issue.js';
 import { nextLineStart } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
 import {

@@ -14,8 +14,13 @@ import {
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
-import { listSome, shortName } from './_issue.js';
+import {
+  suggestClosest as closest,
+  didYouMean,
+  listSome,
+  notFoundHint,
+} from '../validate/index.js';
+import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {
@@ -156,7 +161,7 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
         ptr,
         `time channel '${timeName}' is not in group '${channel.group}'`,
         {
-          hint: near ? `Did you mean '${near}'?` : timeHint(ctx.profile, channel.group),
+          hint: near ? didYouMean(near) : timeHint(ctx.profile, channel.group),
           source: { file },
         },
       ),

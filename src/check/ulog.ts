@@ -10,8 +10,8 @@ import { ulogChannelTypeOf } from '../infer/index.js';
 import { inspectUlog, type UlogProfile } from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
-import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
-import { listSome, shortName } from './_issue.js';
+import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
+import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface UlogCheckOptions {
@@ -212,10 +212,9 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
   ) => {
     for (const [i, k] of (list ?? []).entries()) {
       if (have.has(k)) continue;
-      const near = closest(k, have);
       out.push(
         issue('ulog_key_not_in_file', pointer(key, field, i), `the log has no ${what} '${k}'`, {
-          ...(near ? { hint: `Did you mean '${near}'?` } : {}),
+          hint: notFoundHint(k, [...have], `The log's ${what}s`),
           source: { file },
         }),
       );
@@ -226,22 +225,20 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
   return out;
 }
 
-/** Damage fails an import under FAIL_ON_ERROR (also what unset means): then it is an error. */
+/**
+ * The log's own findings, placed on the config. Damage fails an import under FAIL_ON_ERROR
+ * (also what unset means): then it is `ulog_damage_fails_import`, an error, on the policy.
+ */
 function damageIssues(config: UlogConfig, profile: UlogProfile, key: string): Issue[] {
   const ignore = config.parseErrorPolicy === 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR';
   return profile.issues
     .filter((i) => i.severity !== 'info')
-    .map((i) => {
-      const fails = i.code === 'ulog_damaged' && !ignore;
-      return {
-        ...i,
-        severity: fails ? 'error' : i.severity,
-        path: fails ? pointer(key, 'parseErrorPolicy') : pointer(key),
-        ...(fails
-          ? {
-              hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
-            }
-          : {}),
-      };
-    });
+    .map((i) =>
+      i.code === 'ulog_damaged' && !ignore
+        ? issue('ulog_damage_fails_import', pointer(key, 'parseErrorPolicy'), i.message, {
+            hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
+            source: i.source,
+          })
+        : { ...i, path: pointer(key) },
+    );
 }

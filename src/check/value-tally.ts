@@ -7,7 +7,8 @@
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { type Issue, type IssueCode, type IssueSource, issue } from '../model/plain.js';
-import { listSome, quoteValue, shortName } from './_issue.js';
+import { listSome } from '../validate/index.js';
+import { quoteValue, shortName } from './_issue.js';
 
 export interface TimeTally {
   decreases: number;

@@ -5,7 +5,7 @@
  * expected get what was given, what was expected and the command to run instead.
  */
 import { extname } from 'node:path';
-import { suggestClosest as closest } from '../validate/index.js';
+import { suggestClosest as closest, didYouMean } from '../validate/index.js';
 import { UsageError } from './errors.js';
 
 /** Flags people reach for (without dashes) that are environment variables here. */
@@ -57,10 +57,7 @@ export function unknownFlagError(given: string, known: readonly string[]): Usage
   }
   const near = nearestFlag(given, known);
   const flag = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);
-  return new UsageError(
-    `unknown option '${given}'`,
-    near ? `did you mean ${flag(near)}?` : undefined,
-  );
+  return new UsageError(`unknown option '${given}'`, near ? didYouMean(near, flag) : undefined);
 }
 
 /** Data file extensions and the format each names (for people, not for detection). */

@@ -31,6 +31,7 @@ import {
   parseTimeFormatName,
   RFC3339_TEXT,
 } from '../model/plain.js';
+import { notFoundHint } from '../validate/index.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,
@@ -535,8 +536,16 @@ function readOptions(
         P,
         ds
           ? `\`timeDataset\` ${want}: a ${typeName(ds.type)} dataset of shape [${(ds.shape ?? []).join(', ')}], not a 1-D numeric or text dataset`
-          : `\`timeDataset\` ${want}: no such dataset (datasets: ${datasets.map((d) => d.path).join(', ') || 'none'})`,
-        { hint: 'Give the full path of a 1-D time dataset (see `importkit inspect`).' },
+          : `\`timeDataset\` ${want}: no such dataset`,
+        {
+          hint: ds
+            ? 'Give the full path of a 1-D time dataset (see `importkit inspect`).'
+            : notFoundHint(
+                want,
+                datasets.map((d) => d.path),
+                "The file's datasets",
+              ),
+        },
       );
     }
   }

@@ -33,6 +33,7 @@ import {
   issue as newIssue,
   RFC3339_TEXT,
 } from '../model/plain.js';
+import { notFoundHint } from '../validate/index.js';
 import {
   startTimeFromFileName,
   timeNameScore,
@@ -222,7 +223,14 @@ async function chooseTimeColumn(
         `${P}`,
         field
           ? `\`timeColumn\` ${want}: ${field.name} is a nested column and cannot be the time`
-          : `\`timeColumn\` ${want}: no such column (columns: ${profile.fields.map((f) => f.name).join(', ')})`,
+          : `\`timeColumn\` ${want}: no such column`,
+        field
+          ? undefined
+          : notFoundHint(
+              String(want),
+              profile.fields.map((f) => f.name),
+              "The file's columns",
+            ),
       );
     } else {
       time = await timeOfField(field, readHead, out.issue, true);

@@ -32,6 +32,7 @@ export {
 export {
   camelCase,
   closest as suggestClosest,
+  didYouMean,
   editDistance,
   listSome,
   notFoundHint,

@@ -13,7 +13,7 @@ import {
 import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
-import { camelCase } from './suggest.js';
+import { camelCase, listSome } from './suggest.js';
 
 const DOCUMENT = COMMITTED_SCHEMAS.document;
 
@@ -224,7 +224,7 @@ function enumValue(
         'invalid_enum_value',
         path,
         `${n} is not a number of ${info.name}.`,
-        `Use one of: ${info.values.join(', ')}.`,
+        `Use one of: ${listSome(info.values, info.values.length)}.`,
       ),
     );
     return n;

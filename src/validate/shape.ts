@@ -11,7 +11,7 @@ import { validateDocument } from './_document-validator.js';
 import { show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
-import { camelCase, closest } from './suggest.js';
+import { camelCase, closest, listSome, notFoundHint } from './suggest.js';
 
 /**
  * The ajv validator of the committed document JSON Schema, compiled when the schemas are
@@ -62,7 +62,7 @@ function toIssue(e: ErrorObject, value: unknown): Issue {
         'unknown_key',
         `${path}/${escapePointerToken(key)}`,
         `Unknown key ${show(key)}${path === '' ? ' at the top level' : ''}.`,
-        near ? `Did you mean ${show(near)}?` : `Known keys here: ${props.join(', ')}.`,
+        notFoundHint(key, props, 'Known keys here', near, { quote: show }),
       );
     }
     case 'required': {
@@ -129,7 +129,7 @@ function enumIssue(path: string, data: unknown, allowed: unknown[]): Issue {
       'wrong_type',
       path,
       `Expected a ${name} name, got ${typeName(data)}${scalar(data)}.`,
-      `Use one of: ${values.join(', ')}.`,
+      `Use one of: ${listSome(values, values.length)}.`,
     );
   }
   const prefix = info?.prefix ?? '';
@@ -147,7 +147,7 @@ function enumIssue(path: string, data: unknown, allowed: unknown[]): Issue {
     'invalid_enum_value',
     path,
     `${show(data)} is not a ${name}.`,
-    full ? `Did you mean ${full}?` : `Use one of: ${values.join(', ')}.`,
+    notFoundHint(data, values, 'Use one of', full, { quote: String, max: values.length }),
   );
 }
 

@@ -51,17 +51,35 @@ export function listSome(items: readonly string[], max = 3, total = items.length
   return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
+/** How a hint writes names: the quote around the suggestion, how many candidates it lists. */
+export interface HintStyle {
+  /** Quotes the suggested name (default `'name'`). */
+  quote?: (name: string) => string;
+  /** Lists at most this many candidates, then "and N more" (default 8). */
+  max?: number;
+}
+
+const singleQuoted = (name: string): string => `'${name}'`;
+
+/** `Did you mean 'timeColumn'?`: the one way a suggestion is written. */
+export function didYouMean(near: string, quote: (name: string) => string = singleQuoted): string {
+  return `Did you mean ${quote(near)}?`;
+}
+
 /**
  * The hint for a name that is not here (a column, dataset, member, group, channel, message,
- * key or flag): the nearest candidate, else what is here (`listed`: `The file's columns`).
+ * key, value or path): the nearest candidate, else what is here (`listed`: `The file's
+ * columns`). The one place a "did you mean" and a list of candidates are written.
  */
 export function notFoundHint(
   given: string,
   candidates: readonly string[],
   listed: string,
   near: string | undefined = closest(given, candidates),
+  style: HintStyle = {},
 ): string {
-  return near ? `Did you mean '${near}'?` : `${listed}: ${listSome(candidates, 8) || 'none'}.`;
+  if (near) return didYouMean(near, style.quote);
+  return `${listed}: ${listSome(candidates, style.max ?? 8) || 'none'}.`;
 }
 
 /** `first_data_row` → `firstDataRow` (the proto's snake_case names to the JSON names). */

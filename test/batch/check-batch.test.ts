@@ -77,7 +77,10 @@ describe('checkBatch', () => {
       NOT_LISTED('runs/day 1/run-1.csv'),
       TYPE,
     ]);
-    expect(issues[0]?.message).toContain('did you mean runs/day 1/run-1.csv?');
+    expect(issues[0]?.message).toBe(
+      'runs/day 1/run-l.csv is listed but not in the folder or archive',
+    );
+    expect(issues[0]?.hint).toBe("Did you mean 'runs/day 1/run-1.csv'?");
   });
 
   test('--full with several jobs: the same issues as one at a time, progress in members', async () => {

@@ -128,7 +128,7 @@ describe('importkit submit <batch> <folder | archive>', () => {
       const t = io();
       expect(await run(['submit', name, target], t.io)).toBe(1);
       expect(t.err()).toContain('batch_file_missing');
-      expect(t.err()).toContain('did you mean runs/day 1/run-1.csv?');
+      expect(t.err()).toContain("Did you mean 'runs/day 1/run-1.csv'?");
       expect(t.err()).toContain('nothing was sent');
     }
     expect(importsCount()).toBe(before);

@@ -130,8 +130,10 @@ describe('input the types cannot see', () => {
     const input: Record<string, unknown> = { assetName: 'car', useEmbeddedConfig: true };
     const e = buildError(() => csvConfig(input as never));
     expect(codesAt(e)).toEqual([['unknown_key', '/assetName']]);
-    expect(e.issues[0]?.message).toBe(
-      'csvConfig() does not take `assetName`; did you mean `asset`?',
+    expect(e.issues[0]?.message).toBe('csvConfig() does not take `assetName`');
+    expect(e.issues[0]?.hint).toBe('Did you mean `asset`?');
+    expect(e.message).toBe(
+      'csvConfig(): /assetName: csvConfig() does not take `assetName` [unknown_key] Did you mean `asset`?',
     );
   });
 
@@ -141,7 +143,7 @@ describe('input the types cannot see', () => {
       csvConfig({ time: { column: 1, format: 'absolute_rfc3339' }, columns } as never),
     );
     expect(codesAt(e)).toEqual([['unknown_key', '/columns/2/unit']]);
-    expect(e.issues[0]?.message).toContain('did you mean `units`?');
+    expect(e.issues[0]?.hint).toBe('Did you mean `units`?');
   });
 
   test('an unknown short name reaches validation, which names the nearest value', () => {
@@ -511,7 +513,7 @@ describe('the other kinds', () => {
       batchConfig({ defaults: { defaultCsvConfg: {} } as never, files: { 'a.csv': 'csv' } }),
     );
     expect(codesAt(e)).toEqual([['unknown_key', '/defaults/defaultCsvConfg']]);
-    expect(e.message).toContain('did you mean `defaultCsvConfig`?');
+    expect(e.message).toContain('Did you mean `defaultCsvConfig`?');
   });
 
   test('fromUrl puts the address beside the config', () => {

@@ -124,6 +124,7 @@ describe('checkUlog', () => {
         severity: 'warning',
         path: '/ulogConfig/paramKeys/0',
         message: "the log has no parameter 'NOPE'",
+        hint: "The log's parameters: BAT1_CAPACITY and MC_ROLL_P.",
       },
     ]);
   });
@@ -145,7 +146,7 @@ describe('checkUlog', () => {
     const base: UlogConfig = { relativeStartTime: '2024-05-01T12:00:00Z' };
     const strict = await check('damaged-truncated', base);
     expect(strict.map((i) => [i.code, i.severity, i.path])).toEqual([
-      ['ulog_damaged', 'error', '/ulogConfig/parseErrorPolicy'],
+      ['ulog_damage_fails_import', 'error', '/ulogConfig/parseErrorPolicy'],
       ['ulog_truncated', 'warning', '/ulogConfig'],
     ]);
     const lenient = await check('damaged-truncated', {

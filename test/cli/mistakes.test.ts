@@ -60,7 +60,7 @@ describe('unknown flags: did you mean the closest one', () => {
   for (const [argv, given, meant] of cases) {
     test(`${argv.join(' ')} → ${meant}`, async () => {
       expect(await call(argv)).toEqual(
-        usage(argv[0] as string, `unknown option '${given}'`, `did you mean ${meant}?`),
+        usage(argv[0] as string, `unknown option '${given}'`, `Did you mean ${meant}?`),
       );
     });
   }

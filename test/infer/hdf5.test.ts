@@ -230,7 +230,11 @@ describe('importkit infer on HDF5', () => {
     );
     expect(code).toBe(1);
     expect(a.err.join('')).toContain(
-      'error hdf5_time_dataset_not_found: --time-dataset /nope: no such dataset (datasets: /channel_0, /channel_1, /channel_2, /timestamp)',
+      [
+        'error hdf5_time_dataset_not_found: --time-dataset /nope: no such dataset',
+        '  at /hdf5Config',
+        "  hint: The file's datasets: /channel_0, /channel_1, /channel_2 and /timestamp.",
+      ].join('\n'),
     );
     const cut = join(tmp, 'cut.h5');
     fs.writeFileSync(cut, fs.readFileSync(join(corpus, 'hdf5-one-d.h5')).subarray(0, 3000));

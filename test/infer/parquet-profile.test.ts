@@ -149,7 +149,7 @@ describe('draftFromProfile', () => {
     );
     expect(draft.issues.map((i) => i.message)).toEqual(
       [
-        '`timeColumn` clock: no such column (columns: time, a, b)',
+        '`timeColumn` clock: no such column',
         '`timeFormat` fortnights: not a time format (e.g. ABSOLUTE_UNIX_NANOSECONDS)',
         '`layout` multi-channel: the file has no text column of channel names beside the time',
       ].concat(['`complexTypes` maybe: not one of IGNORE, BOTH, STRING, BYTES']),

@@ -335,7 +335,11 @@ describe('importkit infer on Parquet', () => {
       ),
     ).toBe(1);
     expect(a.err.join('')).toContain(
-      '--time-column nope: no such column (columns: timestamp, speed, rpm, temperature)',
+      [
+        'error parquet_option_invalid: --time-column nope: no such column',
+        '  at /parquetConfig',
+        "  hint: The file's columns: timestamp, speed, rpm and temperature.",
+      ].join('\n'),
     );
     const b = io();
     const junk = join(dir, 'junk2.parquet');

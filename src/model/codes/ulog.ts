@@ -29,7 +29,13 @@ export const ulogCodes = {
     severity: 'warning',
     summary:
       'A message of an unknown type, a malformed definition, or data messages of a msg_id no subscription announced: the reader resynchronises at the next sync message, as the platform does.',
-    fix: 'With `parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR` (the default) the import fails there; `ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR` skips the damaged part.',
+    fix: 'With `parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR` (the default) the import fails there, and `check` reports `ulog_damage_fails_import`; `ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR` skips the damaged part.',
+  },
+  ulog_damage_fails_import: {
+    severity: 'error',
+    summary:
+      'Damage in the log (see `ulog_damaged`) under `parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_FAIL_ON_ERROR`, which is also what an unset policy means: the import fails at the damaged place.',
+    fix: 'Set `parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR` to skip the damaged parts, or copy the log again from the vehicle.',
   },
   ulog_truncated: {
     severity: 'warning',
