@@ -183,7 +183,9 @@ describe('connection trouble names the variable to fix', () => {
 
   test('a refused connection names the URL and suggests importkit serve', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const r = await call(['submit', 'config.yaml', 'data.csv'], { IMPORTKIT_BASE_URL: url });
+    const r = await call(['submit', 'config.yaml', 'data.csv', '--no-check'], {
+      IMPORTKIT_BASE_URL: url,
+    });
     expect(r).toEqual({
       code: 1,
       stdout: '',

@@ -116,7 +116,17 @@ describe('importkit serve + submit, as processes', () => {
     expect(id).not.toBe('');
 
     const bad = cli(
-      ['submit', 'missing.json', DATA, '--wait', '--poll-interval', '0.05', '--timeout', '60'],
+      [
+        'submit',
+        'missing.json',
+        DATA,
+        '--no-check',
+        '--wait',
+        '--poll-interval',
+        '0.05',
+        '--timeout',
+        '60',
+      ],
       first.url,
     );
     expect(bad.code).toBe(1);

@@ -78,7 +78,7 @@ describe('importkit submit', () => {
   test('a config naming a missing column ends FAILED (exit 1) with a message naming the column', async () => {
     const t = io();
     const code = await run(
-      ['submit', 'missing.json', DATA, '--wait', '--poll-interval', '0.01'],
+      ['submit', 'missing.json', DATA, '--no-check', '--wait', '--poll-interval', '0.01'],
       t.io,
     );
     expect(code).toBe(1);
@@ -86,6 +86,23 @@ describe('importkit submit', () => {
       /failed: column 42 \('phantom'\) is past the last column: the file has 11 columns/,
     );
     expect(t.out()).toMatch(/: FAILED\n$/);
+  });
+
+  test('the file is checked first (sampled): a config that does not fit is refused, nothing created', async () => {
+    const before = Object.keys(emu.store.data.imports).length;
+    const t = io();
+    expect(await run(['submit', 'missing.json', DATA, '--wait'], t.io)).toBe(1);
+    expect({ out: t.out(), err: t.err() }).toEqual({
+      out: '',
+      err: [
+        "missing.json:50:7 error column_not_in_file column 42 ('phantom') is past the last column: the file has 11 columns (at /csvConfig/dataColumns/42)",
+        '  hint: Column numbers count from 1 and go up to 11.',
+        '✖ 1 error, 0 warnings: 1 of 1 file invalid, 0 valid',
+        `importkit submit: ${DATA} does not fit missing.json; nothing was sent (--no-check sends it unchecked)`,
+        '',
+      ].join('\n'),
+    });
+    expect(Object.keys(emu.store.data.imports).length).toBe(before);
   });
 
   test('without --wait: prints the import as it stands after the upload', async () => {

@@ -240,15 +240,41 @@ export async function checkAgainstData(
   const source = parseConfigSource(text, { filename: configFile }).documents.find(
     (d) => d.value !== undefined,
   );
-  return relevant.map((i) => {
+  const named =
+    'batchConfig' in document
+      ? await namingMembers(relevant, dataName, dataPath)
+      : relevant.map((i) => (i.source ? { ...i, source: { ...i.source, file: dataName } } : i));
+  return named.map((i) => {
     const out: Issue = { ...i };
-    if (out.source) out.source = { ...out.source, file: dataName };
     if (source && out.line === undefined) {
       const p = source.locate(out.path);
       out.line = p.line;
       out.column = p.column;
     }
     return out;
+  });
+}
+
+/**
+ * A batch's issues name their member. The reporters place an issue on the config line its
+ * pointer names, and members that share a default config share that line, so the message
+ * starts with the member's path inside the folder or archive (`runs/a.csv: ...`), unless it
+ * already does; every reporter prints the message. The source names the member as the
+ * user can find it: `campaign/runs/a.csv` in a folder, `campaign.zip!/runs/a.csv` in an
+ * archive.
+ */
+async function namingMembers(
+  issues: readonly Issue[],
+  dataName: string,
+  dataPath: string,
+): Promise<Issue[]> {
+  const folder = (await containerKind(dataPath)) === 'folder';
+  return issues.map((i) => {
+    const member = i.source?.file;
+    if (i.source === undefined || member === undefined) return i;
+    const file = folder ? `${dataName.replace(/\/+$/, '')}/${member}` : `${dataName}!/${member}`;
+    const message = i.message.startsWith(member) ? i.message : `${member}: ${i.message}`;
+    return { ...i, message, source: { ...i.source, file } };
   });
 }
 

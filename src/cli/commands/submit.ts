@@ -1,6 +1,7 @@
 /**
  * `importkit submit <config> <data-file> [--wait] [--timeout SECONDS]` and
- * `importkit submit <config> --url URL`: validates the config, creates the import,
+ * `importkit submit <config> --url URL`: validates the config, checks the file against it
+ * (sampled, as `importkit check` does; `--no-check` skips that), creates the import,
  * uploads the file (or names the URL), and with `--wait` follows it to its end.
  * The service and the key come from IMPORTKIT_BASE_URL and IMPORTKIT_API_KEY, never
  * from the command line.
@@ -32,8 +33,9 @@ const HELP = `Usage: importkit submit <config> <data-file> [--wait] [--timeout S
        importkit submit <batch-config> <folder | archive> [--wait] [--timeout SECONDS]
        importkit submit <config> --url URL [--wait] [--timeout SECONDS]
 
-Validates the config, creates a data import, uploads the file (or hands the service the
-URL), and prints the import's id. A batch config (batchConfig) takes a folder or a zip,
+Validates the config, checks the file against it (its head and tail sampled, as importkit
+check does; nothing is sent on errors), creates a data import, uploads the file (or hands
+the service the URL), and prints the import's id. A batch config (batchConfig) takes a folder or a zip,
 tar or tar.gz archive, checked against the config first (as importkit check does; nothing
 is sent on errors): a folder is sent as a zip of exactly the files it lists, made as it
 streams; an archive is sent as it is. The service and key come from the environment:
@@ -47,6 +49,7 @@ Options:
   --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
+  --no-check              send the file without checking it against the config first
   -h, --help              this help
 `;
 
@@ -335,6 +338,8 @@ interface SubmitArgs {
   url: string | undefined;
   wait: boolean;
   json: boolean;
+  /** Check the data against the config before anything is sent (not with `--no-check`). */
+  check: boolean;
   timeoutMs: number | undefined;
   intervalMs: number | undefined;
 }
@@ -372,6 +377,7 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     timeout: { type: 'string' },
     'poll-interval': { type: 'string' },
     json: { type: 'boolean' },
+    'no-check': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
@@ -391,6 +397,7 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     url: values.url,
     wait: values.wait === true,
     json: values.json === true,
+    check: values['no-check'] !== true,
     timeoutMs,
     intervalMs,
   };
@@ -440,7 +447,13 @@ async function readSubmitConfig(
 async function sendImport(
   client: Client,
   document: ImportDocument,
-  args: { configPath: string; dataPath: string | undefined; url: string | undefined; text: string },
+  args: {
+    configPath: string;
+    dataPath: string | undefined;
+    url: string | undefined;
+    text: string;
+    check: boolean;
+  },
   io: Io,
 ): Promise<string | number> {
   const { configPath, dataPath, url, text } = args;
@@ -452,16 +465,20 @@ async function sendImport(
     io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
     return id;
   }
-  return sendFile(client, document, dataPath ?? '', io);
+  return sendFile(client, document, { ...args, dataPath: dataPath ?? '' }, io);
 }
 
-/** Creates the import and uploads one data file; exit 1 when the file cannot be sent. */
+/**
+ * Creates the import and uploads one data file; exit 1 when the file cannot be sent or
+ * (unless `--no-check`) does not fit the config.
+ */
 async function sendFile(
   client: Client,
   document: ImportDocument,
-  dataPath: string,
+  args: { configPath: string; dataPath: string; text: string; check: boolean },
   io: Io,
 ): Promise<string | number> {
+  const { dataPath } = args;
   const file = resolve(io.cwd, dataPath);
   const problem = await dataFileProblem(file, dataPath);
   if (problem?.code === 'file_not_found') {
@@ -474,6 +491,7 @@ async function sendFile(
     );
     return EXIT_INVALID;
   }
+  if (args.check && !(await fitsConfig(document, { ...args, file }, io))) return EXIT_INVALID;
   const target = await client.createImportFromUpload(document);
   const id = target.dataImportId;
   io.stderr.write(`created data import ${printable(id)}\n`);
@@ -482,4 +500,24 @@ async function sendFile(
   );
   io.stderr.write(`uploaded ${total} bytes\n`);
   return id;
+}
+
+/**
+ * The sampled check of one data file against its config, as `importkit check` runs it:
+ * true when it finds no error; else the issues are printed, with "nothing was sent".
+ */
+async function fitsConfig(
+  document: ImportDocument,
+  args: { configPath: string; dataPath: string; file: string; text: string },
+  io: Io,
+): Promise<boolean> {
+  const { checkAgainstData } = await import('./check.js');
+  const { configPath, dataPath, file, text } = args;
+  const issues = await checkAgainstData(document, text, configPath, dataPath, file, io);
+  if (!issues.some((i) => i.severity === 'error')) return true;
+  await reportConfigIssues(io, { file: configPath, valid: false, issues, text });
+  io.stderr.write(
+    `importkit submit: ${dataPath} does not fit ${configPath}; nothing was sent (--no-check sends it unchecked)\n`,
+  );
+  return false;
 }
