@@ -126,7 +126,7 @@ async function readWithParquetWasm(
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Promise<number> {
   const pw = await import('parquet-wasm');
-  const source = openFileBlob(path);
+  const source = await openFileBlob(path);
   let rows = 0;
   try {
     const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
@@ -153,7 +153,7 @@ async function readWithParquetWasm(
       file.free();
     }
   } finally {
-    source.close();
+    await source.close();
   }
   return rows;
 }
