@@ -207,4 +207,4 @@ table(
   ['run', 'time', 'speed', 'peak RSS', 'speed vs naive', 'result'],
   [row('importkit check --full', o, n), row('h5wasm, every dataset whole', n, n)],
 );
-console.log('\nThe check reads one slice of rows (8 MiB of values) of one dataset at a time.');
+console.log('\nThe check reads one slice of rows (1 MiB of values) of one dataset at a time.');
