@@ -107,7 +107,10 @@ const OPTIMIZED_ONLY_BYTES = 4 * 1024 * 1024;
  * few rows the optimizing compiler costs about 0.6 s more CPU than the baseline one, and
  * the baseline code stays small (82 MiB peak): small files keep both compilers. V8 reads the
  * flag when a function is first compiled (on its first call), so it is set for the read
- * and set back after it, unless the process was started with it.
+ * and set back after it, unless the process was started with it. The flag is the
+ * process's: wasm first compiled by another thread during the read (an HDF5 worker
+ * starting beside it in a batch) is compiled by the optimizing compiler too, which is
+ * slower to start but reads the same values.
  */
 async function optimizedOnly<T>(path: string, read: () => Promise<T>): Promise<T> {
   if (statSync(path).size < OPTIMIZED_ONLY_BYTES) return read();
