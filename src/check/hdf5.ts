@@ -13,7 +13,7 @@ import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { Hdf5Config, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, unixUnitThatFits } from '../model/plain.js';
-import { suggestClosest as closest, notFoundHint } from '../validate/index.js';
+import { listSome, notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
 import { fitOf } from './types.js';
@@ -219,7 +219,10 @@ function memberPart(
         ptrField,
         `'${d.path}' is a compound dataset: the ${role} needs a member name (${role}Field)`,
         {
-          hint: `Its members: ${members.map((m) => m.name).join(', ')}.`,
+          hint: `Its members: ${listSome(
+            members.map((m) => m.name),
+            8,
+          )}.`,
           source: { file: scope.dataPath, dataset: d.path },
         },
       ),
@@ -228,15 +231,13 @@ function memberPart(
   }
   const m = members.find((x) => x.name === field);
   if (!m) {
-    const near = closest(
-      field,
-      members.map((x) => x.name),
-    );
     scope.issues.push(
       issue('member_not_in_dataset', ptrField, `'${d.path}' has no member '${field}'`, {
-        hint: near
-          ? `Did you mean '${near}'?`
-          : `Its members: ${members.map((x) => x.name).join(', ')}.`,
+        hint: notFoundHint(
+          field,
+          members.map((x) => x.name),
+          'Its members',
+        ),
         source: { file: scope.dataPath, dataset: d.path },
       }),
     );

@@ -33,7 +33,7 @@ import {
   issue as newIssue,
   RFC3339_TEXT,
 } from '../model/plain.js';
-import { notFoundHint } from '../validate/index.js';
+import { listSome, notFoundHint } from '../validate/index.js';
 import {
   startTimeFromFileName,
   timeNameScore,
@@ -611,8 +611,7 @@ function multiChannelReason(
   if (!names) return `${nameCol.name} holds the channel names, ${valueCol.name} the values`;
   const n = names.names.length;
   const groups = profile.rowGroups > 1 ? `, of ${profile.rowGroups}` : '';
-  const more = n > 20 ? ', ...' : '';
-  return `${n} channel name${n === 1 ? '' : 's'} in ${nameCol.name} (${names.from} of the first row group${groups}): ${names.names.slice(0, 20).join(', ')}${more}`;
+  return `${n} channel name${n === 1 ? '' : 's'} in ${nameCol.name} (${names.from} of the first row group${groups}): ${listSome(names.names, 20)}`;
 }
 
 function layoutEvidence(layout: LayoutChoice, layoutPath: string): Evidence {

@@ -15,6 +15,7 @@ import {
   type UlogDataEntry,
 } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
+import { listSome } from '../validate/index.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
 const P = '/ulogConfig';
@@ -231,7 +232,7 @@ function metadataEvidence(profile: UlogProfile, evidence: Evidence[]): void {
       reason:
         keys.length === 0
           ? `the log has no ${what}s`
-          : `the log has ${plural(keys.length, what)}: ${keys.slice(0, 10).join(', ')}${keys.length > 10 ? ', ...' : ''}; list the ones to import as run metadata ${prefix}.<key>`,
+          : `the log has ${plural(keys.length, what)}: ${listSome(keys, 10)}; list the ones to import as run metadata ${prefix}.<key>`,
       confidence: 'medium',
       ...(keys.length > 0 ? { alternatives: keys.slice(0, 50) } : {}),
     });
@@ -261,7 +262,7 @@ function unusedFormats(profile: UlogProfile, evidence: Evidence[]): void {
   evidence.push({
     path: `${P}/data`,
     choice: `${plural(unused.length, 'format')} not logged`,
-    reason: `defined but never subscribed, so no data: ${unused.slice(0, 10).join(', ')}${unused.length > 10 ? ', ...' : ''}`,
+    reason: `defined but never subscribed, so no data: ${listSome(unused, 10)}`,
     confidence: 'high',
   });
 }

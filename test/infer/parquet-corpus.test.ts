@@ -47,7 +47,7 @@ describe('corpus Parquet files infer the configs the platform imports them with'
       (e) => e.path === '/parquetConfig/singleChannelPerRow/multiChannel',
     );
     expect(names?.reason).toBe(
-      '3 channel names in channel (dictionary of the first row group): rpm, speed, temperature',
+      '3 channel names in channel (dictionary of the first row group): rpm, speed and temperature',
     );
   });
 

@@ -99,7 +99,7 @@ describe('inferring a file with a 200 MB data section reads only its tail', () =
     expect(page?.[1]).toBeLessThanOrEqual(64 * 1024);
     expect(source.bytesRead).toBeLessThan(footerLength + 12 + 64 * 1024);
     expect(draft.evidence.find((e) => e.path.endsWith('/multiChannel'))?.reason).toBe(
-      '2 channel names in channel (dictionary of the first row group, of 4): rpm, speed',
+      '2 channel names in channel (dictionary of the first row group, of 4): rpm and speed',
     );
   });
 

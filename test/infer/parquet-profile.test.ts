@@ -186,7 +186,7 @@ describe('draftFromProfile', () => {
       ],
     });
     expect(asked.evidence.find((e) => e.path.endsWith('/multiChannel'))?.reason).toBe(
-      '2 channel names in source (dictionary of the first row group): a, b',
+      '2 channel names in source (dictionary of the first row group): a and b',
     );
   });
 
