@@ -85,8 +85,9 @@ describe('scanCsvFile', () => {
             const bySource = await scanCsvFile(source, collect(fromSource), { chunkSize });
             expect(fromSource).toEqual(fromPath);
             expect(bySource).toEqual(byPath);
-            // Still open: a closed file source refuses to read.
-            expect((await source.read(0, 2)).byteLength).toBe(2);
+            // Still open: a closed file source refuses to read (the file may be 1 byte).
+            const want = Math.min(2, bytes.byteLength);
+            expect((await source.read(0, want)).byteLength).toBe(want);
           } finally {
             await source.close();
           }
