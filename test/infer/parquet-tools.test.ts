@@ -205,7 +205,8 @@ describe('files written by parquet-wasm and hyparquet-writer with other options'
       ).toEqual([]);
       const names = draft.evidence.find((e) => e.path.endsWith('/multiChannel'))?.reason ?? '';
       const listed =
-        names === '4 channel names in name (dictionary of the first row group): s0, s1, s2 and s3' ||
+        names ===
+          '4 channel names in name (dictionary of the first row group): s0, s1, s2 and s3' ||
         names === '4 channel names in name (first page of the first row group): s0, s1, s2 and s3';
       const unread = draft.issues.some((i) => i.code === 'parquet_page_unread');
       expect(listed || unread, `${name}: ${names}`).toBe(true);
