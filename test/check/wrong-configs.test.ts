@@ -552,7 +552,7 @@ const CASES: Case[] = [
         code: 'layout_mismatch',
         severity: 'error',
         path: '/hdf5Config/data/2/valueField',
-        hint: 'Its members: id, ts, voltage, label, ok.',
+        hint: 'Its members: id, ts, voltage, label and ok.',
         source: { file: 'hdf5/compound.h5', dataset: '/pack' },
       },
     ],
