@@ -9,11 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { checkBatch } from '../../src/check/index.js';
 import { inferBatch } from '../../src/infer/batch.js';
+import { tarOf } from '../helpers/archives.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-archive-reads-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -31,18 +31,6 @@ function readBytes(): number {
     .split('\n')
     .find((l) => l.startsWith('rchar:'));
   return Number(line?.split(/\s+/)[1]);
-}
-
-async function tarOf(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
-  })();
-  for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, Buffer.from(data));
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 // Two listed CSVs of about 2 MiB and one present but not listed (only its head is read).

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { checkBatch } from '../../src/check/index.js';
 import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
 import { InspectError } from '../../src/inspect/index.js';
+import { tarOf } from '../helpers/archives.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dir = join(repoRoot, 'fixtures', 'batch');
@@ -168,18 +168,6 @@ const folderArb = fc.uniqueArray(
 
 async function tarGz(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
   return gzipSync(await tarOf(files));
-}
-
-async function tarOf(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
-  })();
-  for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, Buffer.from(data));
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 test('a folder, its zip, its tar and its tar.gz give the same draft (HDF5 members too)', async () => {

@@ -6,28 +6,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tar from 'tar-stream';
 import { afterAll, expect, test } from 'vitest';
 import { inferBatch } from '../../src/infer/batch.js';
 import { tarMembers } from '../../src/inspect/archive/tar-index.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/index.js';
+import { tarOf } from '../helpers/archives.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-tar-offsets-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function tarOf(files: ReadonlyArray<[string, Uint8Array]>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
-  })();
-  for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, Buffer.from(data));
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
-}
 
 const parquet = readFileSync(join(repoRoot, 'fixtures', 'parquet', 'all-types.parquet'));
 const csv = Buffer.from('time,temp\n2024-01-01T00:00:00Z,1.5\n2024-01-01T00:00:01Z,2.5\n');
