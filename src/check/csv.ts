@@ -37,9 +37,15 @@ export interface CsvCheckOptions {
   full?: boolean;
   /** Bytes done of total (full scans). */
   onProgress?: (done: number, total: number) => void;
-  /** Worker threads of a full scan. Default: the cores; 1 reads in this thread. */
+  /**
+   * Threads of a full scan: this one and `jobs - 1` workers. Default: the cores; 1 reads in
+   * this thread alone.
+   */
   jobs?: number;
-  /** Bytes per range of a full scan in worker threads (default: 8 to 64 MiB). */
+  /**
+   * The largest range of a full scan on several threads, in bytes (default 64 MiB); ranges
+   * shrink to 4 MiB towards the end.
+   */
   rangeBytes?: number;
   /** Rows read from the head when sampling. Default 10,000. */
   sampleRows?: number;
