@@ -176,276 +176,313 @@ const UTF8 = new TextDecoder('utf-8');
 
 /**
  * Scans a file (a path, or an open byte source the caller keeps and closes) record by
- * record. `onRecord` returns `false` to stop early. Memory is
- * bounded by the chunk size plus the longest record. One long body on purpose: it is the
- * hot loop of `check --full` (bytes judged in place, the scan's state in locals); its speed
- * is what `npm run bench -- check` measures.
+ * record. `onRecord` returns `false` to stop early. Memory is bounded by the chunk size
+ * plus the longest record. The bytes are judged in place by `splitLine` (the fast path: no
+ * quote, an LF end) and `splitCarefully` (quotes, CR ends, a record not yet whole); this
+ * loop only counts rows and lines and refills the window. Its speed is what
+ * `npm run bench -- check` measures.
  */
 export async function scanCsvFile(
   path: string | ByteSource,
   onRecord: (rec: CsvRecord) => boolean | undefined,
   options: ScanOptions = {},
 ): Promise<ScanResult> {
+  const start = options.start ?? 0;
   const reader =
     typeof path === 'string'
-      ? await openReader(path, options.start ?? 0, options.syncReads === true)
-      : await sourceReader(path, options.start ?? 0);
-  let ahead: Promise<number> | undefined;
+      ? await openReader(path, start, options.syncReads === true)
+      : await sourceReader(path, start);
+  let win: ChunkWindow | undefined;
   try {
-    const size = reader.size;
-    const end = Math.min(options.end ?? size, size);
-    const chunk = options.chunkSize ?? 1024 * 1024;
-    const delim = (options.delimiter ?? ',').charCodeAt(0);
-    // A Buffer: its indexOf is a native memchr (a Uint8Array's is a generic loop).
-    let buf: Buffer = Buffer.allocUnsafe(chunk * 2);
-    let words = wordsOf(buf);
-    let filled = 0;
-    let filePos = options.start ?? 0;
-    let bufFileOffset = filePos;
-    let eof = false;
-    // At the real end of the file a record may end without a line break; at an `end`
-    // before it, a record cut short is not a record: it is dropped.
-    const cut = end < size;
-    let final = false;
-    let row = (options.firstRow ?? 1) - 1;
-    let line = options.firstLine ?? 1;
-    const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
-    let cap = MAX_FIELDS_START;
-    let starts: Int32Array = new Int32Array(cap);
-    let ends: Int32Array = new Int32Array(cap);
-    let quoted: Uint8Array = new Uint8Array(cap);
-    const rec: CsvRecord = {
-      bytes: buf,
-      starts,
-      ends,
-      quoted,
-      anyQuoted: false,
-      count: 0,
-      row: 0,
-      line: 0,
-      offset: 0,
-    };
-    let stopped = false;
-    let pos = 0;
-    const stopAt = options.stopAt ?? Number.POSITIVE_INFINITY;
-    /** Bytes above this are never special (delimiter, quote, CR, LF): the fast path skips them. */
-    const maxSpecial = Math.max(delim, QUOTE, CR, LF);
-    const grow = () => {
-      cap *= 2;
-      const s2 = new Int32Array(cap);
-      s2.set(starts);
-      starts = s2;
-      const e2 = new Int32Array(cap);
-      e2.set(ends);
-      ends = e2;
-      const q2 = new Uint8Array(cap);
-      q2.set(quoted);
-      quoted = q2;
-      rec.starts = starts;
-      rec.ends = ends;
-      rec.quoted = quoted;
-    };
-    let first = filePos === 0;
-
-    // The next chunk is read into `staging` while the current one is parsed: the scan
-    // does not wait for the disk (or the page cache) between chunks.
-    const staging = Buffer.allocUnsafe(chunk);
-    const readAhead = () => {
-      const want = Math.min(chunk, end - filePos);
-      ahead = want > 0 ? reader.read(staging, 0, want, filePos) : undefined;
-    };
-    readAhead();
-    const fill = async (): Promise<void> => {
-      // Keep what is not consumed (from pos) and read more after it.
-      if (pos > 0) {
-        buf.copyWithin(0, pos, filled);
-        filled -= pos;
-        bufFileOffset += pos;
-        pos = 0;
-      }
-      if (filled + chunk > buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, filled + chunk));
-        bigger.set(buf.subarray(0, filled));
-        buf = bigger;
-        words = wordsOf(buf);
-        rec.bytes = buf;
-      }
-      if (ahead === undefined) {
-        eof = true;
-        final = !cut;
-        return;
-      }
-      const bytesRead = await ahead;
-      ahead = undefined;
-      buf.set(staging.subarray(0, bytesRead), filled);
-      if (bytesRead === 0) {
-        eof = true;
-        final = true;
-      }
-      filled += bytesRead;
-      filePos += bytesRead;
-      if (filePos >= end) eof = true;
-      final = final || (eof && !cut);
-      if (bytesRead > 0) readAhead();
-      options.onProgress?.(filePos - (options.start ?? 0));
-    };
-
-    await fill();
-    if (first && filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) pos = 3;
-    first = false;
-
-    outer: while (!stopped) {
-      // Parse records from pos while a whole record is in the buffer.
-      for (;;) {
-        if (pos >= filled) {
-          if (eof) break outer;
-          await fill();
-          continue;
-        }
-        if (bufFileOffset + pos >= stopAt) break outer;
-        const recStart = pos;
-        let p = pos;
-        let n = 0;
-        let lines = 0;
-        let complete = false;
-        // Fast path, the common case: a line with no quote and an LF end, split in one
-        // tight pass over its bytes (most bytes are above every special character).
-        const lf = splitLine(buf, words, p, filled, delim, maxSpecial, rec);
-        if (lf >= 0) {
-          starts = rec.starts;
-          ends = rec.ends;
-          quoted = rec.quoted;
-          cap = starts.length;
-          n = rec.count;
-          row += 1;
-          rec.row = row;
-          rec.line = line;
-          rec.offset = bufFileOffset + recStart;
-          line += 1;
-          pos = lf + 1;
-          if (onRecord(rec) === false || row - (options.firstRow ?? 1) + 1 >= maxRows) {
-            stopped = true;
-            break outer;
-          }
-          continue;
-        }
-        // one record (quoted fields, a CR line end, or a record the buffer holds only part of)
-        for (;;) {
-          if (n >= cap - 1) grow();
-          if (p < filled && buf[p] === QUOTE) {
-            // quoted field
-            let q = p + 1;
-            let closed = -1;
-            while (q < filled) {
-              const c = buf[q] as number;
-              if (c === QUOTE) {
-                if (q + 1 < filled && buf[q + 1] === QUOTE) {
-                  q += 2;
-                  continue;
-                }
-                if (q + 1 >= filled && !final) break; // need the next byte to decide
-                closed = q;
-                break;
-              }
-              if (c === LF) lines += 1;
-              else if (c === CR && buf[q + 1] !== LF) lines += 1;
-              q += 1;
-            }
-            if (closed === -1) {
-              if (!final) break; // incomplete: read more
-              // unterminated quote at end of file: take the rest as the field
-              starts[n] = p + 1;
-              ends[n] = filled;
-              quoted[n] = 1;
-              n += 1;
-              p = filled;
-              complete = true;
-              break;
-            }
-            starts[n] = p + 1;
-            ends[n] = closed;
-            quoted[n] = 1;
-            n += 1;
-            p = closed + 1;
-            // skip anything up to the delimiter or line end (lenient, like most readers)
-            while (p < filled) {
-              const c = buf[p] as number;
-              if (c === delim || c === LF || c === CR) break;
-              p += 1;
-            }
-          } else {
-            let q = p;
-            while (q < filled) {
-              const c = buf[q] as number;
-              if (c === delim || c === LF || c === CR) break;
-              q += 1;
-            }
-            starts[n] = p;
-            ends[n] = q;
-            quoted[n] = 0;
-            n += 1;
-            p = q;
-          }
-          if (p >= filled) {
-            if (!final) break; // incomplete
-            complete = true;
-            break;
-          }
-          const c = buf[p] as number;
-          if (c === delim) {
-            p += 1;
-            if (p >= filled && final) {
-              // trailing delimiter at EOF: one more empty field
-              starts[n] = p;
-              ends[n] = p;
-              quoted[n] = 0;
-              n += 1;
-              complete = true;
-              break;
-            }
-            continue;
-          }
-          if (c === CR) {
-            if (p + 1 >= filled && !final) break; // is it CRLF? need the next byte
-            p += buf[p + 1] === LF ? 2 : 1;
-          } else p += 1; // LF
-          lines += 1;
-          complete = true;
-          break;
-        }
-        if (!complete) {
-          pos = recStart;
-          if (eof) break outer;
-          await fill();
-          continue;
-        }
-        row += 1;
-        rec.count = n;
-        rec.anyQuoted = true;
-        rec.row = row;
-        rec.line = line;
-        rec.offset = bufFileOffset + recStart;
-        line += lines;
-        pos = p;
-        if (onRecord(rec) === false || row - (options.firstRow ?? 1) + 1 >= maxRows) {
-          stopped = true;
-          break outer;
-        }
-        // Records that start at or after `end` are not ours.
-        if (bufFileOffset + pos >= end && eof && pos >= filled) break outer;
-      }
-    }
-    return {
-      rows: row - (options.firstRow ?? 1) + 1,
-      lines: line,
-      endOffset: bufFileOffset + pos,
-      complete: !stopped,
-      atEnd: !stopped && final && pos >= filled,
-    };
+    win = new ChunkWindow(reader, start, options);
+    return await scanRecords(win, onRecord, options);
   } finally {
-    // A read still under way finishes before the file is closed.
-    await ahead?.catch(() => 0);
-    await reader.close();
+    await (win ? win.close() : reader.close());
+  }
+}
+
+/** The records of the window's bytes, handed to `onRecord` one by one. */
+async function scanRecords(
+  win: ChunkWindow,
+  onRecord: (rec: CsvRecord) => boolean | undefined,
+  options: ScanOptions,
+): Promise<ScanResult> {
+  const delim = (options.delimiter ?? ',').charCodeAt(0);
+  /** Bytes above this are never special (delimiter, quote, CR, LF): the fast path skips them. */
+  const maxSpecial = Math.max(delim, QUOTE, CR, LF);
+  const firstRow = options.firstRow ?? 1;
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const stopAt = options.stopAt ?? Number.POSITIVE_INFINITY;
+  const rec = emptyRecord(win.buf);
+  const careful: Careful = { lines: 0 };
+  let row = firstRow - 1;
+  let line = options.firstLine ?? 1;
+  let stopped = false;
+  await win.fill(0);
+  rec.bytes = win.buf;
+  let pos = win.start === 0 && startsWithBom(win.buf, win.filled) ? 3 : 0;
+  for (;;) {
+    if (pos >= win.filled) {
+      if (win.eof) break;
+      await win.fill(pos);
+      rec.bytes = win.buf;
+      pos = 0;
+      continue;
+    }
+    if (win.offset + pos >= stopAt) break;
+    let next = splitLine(win.buf, win.words, pos, win.filled, delim, maxSpecial, rec);
+    let lines = 1;
+    if (next >= 0) next += 1;
+    else {
+      next = splitCarefully(win.buf, pos, win.filled, win.final, delim, rec, careful);
+      if (next < 0) {
+        // Not whole in the buffer yet: read more, or at the end it is no record.
+        if (win.eof) break;
+        await win.fill(pos);
+        rec.bytes = win.buf;
+        pos = 0;
+        continue;
+      }
+      lines = careful.lines;
+    }
+    row += 1;
+    rec.row = row;
+    rec.line = line;
+    rec.offset = win.offset + pos;
+    line += lines;
+    pos = next;
+    if (onRecord(rec) === false || row - firstRow + 1 >= maxRows) {
+      stopped = true;
+      break;
+    }
+  }
+  return {
+    rows: row - firstRow + 1,
+    lines: line,
+    endOffset: win.offset + pos,
+    complete: !stopped,
+    atEnd: !stopped && win.final && pos >= win.filled,
+  };
+}
+
+function emptyRecord(bytes: Uint8Array): CsvRecord {
+  return {
+    bytes,
+    starts: new Int32Array(MAX_FIELDS_START),
+    ends: new Int32Array(MAX_FIELDS_START),
+    quoted: new Uint8Array(MAX_FIELDS_START),
+    anyQuoted: false,
+    count: 0,
+    row: 0,
+    line: 0,
+    offset: 0,
+  };
+}
+
+function startsWithBom(b: Uint8Array, filled: number): boolean {
+  return filled >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
+
+/** What `splitCarefully` tells besides where the record ends: the line breaks it spans. */
+interface Careful {
+  /** Counted as the record is read, quoted line breaks included. */
+  lines: number;
+}
+
+/**
+ * Splits the record at `p` the careful way (quoted fields, a CR line end, a last record
+ * without a line end): sets `rec.count`, the offsets and `out.lines`, and returns the offset
+ * just past the record, or -1 when the buffer does not hold it whole yet (`final`: the
+ * buffer ends where the file does, so nothing more will come).
+ */
+function splitCarefully(
+  buf: Uint8Array,
+  p: number,
+  filled: number,
+  final: boolean,
+  delim: number,
+  rec: CsvRecord,
+  out: Careful,
+): number {
+  let n = 0;
+  out.lines = 0;
+  for (;;) {
+    if (n >= rec.starts.length - 1) growRecord(rec);
+    if (p < filled && buf[p] === QUOTE) {
+      const closed = closingQuote(buf, p + 1, filled, final, out);
+      if (closed === -1) return -1; // incomplete: read more
+      if (closed === -2) {
+        // unterminated quote at end of file: take the rest as the field
+        setField(rec, n, p + 1, filled, 1);
+        n += 1;
+        p = filled;
+        break;
+      }
+      setField(rec, n, p + 1, closed, 1);
+      n += 1;
+      p = fieldEnd(buf, closed + 1, filled, delim); // lenient: anything up to the delimiter
+    } else {
+      const q = fieldEnd(buf, p, filled, delim);
+      setField(rec, n, p, q, 0);
+      n += 1;
+      p = q;
+    }
+    if (p >= filled) {
+      if (!final) return -1; // incomplete
+      break;
+    }
+    const c = buf[p] as number;
+    if (c === delim) {
+      p += 1;
+      if (p >= filled && final) {
+        // trailing delimiter at EOF: one more empty field
+        setField(rec, n, p, p, 0);
+        n += 1;
+        break;
+      }
+      continue;
+    }
+    if (c === CR) {
+      if (p + 1 >= filled && !final) return -1; // is it CRLF? need the next byte
+      p += buf[p + 1] === LF ? 2 : 1;
+    } else p += 1; // LF
+    out.lines += 1;
+    break;
+  }
+  rec.count = n;
+  rec.anyQuoted = true;
+  return p;
+}
+
+/**
+ * The offset of the quote that closes a quoted field whose content starts at `q`, adding
+ * the line breaks (LF, CRLF or a lone CR) the content spans to `out.lines`; -1 when the
+ * buffer ends before it is known, -2 when the file ends with the field still open.
+ */
+function closingQuote(
+  buf: Uint8Array,
+  q: number,
+  filled: number,
+  final: boolean,
+  out: Careful,
+): number {
+  while (q < filled) {
+    const c = buf[q] as number;
+    if (c === QUOTE) {
+      if (q + 1 < filled && buf[q + 1] === QUOTE) {
+        q += 2;
+        continue;
+      }
+      if (q + 1 >= filled && !final) return -1; // need the next byte to decide
+      return q;
+    }
+    if (c === LF) out.lines += 1;
+    else if (c === CR && buf[q + 1] !== LF) out.lines += 1;
+    q += 1;
+  }
+  return final ? -2 : -1;
+}
+
+/** The first delimiter, CR or LF at or after `p`, or `filled`. */
+function fieldEnd(buf: Uint8Array, p: number, filled: number, delim: number): number {
+  while (p < filled) {
+    const c = buf[p] as number;
+    if (c === delim || c === LF || c === CR) return p;
+    p += 1;
+  }
+  return filled;
+}
+
+function setField(rec: CsvRecord, n: number, start: number, end: number, quoted: number): void {
+  rec.starts[n] = start;
+  rec.ends[n] = end;
+  rec.quoted[n] = quoted;
+}
+
+/**
+ * The bytes being scanned: a buffer over the file from `offset`, `filled` bytes long,
+ * refilled as records are consumed. The next chunk is read into `staging` while the current
+ * one is parsed, so the scan does not wait for the disk (or the page cache) between chunks.
+ */
+class ChunkWindow {
+  /** A Buffer: its indexOf is a native memchr (a Uint8Array's is a generic loop). */
+  buf: Buffer;
+  words: Int32Array | undefined;
+  filled = 0;
+  /** The file offset of `buf[0]`. */
+  offset: number;
+  /** No more bytes will be read (the file's end, or `end`). */
+  eof = false;
+  /** The buffer ends where the file does: a record without a line end there is whole. */
+  final = false;
+  readonly start: number;
+  private filePos: number;
+  private ahead: Promise<number> | undefined;
+  private readonly staging: Buffer;
+  private readonly chunk: number;
+  private readonly end: number;
+  /** At an `end` before the file's, a record cut short is not a record: it is dropped. */
+  private readonly cut: boolean;
+
+  constructor(
+    private readonly reader: Reader,
+    start: number,
+    private readonly options: ScanOptions,
+  ) {
+    this.start = start;
+    this.offset = start;
+    this.filePos = start;
+    this.end = Math.min(options.end ?? reader.size, reader.size);
+    this.cut = this.end < reader.size;
+    this.chunk = options.chunkSize ?? 1024 * 1024;
+    this.buf = Buffer.allocUnsafe(this.chunk * 2);
+    this.words = wordsOf(this.buf);
+    this.staging = Buffer.allocUnsafe(this.chunk);
+    this.readAhead();
+  }
+
+  private readAhead(): void {
+    const want = Math.min(this.chunk, this.end - this.filePos);
+    this.ahead = want > 0 ? this.reader.read(this.staging, 0, want, this.filePos) : undefined;
+  }
+
+  /** Drops the bytes before `pos` (consumed) and appends the next chunk after the rest. */
+  async fill(pos: number): Promise<void> {
+    if (pos > 0) {
+      this.buf.copyWithin(0, pos, this.filled);
+      this.filled -= pos;
+      this.offset += pos;
+    }
+    if (this.filled + this.chunk > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.filled + this.chunk));
+      bigger.set(this.buf.subarray(0, this.filled));
+      this.buf = bigger;
+      this.words = wordsOf(bigger);
+    }
+    if (this.ahead === undefined) {
+      this.eof = true;
+      this.final = !this.cut;
+      return;
+    }
+    const bytesRead = await this.ahead;
+    this.ahead = undefined;
+    this.buf.set(this.staging.subarray(0, bytesRead), this.filled);
+    if (bytesRead === 0) {
+      this.eof = true;
+      this.final = true;
+    }
+    this.filled += bytesRead;
+    this.filePos += bytesRead;
+    if (this.filePos >= this.end) this.eof = true;
+    this.final = this.final || (this.eof && !this.cut);
+    if (bytesRead > 0) this.readAhead();
+    this.options.onProgress?.(this.filePos - this.start);
+  }
+
+  /** Closes the reader, once a read still under way has finished. */
+  async close(): Promise<void> {
+    await this.ahead?.catch(() => 0);
+    await this.reader.close();
   }
 }
 
