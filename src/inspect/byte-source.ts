@@ -18,6 +18,12 @@ export interface ByteSource {
   readonly bytesRead: number;
   /** Number of `read` calls so far. */
   readonly reads: number;
+  /**
+   * The file on disk this source reads whole, when it does (a file, or a folder's member; not
+   * an archive's member): readers that need a path (worker threads, the HDF5 library, a
+   * TDMS file's index beside it) open that instead.
+   */
+  readonly file?: string;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,7 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   return {
     name: path,
     size,
+    file: path,
     get bytesRead() {
       return bytesRead;
     },

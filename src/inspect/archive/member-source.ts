@@ -3,9 +3,7 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
-import { issue } from '../../model/plain.js';
 import type { ByteSource } from '../byte-source.js';
-import { InspectError } from '../profile.js';
 
 /** Counts reads into a source of `size` bytes: the bookkeeping every member source shares. */
 function counted(
@@ -13,12 +11,14 @@ function counted(
   size: number,
   readAt: (offset: number, length: number) => Promise<Uint8Array>,
   close: () => Promise<void> = async () => {},
+  file?: string,
 ): ByteSource {
   let bytesRead = 0;
   let reads = 0;
   return {
     name,
     size,
+    ...(file === undefined ? {} : { file }),
     get bytesRead() {
       return bytesRead;
     },
@@ -74,6 +74,7 @@ export function renamedSource(inner: ByteSource, name: string): ByteSource {
     inner.size,
     keepingHead((o, n) => inner.read(o, n), KEPT_FILE_HEAD),
     () => inner.close(),
+    inner.file,
   );
 }
 
@@ -86,35 +87,86 @@ export function sliceSource(outer: ByteSource, start: number, size: number, name
   );
 }
 
-/** Bytes `offset .. offset+length` of a stream, which is destroyed once they have passed. */
-async function windowOf(stream: Readable, offset: number, length: number): Promise<Uint8Array> {
-  const out = new Uint8Array(length);
-  let at = 0;
-  let got = 0;
-  try {
-    for await (const chunk of stream) {
-      const c = chunk as Uint8Array;
-      const from = Math.max(0, offset - at);
-      if (from < c.byteLength) {
-        const part = c.subarray(from, Math.min(c.byteLength, from + length - got));
+/** A stream of a member's bytes from its first byte, opened anew for each pass over it. */
+export type OpenStream = () => Promise<AsyncIterable<Uint8Array>>;
+
+/** Positioned reads over a restartable stream; `close` ends the stream's current pass. */
+export interface ForwardReads {
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * Positioned reads over a stream that can only go forward but can be opened again from its
+ * start (an inflating zip member, a member of a tar.gz): a read at or ahead of the stream's
+ * position continues the stream (skipping the bytes between), a read behind it opens the
+ * stream again. Only the chunk at the position is held, so memory is one chunk whatever
+ * the member's size; readers that go forward (CSV scans, Parquet row groups, the TDMS and
+ * ULog walks) pass over the member about once. Reads run one at a time, in call order.
+ */
+export function forwardReads(open: OpenStream): ForwardReads {
+  let stream: AsyncIterator<Uint8Array> | undefined;
+  let chunk: Uint8Array = new Uint8Array(0);
+  /** The member offset of `chunk`'s first byte. */
+  let chunkAt = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  const end = async () => {
+    const old = stream;
+    stream = undefined;
+    await old?.return?.();
+  };
+  const next = async (): Promise<boolean> => {
+    const r = await (stream as AsyncIterator<Uint8Array>).next();
+    chunkAt += chunk.byteLength;
+    chunk = r.done ? new Uint8Array(0) : r.value;
+    return r.done !== true;
+  };
+  const readAt = async (offset: number, length: number): Promise<Uint8Array> => {
+    if (!stream || offset < chunkAt) {
+      await end();
+      stream = (await open())[Symbol.asyncIterator]();
+      chunk = new Uint8Array(0);
+      chunkAt = 0;
+    }
+    const out = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const from = offset + got - chunkAt;
+      if (from >= 0 && from < chunk.byteLength) {
+        const part = chunk.subarray(from, Math.min(chunk.byteLength, from + length - got));
         out.set(part, got);
         got += part.byteLength;
-      }
-      at += c.byteLength;
-      if (got >= length) break;
+      } else if (!(await next())) break;
     }
-  } finally {
-    stream.destroy();
-  }
-  return got === length ? out : out.subarray(0, got);
+    return got === length ? out : out.subarray(0, got);
+  };
+  return {
+    read(offset, length) {
+      const result = queue.then(() =>
+        readAt(offset, length).catch(async (err: unknown) => {
+          // A failed pass is not continued: the next read starts a new one.
+          await end().catch(() => {});
+          throw err;
+        }),
+      );
+      queue = result.catch(() => {});
+      return result;
+    },
+    close() {
+      const closed = queue.then(end);
+      queue = closed.catch(() => {});
+      return closed;
+    },
+  };
 }
 
 /** How much of a compressed member's start is kept once read (the inspectors' heads). */
 const KEPT_HEAD = 8 * 1024 * 1024;
 
 /**
- * A compressed member (a deflated zip member): reads inflate it from its start again, as far
- * as the bytes asked for; its first bytes are kept, since every inspector reads them first.
+ * A compressed member (a deflated zip member): its first bytes are kept once read, since
+ * every inspector reads them first; other reads go through one inflating stream of the
+ * member (forwardReads: continued forward, opened again for a read behind it).
  */
 export function streamedSource(
   name: string,
@@ -122,16 +174,18 @@ export function streamedSource(
   open: () => Promise<Readable>,
   fail: (err: unknown) => Error,
 ): ByteSource {
+  const stream = forwardReads(open);
   return counted(
     name,
     size,
     keepingHead(async (offset, length) => {
       try {
-        return await windowOf(await open(), offset, length);
+        return await stream.read(offset, length);
       } catch (err) {
         throw fail(err);
       }
     }, KEPT_HEAD),
+    () => stream.close(),
   );
 }
 
@@ -142,25 +196,32 @@ export interface Kept {
 }
 
 /**
- * A member of a streamed archive (tar, tar.gz), known by what was kept of it as it passed:
- * all of it when small, else its head and its tail. A read elsewhere cannot be answered.
+ * A member of a tar.gz, known by what was kept of it as the walk's stream passed (all of it
+ * when small, else its head and its tail); a read elsewhere goes through `open`, a new
+ * stream of the archive from its start to the member (forwardReads).
  */
-export function keptSource(name: string, size: number, kept: readonly Kept[]): ByteSource {
-  return counted(name, size, async (offset, length) => {
-    for (const k of kept) {
-      if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
-        return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
-    }
-    throw new InspectError(
-      issue(
-        'archive_member_unseekable',
-        '',
-        `${name}: bytes ${offset}..${offset + length} of this ${size}-byte member were not kept while the archive streamed past`,
-        {
-          hint: 'Infer the folder the archive was made from, or make a zip of it (zip members are read in place).',
-          source: { file: name },
-        },
-      ),
-    );
-  });
+export function keptSource(
+  name: string,
+  size: number,
+  kept: readonly Kept[],
+  open: OpenStream,
+  fail: (err: unknown) => Error,
+): ByteSource {
+  const stream = forwardReads(open);
+  return counted(
+    name,
+    size,
+    async (offset, length) => {
+      for (const k of kept) {
+        if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
+          return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
+      }
+      try {
+        return await stream.read(offset, length);
+      } catch (err) {
+        throw fail(err);
+      }
+    },
+    () => stream.close(),
+  );
 }

@@ -43,6 +43,53 @@ async function keep(entry: AsyncIterable<unknown>, size: number): Promise<Kept[]
   return kept;
 }
 
+/**
+ * The bytes of the `index`th entry (counting every header the walk sees) of the tar.gz at
+ * `path`, from a new stream of the archive: the entries before it are skipped as they pass.
+ */
+async function* restream(
+  path: string,
+  index: number,
+  counted: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  const input = createReadStream(path).on('data', (c) => counted(c.length));
+  const extract = tar.extract();
+  pipeline(input, createGunzip(), extract).catch(() => {});
+  try {
+    let at = 0;
+    for await (const entry of extract) {
+      if (at++ === index) {
+        for await (const chunk of entry) yield chunk as Uint8Array;
+        return;
+      }
+      entry.resume();
+    }
+    throw new Error('the member was not found when the archive was read again');
+  } finally {
+    input.destroy();
+    extract.destroy();
+  }
+}
+
+/**
+ * The source of a tar.gz member the walk kept `kept` of: reads elsewhere in it stream the
+ * archive again (restream), counted into the container's bytes read.
+ */
+function streamMemberSource(
+  archive: { path: string; name: string; counted: (bytes: number) => void },
+  index: number,
+  member: { path: string; size: number },
+  kept: readonly Kept[],
+): ByteSource {
+  return keptSource(
+    member.path,
+    member.size,
+    kept,
+    async () => restream(archive.path, index, archive.counted),
+    (err) => archiveError(archive.name, member.path, err),
+  );
+}
+
 /** Visits one member of a plain tar: in place, or from the file it is spilled to. */
 async function visitMember(
   archive: ByteSource,
@@ -102,6 +149,13 @@ async function openPlainTar(path: string, name: string): Promise<Container> {
 export async function openTar(path: string, name: string, gzip: boolean): Promise<Container> {
   if (!gzip) return openPlainTar(path, name);
   let bytesRead = 0;
+  const archive = {
+    path,
+    name,
+    counted: (n: number) => {
+      bytesRead += n;
+    },
+  };
   return {
     kind: gzip ? 'tar.gz' : 'tar',
     name,
@@ -110,18 +164,18 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
       return bytesRead;
     },
     async walk(visit, jobs, spill) {
-      const input = createReadStream(path).on('data', (c) => {
-        bytesRead += c.length;
-      });
+      const input = createReadStream(path).on('data', (c) => archive.counted(c.length));
       const extract = tar.extract();
       const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
       piped.catch(() => {});
       const pool = createPool(jobs);
       let current: string | undefined;
+      let index = -1;
       try {
         for await (const entry of extract) {
           const { header } = entry;
           current = header.name;
+          index += 1;
           if (header.type !== 'file' && header.type !== 'contiguous-file') {
             entry.resume();
             continue;
@@ -137,7 +191,10 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
             continue;
           }
           const kept = await keep(entry, size);
-          await pool.run(() => visit(member, async () => keptSource(member.path, size, kept)));
+          const at = index;
+          await pool.run(() =>
+            visit(member, async () => streamMemberSource(archive, at, member, kept)),
+          );
         }
         await piped;
         current = undefined;

@@ -35,10 +35,4 @@ export const batchCodes = {
       'The archive (zip, tar, tar.gz) cannot be read: it is truncated or damaged, or a member is stored with a method importkit cannot read.',
     fix: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
   },
-  archive_member_unseekable: {
-    severity: 'error',
-    summary:
-      'A large member of a tar or tar.gz archive was read beyond the head and tail importkit keeps of it while the archive streams past.',
-    fix: 'Infer the folder the archive was made from, or make a zip of it (zip members are read in place).',
-  },
 } as const satisfies Record<string, CodeDoc>;
