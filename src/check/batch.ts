@@ -4,21 +4,14 @@
  * data files present but not listed are reported.
  */
 import {
-  archiveError,
   type ByteSource,
   type ContainerKind,
-  type ContainerMember,
   containerKind,
   detectFormat,
   type FileFormat,
-  hideRootInIssues,
   leftOutByContent,
   leftOutByName,
-  memberTarget,
   openContainer,
-  type Spill,
-  UnpackError,
-  withPrivateFolder,
 } from '../inspect/index.js';
 import {
   type BatchConfig,
@@ -28,7 +21,7 @@ import {
 } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
-import { checkFile } from './dispatch.js';
+import { checkSource } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
 
 const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
@@ -99,7 +92,7 @@ interface Seen {
 
 async function examine(
   batch: BatchConfig,
-  { path, file }: ContainerMember,
+  path: string,
   source: ByteSource,
   options: CheckOptions,
 ): Promise<Seen> {
@@ -112,9 +105,7 @@ async function examine(
   if (mismatch) return { format, data, issues: [mismatch] };
   const config = configOf(batch, path, entry);
   if (!config) return { format, data, issues: [] };
-  // A folder's files, and an archive's listed members (spilled by the walk), are files.
-  if (file === undefined) throw new Error(`${path}: a listed member was not written to a file`);
-  const found = await checkFile(config.document, file, options);
+  const found = await checkSource(config.document, source, options);
   return { format, data, issues: moved(found, config.key, config.base, path) };
 }
 
@@ -146,11 +137,10 @@ function notListedIssue(path: string): Issue {
  * Checks a BatchConfig against the folder or archive it imports, `jobs` members at a time
  * (default 2; a CSV `--full` scan of each shares the jobs left, as several config/data
  * pairs do). `onProgress` counts the members done of those the folder, zip or tar holds (a
- * tar.gz is read as a stream: its count is not known before). The archive is read once: as
- * the walk reads each listed member it writes it to a private temporary folder (removed
- * afterwards, also on errors), where it is checked as a folder's file is (the checkers open
- * paths); the other members are only detected, in place. Issues name the members, not that
- * folder. Throws InspectError when the archive is damaged.
+ * tar.gz is read as a stream: its count is not known before). The archive is walked once,
+ * and each listed member is checked where it lies, through its byte source, as a folder's
+ * file is (nothing is extracted; an HDF5 member is the one exception for now: see
+ * `hdf5FileOf`). Issues name the members. Throws InspectError when the archive is damaged.
  */
 export async function checkBatch(
   batch: BatchConfig,
@@ -167,30 +157,16 @@ export async function checkBatch(
         { hint: 'Give the folder or the archive the batch imports.', source: { file: path } },
       ),
     ];
-  if (kind === 'folder')
-    return assemble(batch, await walkMembers(batch, { path, kind }, undefined, options));
-  const listed = new Set(Object.keys(batch.fileConfigs ?? {}));
-  try {
-    return await withPrivateFolder(async (root) => {
-      const spill: Spill = (member) =>
-        listed.has(member) && !leftOutByName(member) ? memberTarget(root, member) : undefined;
-      const seen = await walkMembers(batch, { path, kind }, spill, options);
-      return hideRootInIssues(assemble(batch, seen), root);
-    });
-  } catch (err) {
-    throw err instanceof UnpackError ? archiveError(path, err.member, err) : err;
-  }
+  return assemble(batch, await walkMembers(batch, { path, kind }, options));
 }
 
 /**
  * What the walk sees of each member of the folder or archive at `path`; the listed members
- * are checked against their configs as files (a folder's own, or where `spill` has the walk
- * write an archive's).
+ * are checked against their configs through their sources, read in place.
  */
 async function walkMembers(
   batch: BatchConfig,
   { path, kind }: { path: string; kind: ContainerKind },
-  spill: Spill | undefined,
   options: CheckOptions,
 ): Promise<Map<string, Seen>> {
   const container = await openContainer(path, kind);
@@ -199,22 +175,18 @@ async function walkMembers(
   const each = memberOptions(options, jobs, container.count);
   let done = 0;
   try {
-    await container.walk(
-      async (member, open) => {
-        if (!leftOutByName(member.path)) {
-          const source = await open();
-          try {
-            seen.set(member.path, await examine(batch, member, source, each));
-          } finally {
-            await source.close();
-          }
+    await container.walk(async (member, open) => {
+      if (!leftOutByName(member.path)) {
+        const source = await open();
+        try {
+          seen.set(member.path, await examine(batch, member.path, source, each));
+        } finally {
+          await source.close();
         }
-        done += 1;
-        if (container.count !== undefined) options.onProgress?.(done, container.count);
-      },
-      jobs,
-      spill,
-    );
+      }
+      done += 1;
+      if (container.count !== undefined) options.onProgress?.(done, container.count);
+    }, jobs);
   } finally {
     await container.close();
   }

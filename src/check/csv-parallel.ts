@@ -18,7 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { scanCsvFile } from '../inspect/index.js';
+import { type ByteSource, scanCsvFile } from '../inspect/index.js';
 import {
   type Lanes,
   lanesOf,
@@ -60,10 +60,18 @@ export interface FullScan {
 
 const MiB = 1024 * 1024;
 
-/** Scans every record of the file and tallies the rows from `checkFrom` on. */
-export async function scanFull(path: string, size: number, o: FullScanOptions): Promise<FullScan> {
+/**
+ * Scans every record of the file and tallies the rows from `checkFrom` on. The workers open
+ * the file by its path: a source that is not a file on disk (an archive's member), like a
+ * gzip file, is scanned from its start in this thread.
+ */
+export async function scanFull(
+  path: string | ByteSource,
+  size: number,
+  o: FullScanOptions,
+): Promise<FullScan> {
   const progress = o.onProgress;
-  if (o.gzip) {
+  if (o.gzip || typeof path !== 'string') {
     const { tally, onRecord } = tallyRecords(o.spec, { skipBefore: o.checkFrom });
     await scanCsvFile(path, onRecord, {
       delimiter: o.delimiter,

@@ -12,7 +12,6 @@ import {
   type CsvProfile,
   classifyCell,
   inspectCsvSource,
-  openForInspection,
   scanCsvFile,
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
@@ -85,15 +84,16 @@ const UNIX_PER_MS: Partial<Record<TimeFormat, number>> = {
 
 type At = (...tokens: Array<string | number>) => string;
 
+/** Checks a CsvConfig against the CSV read through `source` (issues name `source.name`). */
 export async function checkCsv(
   config: CsvConfig,
-  dataPath: string,
+  source: ByteSource,
   options: CsvCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'csvConfig';
   const at: At = (...tokens) => pointer(key, ...tokens);
-  const source = await openForInspection(dataPath);
-  const read = await readThrough(source, config, options).finally(() => source.close());
+  const dataPath = source.name;
+  const read = await readThrough(source, config, options);
   const { profile, structureIssues, columns, timeCol, timeSpec, useEmbedded } = read;
   const { rows, tally, totalRows } = read;
   const width = fileWidth(tally.fieldCounts, rows.header);
@@ -121,8 +121,8 @@ export async function checkCsv(
 
 /**
  * Every read of the file, through one open byte source: the inspector's profile, then the
- * tally of the values (sampled, or every row in worker threads, which open the file
- * themselves).
+ * tally of the values (sampled, or every row: in worker threads, which open the file
+ * themselves, when the source is a file on disk; else in this thread through the source).
  */
 async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCheckOptions) {
   const at: At = (...tokens) => pointer(options.key ?? 'csvConfig', ...tokens);
@@ -133,7 +133,7 @@ async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCh
   const rows = locateRows(config.firstDataRow, profile);
   const spec = tallySpecOf(columns, timeSpec, rows.header);
   const { tally, totalRows } = options.full
-    ? await fullTally(source.name, size, spec, delimiter, rows.checkFrom, gz, options)
+    ? await fullTally(source.file ?? source, size, spec, delimiter, rows.checkFrom, gz, options)
     : await sampledTally(source, size, spec, delimiter, rows.checkFrom, gz, options);
   return {
     profile,
@@ -471,9 +471,12 @@ function numRowsIssues(
   ];
 }
 
-/** Every row of the file, in worker threads unless one job is asked for. */
+/**
+ * Every row of the file: a file on disk (its path) in worker threads unless one job is asked
+ * for, any other source (an archive's member) in this thread.
+ */
 async function fullTally(
-  dataPath: string,
+  data: string | ByteSource,
   size: number,
   spec: TallySpec,
   delimiter: string,
@@ -481,7 +484,7 @@ async function fullTally(
   gzip: boolean,
   options: CsvCheckOptions,
 ): Promise<{ tally: Tally; totalRows: number }> {
-  const scan = await scanFull(dataPath, size, {
+  const scan = await scanFull(data, size, {
     delimiter,
     spec,
     checkFrom,

@@ -4,6 +4,7 @@
  * them.
  */
 import {
+  type ByteSource,
   detectFormat,
   type FileFormat,
   openForInspection,
@@ -13,17 +14,6 @@ import type { ImportDocument } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
 import { type CheckFormat, type CheckOptions, configOfDocument } from './formats.js';
 import type { ConfigRows, RowReadOptions } from './rows.js';
-
-/** The format of a data file to check: an empty file is refused first. */
-async function dataFormat(dataPath: string): Promise<FileFormat> {
-  const source = await openForInspection(dataPath);
-  try {
-    refuseEmptyFile(source, dataPath);
-    return (await detectFormat(source)).format;
-  } finally {
-    await source.close();
-  }
-}
 
 function formatMismatch(dataPath: string, key: string, format: FileFormat, entry: CheckFormat) {
   return issue(
@@ -46,23 +36,42 @@ export async function checkFile(
   dataPath: string,
   options: CheckOptions = {},
 ): Promise<Issue[]> {
+  if (!configOfDocument(document)?.format) return [];
+  const source = await openForInspection(dataPath);
+  try {
+    return await checkSource(document, source, options);
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * `checkFile` over a source: a file, or a member of a folder or an archive read in place
+ * (issues name `source.name`). An empty source is refused first.
+ */
+export async function checkSource(
+  document: ImportDocument,
+  source: ByteSource,
+  options: CheckOptions = {},
+): Promise<Issue[]> {
   const found = configOfDocument(document);
   if (!found?.format) return [];
   const { key, format: entry } = found;
-  const format = await dataFormat(dataPath);
-  if (format !== entry.id) return [formatMismatch(dataPath, key, format, entry)];
+  refuseEmptyFile(source);
+  const format = (await detectFormat(source)).format;
+  if (format !== entry.id) return [formatMismatch(source.name, key, format, entry)];
   if (!entry.check) {
     return [
       issue(
         'check_kind_not_supported',
         `/${key}`,
         `importkit cannot check a ${entry.title} against its file yet; only the config was checked`,
-        { source: { file: dataPath } },
+        { source: { file: source.name } },
       ),
     ];
   }
   const config = (document as Record<string, unknown>)[key] as Record<string, unknown> | undefined;
-  return entry.check(config ?? {}, dataPath, { ...options, key });
+  return entry.check(config ?? {}, source, { ...options, key });
 }
 
 /**

@@ -6,7 +6,7 @@
  * dispatch through it; see `inspect/formats.ts` for why each stage keeps its own part
  * under the same ids (a test checks they agree).
  */
-import type { FileFormat } from '../inspect/index.js';
+import type { ByteSource, FileFormat } from '../inspect/index.js';
 import {
   CONFIG_KINDS,
   type CsvConfig,
@@ -38,10 +38,14 @@ export interface CheckOptions {
   rangeBytes?: number;
 }
 
-/** A format's check: its config (the value under `key` in the document) against the file. */
+/**
+ * A format's check: its config (the value under `key` in the document) against the data,
+ * read through `source` (a file, or a member of a folder or an archive read in place; issues
+ * name `source.name`). The caller opens and closes the source.
+ */
 export type FormatCheck = (
   config: Record<string, unknown>,
-  dataPath: string,
+  source: ByteSource,
   options: CheckOptions & { key: string },
 ) => Promise<Issue[]>;
 
@@ -67,26 +71,26 @@ function builtIn(kind: 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10') {
 const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('csv'),
-    check: async (config, dataPath, options) =>
-      (await import('./csv.js')).checkCsv(config as CsvConfig, dataPath, options),
+    check: async (config, source, options) =>
+      (await import('./csv.js')).checkCsv(config as CsvConfig, source, options),
     rows: async () => (await import('./rows-csv.js')).csvRows,
   },
   {
     ...builtIn('parquet'),
-    check: async (config, dataPath, options) =>
-      (await import('./parquet.js')).checkParquet(config as ParquetConfig, dataPath, options),
+    check: async (config, source, options) =>
+      (await import('./parquet.js')).checkParquet(config as ParquetConfig, source, options),
     rows: async () => (await import('./rows-parquet.js')).parquetRows,
   },
   {
     ...builtIn('hdf5'),
-    check: async (config, dataPath, options) =>
-      (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, dataPath, options),
+    check: async (config, source, options) =>
+      (await import('./hdf5.js')).checkHdf5Source(config as Hdf5Config, source, options),
     rows: async () => (await import('./rows-hdf5.js')).hdf5Rows,
   },
   {
     ...builtIn('tdms'),
-    check: async (config, dataPath, { key }) =>
-      (await import('./tdms.js')).checkTdms(config as TdmsConfig, dataPath, { key }),
+    check: async (config, source, { key }) =>
+      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, { key }),
     rows: async () => (await import('./rows-tdms.js')).tdmsRows,
   },
   {
@@ -96,8 +100,8 @@ const BUILT_IN: readonly CheckFormat[] = [
   },
   {
     ...builtIn('ulog'),
-    check: async (config, dataPath, options) =>
-      (await import('./ulog.js')).checkUlog(config as UlogConfig, dataPath, options),
+    check: async (config, source, options) =>
+      (await import('./ulog.js')).checkUlog(config as UlogConfig, source, options),
     rows: async () => (await import('./rows-ulog.js')).ulogRows,
   },
 ];

@@ -9,8 +9,17 @@
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
  * InspectError (`hdf5_unreadable`), never a hang.
  */
+
+import { join } from 'node:path';
 import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
-import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
+import {
+  type ByteSource,
+  type Hdf5Dataset,
+  type Hdf5Type,
+  inspectHdf5,
+  withPrivateFolder,
+  writeSource,
+} from '../inspect/index.js';
 import type { Hdf5Config, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, unixUnitThatFits } from '../model/plain.js';
 import { listSome, notFoundHint } from '../validate/index.js';
@@ -41,6 +50,44 @@ interface Hdf5Scope {
   issues: Issue[];
   /** What `full` reads: each time dataset (and column) with the channels it times. */
   groups: Map<string, ReadGroup>;
+}
+
+/** Checks an Hdf5Config against the HDF5 data of `source` (issues name `source.name`). */
+export async function checkHdf5Source(
+  config: Hdf5Config,
+  source: ByteSource,
+  options: Hdf5CheckOptions = {},
+): Promise<Issue[]> {
+  return hdf5FileOf(source, async (file) =>
+    renamed(await checkHdf5(config, file, options), file, source.name),
+  );
+}
+
+/**
+ * INTERIM, until HDF5 reads an archive's member in place through its source: the HDF5
+ * library opens a path, so `use` gets the source's own file when it reads one whole, else
+ * (an archive's member) a private temporary file the member is written to, removed after
+ * `use` settles. The one place a check writes a member to disk.
+ */
+async function hdf5FileOf<T>(source: ByteSource, use: (file: string) => Promise<T>): Promise<T> {
+  if (source.file !== undefined) return use(source.file);
+  return withPrivateFolder(async (root) => {
+    const file = join(root, 'member.h5');
+    await writeSource(source, file);
+    return use(file);
+  });
+}
+
+/** Issues about `file` naming `name` instead (a member's path, not where it was read from). */
+function renamed(issues: readonly Issue[], file: string, name: string): Issue[] {
+  if (file === name) return [...issues];
+  const swap = (text: string) => text.split(file).join(name);
+  return issues.map((i) => {
+    const out: Issue = { ...i, message: swap(i.message) };
+    if (i.hint !== undefined) out.hint = swap(i.hint);
+    if (i.source?.file !== undefined) out.source = { ...i.source, file: swap(i.source.file) };
+    return out;
+  });
 }
 
 export async function checkHdf5(

@@ -10,6 +10,7 @@
  * detaches the buffer): each batch is judged whole before the next one is asked for.
  */
 import { open } from 'node:fs/promises';
+import type { ByteSource } from '../inspect/index.js';
 import type { Chunk } from './value-tally.js';
 
 /** A batch's columns by name, each a view of the values in the wasm memory. */
@@ -199,13 +200,32 @@ export async function openFileBlob(
     setImmediate(() => pool.push(buffer));
     return buffer;
   };
-  const range = (from: number, to: number): FileBlob => ({
+  return { blob: blobOver(0, size, read), close: () => handle.close() };
+}
+
+/**
+ * A Blob over any byte source (an archive's member read in place): each range is read
+ * through the source, in order as parquet-wasm asks for them.
+ */
+export function sourceBlob(source: ByteSource): FileBlob {
+  return blobOver(0, source.size, async (from, to) => {
+    // A copy: the bytes may be a view into a larger buffer (a kept head, a chunk).
+    return new Uint8Array(await source.read(from, to - from)).buffer;
+  });
+}
+
+/** Bytes `from .. to` of what `read` reads, as a Blob whose slices read their own ranges. */
+function blobOver(
+  from: number,
+  to: number,
+  read: (from: number, to: number) => Promise<ArrayBuffer>,
+): FileBlob {
+  return {
     size: to - from,
     slice: (start = 0, end = to - from) =>
-      range(from + Math.min(start, to - from), from + Math.min(end, to - from)),
+      blobOver(from + Math.min(start, to - from), from + Math.min(end, to - from), read),
     arrayBuffer: () => read(from, to),
-  });
-  return { blob: range(0, size), close: () => handle.close() };
+  };
 }
 
 /** A resizable ArrayBuffer (ES2024, in Node 20; the project's TypeScript lib is older). */

@@ -6,11 +6,13 @@
  * fractions) outside the declared integer type; ENUM values not among the enumTypes (the
  * tallies and their issues: value-tally.ts).
  */
-import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
+import type { AsyncBuffer } from 'hyparquet';
 import type { RecordBatch } from 'parquet-wasm';
+import type { ByteSource } from '../inspect/index.js';
 import type { ChannelDataType, EnumType } from '../model/index.js';
-import { batchColumns, openFileBlob } from './parquet-arrow.js';
+import { batchColumns, openFileBlob, sourceBlob } from './parquet-arrow.js';
 import {
   arrayChunk,
   type ChannelTally,
@@ -39,9 +41,12 @@ export interface ValueTallies {
 /** Rows decoded per batch: small enough that a batch is a few MB whatever the width. */
 const BATCH_ROWS = 65_536;
 
-/** Reads the named columns row group by row group and tallies what the checks report. */
+/**
+ * Reads the named columns row group by row group and tallies what the checks report, from a
+ * file (its path) or any source (an archive's member, read in place).
+ */
 export async function scanParquetValues(
-  path: string,
+  path: string | ByteSource,
   time: string | undefined,
   channels: readonly ValueChannel[],
   onProgress?: (done: number, total: number) => void,
@@ -87,13 +92,14 @@ type Feed = (column: string, chunk: Chunk, base: number) => void;
  * of one row group), each column a Chunk fed with its first row (0-based); returns the
  * rows read. The Chunks are views valid only while `feed` runs.
  */
-export function decodeParquet(
-  path: string,
+export async function decodeParquet(
+  path: string | ByteSource,
   columns: string[],
   feed: Feed,
   onProgress?: (done: number, total: number) => void,
 ): Promise<number> {
-  return optimizedOnly(path, () => readWithParquetWasm(path, columns, feed, onProgress));
+  const size = typeof path === 'string' ? (await stat(path)).size : path.size;
+  return optimizedOnly(size, () => readWithParquetWasm(path, columns, feed, onProgress));
 }
 
 /** Files from this size are decoded with parquet-wasm's optimized code only (optimizedOnly). */
@@ -112,8 +118,8 @@ const OPTIMIZED_ONLY_BYTES = 4 * 1024 * 1024;
  * starting beside it in a batch) is compiled by the optimizing compiler too, which is
  * slower to start but reads the same values.
  */
-async function optimizedOnly<T>(path: string, read: () => Promise<T>): Promise<T> {
-  if (statSync(path).size < OPTIMIZED_ONLY_BYTES) return read();
+async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T> {
+  if (size < OPTIMIZED_ONLY_BYTES) return read();
   setFlagsFromString('--no-liftoff');
   try {
     return await read();
@@ -122,14 +128,24 @@ async function optimizedOnly<T>(path: string, read: () => Promise<T>): Promise<T
   }
 }
 
+/**
+ * The Blob parquet-wasm reads: a file on disk through pooled positioned reads (openFileBlob),
+ * any other source through its reads.
+ */
+async function blobOf(data: string | ByteSource) {
+  const file = typeof data === 'string' ? data : data.file;
+  if (file !== undefined) return openFileBlob(file);
+  return { blob: sourceBlob(data as ByteSource), close: async () => {} };
+}
+
 async function readWithParquetWasm(
-  path: string,
+  path: string | ByteSource,
   columns: string[],
   feed: Feed,
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Promise<number> {
   const pw = await import('parquet-wasm');
-  const source = await openFileBlob(path);
+  const source = await blobOf(path);
   let rows = 0;
   try {
     const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
@@ -169,14 +185,26 @@ const RAW = {
   dateFromDays: (v: number) => v,
 };
 
+/**
+ * A source as hyparquet's AsyncBuffer: each slice read through the source, copied (the bytes
+ * may be a view into a larger buffer).
+ */
+function sourceBuffer(source: ByteSource): AsyncBuffer {
+  return {
+    byteLength: source.size,
+    slice: async (start, end) =>
+      new Uint8Array(await source.read(start, (end ?? source.size) - start)).buffer,
+  };
+}
+
 async function readWithHyparquet(
-  path: string,
+  path: string | ByteSource,
   columns: string[],
   feed: Feed,
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Promise<number> {
   const { asyncBufferFromFile, parquetMetadataAsync, parquetRead } = await import('hyparquet');
-  const file = await asyncBufferFromFile(path);
+  const file = typeof path === 'string' ? await asyncBufferFromFile(path) : sourceBuffer(path);
   const metadata = await parquetMetadataAsync(file);
   const total = Number(metadata.num_rows);
   let start = 0;

@@ -6,7 +6,12 @@
  * the values too (see parquet-values.ts).
  */
 import { parquetChannelTypeOf as channelTypeOf } from '../infer/index.js';
-import { inspectParquet, type ParquetFieldProfile, type ParquetProfile } from '../inspect/index.js';
+import {
+  type ByteSource,
+  inspectParquetSource,
+  type ParquetFieldProfile,
+  type ParquetProfile,
+} from '../inspect/index.js';
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
@@ -46,14 +51,16 @@ interface ParquetScope {
   issues: Issue[];
 }
 
+/** Checks a ParquetConfig against the Parquet read through `source` (issues name `source.name`). */
 export async function checkParquet(
   config: ParquetConfig,
-  dataPath: string,
+  source: ByteSource,
   options: ParquetCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'parquetConfig';
   const at: At = (...t) => pointer(key, ...t);
-  const profile = await inspectParquet(dataPath);
+  const dataPath = source.name;
+  const { profile } = await inspectParquetSource(source);
   const footer = footerIssues(config, profile, at, dataPath);
   const scope = indexFields(profile, dataPath);
   const flat = config.flatDataset;
@@ -71,7 +78,7 @@ export async function checkParquet(
   const valued = checkColumns(scope, config, at);
   const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
   const scanned = options.full
-    ? await scanParquetValues(dataPath, fullTime?.path, valued, options.onProgress)
+    ? await scanParquetValues(source, fullTime?.path, valued, options.onProgress)
     : undefined;
   const timeFindings =
     timeField && timeColumn?.format

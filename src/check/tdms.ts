@@ -7,7 +7,9 @@
  */
 import { tdmsChannelTypeOf } from '../infer/index.js';
 import {
-  inspectTdms,
+  type ByteSource,
+  inspectTdmsSource,
+  openFileSource,
   type TdmsChannelProfile,
   type TdmsProfile,
   tdmsProperty,
@@ -21,11 +23,28 @@ import {
   notFoundHint,
 } from '../validate/index.js';
 import { shortName } from './_issue.js';
+import { throughSource } from './_source.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
   key?: string;
+}
+
+/**
+ * The profile of a TDMS source, walking its index (`<file>.tdms_index`, beside a file on disk)
+ * when there is one, as inspectTdms does; an archive's member is walked through its data.
+ */
+async function tdmsProfile(source: ByteSource): Promise<TdmsProfile> {
+  const index =
+    source.file === undefined
+      ? undefined
+      : await openFileSource(`${source.file}_index`).catch(() => undefined);
+  try {
+    return await inspectTdmsSource(source, index);
+  } finally {
+    await index?.close();
+  }
 }
 
 interface Ctx {
@@ -36,18 +55,21 @@ interface Ctx {
   issues: Issue[];
 }
 
-/** Checks a TdmsConfig against its TDMS file; throws InspectError when the file cannot be read. */
+/**
+ * Checks a TdmsConfig against its TDMS file (its path) or source (issues name the source);
+ * throws InspectError when the file cannot be read.
+ */
 export async function checkTdms(
   config: TdmsConfig,
-  dataPath: string,
+  data: string | ByteSource,
   options: TdmsCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'tdmsConfig';
-  const profile = await inspectTdms(dataPath);
+  const profile = await throughSource(data, tdmsProfile);
   const ctx: Ctx = {
     config,
     profile,
-    file: dataPath,
+    file: typeof data === 'string' ? data : data.name,
     at: (...t) => pointer(key, ...t),
     issues: profile.issues.filter((i) => i.severity === 'warning'),
   };
@@ -66,7 +88,7 @@ export async function checkTdms(
           'column_not_in_config',
           ctx.at('data'),
           `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
-          { source: { file: dataPath, dataset: c.path } },
+          { source: { file: ctx.file, dataset: c.path } },
         ),
       );
     }

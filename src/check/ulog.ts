@@ -7,11 +7,12 @@
  * the import unless the parse-error policy ignores it.
  */
 import { ulogChannelTypeOf } from '../infer/index.js';
-import { inspectUlog, type UlogProfile } from '../inspect/index.js';
+import { type ByteSource, inspectUlogSource, type UlogProfile } from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
 import { shortName } from './_issue.js';
+import { throughSource } from './_source.js';
 import { fitOf } from './types.js';
 
 export interface UlogCheckOptions {
@@ -24,16 +25,16 @@ export interface UlogCheckOptions {
 /** message name → instance → field name → ULog type. */
 type Index = Map<string, Map<number, Map<string, string>>>;
 
+/** Checks a UlogConfig against a ULog file (its path) or source (issues name the source). */
 export async function checkUlog(
   config: UlogConfig,
-  dataPath: string,
+  data: string | ByteSource,
   options: UlogCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'ulogConfig';
-  const profile = await inspectUlog(
-    dataPath,
-    options.onProgress ? { onProgress: options.onProgress } : {},
-  );
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const profile = await throughSource(data, (source) => inspectUlogSource(source, progress));
+  const dataPath = typeof data === 'string' ? data : data.name;
   const issues: Issue[] = [];
   const index = indexOf(profile);
   const logChannels = logChannelsOf(profile);

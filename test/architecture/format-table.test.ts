@@ -22,6 +22,7 @@ import {
 } from '../../src/infer/index.js';
 import {
   type BaseProfile,
+  type ByteSource,
   detectFormat,
   type InspectFormat,
   inspectFile,
@@ -51,12 +52,17 @@ afterAll(async () => {
 async function pairs(path: string): Promise<Map<string, string>> {
   const source = await openFileSource(path);
   try {
-    const text = new TextDecoder().decode(await source.read(0, source.size));
-    const lines = text.split('\n').slice(1).filter(Boolean);
-    return new Map(lines.map((l) => l.split('=', 2) as [string, string]));
+    return await pairsOf(source);
   } finally {
     await source.close();
   }
+}
+
+/** The pairs of kv bytes read through a source. */
+async function pairsOf(source: ByteSource): Promise<Map<string, string>> {
+  const text = new TextDecoder().decode(await source.read(0, source.size));
+  const lines = text.split('\n').slice(1).filter(Boolean);
+  return new Map(lines.map((l) => l.split('=', 2) as [string, string]));
 }
 
 const KV_INSPECT: InspectFormat = {
@@ -97,8 +103,8 @@ const KV_CHECK: CheckFormat = {
   id: 'kv',
   configKey: 'kvConfig',
   title: 'KvConfig',
-  check: async (config, dataPath, { key }) => {
-    const found = await pairs(dataPath);
+  check: async (config, source, { key }) => {
+    const found = await pairsOf(source);
     const keys = (config.keys ?? []) as string[];
     return keys
       .filter((k) => !found.has(k))
@@ -107,7 +113,7 @@ const KV_CHECK: CheckFormat = {
           code: 'column_not_in_file',
           severity: 'error',
           path: `/${key}/keys`,
-          message: `${k} is not in ${dataPath}`,
+          message: `${k} is not in ${source.name}`,
         }),
       );
   },
