@@ -5,7 +5,7 @@
  * (a temp folder is made only for an HDF5 member, the one reader that still needs a path).
  */
 import { watch } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -133,5 +133,30 @@ describe('checkBatch reads archive members in place', () => {
       process.env.TMPDIR = saved;
       watcher.close();
     }
+  });
+
+  test("an HDF5 member (read from a temp file for now): its folder's issues, the file removed", async () => {
+    const h5 = await readFile(join(repoRoot, 'fixtures', 'hdf5', 'compound.h5'));
+    await mkdir(join(tmp, 'h5set', 'data'), { recursive: true });
+    await writeFile(join(tmp, 'h5set', 'data', 'pack.h5'), h5);
+    const hdf5 = (
+      await import('../../fixtures/hdf5/compound.expected.json', { with: { type: 'json' } })
+    ).default.document.hdf5Config as Record<string, unknown> & { data: Array<object> };
+    const data = [...hdf5.data, { valueDataset: '/ghost', channelConfig: { name: 'ghost' } }];
+    const batch = {
+      fileConfigs: {
+        'data/pack.h5': { type: 'DATA_TYPE_KEY_HDF5', hdf5Config: { ...hdf5, data } },
+      },
+    } as BatchConfig;
+    const zip = join(tmp, 'h5set.zip');
+    await writeFile(zip, zipBytes([{ name: 'data/pack.h5', data: h5, method: 8 }]));
+    const tgz = join(tmp, 'h5set.tar.gz');
+    await writeFile(tgz, gzipSync(await tarOf([['data/pack.h5', h5]])));
+    const folder = await checkBatch(batch, join(tmp, 'h5set'));
+    expect(codesByFile(folder)['data/pack.h5']).toContain('dataset_not_in_file');
+    const before = await readdir(tmpdir());
+    expect(await checkBatch(batch, zip)).toEqual(folder);
+    expect(await checkBatch(batch, tgz)).toEqual(folder);
+    expect(await readdir(tmpdir())).toEqual(before);
   });
 });
