@@ -98,6 +98,21 @@ describe('forwardReads', () => {
     );
   });
 
+  test('a read a little behind the stream is answered from what it kept, far behind restarts', async () => {
+    const bytes = member(3 * 1024 * 1024, 9);
+    const passes = { n: 0 };
+    const stream = forwardReads(chunked(bytes, [16 * 1024], passes));
+    const source = { read: stream.read } as ByteSource;
+    await readsMatch(source, bytes, [
+      { offset: 2_000_000, length: 100 },
+      { offset: 1_500_000, length: 600_000 },
+    ]);
+    expect(passes.n).toBe(1);
+    await readsMatch(source, bytes, [{ offset: 10, length: 100 }]);
+    expect(passes.n).toBe(2);
+    await stream.close();
+  });
+
   test('reads asked for at once are answered one after another, each with its bytes', async () => {
     const bytes = member(50_000, 3);
     const stream = forwardReads(chunked(bytes, [777], { n: 0 }));

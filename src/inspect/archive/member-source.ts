@@ -96,44 +96,62 @@ export interface ForwardReads {
   close(): Promise<void>;
 }
 
+/** How much of what a stream passed is kept behind its position (reads just behind it). */
+const KEPT_BEHIND = 1024 * 1024;
+
 /**
  * Positioned reads over a stream that can only go forward but can be opened again from its
  * start (an inflating zip member, a member of a tar.gz): a read at or ahead of the stream's
  * position continues the stream (skipping the bytes between), a read behind it opens the
- * stream again. Only the chunk at the position is held, so memory is one chunk whatever
- * the member's size; readers that go forward (CSV scans, Parquet row groups, the TDMS and
- * ULog walks) pass over the member about once. Reads run one at a time, in call order.
+ * stream again. The last chunks passed are kept (KEPT_BEHIND bytes), so a read a little
+ * behind (a CSV scan's tail, a Parquet footer read after its length) needs no new pass, and
+ * memory stays that much whatever the member's size. Readers that go forward (CSV scans,
+ * Parquet row groups, the TDMS and ULog walks) pass over the member about once. Reads run
+ * one at a time, in call order.
  */
 export function forwardReads(open: OpenStream): ForwardReads {
   let stream: AsyncIterator<Uint8Array> | undefined;
-  let chunk: Uint8Array = new Uint8Array(0);
-  /** The member offset of `chunk`'s first byte. */
-  let chunkAt = 0;
+  /** The chunks kept, in order and contiguous, the last one at the stream's position. */
+  let pieces: Kept[] = [];
+  let keptBytes = 0;
+  /** The member offset the stream has reached (the end of the last piece). */
+  let end = 0;
   let queue: Promise<unknown> = Promise.resolve();
-  const end = async () => {
+  const stop = async () => {
     const old = stream;
     stream = undefined;
     await old?.return?.();
   };
   const next = async (): Promise<boolean> => {
     const r = await (stream as AsyncIterator<Uint8Array>).next();
-    chunkAt += chunk.byteLength;
-    chunk = r.done ? new Uint8Array(0) : r.value;
-    return r.done !== true;
+    if (r.done) return false;
+    if (r.value.byteLength === 0) return true;
+    pieces.push({ offset: end, bytes: r.value });
+    end += r.value.byteLength;
+    keptBytes += r.value.byteLength;
+    while (pieces.length > 1 && keptBytes - (pieces[0]?.bytes.byteLength ?? 0) >= KEPT_BEHIND)
+      keptBytes -= pieces.shift()?.bytes.byteLength ?? 0;
+    return true;
   };
   const readAt = async (offset: number, length: number): Promise<Uint8Array> => {
-    if (!stream || offset < chunkAt) {
-      await end();
+    if (!stream || offset < (pieces[0]?.offset ?? end)) {
+      await stop();
       stream = (await open())[Symbol.asyncIterator]();
-      chunk = new Uint8Array(0);
-      chunkAt = 0;
+      pieces = [];
+      keptBytes = 0;
+      end = 0;
     }
     const out = new Uint8Array(length);
     let got = 0;
     while (got < length) {
-      const from = offset + got - chunkAt;
-      if (from >= 0 && from < chunk.byteLength) {
-        const part = chunk.subarray(from, Math.min(chunk.byteLength, from + length - got));
+      const at = offset + got;
+      const piece = at < end ? pieces.find((p) => at < p.offset + p.bytes.byteLength) : undefined;
+      if (piece) {
+        const from = at - piece.offset;
+        const part = piece.bytes.subarray(
+          from,
+          Math.min(piece.bytes.byteLength, from + length - got),
+        );
         out.set(part, got);
         got += part.byteLength;
       } else if (!(await next())) break;
@@ -145,7 +163,7 @@ export function forwardReads(open: OpenStream): ForwardReads {
       const result = queue.then(() =>
         readAt(offset, length).catch(async (err: unknown) => {
           // A failed pass is not continued: the next read starts a new one.
-          await end().catch(() => {});
+          await stop().catch(() => {});
           throw err;
         }),
       );
@@ -153,7 +171,7 @@ export function forwardReads(open: OpenStream): ForwardReads {
       return result;
     },
     close() {
-      const closed = queue.then(end);
+      const closed = queue.then(stop);
       queue = closed.catch(() => {});
       return closed;
     },
