@@ -1,7 +1,7 @@
 /**
- * Members a reader needs as files (HDF5, the check of a file against its config): the walk
- * writes each such member to a private folder as it reads it, so the archive is read once;
- * the member is then read from that file.
+ * Members a reader needs as files (inference of an HDF5 member; the HDF5 check writes its
+ * member itself, see check's `hdf5FileOf`): the walk writes each such member to a private
+ * folder as it reads it, so the archive is read once; the member is then read from that file.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';

@@ -144,7 +144,8 @@ async function openPlainTar(path: string, name: string): Promise<Container> {
 /**
  * A tar or tar.gz archive as a container. A plain tar is read by member offsets; a tar.gz
  * in one pass over the stream, members inspected as they pass (at most `jobs` kept in
- * memory at once). Long names (PAX, GNU) are read.
+ * memory at once; a read of a member outside what was kept streams the archive again, to
+ * that member). Long names (PAX, GNU) are read.
  */
 export async function openTar(path: string, name: string, gzip: boolean): Promise<Container> {
   if (!gzip) return openPlainTar(path, name);
