@@ -8,14 +8,19 @@
  * size is IMPORTKIT_BENCH_PARQUET_ZIP_MB, default 1024): bytes read against the archive's size.
  *
  * Then `submit` of a generated folder against the emulator (see `_batch-submit.ts`; its size
- * is IMPORTKIT_BENCH_SUBMIT_MB, default 200). IMPORTKIT_BENCH_BATCH=infer, =parquet-zip or
- * =submit runs one part only.
+ * is IMPORTKIT_BENCH_SUBMIT_MB, default 200).
+ *
+ * Then `checkBatch` of a folder of Parquet and CSV files and of its stored and deflated
+ * zips, sampled and `--full` (see `_batch-check.ts`; its size is IMPORTKIT_BENCH_CHECK_MB,
+ * default 200). IMPORTKIT_BENCH_BATCH=infer, =parquet-zip, =submit or =check runs one part
+ * only.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipBytes } from '../scripts/fixtures/zip-writer.js';
 import { inferBatch } from '../src/infer/batch.js';
 import { inferConfig } from '../src/infer/index.js';
+import { benchCheck, checkChild } from './_batch-check.js';
 import { benchParquetZip, parquetChild } from './_batch-parquet-zip.js';
 import { benchSubmit } from './_batch-submit.js';
 import { dataDir, fmtBytes, measure, table } from './_measure.js';
@@ -90,6 +95,9 @@ const runs = (name: string) => part === undefined || part === '' || part === nam
 if (process.argv[2] === '--parquet-child') {
   const [dir, files, rows] = process.argv.slice(3) as [string, string, string];
   await parquetChild(dir, Number(files), Number(rows));
+} else if (process.argv[2] === '--check-child') {
+  const [batch, path, mode] = process.argv.slice(3) as [string, string, string];
+  await checkChild(batch, path, mode === 'full');
 } else {
   if (runs('infer')) await benchInfer();
   if (runs('parquet-zip')) {
@@ -99,5 +107,9 @@ if (process.argv[2] === '--parquet-child') {
   if (runs('submit')) {
     console.log('\n### submit\n');
     await benchSubmit();
+  }
+  if (runs('check')) {
+    console.log('\n### check of a zip of Parquet and CSV files\n');
+    await benchCheck();
   }
 }
