@@ -8,6 +8,14 @@
  *
  * Size: IMPORTKIT_BENCH_CHECK_MB (default 200, the whole folder), e.g.
  *   IMPORTKIT_BENCH_BATCH=check nice npm run bench -- batch
+ *
+ * Measured at 200 MiB (one run each, back to back, on a shared 2-core machine at load
+ * average about 6), spilling each listed member to a temp folder first, then checking in
+ * place: stored zip 5.40 s → 1.21 s sampled, 10.66 s → 6.06 s --full (peak RSS 144 → 142
+ * MiB, 175 → 167 MiB); deflated zip 13.84 s → 3.63 s sampled, 15.70 s → 7.70 s --full
+ * (peak RSS 138 → 163 MiB, 177 → 194 MiB: each open deflated member keeps its first 8 MiB
+ * and the last 1 MiB its stream passed); temp written 200 MiB → 0. The folder itself took
+ * 1.77 s and 3.53 s.
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, statSync, watch } from 'node:fs';
