@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { issue } from '../../model/plain.js';
-import type { ByteSource } from '../byte-source.js';
+import type { ByteSource, Place } from '../byte-source.js';
 import { InspectError } from '../profile.js';
 
 /** Counts reads into a source of `size` bytes: the bookkeeping every member source shares. */
@@ -13,12 +13,14 @@ function counted(
   size: number,
   readAt: (offset: number, length: number) => Promise<Uint8Array>,
   close: () => Promise<void> = async () => {},
+  place?: Place,
 ): ByteSource {
   let bytesRead = 0;
   let reads = 0;
   return {
     name,
     size,
+    ...(place ? { place } : {}),
     get bytesRead() {
       return bytesRead;
     },
@@ -74,6 +76,7 @@ export function renamedSource(inner: ByteSource, name: string): ByteSource {
     inner.size,
     keepingHead((o, n) => inner.read(o, n), KEPT_FILE_HEAD),
     () => inner.close(),
+    inner.place,
   );
 }
 
@@ -83,7 +86,16 @@ export function sliceSource(outer: ByteSource, start: number, size: number, name
     name,
     size,
     keepingHead((o, n) => outer.read(start + o, n), KEPT_FILE_HEAD),
+    undefined,
+    shifted(outer.place, start),
   );
+}
+
+/** The place of the bytes from `start` of a source at `place` (none inside deflate data). */
+function shifted(place: Place | undefined, start: number): Place | undefined {
+  if (place?.kind === 'file') return { ...place, start: place.start + start };
+  if (place?.kind === 'gzip') return { ...place, skip: place.skip + start };
+  return undefined;
 }
 
 /** Bytes `offset .. offset+length` of a stream, which is destroyed once they have passed. */
@@ -121,6 +133,7 @@ export function streamedSource(
   size: number,
   open: () => Promise<Readable>,
   fail: (err: unknown) => Error,
+  place?: Place,
 ): ByteSource {
   return counted(
     name,
@@ -132,6 +145,8 @@ export function streamedSource(
         throw fail(err);
       }
     }, KEPT_HEAD),
+    undefined,
+    place,
   );
 }
 
@@ -145,8 +160,13 @@ export interface Kept {
  * A member of a streamed archive (tar, tar.gz), known by what was kept of it as it passed:
  * all of it when small, else its head and its tail. A read elsewhere cannot be answered.
  */
-export function keptSource(name: string, size: number, kept: readonly Kept[]): ByteSource {
-  return counted(name, size, async (offset, length) => {
+export function keptSource(
+  name: string,
+  size: number,
+  kept: readonly Kept[],
+  place?: Place,
+): ByteSource {
+  const readKept = async (offset: number, length: number) => {
     for (const k of kept) {
       if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
         return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
@@ -162,5 +182,6 @@ export function keptSource(name: string, size: number, kept: readonly Kept[]): B
         },
       ),
     );
-  });
+  };
+  return counted(name, size, readKept, undefined, place);
 }

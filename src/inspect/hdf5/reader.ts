@@ -11,8 +11,8 @@
  * that a damaged file on which the HDF5 library loops forever can be stopped (the worker
  * is terminated) instead of hanging the process.
  */
-import fs from 'node:fs';
-import type { Dataset, Group, Metadata } from 'h5wasm/node';
+import type { Dataset, Group, Metadata } from 'h5wasm';
+import type { Place } from '../byte-source.js';
 import type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -23,7 +23,7 @@ import type {
   Hdf5Value,
 } from './types.js';
 
-export type H5Module = typeof import('h5wasm/node')['default'];
+export type H5Module = typeof import('h5wasm')['default'];
 
 export interface ReadOptions {
   /** Datasets to sample besides those that look like time. */
@@ -82,10 +82,18 @@ export interface RowValues {
   error?: string;
 }
 
-export type Hdf5Job =
-  | { kind: 'tree'; path: string; options: ReadOptions }
-  | { kind: 'slice'; path: string; request: SliceRequest }
-  | { kind: 'rows'; path: string; request: RowsRequest };
+/**
+ * What a job reads: a file by its path (all of it), or a place (a file's range, a zip
+ * member's deflate data, a tar.gz member) of `size` bytes.
+ */
+export type Hdf5Target = { target: string; size?: undefined } | { target: Place; size: number };
+
+export type Hdf5Job = Hdf5Target &
+  (
+    | { kind: 'tree'; options: ReadOptions }
+    | { kind: 'slice'; request: SliceRequest }
+    | { kind: 'rows'; request: RowsRequest }
+  );
 
 export type JobResult<T> =
   | { ok: true; value: T }
@@ -114,20 +122,22 @@ const TYPE_CLASSES: Hdf5TypeClass[] = [
 type H5File = InstanceType<H5Module['File']>;
 
 /**
- * Runs one job. `progress` is called with the rows read so far after each range of a
- * `rows` job. Never throws: a file the library cannot read gives `ok: false`.
+ * Runs one job on the file at `path` in h5wasm's file system (where the worker made the
+ * job's target readable). `progress` is called with the rows read so far after each range
+ * of a `rows` job. Never throws: a file the library cannot read gives `ok: false`.
  */
 export function runHdf5Job(
   h5: H5Module,
+  path: string,
   job: Hdf5Job,
   progress: (done: number) => void,
 ): JobResult<RawTree | SliceValues | RowValues> {
   const run = quietly((): RawTree | SliceValues | RowValues =>
     job.kind === 'tree'
-      ? readTree(h5, job.path, job.options)
+      ? readTree(h5, path, job.options)
       : job.kind === 'rows'
-        ? rowsOfRanges(h5, job.path, job.request, progress)
-        : readSlice(h5, job.path, job.request),
+        ? rowsOfRanges(h5, path, job.request, progress)
+        : readSlice(h5, path, job.request),
   );
   if (run.error === undefined && run.value) return { ok: true, value: run.value };
   const message = run.error instanceof Error ? run.error.message : String(run.error);
@@ -376,33 +386,24 @@ function shouldSample(ds: Hdf5Dataset, wanted: Set<string>, maxColumns: number):
 
 // ---- the library's diagnostics ---------------------------------------------------------
 
-/** Runs one call with fd 2 captured (the HDF5 library prints its error stack there). */
+/**
+ * Runs one call with stderr captured: the HDF5 library prints its error stack there, which
+ * the wasm runtime hands to `console.error`, which writes to `process.stderr`.
+ */
 function quietly<T>(fn: () => T): { value?: T; error?: unknown; diagnostics: string } {
-  const original = fs.writeSync;
+  const stderr = process.stderr;
+  const original = stderr.write;
   let diagnostics = '';
-  const patched = (fd: number, buffer: unknown, ...rest: unknown[]): number => {
-    if (fd !== 2) return (original as (...a: unknown[]) => number)(fd, buffer, ...rest);
-    if (typeof buffer === 'string') {
-      diagnostics += buffer;
-      return Buffer.byteLength(buffer);
-    }
-    if (ArrayBuffer.isView(buffer)) {
-      const offset = typeof rest[0] === 'number' ? rest[0] : 0;
-      const length = typeof rest[1] === 'number' ? rest[1] : buffer.byteLength - offset;
-      diagnostics += Buffer.from(buffer.buffer, buffer.byteOffset + offset, length).toString(
-        'utf8',
-      );
-      return length;
-    }
-    return 0;
-  };
-  (fs as { writeSync: unknown }).writeSync = patched;
+  stderr.write = ((chunk: unknown) => {
+    diagnostics += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString();
+    return true;
+  }) as typeof stderr.write;
   try {
     return { value: fn(), diagnostics };
   } catch (error) {
     return { error, diagnostics };
   } finally {
-    (fs as { writeSync: unknown }).writeSync = original;
+    stderr.write = original;
   }
 }
 
