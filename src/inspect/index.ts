@@ -27,7 +27,6 @@ export {
   UnpackError,
   unpackMembers,
   withPrivateFolder,
-  withUnpacked,
 } from './archive/unpack.js';
 export type { ByteSource } from './byte-source.js';
 export {
