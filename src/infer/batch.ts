@@ -15,7 +15,6 @@ import { issue } from '../model/plain.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
 import { finishDraft } from './finish.js';
-import { inferFormats } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
 export interface BatchOptions extends InferOptions {
@@ -66,14 +65,11 @@ async function walkAll(
   const results: MemberResult[] = [];
   try {
     let done = 0;
-    await container.walk(
-      async (member, open) => {
-        results.push(await examineMember(member.path, open, member.file, options));
-        done += 1;
-        options.onFiles?.(done, container.count ?? 0);
-      },
-      options.jobs ?? 1,
-    );
+    await container.walk(async (member, open) => {
+      results.push(await examineMember(member.path, open, member.file, options));
+      done += 1;
+      options.onFiles?.(done, container.count ?? 0);
+    }, options.jobs ?? 1);
   } finally {
     await container.close();
   }

@@ -36,8 +36,7 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'hdf5',
     infer: async (path, options) => (await import('./hdf5.js')).inferHdf5(path, options),
-    inferSource: async (source, options) =>
-      (await import('./hdf5.js')).inferHdf5(source, options),
+    inferSource: async (source, options) => (await import('./hdf5.js')).inferHdf5(source, options),
   },
   {
     id: 'tdms',
