@@ -13,6 +13,7 @@
  * one, a zip member's deflate data, a tar.gz member), so an archive's member is read in
  * place, never extracted; a source whose bytes are only in memory is refused.
  */
+import { stat } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
 import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import type {
@@ -121,12 +122,24 @@ function nameOf(file: string | ByteSource): string {
   return typeof file === 'string' ? file : file.name;
 }
 
-/** What the worker reads: a path as it is, a source where its bytes are. */
-function targetOf(file: string | ByteSource): Hdf5Target {
+/**
+ * What the worker reads: a path as it is, a source where its bytes are. A source that is a
+ * whole file (a folder's) is read by its path, as a file given by path is (the worker
+ * reads those faster).
+ */
+async function targetOf(file: string | ByteSource): Promise<Hdf5Target> {
   if (typeof file === 'string') return { target: file };
-  if (!file.place)
+  const place = file.place;
+  if (!place)
     throw unreadable(file.name, 'its bytes are only in memory, and the library reads files');
-  return { target: file.place, size: file.size };
+  if (place.kind === 'file' && place.start === 0) {
+    const size = await stat(place.path).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (size === file.size) return { target: place.path };
+  }
+  return { target: place, size: file.size };
 }
 
 /**
@@ -200,7 +213,7 @@ export async function inspectHdf5(
   const path = nameOf(file);
   const checked = await checkHdf5File(file);
   const result = await readTreeInWorker(
-    targetOf(file),
+    await targetOf(file),
     {
       sample: options.sample ?? [],
       sampleRows: options.sampleRows ?? 3,
@@ -270,7 +283,7 @@ export async function readHdf5Slice(
   options: { timeoutMs?: number } = {},
 ): Promise<SliceValues> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const result = await readSliceInWorker(targetOf(file), request, timeoutMs);
+  const result = await readSliceInWorker(await targetOf(file), request, timeoutMs);
   if (!result.ok) throw unreadable(nameOf(file), result.reason);
   return result.value;
 }
@@ -287,7 +300,7 @@ export async function readHdf5Rows(
   options: { timeoutMs?: number } = {},
 ): Promise<RowValues> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const result = await readRowsInWorker(targetOf(file), request, timeoutMs);
+  const result = await readRowsInWorker(await targetOf(file), request, timeoutMs);
   if (!result.ok) throw unreadable(nameOf(file), result.reason);
   return result.value;
 }

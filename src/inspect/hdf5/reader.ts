@@ -11,6 +11,7 @@
  * that a damaged file on which the HDF5 library loops forever can be stopped (the worker
  * is terminated) instead of hanging the process.
  */
+import fs from 'node:fs';
 import type { Dataset, Group, Metadata } from 'h5wasm';
 import type { Place } from '../byte-source.js';
 import type {
@@ -387,13 +388,31 @@ function shouldSample(ds: Hdf5Dataset, wanted: Set<string>, maxColumns: number):
 // ---- the library's diagnostics ---------------------------------------------------------
 
 /**
- * Runs one call with stderr captured: the HDF5 library prints its error stack there, which
- * the wasm runtime hands to `console.error`, which writes to `process.stderr`.
+ * Runs one call with the library's error stack captured: the HDF5 library prints it to
+ * stderr, which the Node build of the wasm runtime writes with `fs.writeSync(2, ...)`, and
+ * the in-memory build hands to `console.error`, which writes to `process.stderr`.
  */
 function quietly<T>(fn: () => T): { value?: T; error?: unknown; diagnostics: string } {
   const stderr = process.stderr;
-  const original = stderr.write;
+  const originals = { writeSync: fs.writeSync, write: stderr.write };
   let diagnostics = '';
+  const patched = (fd: number, buffer: unknown, ...rest: unknown[]): number => {
+    if (fd !== 2) return (originals.writeSync as (...a: unknown[]) => number)(fd, buffer, ...rest);
+    if (typeof buffer === 'string') {
+      diagnostics += buffer;
+      return Buffer.byteLength(buffer);
+    }
+    if (ArrayBuffer.isView(buffer)) {
+      const offset = typeof rest[0] === 'number' ? rest[0] : 0;
+      const length = typeof rest[1] === 'number' ? rest[1] : buffer.byteLength - offset;
+      diagnostics += Buffer.from(buffer.buffer, buffer.byteOffset + offset, length).toString(
+        'utf8',
+      );
+      return length;
+    }
+    return 0;
+  };
+  (fs as { writeSync: unknown }).writeSync = patched;
   stderr.write = ((chunk: unknown) => {
     diagnostics += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString();
     return true;
@@ -403,7 +422,8 @@ function quietly<T>(fn: () => T): { value?: T; error?: unknown; diagnostics: str
   } catch (error) {
     return { error, diagnostics };
   } finally {
-    stderr.write = original;
+    (fs as { writeSync: unknown }).writeSync = originals.writeSync;
+    stderr.write = originals.write;
   }
 }
 
