@@ -13,6 +13,7 @@ import {
   classifyCell,
   inspectCsvSource,
   scanCsvFile,
+  wholeFileOf,
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
@@ -133,7 +134,15 @@ async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCh
   const rows = locateRows(config.firstDataRow, profile);
   const spec = tallySpecOf(columns, timeSpec, rows.header);
   const { tally, totalRows } = options.full
-    ? await fullTally(source.file ?? source, size, spec, delimiter, rows.checkFrom, gz, options)
+    ? await fullTally(
+        wholeFileOf(source) ?? source,
+        size,
+        spec,
+        delimiter,
+        rows.checkFrom,
+        gz,
+        options,
+      )
     : await sampledTally(source, size, spec, delimiter, rows.checkFrom, gz, options);
   return {
     profile,

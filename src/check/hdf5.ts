@@ -17,6 +17,7 @@ import {
   type Hdf5Dataset,
   type Hdf5Type,
   inspectHdf5,
+  wholeFileOf,
   withPrivateFolder,
   writeSource,
 } from '../inspect/index.js';
@@ -70,7 +71,8 @@ export async function checkHdf5Source(
  * `use` settles. The one place a check writes a member to disk.
  */
 async function hdf5FileOf<T>(source: ByteSource, use: (file: string) => Promise<T>): Promise<T> {
-  if (source.file !== undefined) return use(source.file);
+  const whole = wholeFileOf(source);
+  if (whole !== undefined) return use(whole);
   return withPrivateFolder(async (root) => {
     const file = join(root, 'member.h5');
     await writeSource(source, file);

@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
 import type { RecordBatch } from 'parquet-wasm';
-import type { ByteSource } from '../inspect/index.js';
+import { type ByteSource, wholeFileOf } from '../inspect/index.js';
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { batchColumns, openFileBlob, sourceBlob } from './parquet-arrow.js';
 import {
@@ -133,7 +133,7 @@ async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T
  * any other source through its reads.
  */
 async function blobOf(data: string | ByteSource) {
-  const file = typeof data === 'string' ? data : data.file;
+  const file = typeof data === 'string' ? data : wholeFileOf(data);
   if (file !== undefined) return openFileBlob(file);
   return { blob: sourceBlob(data as ByteSource), close: async () => {} };
 }

@@ -13,6 +13,7 @@ import {
   type TdmsChannelProfile,
   type TdmsProfile,
   tdmsProperty,
+  wholeFileOf,
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
@@ -36,10 +37,9 @@ export interface TdmsCheckOptions {
  * when there is one, as inspectTdms does; an archive's member is walked through its data.
  */
 async function tdmsProfile(source: ByteSource): Promise<TdmsProfile> {
+  const file = wholeFileOf(source);
   const index =
-    source.file === undefined
-      ? undefined
-      : await openFileSource(`${source.file}_index`).catch(() => undefined);
+    file === undefined ? undefined : await openFileSource(`${file}_index`).catch(() => undefined);
   try {
     return await inspectTdmsSource(source, index);
   } finally {

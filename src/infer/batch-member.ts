@@ -30,9 +30,10 @@ function memberOptions(options: InferOptions): InferOptions {
 }
 
 /**
- * A member's draft through the format table: from its bytes, or from `file` (a folder's
- * file, or where the walk wrote an archive member) for a format read by path (HDF5);
- * undefined for such a member without a file (the batch unpacks those and infers them).
+ * A member's draft through the format table: from its bytes (every built-in format, HDF5
+ * included: its reader reads the member where it is), or from `file` (a folder's file) for
+ * a format that can only be read by path; undefined for such a member of an archive, which
+ * the batch then lists by its type only.
  */
 async function inferMember(
   path: string,

@@ -13,9 +13,9 @@ export interface InferFormat {
   /** The draft for the file at `path` (before the shared validation of `finishDraft`). */
   infer(path: string, options: InferOptions): Promise<Draft>;
   /**
-   * The draft of a batch member read through its ByteSource (a member of an archive).
-   * Undefined for a format read in place by path (HDF5): an archive's members of it are
-   * unpacked to a temporary folder and inferred by path there.
+   * The draft of a batch member read through its ByteSource (a folder's file or a member
+   * of an archive, read in place). A format without it is inferred by path for a folder's
+   * files, and listed by its type only for an archive's members.
    */
   inferSource?(source: ByteSource, options: InferOptions): Promise<Draft>;
 }
@@ -36,6 +36,7 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'hdf5',
     infer: async (path, options) => (await import('./hdf5.js')).inferHdf5(path, options),
+    inferSource: async (source, options) => (await import('./hdf5.js')).inferHdf5(source, options),
   },
   {
     id: 'tdms',
@@ -49,6 +50,11 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'ch10',
     infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
+    inferSource: async (source, options) => {
+      const { inspectCh10Source } = await import('../inspect/index.js');
+      const { draftFromCh10Profile } = await import('./ch10.js');
+      return draftFromCh10Profile(await inspectCh10Source(source), options);
+    },
   },
   {
     id: 'ulog',

@@ -7,6 +7,7 @@
  */
 import { basename, extname } from 'node:path';
 import {
+  type ByteSource,
   type Hdf5Attribute,
   type Hdf5Dataset,
   type Hdf5Profile,
@@ -44,10 +45,16 @@ import type { Confidence, Draft, Evidence, InferOptions } from './types.js';
 
 const P = '/hdf5Config';
 
-/** Inspects an HDF5 file and infers its draft (not yet validated: `inferConfig` does that). */
-export async function inferHdf5(path: string, options: InferOptions = {}): Promise<Draft> {
+/**
+ * Inspects an HDF5 file (by its path, or through a byte source with a place: an archive's
+ * member, read in place) and infers its draft (not yet validated: `inferConfig` does that).
+ */
+export async function inferHdf5(
+  file: string | ByteSource,
+  options: InferOptions = {},
+): Promise<Draft> {
   const sample = options.timeDataset ? [absolutePath(options.timeDataset)] : [];
-  const profile = await inspectHdf5(path, { sample });
+  const profile = await inspectHdf5(file, { sample });
   return draftFromHdf5Profile(profile, options);
 }
 

@@ -1,7 +1,20 @@
 import { open } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { emptyFileIssue, fileErrorIssue, fileProblem } from '../files/index.js';
 import { InspectError } from './profile.js';
+
+/**
+ * Where a source's bytes live on disk, so a reader in another thread can read them itself
+ * (the HDF5 library reads in its worker). Paths are absolute: the reader may not share our
+ * idea of the working folder.
+ */
+export type Place =
+  /** Bytes [start, start + size) of a file. */
+  | { kind: 'file'; path: string; start: number }
+  /** Raw deflate data at `start` of a file, `compressedSize` bytes inflating to `size` bytes. */
+  | { kind: 'deflate'; path: string; start: number; compressedSize: number }
+  /** Bytes [skip, skip + size) of a gzip file's inflated stream. */
+  | { kind: 'gzip'; path: string; skip: number };
 
 /**
  * Positioned reads over a file: every inspector reads through one of these, so "reads
@@ -18,13 +31,19 @@ export interface ByteSource {
   readonly bytesRead: number;
   /** Number of `read` calls so far. */
   readonly reads: number;
-  /**
-   * The file on disk this source reads whole, when it does (a file, or a folder's member; not
-   * an archive's member): readers that need a path (worker threads, the HDF5 library, a
-   * TDMS file's index beside it) open that instead.
-   */
-  readonly file?: string;
+  /** Where the bytes live on disk; undefined for bytes only in memory. */
+  readonly place?: Place;
   close(): Promise<void>;
+}
+
+/**
+ * The file on disk a source reads whole (a file, a folder's member; not an archive's member),
+ * else undefined: readers that need a path (worker threads, a TDMS file's index beside it)
+ * open that instead.
+ */
+export function wholeFileOf(source: ByteSource): string | undefined {
+  const place = source.place;
+  return place?.kind === 'file' && place.start === 0 ? place.path : undefined;
 }
 
 /** Opens a file for positioned reads. Nothing is read until `read` is called. */
@@ -37,7 +56,7 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   return {
     name: path,
     size,
-    file: path,
+    place: { kind: 'file', path: resolve(path), start: 0 },
     get bytesRead() {
       return bytesRead;
     },
@@ -102,6 +121,7 @@ export function countingSource(inner: ByteSource): ByteSource & { log: Array<[nu
   return {
     name: inner.name,
     size: inner.size,
+    ...(inner.place ? { place: inner.place } : {}),
     log,
     get bytesRead() {
       return bytesRead;

@@ -3,17 +3,27 @@
  * filters and attributes, and the first and last few elements of the datasets that may
  * hold time. Everything else stays on disk.
  *
- * h5wasm (the HDF5 C library compiled to wasm) does its own positioned reads on the host
- * path, so it cannot go through our ByteSource. The byte source is still used first: the
- * signature, the superblock and the end-of-file address are checked there, so an empty,
- * foreign or truncated file gets a clear error without loading the wasm module at all.
- * The HDF5 library then runs in a worker thread (loaded on the first HDF5 file), with a
- * time limit: on some damaged metadata it loops forever, and the worker is stopped.
+ * h5wasm (the HDF5 C library compiled to wasm) does its own positioned reads, synchronously,
+ * so it cannot go through our (asynchronous) ByteSource. The byte source is still used
+ * first: the signature, the superblock and the end-of-file address are checked there, so
+ * an empty, foreign or truncated file gets a clear error without loading the wasm module at
+ * all. The HDF5 library then runs in a worker thread (loaded on the first HDF5 file), with
+ * a time limit: on some damaged metadata it loops forever, and the worker is stopped. The
+ * worker reads the source's bytes itself where they are (its `place`: a file, a range of
+ * one, a zip member's deflate data, a tar.gz member), so an archive's member is read in
+ * place, never extracted; a source whose bytes are only in memory is refused.
  */
+import { stat } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { openForInspection, refuseEmptyFile } from './byte-source.js';
-import type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
-import { readSuperblock, type Superblock } from './hdf5/superblock.js';
+import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
+import type {
+  Hdf5Target,
+  RowsRequest,
+  RowValues,
+  SliceRequest,
+  SliceValues,
+} from './hdf5/reader.js';
+import { readSuperblock, type Superblock, type SuperblockProblem } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
 import { readRowsInWorker, readSliceInWorker, readTreeInWorker } from './hdf5/worker.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
@@ -107,59 +117,103 @@ function unreadable(path: string, reason: string): InspectError {
   );
 }
 
-/** Checks the file through the byte source; throws InspectError for empty, foreign and cut files. */
+/** The name of a file or a source in messages: a path, or the source's (a member's path). */
+function nameOf(file: string | ByteSource): string {
+  return typeof file === 'string' ? file : file.name;
+}
+
+/**
+ * What the worker reads: a path as it is, a source where its bytes are. A source that is a
+ * whole file (a folder's) is read by its path, as a file given by path is (the worker
+ * reads those faster).
+ */
+async function targetOf(file: string | ByteSource): Promise<Hdf5Target> {
+  if (typeof file === 'string') return { target: file };
+  const place = file.place;
+  if (!place)
+    throw unreadable(file.name, 'its bytes are only in memory, and the library reads files');
+  if (place.kind === 'file' && place.start === 0) {
+    const size = await stat(place.path).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (size === file.size) return { target: place.path };
+  }
+  return { target: place, size: file.size };
+}
+
+/**
+ * Checks the file through a byte source (its own, or the one given, which stays open);
+ * throws InspectError for empty, foreign and cut files.
+ */
 export async function checkHdf5File(
-  path: string,
+  file: string | ByteSource,
 ): Promise<{ size: number; bytesRead: number; superblock: Superblock }> {
-  const source = await openForInspection(path);
+  if (typeof file !== 'string') return checkSource(file);
+  const source = await openForInspection(file);
   try {
-    // An empty file is refused as every command refuses it (`file_empty`).
-    refuseEmptyFile(source, path);
-    const result = await readSuperblock(source);
-    if (!result.ok) {
-      const p = result.problem;
-      switch (p.kind) {
-        case 'empty': // refused above
-        case 'signature':
-          throw inspectError(
-            path,
-            'hdf5_signature_missing',
-            `${path}: not an HDF5 file (no HDF5 signature at byte 0, 512, 1024 ...)`,
-            'Check that this is the data file you meant; netCDF-3 files are not HDF5.',
-          );
-        case 'invalid':
-          throw inspectError(
-            path,
-            'hdf5_superblock_invalid',
-            `${path}: the HDF5 superblock is invalid (${p.detail})`,
-          );
-        case 'truncated':
-          throw inspectError(
-            path,
-            'hdf5_truncated',
-            `${path}: truncated HDF5 file: ${p.actual} bytes, but its superblock says it ends at byte ${p.expected}`,
-            'Copy the file again; it was cut short.',
-          );
-      }
-    }
-    return { size: source.size, bytesRead: source.bytesRead, superblock: result.superblock };
+    return await checkSource(source);
   } finally {
     await source.close();
   }
 }
 
+async function checkSource(
+  source: ByteSource,
+): Promise<{ size: number; bytesRead: number; superblock: Superblock }> {
+  const path = source.name;
+  const before = source.bytesRead;
+  // An empty file is refused as every command refuses it (`file_empty`).
+  refuseEmptyFile(source, path);
+  const result = await readSuperblock(source);
+  if (!result.ok) throw superblockError(path, result.problem);
+  return {
+    size: source.size,
+    bytesRead: source.bytesRead - before,
+    superblock: result.superblock,
+  };
+}
+
+function superblockError(path: string, p: SuperblockProblem): InspectError {
+  switch (p.kind) {
+    case 'empty': // refused before
+    case 'signature':
+      return inspectError(
+        path,
+        'hdf5_signature_missing',
+        `${path}: not an HDF5 file (no HDF5 signature at byte 0, 512, 1024 ...)`,
+        'Check that this is the data file you meant; netCDF-3 files are not HDF5.',
+      );
+    case 'invalid':
+      return inspectError(
+        path,
+        'hdf5_superblock_invalid',
+        `${path}: the HDF5 superblock is invalid (${p.detail})`,
+      );
+    case 'truncated':
+      return inspectError(
+        path,
+        'hdf5_truncated',
+        `${path}: truncated HDF5 file: ${p.actual} bytes, but its superblock says it ends at byte ${p.expected}`,
+        'Copy the file again; it was cut short.',
+      );
+  }
+}
+
 /**
- * Inspects an HDF5 file (also netCDF-4). Throws InspectError when the file is empty, not
+ * Inspects an HDF5 file (also netCDF-4), by its path or through a byte source with a place
+ * (an archive's member, read in place). Throws InspectError when the file is empty, not
  * HDF5, truncated or unreadable, or when the HDF5 library does not finish in time; never
  * lets the library's diagnostics reach stderr.
  */
 export async function inspectHdf5(
-  path: string,
+  file: string | ByteSource,
   options: Hdf5InspectOptions = {},
 ): Promise<Hdf5Profile> {
-  const checked = await checkHdf5File(path);
+  const path = nameOf(file);
+  const checked = await checkHdf5File(file);
   const result = await readTreeInWorker(
-    path,
+    await targetOf(file),
     {
       sample: options.sample ?? [],
       sampleRows: options.sampleRows ?? 3,
@@ -224,12 +278,13 @@ function stringAttribute(d: Hdf5Dataset, names: string[]): string | undefined {
  * reports an error on comes back with `error`.
  */
 export async function readHdf5Slice(
-  path: string,
+  file: string | ByteSource,
   request: SliceRequest,
   options: { timeoutMs?: number } = {},
 ): Promise<SliceValues> {
-  const result = await readSliceInWorker(path, request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  if (!result.ok) throw unreadable(path, result.reason);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const result = await readSliceInWorker(await targetOf(file), request, timeoutMs);
+  if (!result.ok) throw unreadable(nameOf(file), result.reason);
   return result.value;
 }
 
@@ -240,11 +295,12 @@ export async function readHdf5Slice(
  * InspectError (`hdf5_unreadable`) when the library fails or stalls.
  */
 export async function readHdf5Rows(
-  path: string,
+  file: string | ByteSource,
   request: RowsRequest,
   options: { timeoutMs?: number } = {},
 ): Promise<RowValues> {
-  const result = await readRowsInWorker(path, request, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  if (!result.ok) throw unreadable(path, result.reason);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const result = await readRowsInWorker(await targetOf(file), request, timeoutMs);
+  if (!result.ok) throw unreadable(nameOf(file), result.reason);
   return result.value;
 }

@@ -28,7 +28,6 @@ export {
   UnpackError,
   unpackMembers,
   withPrivateFolder,
-  withUnpacked,
 } from './archive/unpack.js';
 export type { ByteSource } from './byte-source.js';
 export {
@@ -37,6 +36,7 @@ export {
   openFileSource,
   openForInspection,
   refuseEmptyFile,
+  wholeFileOf,
 } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
 export { inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';

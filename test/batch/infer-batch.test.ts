@@ -104,7 +104,7 @@ describe('damaged archives', () => {
   });
 });
 
-// ---- HDF5 members: read by path, so an archive's are unpacked to a temp file -------------
+// ---- HDF5 members: read in place, through the member's ByteSource ----------------------
 
 describe('HDF5 members', () => {
   test('a folder, its zip and its tar.gz give the same draft and the same check', async () => {
@@ -159,7 +159,7 @@ const folderArb = fc.uniqueArray(
   fc.record({
     parts: fc.array(segment, { minLength: 0, maxLength: 2 }),
     stem: fc.constantFrom('one', 'two', 'três', 'four 4', 'five'),
-    // 0, 1: CSV layouts; 2: notes; 3: an HDF5 file (read by path: unpacked from archives).
+    // 0, 1: CSV layouts; 2: notes; 3: an HDF5 file (read in place by the HDF5 worker).
     layout: fc.integer({ min: 0, max: 3 }),
     rows: fc.integer({ min: 2, max: 5 }),
   }),

@@ -1,7 +1,7 @@
 /**
  * The shared unpacking of an archive's chosen members: exactly those, byte for byte, from a
  * zip, a tar and a tar.gz; a name that could leave the folder is refused; the inflation cap
- * holds; the private folder of `withUnpacked` is gone afterwards, also when its work throws.
+ * holds; the private folder of `withPrivateFolder` is gone afterwards, also when its work throws.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
-import { UnpackError, unpackMembers, withUnpacked } from '../../src/inspect/index.js';
+import { UnpackError, unpackMembers, withPrivateFolder } from '../../src/inspect/index.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-unpack-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -107,17 +107,19 @@ describe('unpackMembers', () => {
   });
 });
 
-describe('withUnpacked', () => {
+describe('withPrivateFolder', () => {
   test('its folder is removed afterwards, also when the work throws', async () => {
     let seen = '';
-    const n = await withUnpacked(zip, 'zip', LISTED, async (root) => {
+    const n = await withPrivateFolder(async (root) => {
       seen = root;
+      await unpackMembers(zip, 'zip', root, LISTED);
       return listed(root).length;
     });
     expect(n).toBe(2);
     expect(existsSync(seen)).toBe(false);
-    const err = await withUnpacked(zip, 'zip', LISTED, async (root) => {
+    const err = await withPrivateFolder(async (root) => {
       seen = root;
+      await unpackMembers(zip, 'zip', root, LISTED);
       throw new Error('boom');
     }).catch((e: Error) => e.message);
     expect(err).toBe('boom');

@@ -21,9 +21,8 @@ const HELP = `Usage: importkit infer <file | folder | archive> [options]
 
 Inspects a local data file (CSV, CSV.gz, Parquet, HDF5, TDMS, CH10, ULog) and prints a draft
 config, YAML by default. Issues go to stderr; the draft goes to stdout (or to -o).
-A folder or an archive (.zip, .tar, .tar.gz, .tgz; read in place, only HDF5 members are
-unpacked to a temporary file) gives a draft batchConfig listing its data files by their
-path inside it.
+A folder or an archive (.zip, .tar, .tar.gz, .tgz; read in place, never extracted) gives a
+draft batchConfig listing its data files by their path inside it.
 
 Options:
       --asset <name>            asset name (default: the file's base name)

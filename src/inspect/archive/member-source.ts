@@ -3,7 +3,7 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
-import type { ByteSource } from '../byte-source.js';
+import type { ByteSource, Place } from '../byte-source.js';
 
 /** Counts reads into a source of `size` bytes: the bookkeeping every member source shares. */
 function counted(
@@ -11,14 +11,14 @@ function counted(
   size: number,
   readAt: (offset: number, length: number) => Promise<Uint8Array>,
   close: () => Promise<void> = async () => {},
-  file?: string,
+  place?: Place,
 ): ByteSource {
   let bytesRead = 0;
   let reads = 0;
   return {
     name,
     size,
-    ...(file === undefined ? {} : { file }),
+    ...(place ? { place } : {}),
     get bytesRead() {
       return bytesRead;
     },
@@ -74,7 +74,7 @@ export function renamedSource(inner: ByteSource, name: string): ByteSource {
     inner.size,
     keepingHead((o, n) => inner.read(o, n), KEPT_FILE_HEAD),
     () => inner.close(),
-    inner.file,
+    inner.place,
   );
 }
 
@@ -84,7 +84,16 @@ export function sliceSource(outer: ByteSource, start: number, size: number, name
     name,
     size,
     keepingHead((o, n) => outer.read(start + o, n), KEPT_FILE_HEAD),
+    undefined,
+    shifted(outer.place, start),
   );
+}
+
+/** The place of the bytes from `start` of a source at `place` (none inside deflate data). */
+function shifted(place: Place | undefined, start: number): Place | undefined {
+  if (place?.kind === 'file') return { ...place, start: place.start + start };
+  if (place?.kind === 'gzip') return { ...place, skip: place.skip + start };
+  return undefined;
 }
 
 /** A stream of a member's bytes from its first byte, opened anew for each pass over it. */
@@ -191,6 +200,7 @@ export function streamedSource(
   size: number,
   open: () => Promise<Readable>,
   fail: (err: unknown) => Error,
+  place?: Place,
 ): ByteSource {
   const stream = forwardReads(open);
   return counted(
@@ -204,6 +214,7 @@ export function streamedSource(
       }
     }, KEPT_HEAD),
     () => stream.close(),
+    place,
   );
 }
 
@@ -224,6 +235,7 @@ export function keptSource(
   kept: readonly Kept[],
   open: OpenStream,
   fail: (err: unknown) => Error,
+  place?: Place,
 ): ByteSource {
   const stream = forwardReads(open);
   return counted(
@@ -241,5 +253,6 @@ export function keptSource(
       }
     },
     () => stream.close(),
+    place,
   );
 }

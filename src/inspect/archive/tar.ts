@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { type ByteSource, openFileSource } from '../byte-source.js';
+import { type ByteSource, openFileSource, type Place } from '../byte-source.js';
 import { type Kept, keptSource, sliceSource } from './member-source.js';
 import { createPool } from './pool.js';
 import { spilledSource, writeSource, writeStream } from './spill.js';
@@ -80,6 +81,7 @@ function streamMemberSource(
   index: number,
   member: { path: string; size: number },
   kept: readonly Kept[],
+  place: Place | undefined,
 ): ByteSource {
   return keptSource(
     member.path,
@@ -87,6 +89,7 @@ function streamMemberSource(
     kept,
     async () => restream(archive.path, index, archive.counted),
     (err) => archiveError(archive.name, member.path, err),
+    place,
   );
 }
 
@@ -142,6 +145,16 @@ async function openPlainTar(path: string, name: string): Promise<Container> {
 }
 
 /**
+ * Where a tar.gz member's bytes are in the archive's inflated stream: tar-stream notes, on
+ * each header it decodes, the offset just past it (`byteOffset`, not in its types), which
+ * is where the member's data starts.
+ */
+function gzipPlace(path: string, header: tar.Header): Place | undefined {
+  const at = (header as { byteOffset?: unknown }).byteOffset;
+  return typeof at === 'number' ? { kind: 'gzip', path: resolve(path), skip: at } : undefined;
+}
+
+/**
  * A tar or tar.gz archive as a container. A plain tar is read by member offsets; a tar.gz
  * in one pass over the stream, members inspected as they pass (at most `jobs` kept in
  * memory at once; a read of a member outside what was kept streams the archive again, to
@@ -193,8 +206,9 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
           }
           const kept = await keep(entry, size);
           const at = index;
+          const place = gzipPlace(path, header);
           await pool.run(() =>
-            visit(member, async () => streamMemberSource(archive, at, member, kept)),
+            visit(member, async () => streamMemberSource(archive, at, member, kept, place)),
           );
         }
         await piped;

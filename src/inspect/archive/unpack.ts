@@ -199,23 +199,6 @@ export async function unpackMembers(
   else await unpackStreamedTar(archive, root, listed, budget);
 }
 
-/**
- * Unpacks the `listed` members into a private folder under the system's temp folder, runs
- * `use` on it, and removes the folder afterwards, also when either throws.
- */
-export async function withUnpacked<T>(
-  archive: string,
-  kind: Exclude<ContainerKind, 'folder'>,
-  listed: ReadonlySet<string>,
-  use: (root: string) => Promise<T>,
-  options: UnpackOptions = {},
-): Promise<T> {
-  return withPrivateFolder(async (root) => {
-    await unpackMembers(archive, kind, root, listed, options);
-    return use(root);
-  });
-}
-
 /** Runs `use` on a new private folder under the system's temp folder, removed afterwards. */
 export async function withPrivateFolder<T>(use: (root: string) => Promise<T>): Promise<T> {
   const root = await mkdtemp(join(tmpdir(), 'importkit-unpack-'));

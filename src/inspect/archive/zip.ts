@@ -58,11 +58,21 @@ async function memberSource(
       throw new Error(
         `compression method ${entry.compressionMethod} (only stored and deflated are read)`,
       );
+    // Where the deflate data starts, so a reader in another thread can inflate it in place.
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
     return streamedSource(
       path,
       entry.uncompressedSize,
       () => zip.openReadStreamPromise(entry),
       (err) => archiveError(name, path, err),
+      archive.place?.kind === 'file'
+        ? {
+            kind: 'deflate',
+            path: archive.place.path,
+            start: archive.place.start + fileDataStart,
+            compressedSize: entry.compressedSize,
+          }
+        : undefined,
     );
   } catch (err) {
     throw archiveError(name, path, err);

@@ -12,7 +12,8 @@
  * is terminated) instead of hanging the process.
  */
 import fs from 'node:fs';
-import type { Dataset, Group, Metadata } from 'h5wasm/node';
+import type { Dataset, Group, Metadata } from 'h5wasm';
+import type { Place } from '../byte-source.js';
 import type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -23,7 +24,7 @@ import type {
   Hdf5Value,
 } from './types.js';
 
-export type H5Module = typeof import('h5wasm/node')['default'];
+export type H5Module = typeof import('h5wasm')['default'];
 
 export interface ReadOptions {
   /** Datasets to sample besides those that look like time. */
@@ -82,10 +83,18 @@ export interface RowValues {
   error?: string;
 }
 
-export type Hdf5Job =
-  | { kind: 'tree'; path: string; options: ReadOptions }
-  | { kind: 'slice'; path: string; request: SliceRequest }
-  | { kind: 'rows'; path: string; request: RowsRequest };
+/**
+ * What a job reads: a file by its path (all of it), or a place (a file's range, a zip
+ * member's deflate data, a tar.gz member) of `size` bytes.
+ */
+export type Hdf5Target = { target: string; size?: undefined } | { target: Place; size: number };
+
+export type Hdf5Job = Hdf5Target &
+  (
+    | { kind: 'tree'; options: ReadOptions }
+    | { kind: 'slice'; request: SliceRequest }
+    | { kind: 'rows'; request: RowsRequest }
+  );
 
 export type JobResult<T> =
   | { ok: true; value: T }
@@ -114,20 +123,22 @@ const TYPE_CLASSES: Hdf5TypeClass[] = [
 type H5File = InstanceType<H5Module['File']>;
 
 /**
- * Runs one job. `progress` is called with the rows read so far after each range of a
- * `rows` job. Never throws: a file the library cannot read gives `ok: false`.
+ * Runs one job on the file at `path` in h5wasm's file system (where the worker made the
+ * job's target readable). `progress` is called with the rows read so far after each range
+ * of a `rows` job. Never throws: a file the library cannot read gives `ok: false`.
  */
 export function runHdf5Job(
   h5: H5Module,
+  path: string,
   job: Hdf5Job,
   progress: (done: number) => void,
 ): JobResult<RawTree | SliceValues | RowValues> {
   const run = quietly((): RawTree | SliceValues | RowValues =>
     job.kind === 'tree'
-      ? readTree(h5, job.path, job.options)
+      ? readTree(h5, path, job.options)
       : job.kind === 'rows'
-        ? rowsOfRanges(h5, job.path, job.request, progress)
-        : readSlice(h5, job.path, job.request),
+        ? rowsOfRanges(h5, path, job.request, progress)
+        : readSlice(h5, path, job.request),
   );
   if (run.error === undefined && run.value) return { ok: true, value: run.value };
   const message = run.error instanceof Error ? run.error.message : String(run.error);
@@ -376,12 +387,17 @@ function shouldSample(ds: Hdf5Dataset, wanted: Set<string>, maxColumns: number):
 
 // ---- the library's diagnostics ---------------------------------------------------------
 
-/** Runs one call with fd 2 captured (the HDF5 library prints its error stack there). */
+/**
+ * Runs one call with the library's error stack captured: the HDF5 library prints it to
+ * stderr, which the Node build of the wasm runtime writes with `fs.writeSync(2, ...)`, and
+ * the in-memory build hands to `console.error`, which writes to `process.stderr`.
+ */
 function quietly<T>(fn: () => T): { value?: T; error?: unknown; diagnostics: string } {
-  const original = fs.writeSync;
+  const stderr = process.stderr;
+  const originals = { writeSync: fs.writeSync, write: stderr.write };
   let diagnostics = '';
   const patched = (fd: number, buffer: unknown, ...rest: unknown[]): number => {
-    if (fd !== 2) return (original as (...a: unknown[]) => number)(fd, buffer, ...rest);
+    if (fd !== 2) return (originals.writeSync as (...a: unknown[]) => number)(fd, buffer, ...rest);
     if (typeof buffer === 'string') {
       diagnostics += buffer;
       return Buffer.byteLength(buffer);
@@ -397,12 +413,17 @@ function quietly<T>(fn: () => T): { value?: T; error?: unknown; diagnostics: str
     return 0;
   };
   (fs as { writeSync: unknown }).writeSync = patched;
+  stderr.write = ((chunk: unknown) => {
+    diagnostics += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString();
+    return true;
+  }) as typeof stderr.write;
   try {
     return { value: fn(), diagnostics };
   } catch (error) {
     return { error, diagnostics };
   } finally {
-    (fs as { writeSync: unknown }).writeSync = original;
+    (fs as { writeSync: unknown }).writeSync = originals.writeSync;
+    stderr.write = originals.write;
   }
 }
 

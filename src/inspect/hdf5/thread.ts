@@ -1,9 +1,20 @@
 /**
- * The HDF5 worker thread (started by worker.ts): loads h5wasm (its Node build, reading the
- * file in place) on the first job, then runs each job it is sent with `runHdf5Job` and
- * answers with its result; long jobs send their progress after each slice.
+ * The HDF5 worker thread (started by worker.ts): loads h5wasm on the first job, then runs
+ * each job it is sent with `runHdf5Job` and answers with its result; long jobs send their
+ * progress after each slice.
+ *
+ * A job on a whole file, by its path, runs on h5wasm's Node build, whose file system is the
+ * host's: the library reads the file in place. A job on a place (a file's range, a zip
+ * member's deflate data, a tar.gz member) runs on h5wasm's other build, whose file system
+ * is in memory: the place is read through a PlaceReader behind a file node of it
+ * (file-node.ts). Each build loads on the first job that needs it. Files stay on the Node
+ * build because it reads them faster: reading every value of a 200 MB file took 1.4 s
+ * through the other build's file node against 0.9 s.
  */
 import { parentPort } from 'node:worker_threads';
+import type { Place } from '../byte-source.js';
+import { openPlaceReader, type PlaceReader } from '../place-reader.js';
+import { type EmFs, placeFile } from './file-node.js';
 import { type H5Module, type Hdf5Job, runHdf5Job } from './reader.js';
 
 // The wasm runtime prints to stdout and stderr when the library aborts or decodes bad text:
@@ -12,19 +23,72 @@ import { type H5Module, type Hdf5Job, runHdf5Job } from './reader.js';
 process.stdout.write = () => true;
 process.stderr.write = () => true;
 
-let h5: H5Module | undefined;
+let onHost: H5Module | undefined;
+let inMemory: { module: H5Module; fs: EmFs } | undefined;
 
-async function load(): Promise<H5Module> {
-  if (!h5) {
+async function hostBuild(): Promise<H5Module> {
+  if (!onHost) {
     const mod = await import('h5wasm/node');
     await mod.default.ready;
-    h5 = mod.default;
+    onHost = mod.default;
   }
-  return h5;
+  return onHost;
+}
+
+async function memoryBuild(): Promise<{ module: H5Module; fs: EmFs }> {
+  if (!inMemory) {
+    const mod = await import('h5wasm');
+    await mod.default.ready;
+    // `FS` is set once `ready` has resolved.
+    inMemory = { module: mod.default, fs: mod.FS as unknown as EmFs };
+  }
+  return inMemory;
+}
+
+type Done = ReturnType<typeof runHdf5Job>;
+
+function failed(e: unknown, wasmFailure: boolean): Done {
+  const reason = String((e as { message?: unknown } | undefined)?.message ?? e);
+  return { ok: false, reason, wasmFailure };
+}
+
+/** Runs a job on a place; a read that failed gives the job's reason. */
+async function runOnPlace(
+  job: Hdf5Job,
+  place: Place,
+  size: number,
+  progress: (n: number) => void,
+): Promise<Done> {
+  const h = await memoryBuild();
+  let reader: PlaceReader;
+  try {
+    reader = openPlaceReader(place, size);
+  } catch (e) {
+    return failed(e, false);
+  }
+  try {
+    const file = placeFile(h.fs, reader);
+    try {
+      const done = runHdf5Job(h.module, file.path, job, progress);
+      if (done.ok) return done;
+      // The file node's path means nothing to the caller: the reason names "the file".
+      const reason = file.failure() ?? done.reason.split(file.path).join('the file');
+      return { ...done, reason };
+    } finally {
+      file.remove();
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+async function run(job: Hdf5Job, progress: (n: number) => void): Promise<Done> {
+  if (job.size !== undefined) return runOnPlace(job, job.target, job.size, progress);
+  return runHdf5Job(await hostBuild(), job.target, job, progress);
 }
 
 /** The buffer of a slice's typed array: moved to the caller, not copied. */
-function transferable(done: ReturnType<typeof runHdf5Job>): ArrayBuffer[] {
+function transferable(done: Done): ArrayBuffer[] {
   if (!done.ok || !('values' in done.value)) return [];
   const v = done.value.values;
   return ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer ? [v.buffer] : [];
@@ -34,11 +98,10 @@ const port = parentPort;
 if (port) {
   port.on('message', async (job: Hdf5Job) => {
     try {
-      const done = runHdf5Job(await load(), job, (n) => port.postMessage({ progress: n }));
+      const done = await run(job, (n) => port.postMessage({ progress: n }));
       port.postMessage({ done }, transferable(done));
     } catch (e) {
-      const reason = String((e as { message?: unknown } | undefined)?.message ?? e);
-      port.postMessage({ done: { ok: false, reason, wasmFailure: true } });
+      port.postMessage({ done: failed(e, true) });
     }
   });
 }

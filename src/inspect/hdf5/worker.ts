@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type {
   Hdf5Job,
+  Hdf5Target,
   JobResult,
   RawTree,
   ReadOptions,
@@ -11,8 +12,8 @@ import type {
 } from './reader.js';
 
 /**
- * Runs `runHdf5Job` in a worker thread (thread.ts) that loads h5wasm (its Node build, reading
- * the file in place) on first use and is kept for later jobs: every read of an HDF5 file goes
+ * Runs `runHdf5Job` in a worker thread (thread.ts) that loads h5wasm (reading the file or
+ * the archive member in place) on first use and is kept for later jobs: every read of an HDF5 file goes
  * through here. The worker does not keep the process alive while idle. A job that goes
  * longer than the time limit without an answer (the HDF5 library can loop forever on some
  * damaged metadata) terminates the worker: the next job starts a fresh one. A job over
@@ -99,12 +100,12 @@ function seconds(ms: number): number {
 
 /** Reads the tree of one file (and the head and tail of the datasets that may hold time). */
 export function readTreeInWorker(
-  path: string,
+  target: Hdf5Target,
   options: ReadOptions,
   timeoutMs: number,
 ): Promise<WorkerResult<RawTree>> {
   return enqueue<RawTree>(
-    { kind: 'tree', path, options },
+    { ...target, kind: 'tree', options },
     timeoutMs,
     `the HDF5 library did not finish reading it within ${seconds(timeoutMs)} s`,
   );
@@ -112,12 +113,12 @@ export function readTreeInWorker(
 
 /** Reads rows [start, end) of one dataset; the time limit applies to the slice. */
 export function readSliceInWorker(
-  path: string,
+  target: Hdf5Target,
   request: SliceRequest,
   timeoutMs: number,
 ): Promise<WorkerResult<SliceValues>> {
   return enqueue<SliceValues>(
-    { kind: 'slice', path, request },
+    { ...target, kind: 'slice', request },
     timeoutMs,
     `the HDF5 library did not finish reading a slice of '${request.dataset}' within ${seconds(timeoutMs)} s`,
   );
@@ -125,12 +126,12 @@ export function readSliceInWorker(
 
 /** Reads ranges of rows of one dataset; the time limit applies to each range. */
 export function readRowsInWorker(
-  path: string,
+  target: Hdf5Target,
   request: RowsRequest,
   timeoutMs: number,
 ): Promise<WorkerResult<RowValues>> {
   return enqueue<RowValues>(
-    { kind: 'rows', path, request },
+    { ...target, kind: 'rows', request },
     timeoutMs,
     `the HDF5 library did not finish reading rows of '${request.dataset}' within ${seconds(timeoutMs)} s`,
   );

@@ -1,0 +1,186 @@
+/**
+ * HDF5 members of an archive are read in place, never extracted: a stored zip, a deflated
+ * zip, a tar and a tar.gz give the same draft as their folder, each HDF5 member's
+ * source says where its bytes are (a file's range, deflate data, a gzip stream), and
+ * nothing is written to the temp folder while the archive is inferred.
+ */
+import {
+  type FSWatcher,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import h5wasm from 'h5wasm/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
+import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
+import {
+  type ContainerKind,
+  InspectError,
+  inspectHdf5,
+  memorySource,
+  openContainer,
+} from '../../src/inspect/index.js';
+import { tarOf } from '../helpers/archives.js';
+import { platformExamples, repoRoot } from '../helpers/paths.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-in-place-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const ROWS = 200_000;
+
+/** An HDF5 file of a few MiB (time and values over 1 MiB in): reads past the kept head. */
+async function largerHdf5(path: string): Promise<Uint8Array> {
+  await h5wasm.ready;
+  const f = new h5wasm.File(path, 'w');
+  try {
+    const time = new BigInt64Array(ROWS);
+    const value = new Float64Array(ROWS);
+    for (let i = 0; i < ROWS; i++) {
+      time[i] = 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n;
+      value[i] = Math.sin(i / 7) * 1000 + (i % 13);
+    }
+    f.create_dataset({ name: 'time', data: time, chunks: [16_384] });
+    f.create_dataset({ name: 'value', data: value, chunks: [16_384] });
+  } finally {
+    f.close();
+  }
+  return readFileSync(path);
+}
+
+let files: Array<[string, Uint8Array]>;
+const archives: Array<[string, ContainerKind]> = [
+  ['set-stored.zip', 'zip'],
+  ['set-deflated.zip', 'zip'],
+  ['set.tar', 'tar'],
+  ['set.tar.gz', 'tar.gz'],
+];
+
+beforeAll(async () => {
+  const bad = Buffer.from(readFileSync(join(platformExamples, 'hdf5-one-d.h5')));
+  bad.fill(0xa5, 96, 144);
+  files = [
+    ['run.csv', Buffer.from('time,temp\n2024-01-01T00:00:00Z,1.5\n2024-01-01T00:00:01Z,2.5\n')],
+    ['h5/one d.h5', readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'))],
+    ['h5/compound.h5', readFileSync(join(platformExamples, 'hdf5-compound.h5'))],
+    ['h5/larger.h5', await largerHdf5(join(tmp, 'larger.h5'))],
+    ['h5/damaged.h5', bad],
+    ['ch10/recorder.ch10', readFileSync(join(repoRoot, 'fixtures', 'ch10', 'recorder.ch10'))],
+  ];
+  for (const [name, data] of files) {
+    mkdirSync(join(tmp, 'set', dirname(name)), { recursive: true });
+    writeFileSync(join(tmp, 'set', name), data);
+  }
+  const zip = (method: 0 | 8) => zipBytes(files.map(([name, data]) => ({ name, data, method })));
+  writeFileSync(join(tmp, 'set-stored.zip'), zip(0));
+  writeFileSync(join(tmp, 'set-deflated.zip'), zip(8));
+  const tar = await tarOf(files);
+  writeFileSync(join(tmp, 'set.tar'), tar);
+  writeFileSync(join(tmp, 'set.tar.gz'), gzipSync(tar));
+});
+
+/** Runs `inferBatch` with the OS temp folder pointed at an empty folder that is watched. */
+async function inferWatchingTemp(path: string): Promise<{ draft: BatchDraft; written: string[] }> {
+  const saved = process.env.TMPDIR;
+  const temp = mkdtempSync(join(tmp, 'temp-'));
+  const written: string[] = [];
+  let watcher: FSWatcher | undefined;
+  try {
+    process.env.TMPDIR = temp;
+    expect(tmpdir()).toBe(temp);
+    watcher = watch(temp, (_event, name) => written.push(String(name)));
+    const draft = await inferBatch(path, { jobs: 2 });
+    // Let the watcher's events of the walk arrive.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    written.push(...readdirSync(temp));
+    return { draft, written };
+  } finally {
+    watcher?.close();
+    process.env.TMPDIR = saved;
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+describe('HDF5 members read in place', () => {
+  test('each archive gives the folder draft, and nothing is written to the temp folder', async () => {
+    const folder = await inferBatch(join(tmp, 'set'), { jobs: 2 });
+    const configs = folder.document.batchConfig?.fileConfigs ?? {};
+    expect(Object.keys(configs).sort()).toEqual([
+      'h5/compound.h5',
+      'h5/larger.h5',
+      'h5/one d.h5',
+      'run.csv',
+    ]);
+    // A CH10 file is recognised by its content, and left out: batches do not import CH10.
+    expect(folder.issues.find((i) => i.source?.file === 'ch10/recorder.ch10')?.code).toBe(
+      'batch_file_left_out',
+    );
+    // The damaged member's issue names it by its path inside, and the library's reason.
+    const damaged = folder.issues.find((i) => i.source?.file === 'h5/damaged.h5');
+    expect(damaged?.code).toBe('hdf5_unreadable');
+    expect(damaged?.message).toMatch(/^h5\/damaged\.h5: the HDF5 library cannot read the file \(/);
+    for (const [name] of archives) {
+      const { draft, written } = await inferWatchingTemp(join(tmp, name));
+      expect(written, name).toEqual([]);
+      expect(draft.document, name).toEqual({
+        batchConfig: {
+          ...folder.document.batchConfig,
+          assetName: draft.document.batchConfig?.assetName,
+        },
+      });
+      expect(draft.issues, name).toEqual(folder.issues);
+    }
+  });
+
+  test("each HDF5 member's source says where its bytes are in the archive", async () => {
+    const want: Record<string, string> = {
+      'set-stored.zip': 'file',
+      'set-deflated.zip': 'deflate',
+      'set.tar': 'file',
+      'set.tar.gz': 'gzip',
+    };
+    for (const [name, kind] of archives) {
+      const container = await openContainer(join(tmp, name), kind);
+      const places: string[] = [];
+      try {
+        await container.walk(async (member, open) => {
+          if (!member.path.endsWith('.h5')) return;
+          const source = await open();
+          try {
+            expect(member.file, name).toBeUndefined();
+            expect(source.place?.path, name).toBe(join(tmp, name));
+            places.push(source.place?.kind ?? 'none');
+            // Read through the source, the worker reads the bytes the source has.
+            if (member.path === 'h5/larger.h5') {
+              const p = await inspectHdf5(source);
+              expect(p.file.path).toBe('h5/larger.h5');
+              expect(p.datasets.find((d) => d.path === '/time')?.tail?.at(-1)).toEqual([
+                String(1_700_000_000_000_000_000n + BigInt(ROWS - 1) * 1_000_000n),
+              ]);
+            }
+          } finally {
+            await source.close();
+          }
+        }, 1);
+      } finally {
+        await container.close();
+      }
+      expect(places, name).toEqual(Array(4).fill(want[name]));
+    }
+  });
+
+  test('a source whose bytes are only in memory is refused with a clear error', async () => {
+    const bytes = readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'));
+    const err = await inspectHdf5(memorySource(bytes, 'in-memory.h5')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InspectError);
+    expect((err as InspectError).issue.code).toBe('hdf5_unreadable');
+    expect((err as InspectError).message).toMatch(/^in-memory\.h5: .*only in memory/);
+  });
+});
