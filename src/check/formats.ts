@@ -84,7 +84,7 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('hdf5'),
     check: async (config, source, options) =>
-      (await import('./hdf5.js')).checkHdf5Source(config as Hdf5Config, source, options),
+      (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, source, options),
     rows: async () => (await import('./rows-hdf5.js')).hdf5Rows,
   },
   {

@@ -6,7 +6,12 @@
  * memory is bounded by one slice however long the datasets. Rows are named by their 0-based
  * index, as HDF5 tools show them.
  */
-import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from '../inspect/index.js';
+import {
+  type ByteSource,
+  type Hdf5Dataset,
+  readHdf5Slice,
+  type SliceValues,
+} from '../inspect/index.js';
 import type { ChannelDataType } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
 import {
@@ -75,10 +80,11 @@ interface PartState {
 
 /** Reads every group's datasets in slices and returns the findings, group by group. */
 export async function hdf5ValueIssues(
-  path: string,
+  data: string | ByteSource,
   groups: readonly ReadGroup[],
   options: ValueReadOptions = {},
 ): Promise<Issue[]> {
+  const path = typeof data === 'string' ? data : data.name;
   const total = groups.reduce((n, g) => n + groupRows(g), 0);
   const issues: Issue[] = [];
   let done = 0;
@@ -86,7 +92,7 @@ export async function hdf5ValueIssues(
     const time = g.time ? timeState(g.time) : undefined;
     const channels = g.channels.map((c) => channelState(c));
     const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
-    await readSideBySide(path, parts, options, (rows) => options.onProgress?.(done + rows, total));
+    await readSideBySide(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
     if (time) issues.push(...partlyRead(path, time.part), ...time.issues(path));
     for (const c of channels) issues.push(...partlyRead(path, c.part), ...c.issues(path));
@@ -140,7 +146,7 @@ function channelState(read: ChannelRead) {
  * rows done.
  */
 async function readSideBySide(
-  path: string,
+  data: string | ByteSource,
   parts: readonly PartState[],
   options: ValueReadOptions,
   progress: (rows: number) => void,
@@ -152,7 +158,7 @@ async function readSideBySide(
     const b = Math.min(rows, a + step);
     for (const p of parts) {
       if (p.unread || a >= p.rows) continue;
-      const got = await readHdf5Slice(path, sliceRequest(p.read, a, Math.min(b, p.rows)), limit);
+      const got = await readHdf5Slice(data, sliceRequest(p.read, a, Math.min(b, p.rows)), limit);
       if (got.error !== undefined) p.unread = { from: a, error: got.error };
       else p.feed(chunkOf(got.values), a);
     }

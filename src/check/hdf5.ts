@@ -10,17 +10,8 @@
  * InspectError (`hdf5_unreadable`), never a hang.
  */
 
-import { join } from 'node:path';
 import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
-import {
-  type ByteSource,
-  type Hdf5Dataset,
-  type Hdf5Type,
-  inspectHdf5,
-  wholeFileOf,
-  withPrivateFolder,
-  writeSource,
-} from '../inspect/index.js';
+import { type ByteSource, type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { Hdf5Config, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, unixUnitThatFits } from '../model/plain.js';
 import { listSome, notFoundHint } from '../validate/index.js';
@@ -53,56 +44,22 @@ interface Hdf5Scope {
   groups: Map<string, ReadGroup>;
 }
 
-/** Checks an Hdf5Config against the HDF5 data of `source` (issues name `source.name`). */
-export async function checkHdf5Source(
-  config: Hdf5Config,
-  source: ByteSource,
-  options: Hdf5CheckOptions = {},
-): Promise<Issue[]> {
-  return hdf5FileOf(source, async (file) =>
-    renamed(await checkHdf5(config, file, options), file, source.name),
-  );
-}
-
 /**
- * INTERIM, until HDF5 reads an archive's member in place through its source: the HDF5
- * library opens a path, so `use` gets the source's own file when it reads one whole, else
- * (an archive's member) a private temporary file the member is written to, removed after
- * `use` settles. The one place a check writes a member to disk.
+ * Checks an Hdf5Config against an HDF5 file, by its path or through a byte source (an
+ * archive's member, read in place); issues name the path or the source's name.
  */
-async function hdf5FileOf<T>(source: ByteSource, use: (file: string) => Promise<T>): Promise<T> {
-  const whole = wholeFileOf(source);
-  if (whole !== undefined) return use(whole);
-  return withPrivateFolder(async (root) => {
-    const file = join(root, 'member.h5');
-    await writeSource(source, file);
-    return use(file);
-  });
-}
-
-/** Issues about `file` naming `name` instead (a member's path, not where it was read from). */
-function renamed(issues: readonly Issue[], file: string, name: string): Issue[] {
-  if (file === name) return [...issues];
-  const swap = (text: string) => text.split(file).join(name);
-  return issues.map((i) => {
-    const out: Issue = { ...i, message: swap(i.message) };
-    if (i.hint !== undefined) out.hint = swap(i.hint);
-    if (i.source?.file !== undefined) out.source = { ...i.source, file: swap(i.source.file) };
-    return out;
-  });
-}
-
 export async function checkHdf5(
   config: Hdf5Config,
-  dataPath: string,
+  data: string | ByteSource,
   options: Hdf5CheckOptions = {},
 ): Promise<Issue[]> {
+  const dataPath = typeof data === 'string' ? data : data.name;
   const key = options.key ?? 'hdf5Config';
   const at: At = (...t) => pointer(key, ...t);
   const entries = config.data ?? [];
   const timePaths = [...new Set(entries.map((e) => e.timeDataset).filter((p): p is string => !!p))];
   const limit: TimeLimit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const profile = await inspectHdf5(dataPath, { sample: timePaths, ...limit });
+  const profile = await inspectHdf5(data, { sample: timePaths, ...limit });
   const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
   const scope: Hdf5Scope = {
     dataPath,
@@ -117,7 +74,7 @@ export async function checkHdf5(
   });
   if (options.full) {
     const read = { ...limit, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
-    scope.issues.push(...(await hdf5ValueIssues(dataPath, [...scope.groups.values()], read)));
+    scope.issues.push(...(await hdf5ValueIssues(data, [...scope.groups.values()], read)));
   }
   scope.issues.push(...unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
   return withoutRestatedTypeIssues(scope.issues);

@@ -1,8 +1,8 @@
 /**
  * `checkBatch` of an archive checks each listed member in place, through its byte source:
  * the issues are those of the folder the archive was made from, whether the members are
- * stored, deflated, in a tar or in a tar.gz, sampled or `--full`; and no file is written
- * (a temp folder is made only for an HDF5 member, the one reader that still needs a path).
+ * stored, deflated, in a tar or in a tar.gz, sampled or `--full`, HDF5 members included
+ * (the HDF5 library reads them where they lie, through their place); and no file is written.
  */
 import { watch } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -110,7 +110,8 @@ describe('checkBatch reads archive members in place', () => {
     });
   }
 
-  test('no file is written while an archive without an HDF5 member is checked', async () => {
+  /** The names written under a private temp folder (TMPDIR) while `run` runs. */
+  async function writtenDuring(run: () => Promise<void>): Promise<string[]> {
     const saved = process.env.TMPDIR;
     const privateTmp = await mkdtemp(join(tmp, 'tmp-'));
     const written: string[] = [];
@@ -120,22 +121,30 @@ describe('checkBatch reads archive members in place', () => {
     process.env.TMPDIR = privateTmp;
     try {
       expect(tmpdir()).toBe(privateTmp);
-      for (const path of Object.values(archives))
-        await checkBatch(wrongBatch(), path, { full: true });
+      await run();
       // Events arrive on the event loop: give them a turn before looking.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(written).toEqual([]);
-      // The watch sees a temp folder made (the HDF5 interim's, here made by hand).
-      await rm(await mkdtemp(join(tmpdir(), 'x-')), { recursive: true });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(written.length).toBeGreaterThan(0);
+      return written;
     } finally {
       process.env.TMPDIR = saved;
       watcher.close();
     }
+  }
+
+  test('no file is written while an archive is checked', async () => {
+    const none = await writtenDuring(async () => {
+      for (const path of Object.values(archives))
+        await checkBatch(wrongBatch(), path, { full: true });
+    });
+    expect(none).toEqual([]);
+    // The watch sees a temp folder made.
+    const some = await writtenDuring(async () => {
+      await rm(await mkdtemp(join(tmpdir(), 'x-')), { recursive: true });
+    });
+    expect(some.length).toBeGreaterThan(0);
   });
 
-  test("an HDF5 member (read from a temp file for now): its folder's issues, the file removed", async () => {
+  test("an HDF5 member, read in place: its folder's issues, sampled and --full, nothing written", async () => {
     const h5 = await readFile(join(repoRoot, 'fixtures', 'hdf5', 'compound.h5'));
     await mkdir(join(tmp, 'h5set', 'data'), { recursive: true });
     await writeFile(join(tmp, 'h5set', 'data', 'pack.h5'), h5);
@@ -148,15 +157,25 @@ describe('checkBatch reads archive members in place', () => {
         'data/pack.h5': { type: 'DATA_TYPE_KEY_HDF5', hdf5Config: { ...hdf5, data } },
       },
     } as BatchConfig;
-    const zip = join(tmp, 'h5set.zip');
-    await writeFile(zip, zipBytes([{ name: 'data/pack.h5', data: h5, method: 8 }]));
-    const tgz = join(tmp, 'h5set.tar.gz');
-    await writeFile(tgz, gzipSync(await tarOf([['data/pack.h5', h5]])));
-    const folder = await checkBatch(batch, join(tmp, 'h5set'));
-    expect(codesByFile(folder)['data/pack.h5']).toContain('dataset_not_in_file');
-    const before = await readdir(tmpdir());
-    expect(await checkBatch(batch, zip)).toEqual(folder);
-    expect(await checkBatch(batch, tgz)).toEqual(folder);
-    expect(await readdir(tmpdir())).toEqual(before);
+    const each = {
+      stored: join(tmp, 'h5set-stored.zip'),
+      deflated: join(tmp, 'h5set-deflated.zip'),
+      tar: join(tmp, 'h5set.tar'),
+      tgz: join(tmp, 'h5set.tar.gz'),
+    };
+    await writeFile(each.stored, zipBytes([{ name: 'data/pack.h5', data: h5, method: 0 }]));
+    await writeFile(each.deflated, zipBytes([{ name: 'data/pack.h5', data: h5, method: 8 }]));
+    const tar = await tarOf([['data/pack.h5', h5]]);
+    await writeFile(each.tar, tar);
+    await writeFile(each.tgz, gzipSync(tar));
+    for (const full of [false, true]) {
+      const folder = await checkBatch(batch, join(tmp, 'h5set'), { full });
+      expect(codesByFile(folder)['data/pack.h5']).toContain('dataset_not_in_file');
+      const written = await writtenDuring(async () => {
+        for (const path of Object.values(each))
+          expect(await checkBatch(batch, path, { full })).toEqual(folder);
+      });
+      expect(written).toEqual([]);
+    }
   });
 });
