@@ -18,8 +18,6 @@ export {
   leftOutByName,
   openContainer,
 } from './archive/container.js';
-export type { Spill } from './archive/spill.js';
-export { writeSource } from './archive/spill.js';
 export type { UnpackOptions } from './archive/unpack.js';
 export {
   hideRoot,

@@ -32,9 +32,8 @@ goes forward, values fit the declared channel types, firstDataRow is the first r
 values, and which columns of the file the config leaves out (info, with --verbose).
 A batch config is checked against its folder or archive (zip, tar, tar.gz): every listed
 file is there, its type matches its format, each fits its own or default config (an
-archive's members are read in place, never extracted; an HDF5 member is written to a
-temporary file for now, removed afterwards), and data files not listed are reported (info,
-with --verbose).
+archive's members are read in place, never extracted), and data files not listed are
+reported (info, with --verbose).
 By default a CSV file is sampled (its head and its tail); --full reads every row.
 Several config/data pairs are checked in parallel and reported in the order given.
 

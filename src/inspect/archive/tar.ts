@@ -6,9 +6,8 @@ import tar from 'tar-stream';
 import { type ByteSource, openFileSource, type Place } from '../byte-source.js';
 import { type Kept, keptSource, sliceSource } from './member-source.js';
 import { createPool } from './pool.js';
-import { spilledSource, writeSource, writeStream } from './spill.js';
-import { TarError, type TarMember, tarMembers } from './tar-index.js';
-import { archiveError, type Container, type MemberVisit } from './types.js';
+import { TarError, tarMembers } from './tar-index.js';
+import { archiveError, type Container } from './types.js';
 
 const MiB = 1024 * 1024;
 /** Members up to this size are kept whole while the archive streams past. */
@@ -93,25 +92,6 @@ function streamMemberSource(
   );
 }
 
-/** Visits one member of a plain tar: in place, or from the file it is spilled to. */
-async function visitMember(
-  archive: ByteSource,
-  m: TarMember,
-  name: string,
-  visit: MemberVisit,
-  file: string | undefined,
-): Promise<void> {
-  const member = { path: m.path, size: m.size };
-  const source = () => sliceSource(archive, m.dataStart, m.size, m.path);
-  if (file === undefined) return visit(member, async () => source());
-  try {
-    await writeSource(source(), file);
-  } catch (err) {
-    throw archiveError(name, m.path, err);
-  }
-  return visit({ ...member, file }, () => spilledSource(file, m.path));
-}
-
 /**
  * A plain tar as a container: its headers are walked first (positioned reads), then each
  * member is read in place over its byte range, as a stored zip member is.
@@ -132,10 +112,14 @@ async function openPlainTar(path: string, name: string): Promise<Container> {
     get bytesRead() {
       return archive.bytesRead;
     },
-    async walk(visit, jobs, spill) {
+    async walk(visit, jobs) {
       const pool = createPool(jobs);
       for (const m of members)
-        await pool.run(() => visitMember(archive, m, name, visit, spill?.(m.path)));
+        await pool.run(() =>
+          visit({ path: m.path, size: m.size }, async () =>
+            sliceSource(archive, m.dataStart, m.size, m.path),
+          ),
+        );
       await pool.drain();
     },
     async close() {
@@ -177,7 +161,7 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
     get bytesRead() {
       return bytesRead;
     },
-    async walk(visit, jobs, spill) {
+    async walk(visit, jobs) {
       const input = createReadStream(path).on('data', (c) => archive.counted(c.length));
       const extract = tar.extract();
       const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
@@ -196,14 +180,6 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
           }
           const size = header.size ?? 0;
           const member = { path: header.name, size };
-          const file = spill?.(member.path);
-          if (file !== undefined) {
-            await writeStream(entry, file);
-            await pool.run(() =>
-              visit({ ...member, file }, () => spilledSource(file, member.path)),
-            );
-            continue;
-          }
           const kept = await keep(entry, size);
           const at = index;
           const place = gzipPlace(path, header);

@@ -6,7 +6,6 @@
 import { issue } from '../../model/plain.js';
 import type { ByteSource } from '../byte-source.js';
 import { InspectError } from '../profile.js';
-import type { Spill } from './spill.js';
 
 export type ContainerKind = 'folder' | 'zip' | 'tar' | 'tar.gz';
 
@@ -14,10 +13,7 @@ export type ContainerKind = 'folder' | 'zip' | 'tar' | 'tar.gz';
 export interface ContainerMember {
   path: string;
   size: number;
-  /**
-   * A file on disk holding the member's bytes: a folder's own file, or where the walk wrote
-   * an archive member it was asked to spill.
-   */
+  /** A folder's member: its own file on disk (an archive's members have none). */
   file?: string;
 }
 
@@ -39,11 +35,10 @@ export interface Container {
   /** How many regular members there are, when known before the walk (folder, zip). */
   readonly count: number | undefined;
   /**
-   * Visits every regular member, `jobs` at a time. The members `spill` names a file for are
-   * written there as the archive is read (then read from that file); a folder's members are
-   * files already. Rejects on a damaged archive.
+   * Visits every regular member, `jobs` at a time, each read where it lies (nothing is
+   * extracted). Rejects on a damaged archive.
    */
-  walk(visit: MemberVisit, jobs: number, spill?: Spill): Promise<void>;
+  walk(visit: MemberVisit, jobs: number): Promise<void>;
   close(): Promise<void>;
 }
 

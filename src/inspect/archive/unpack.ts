@@ -1,23 +1,29 @@
 /**
- * Unpacking chosen members of an archive (zip, tar or tar.gz) to a folder, for the readers
- * and checks that open paths (HDF5, the check of a file against its config). A zip or a
- * tar.gz is read as a stream, a plain tar by member offsets, each member written to disk as
- * it is read (memory stays at a chunk or two whatever the sizes); a name that could escape the folder is refused, and an optional
- * cap bounds the bytes written against the archive's size.
+ * Unpacking chosen members of an archive (zip, tar or tar.gz) to a folder, as the platform
+ * does with a batch it imports (the emulator's batch import uses it; inference and checks
+ * read members in place and never unpack). A zip or a tar.gz is read as a stream, a plain
+ * tar by member offsets, each member written to disk as it is read (memory stays at a chunk
+ * or two whatever the sizes); a name that could escape the folder is refused, and an
+ * optional cap bounds the bytes written against the archive's size.
  */
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
 import { openFileSource } from '../byte-source.js';
-import { writeStream } from './spill.js';
 import { TarError, tarMembers } from './tar-index.js';
 import type { ContainerKind } from './types.js';
+
+/** Writes a member's stream (inflated, or passing in a tar.gz) to `file`. */
+async function writeStream(stream: AsyncIterable<unknown>, file: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await pipeline(stream, createWriteStream(file));
+}
 
 /** An archive member that is refused or cannot be read, by name (undefined: before any). */
 export class UnpackError extends Error {

@@ -3,7 +3,6 @@ import yauzl from 'yauzl';
 import { type ByteSource, openFileSource } from '../byte-source.js';
 import { sliceSource, streamedSource } from './member-source.js';
 import { createPool } from './pool.js';
-import { type Spill, spilledSource, writeSource, writeStream } from './spill.js';
 import { archiveError, type Container, type MemberVisit } from './types.js';
 
 const CHUNK = 64 * 1024;
@@ -79,42 +78,16 @@ async function memberSource(
   }
 }
 
-/** Writes a member to `file`: a stored one from its range, a deflated one as it inflates. */
-async function spillEntry(
-  zip: yauzl.ZipFile,
-  archive: ByteSource,
-  entry: yauzl.Entry,
-  name: string,
-  file: string,
-): Promise<void> {
-  try {
-    // Also refuses what cannot be read (encrypted members, other methods).
-    const source = await memberSource(zip, archive, entry, name);
-    try {
-      if (entry.compressionMethod === 0) await writeSource(source, file);
-      else await writeStream(await zip.openReadStreamPromise(entry), file);
-    } finally {
-      await source.close();
-    }
-  } catch (err) {
-    throw archiveError(name, entry.fileName, err);
-  }
-}
-
-/** Visits one member: in place, or from the file it is spilled to. */
+/** Visits one member, read in place. */
 async function visitEntry(
   zip: yauzl.ZipFile,
   archive: ByteSource,
   entry: yauzl.Entry,
   name: string,
   visit: MemberVisit,
-  spill: Spill | undefined,
 ): Promise<void> {
   const member = { path: entry.fileName, size: entry.uncompressedSize };
-  const file = spill?.(member.path);
-  if (file === undefined) return visit(member, () => memberSource(zip, archive, entry, name));
-  await spillEntry(zip, archive, entry, name, file);
-  return visit({ ...member, file }, () => spilledSource(file, member.path));
+  return visit(member, () => memberSource(zip, archive, entry, name));
 }
 
 /** A zip archive as a container; its members are read in place, never extracted. */
@@ -141,10 +114,9 @@ export async function openZip(path: string, name: string): Promise<Container> {
     get bytesRead() {
       return archive.bytesRead;
     },
-    async walk(visit, jobs, spill) {
+    async walk(visit, jobs) {
       const pool = createPool(jobs);
-      for (const e of entries)
-        await pool.run(() => visitEntry(zip, archive, e, name, visit, spill));
+      for (const e of entries) await pool.run(() => visitEntry(zip, archive, e, name, visit));
       await pool.drain();
     },
     async close() {
