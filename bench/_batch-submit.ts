@@ -1,6 +1,7 @@
 /**
  * `submit` of a generated folder against the emulator: the client (`importFile`: the batch
- * check, then the folder streamed as a deflated zip) runs in a child process that loads the
+ * check, in a worker thread that ends before the upload, then the folder streamed as a
+ * deflated zip) runs in a child process that loads the
  * client alone (`_batch-submit-child.ts`), so its peak RSS is its own; the emulator runs here. Beside it, in the same run: the system's `zip -r` of
  * the same folder (or, without `zip`, a stored-only zip stream of it).
  *

@@ -120,9 +120,29 @@ export function intFits(b: Uint8Array, s: number, e: number, range: IntRange): b
     }
   }
   if (range === 'INT_32' || range === 'UINT_32') return false;
-  if (n > 20) return false;
-  const big = BigInt(LATIN1.decode(b.subarray(s, e)).replace(/^\+/, ''));
-  return range === 'INT_64' ? big >= INT64_MIN && big <= INT64_MAX : big >= 0n && big <= UINT64_MAX;
+  // More than 15 digits after the leading zeros: not zero, so a minus sign is a negative.
+  if (range === 'UINT_64') return !neg && compareDigits(b, from, e, UINT64_MAX_DIGITS) <= 0;
+  return compareDigits(b, from, e, neg ? INT64_MIN_DIGITS : INT64_MAX_DIGITS) <= 0;
+}
+
+const digitsOf = (n: bigint) => new TextEncoder().encode((n < 0n ? -n : n).toString());
+const INT64_MAX_DIGITS = digitsOf(INT64_MAX);
+const INT64_MIN_DIGITS = digitsOf(INT64_MIN);
+const UINT64_MAX_DIGITS = digitsOf(UINT64_MAX);
+
+/**
+ * Compares the digits `b[from..e)` (no leading zeros) with `limit`'s as unsigned integers:
+ * -1, 0 or 1 (never -0), without a BigInt or a string: more digits is larger, else the
+ * first digit that differs decides.
+ */
+export function compareDigits(b: Uint8Array, from: number, e: number, limit: Uint8Array): number {
+  const n = e - from;
+  if (n !== limit.length) return n < limit.length ? -1 : 1;
+  for (let i = 0; i < n; i++) {
+    const d = (b[from + i] as number) - (limit[i] as number);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
 }
 
 /** True for `true`/`false`/`1`/`0` in any case (compared on the bytes). */
@@ -187,8 +207,24 @@ export function numberOf(b: Uint8Array, s: number, e: number): number {
   if (!Number.isNaN(d)) return d;
   const k = numKind(b, s, e);
   if (k === Num.NotNumber) return Number.NaN;
-  if (k === Num.Int && e - s <= 15) return smallInt(b, digitsFrom(b, s, e), e, b[s] === MINUS);
+  if (k === Num.Int) {
+    const from = digitsFrom(b, s, e);
+    if (e - from <= 19) return wideInt(b, from, e, b[s] === MINUS);
+  }
   return Number(LATIN1.decode(b.subarray(s, e)));
+}
+
+/**
+ * An integer of at most 19 digits (nanosecond times, 64-bit counters) as the nearest
+ * double, without making a string: the digits before the last 15 (at most 4) times 1e15
+ * is an exact double (at most 9999 * 5^15 * 2^15, under 2^53 * 2^15), and so are the last
+ * 15 digits, so their sum is rounded once, to what `Number(text)` gives.
+ */
+function wideInt(b: Uint8Array, from: number, e: number, neg: boolean): number {
+  if (e - from <= 15) return smallInt(b, from, e, neg);
+  const split = e - 15;
+  const v = smallInt(b, from, split, false) * 1e15 + smallInt(b, split, e, false);
+  return neg ? -v : v;
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -14,6 +14,7 @@ import { type WaitOptions, waitForImport } from './poll.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import type { UploadOptions } from './upload.js';
 
+export { type ApartCheckOptions, checkBatchApart } from './batch.js';
 export {
   ApiError,
   BatchCheckError,

@@ -204,9 +204,11 @@ export async function checkAgainstData(
     jobs?: number;
     /** False: no progress bar (several files at once share one). Default true. */
     progress?: boolean;
+    /** What checks the data (default `checkConfig`; `submit` checks a batch apart). */
+    check?: typeof checkConfig;
   } = {},
 ): Promise<Issue[]> {
-  const { progress: showBar, ...checkOptions } = options;
+  const { progress: showBar, check = checkConfig, ...checkOptions } = options;
   const full = options.full === true;
   const size = (await stat(dataPath)).size;
   // CSV reports bytes of the file; Parquet and HDF5 report rows: the bar takes the unit of
@@ -221,7 +223,7 @@ export async function checkAgainstData(
   };
   let found: Issue[];
   try {
-    found = await checkConfig(document, dataPath, {
+    found = await check(document, dataPath, {
       ...checkOptions,
       full,
       ...(full && showBar !== false && showsProgress(io) ? { onProgress } : {}),

@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import {
   ApiError,
   type Client,
+  checkBatchApart,
   createClient,
   ImportFailedError,
   NetworkError,
@@ -274,7 +275,8 @@ async function sendBatch(
     throw new UsageError(`${args.dataPath}: no such file or folder; nothing was sent`);
   }
   const { checkAgainstData } = await import('./check.js');
-  // One file at a time, as importFile does: the check's memory comes before the upload's.
+  // One file at a time, in a worker thread that ends before the upload starts, as
+  // importFile does: the check's memory is given back before the upload's.
   const issues = await checkAgainstData(
     document,
     args.text,
@@ -282,7 +284,11 @@ async function sendBatch(
     args.dataPath,
     path,
     io,
-    { jobs: 1 },
+    {
+      jobs: 1,
+      check: ({ batchConfig }, at, { onProgress: _, ...o } = {}) =>
+        checkBatchApart(batchConfig ?? {}, at, o),
+    },
   );
   if (!kind || issues.some((i) => i.severity === 'error')) {
     await reportConfigIssues(io, { file: args.configPath, valid: false, issues, text: args.text });
