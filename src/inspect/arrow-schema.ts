@@ -90,7 +90,14 @@ function keyValues(fb: FlatBuffer, table: number, index: number): Record<string,
   const at = fb.field(table, index);
   const out: Record<string, string> = {};
   if (at === undefined) return out;
-  for (const kv of fb.tables(fb.deref(at))) out[fb.stringField(kv, 0)] = fb.stringField(kv, 1);
+  // Defined, not assigned: a key named `__proto__` is a key like any other, not the prototype.
+  for (const kv of fb.tables(fb.deref(at)))
+    Object.defineProperty(out, fb.stringField(kv, 0), {
+      value: fb.stringField(kv, 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 

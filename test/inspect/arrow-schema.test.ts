@@ -50,6 +50,13 @@ describe('arrowFieldMetadata', () => {
     );
   });
 
+  test('a metadata key named __proto__ is kept as a key', () => {
+    const field = new Field('v', new Float64(), true, new Map([['__proto__', 'x']]));
+    const got = arrowFieldMetadata(schemaMessage(new Schema([field]))).get('v');
+    expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+    expect(Object.entries(got ?? {})).toEqual([['__proto__', 'x']]);
+  });
+
   test('a message without the continuation marker (Arrow before 0.15) reads the same', () => {
     const field = new Field('v', new Float64(), true, new Map([['units', 'V']]));
     const bytes = schemaMessage(new Schema([field]));
