@@ -116,9 +116,12 @@ const KEPT_BEHIND = 1024 * 1024;
  * behind (a CSV scan's tail, a Parquet footer read after its length) needs no new pass, and
  * memory stays that much whatever the member's size. Readers that go forward (CSV scans,
  * Parquet row groups, the TDMS and ULog walks) pass over the member about once. Reads run
- * one at a time, in call order.
+ * one at a time, in call order; a read that fails throws `fail(err)` (the archive's error).
  */
-export function forwardReads(open: OpenStream): ForwardReads {
+export function forwardReads(
+  open: OpenStream,
+  fail: (err: unknown) => unknown = (err) => err,
+): ForwardReads {
   let stream: AsyncIterator<Uint8Array> | undefined;
   /** The chunks kept, in order and contiguous, the last one at the stream's position. */
   let pieces: Kept[] = [];
@@ -173,7 +176,7 @@ export function forwardReads(open: OpenStream): ForwardReads {
         readAt(offset, length).catch(async (err: unknown) => {
           // A failed pass is not continued: the next read starts a new one.
           await stop().catch(() => {});
-          throw err;
+          throw fail(err);
         }),
       );
       queue = result.catch(() => {});
@@ -202,17 +205,11 @@ export function streamedSource(
   fail: (err: unknown) => Error,
   place?: Place,
 ): ByteSource {
-  const stream = forwardReads(open);
+  const stream = forwardReads(open, fail);
   return counted(
     name,
     size,
-    keepingHead(async (offset, length) => {
-      try {
-        return await stream.read(offset, length);
-      } catch (err) {
-        throw fail(err);
-      }
-    }, KEPT_HEAD),
+    keepingHead((offset, length) => stream.read(offset, length), KEPT_HEAD),
     () => stream.close(),
     place,
   );
@@ -237,7 +234,7 @@ export function keptSource(
   fail: (err: unknown) => Error,
   place?: Place,
 ): ByteSource {
-  const stream = forwardReads(open);
+  const stream = forwardReads(open, fail);
   return counted(
     name,
     size,
@@ -246,11 +243,7 @@ export function keptSource(
         if (offset >= k.offset && offset + length <= k.offset + k.bytes.byteLength)
           return k.bytes.subarray(offset - k.offset, offset - k.offset + length);
       }
-      try {
-        return await stream.read(offset, length);
-      } catch (err) {
-        throw fail(err);
-      }
+      return stream.read(offset, length);
     },
     () => stream.close(),
     place,
