@@ -19,7 +19,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, statSync, watch } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
 import { checkBatch } from '../src/check/index.js';
 import { inferBatch } from '../src/infer/batch.js';
-import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { dataDir, fmtBytes, listFiles, MiB, table } from './_measure.js';
 
 const FILES = 10;
 /** Bytes a Parquet row takes uncompressed: the timestamp and six channels, 8 bytes each. */
@@ -45,17 +45,6 @@ async function writeCsv(path: string, bytes: number, seed: number): Promise<void
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(() => resolve()));
-}
-
-/** Every file under `dir`, as POSIX paths relative to it, sorted. */
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await listFiles(dir, rel)));
-    else out.push(rel);
-  }
-  return out.sort();
 }
 
 async function zipOf(dir: string, zip: string, compress: boolean): Promise<void> {

@@ -10,13 +10,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import yazl from 'yazl';
 import { inferBatch } from '../src/infer/batch.js';
-import { dataDir, fmtBytes, MiB, measure, table } from './_measure.js';
+import { dataDir, fmtBytes, listFiles, MiB, measure, table } from './_measure.js';
 
 const FILES = 100;
 const CHANNELS = 6;
@@ -41,17 +41,6 @@ export async function parquetChild(dir: string, files: number, rows: number): Pr
       (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE ${Math.ceil(rows / ROW_GROUPS)})`);
   }
   conn.closeSync();
-}
-
-/** Every file under `dir`, as POSIX paths relative to it, sorted. */
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await listFiles(dir, rel)));
-    else out.push(rel);
-  }
-  return out.sort();
 }
 
 /** The stored zip of FILES Parquet files summing to about `mb` MiB, made once. */

@@ -1,5 +1,6 @@
 /** Small helpers the benchmarks share: timing, peak RSS, generated-data folder, tables. */
 import { mkdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,4 +64,15 @@ export function table(headers: string[], rows: Array<Array<string | number>>): v
   console.log(line(headers));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of cells.slice(1)) console.log(line(r));
+}
+
+/** Every file under `dir`, as POSIX paths relative to it, sorted. */
+export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await listFiles(dir, rel)));
+    else out.push(rel);
+  }
+  return out.sort();
 }

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
+import { tarOf } from '../scripts/fixtures/tar-writer.js';
 import { zipBytes } from '../scripts/fixtures/zip-writer.js';
 import { dataDir, fmtBytes, table } from './_measure.js';
 
@@ -40,18 +40,6 @@ async function generate(path: string): Promise<void> {
   } finally {
     f.close();
   }
-}
-
-async function tarOf(files: Array<[string, Buffer]>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
-  })();
-  for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, data);
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
 }
 
 async function prepare(): Promise<{ h5: string; archives: string[] }> {

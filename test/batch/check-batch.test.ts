@@ -7,14 +7,12 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkBatch } from '../../src/check/index.js';
-import type { BatchConfig } from '../../src/model/batch.js';
 import type { Issue } from '../../src/model/issue.js';
+import { campaignExpected, wrongCampaignBatch } from '../helpers/campaign.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dir = join(repoRoot, 'fixtures', 'batch');
-const expected = (
-  await import('../../fixtures/batch/campaign.expected.json', { with: { type: 'json' } })
-).default as { document: { batchConfig: BatchConfig } };
+const expected = campaignExpected;
 
 function shape(issues: readonly Issue[]) {
   return issues.map((i) => ({
@@ -23,19 +21,6 @@ function shape(issues: readonly Issue[]) {
     path: i.path,
     file: i.source?.file,
   }));
-}
-
-/** The inferred batch with a misspelt path, a wrong type and a column past the last. */
-function wrongBatch(): BatchConfig {
-  const b = structuredClone(expected.document.batchConfig);
-  const files = b.fileConfigs ?? {};
-  files['runs/day 1/run-l.csv'] = files['runs/day 1/run-1.csv'] as never;
-  delete files['runs/day 1/run-1.csv'];
-  files['tdms/bench.tdms'] = { type: 'DATA_TYPE_KEY_CSV' };
-  const own = files['other-layout.csv']?.csvConfig;
-  if (own?.dataColumns)
-    own.dataColumns['9'] = { name: 'ghost', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
-  return b;
 }
 
 const MISSING = {
@@ -64,7 +49,7 @@ describe('checkBatch', () => {
   });
 
   test('a folder: missing (did you mean), type, content and not-listed issues', async () => {
-    const issues = await checkBatch(wrongBatch(), join(dir, 'campaign'));
+    const issues = await checkBatch(wrongCampaignBatch(), join(dir, 'campaign'));
     expect(shape(issues)).toEqual([
       MISSING,
       NOT_LISTED('broken.parquet'),
@@ -84,9 +69,12 @@ describe('checkBatch', () => {
   });
 
   test('--full with several jobs: the same issues as one at a time, progress in members', async () => {
-    const one = await checkBatch(wrongBatch(), join(dir, 'campaign'), { full: true, jobs: 1 });
+    const one = await checkBatch(wrongCampaignBatch(), join(dir, 'campaign'), {
+      full: true,
+      jobs: 1,
+    });
     const calls: Array<[number, number]> = [];
-    const three = await checkBatch(wrongBatch(), join(dir, 'campaign'), {
+    const three = await checkBatch(wrongCampaignBatch(), join(dir, 'campaign'), {
       full: true,
       jobs: 3,
       onProgress: (done, total) => calls.push([done, total]),
@@ -101,8 +89,8 @@ describe('checkBatch', () => {
 
   for (const name of ['campaign.zip', 'campaign.tar.gz', 'campaign.tar']) {
     test(`${name}: the same issues as its folder, each naming its member`, async () => {
-      const folder = await checkBatch(wrongBatch(), join(dir, 'campaign'), { full: true });
-      const archive = await checkBatch(wrongBatch(), join(dir, name), { full: true });
+      const folder = await checkBatch(wrongCampaignBatch(), join(dir, 'campaign'), { full: true });
+      const archive = await checkBatch(wrongCampaignBatch(), join(dir, name), { full: true });
       expect(archive).toEqual(folder);
       expect(shape(archive)).toContainEqual({
         code: 'column_not_in_file',

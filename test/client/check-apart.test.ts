@@ -7,26 +7,11 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkBatch } from '../../src/check/index.js';
 import { checkBatchApart, checkInWorker } from '../../src/client/batch.js';
-import type { BatchConfig } from '../../src/model/batch.js';
+import { campaignExpected, wrongCampaignBatch } from '../helpers/campaign.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dir = join(repoRoot, 'fixtures', 'batch');
-const expected = (
-  await import('../../fixtures/batch/campaign.expected.json', { with: { type: 'json' } })
-).default as { document: { batchConfig: BatchConfig } };
-
-/** The inferred batch with a misspelt path, a wrong type and a column past the last. */
-function wrongBatch(): BatchConfig {
-  const b = structuredClone(expected.document.batchConfig);
-  const files = b.fileConfigs ?? {};
-  files['runs/day 1/run-l.csv'] = files['runs/day 1/run-1.csv'] as never;
-  delete files['runs/day 1/run-1.csv'];
-  files['tdms/bench.tdms'] = { type: 'DATA_TYPE_KEY_CSV' };
-  const own = files['other-layout.csv']?.csvConfig;
-  if (own?.dataColumns)
-    own.dataColumns['9'] = { name: 'ghost', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
-  return b;
-}
+const expected = campaignExpected;
 
 const script = (code: string) => new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 
@@ -45,25 +30,25 @@ describe('the batch check in a worker thread', () => {
     test(`${name}: the worker gives the issues of the check in this thread`, async () => {
       const path = join(dir, name);
       const options = { jobs: 1 };
-      const here = await checkBatch(wrongBatch(), path, options);
-      const apart = await checkInWorker({ batch: wrongBatch(), path, options });
+      const here = await checkBatch(wrongCampaignBatch(), path, options);
+      const apart = await checkInWorker({ batch: wrongCampaignBatch(), path, options });
       expect(apart).toEqual(here);
       expect(here.filter((i) => i.severity === 'error').map((i) => i.code)).toEqual([
         'batch_file_missing',
         'column_not_in_file',
         'batch_type_mismatch',
       ]);
-      expect(await checkBatchApart(wrongBatch(), path, options)).toEqual(here);
+      expect(await checkBatchApart(wrongCampaignBatch(), path, options)).toEqual(here);
     });
   }
 
   for (const [what, url] of Object.entries(BROKEN)) {
     test(`${what}: no answer from the worker, the same issues from this thread`, async () => {
       const path = join(dir, 'campaign');
-      const input = { batch: wrongBatch(), path, options: { jobs: 1 } };
+      const input = { batch: wrongCampaignBatch(), path, options: { jobs: 1 } };
       expect(await checkInWorker(input, url)).toBeUndefined();
-      const here = await checkBatch(wrongBatch(), path, { jobs: 1 });
-      expect(await checkBatchApart(wrongBatch(), path, { jobs: 1 }, url)).toEqual(here);
+      const here = await checkBatch(wrongCampaignBatch(), path, { jobs: 1 });
+      expect(await checkBatchApart(wrongCampaignBatch(), path, { jobs: 1 }, url)).toEqual(here);
     });
   }
 

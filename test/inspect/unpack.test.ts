@@ -8,8 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import { afterAll, describe, expect, test } from 'vitest';
+import { tarOf } from '../../scripts/fixtures/tar-writer.js';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { UnpackError, unpackMembers, withPrivateFolder } from '../../src/inspect/index.js';
 
@@ -23,25 +23,13 @@ const FILES: Array<[string, Buffer]> = [
 ];
 const LISTED = new Set(['a.csv', 'sub dir/b é.csv']);
 
-async function tarBytes(files: ReadonlyArray<[string, Buffer]>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const c of pack) chunks.push(c as Buffer);
-  })();
-  for (const [name, data] of files) pack.entry({ name, size: data.byteLength }, data);
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
-}
-
 const zip = join(tmp, 'set.zip');
 writeFileSync(
   zip,
   zipBytes(FILES.map(([name, data], i) => ({ name, data, method: i % 2 ? 0 : 8 }))),
 );
 const tarFile = join(tmp, 'set.tar');
-writeFileSync(tarFile, await tarBytes(FILES));
+writeFileSync(tarFile, await tarOf(FILES));
 const tgz = join(tmp, 'set.tar.gz');
 writeFileSync(tgz, gzipSync(readFileSync(tarFile)));
 
@@ -77,7 +65,7 @@ describe('unpackMembers', () => {
   test('a name that leaves the folder is refused, naming it, and nothing is written', async () => {
     const name = '../evil.csv';
     const evilTar = join(tmp, 'evil.tar');
-    writeFileSync(evilTar, await tarBytes([[name, Buffer.from('x')]]));
+    writeFileSync(evilTar, await tarOf([[name, Buffer.from('x')]]));
     const evilZip = join(tmp, 'evil.zip');
     writeFileSync(evilZip, zipBytes([{ name, data: Buffer.from('x'), method: 0 }]));
     for (const [kind, file] of [
@@ -96,7 +84,7 @@ describe('unpackMembers', () => {
   test('members past the cap are refused, naming the member', async () => {
     const big = join(tmp, 'big.tar.gz');
     const data = Buffer.alloc(20 * 1024 * 1024);
-    writeFileSync(big, gzipSync(await tarBytes([['zeros.csv', data]])));
+    writeFileSync(big, gzipSync(await tarOf([['zeros.csv', data]])));
     const root = await mkdtemp(join(tmp, 'big-'));
     const err = await unpackMembers(big, 'tar.gz', root, new Set(['zeros.csv']), {
       maxRatio: 2,
