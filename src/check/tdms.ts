@@ -13,6 +13,7 @@ import {
   type TdmsChannelProfile,
   type TdmsProfile,
   tdmsProperty,
+  throughSource,
   wholeFileOf,
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
@@ -24,7 +25,6 @@ import {
   notFoundHint,
 } from '../validate/index.js';
 import { shortName } from './_issue.js';
-import { throughSource } from './_source.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {

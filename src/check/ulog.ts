@@ -7,12 +7,16 @@
  * the import unless the parse-error policy ignores it.
  */
 import { ulogChannelTypeOf } from '../infer/index.js';
-import { type ByteSource, inspectUlogSource, type UlogProfile } from '../inspect/index.js';
+import {
+  type ByteSource,
+  inspectUlogSource,
+  throughSource,
+  type UlogProfile,
+} from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
 import { shortName } from './_issue.js';
-import { throughSource } from './_source.js';
 import { fitOf } from './types.js';
 
 export interface UlogCheckOptions {

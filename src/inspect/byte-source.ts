@@ -162,6 +162,23 @@ export function refuseEmptyFile(source: ByteSource, path = source.name): void {
   if (source.size === 0) throw emptyFileError(path);
 }
 
+/**
+ * Runs `use` on `data`: a source as given (its caller closes it), or a file's path, opened
+ * for inspection for `use` and closed after it (readers that take either).
+ */
+export async function throughSource<T>(
+  data: string | ByteSource,
+  use: (source: ByteSource) => Promise<T>,
+): Promise<T> {
+  if (typeof data !== 'string') return use(data);
+  const source = await openForInspection(data);
+  try {
+    return await use(source);
+  } finally {
+    await source.close();
+  }
+}
+
 /** The error for an empty data file (`file_empty`), whatever its format. */
 export function emptyFileError(path: string): InspectError {
   return new InspectError({ ...emptyFileIssue(path), source: { file: path } });

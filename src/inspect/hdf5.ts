@@ -15,7 +15,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
+import { type ByteSource, refuseEmptyFile, throughSource } from './byte-source.js';
 import type {
   Hdf5Target,
   RowsRequest,
@@ -149,13 +149,7 @@ async function targetOf(file: string | ByteSource): Promise<Hdf5Target> {
 export async function checkHdf5File(
   file: string | ByteSource,
 ): Promise<{ size: number; bytesRead: number; superblock: Superblock }> {
-  if (typeof file !== 'string') return checkSource(file);
-  const source = await openForInspection(file);
-  try {
-    return await checkSource(source);
-  } finally {
-    await source.close();
-  }
+  return throughSource(file, checkSource);
 }
 
 async function checkSource(

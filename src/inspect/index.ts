@@ -34,6 +34,7 @@ export {
   openFileSource,
   openForInspection,
   refuseEmptyFile,
+  throughSource,
   wholeFileOf,
 } from './byte-source.js';
 export type { Ch10Channel, Ch10Profile } from './ch10.js';
