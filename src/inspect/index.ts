@@ -27,7 +27,7 @@ export {
   unpackMembers,
   withPrivateFolder,
 } from './archive/unpack.js';
-export type { ByteSource } from './byte-source.js';
+export type { ByteSource, Place } from './byte-source.js';
 export {
   countingSource,
   memorySource,
