@@ -9,7 +9,7 @@
  *
  * Why a second YAML reader is kept: `importkit lint` on 1,000 valid YAML configs
  * (`npm run bench -- lint`, target ≥ 2,000 files/s) ran 5,481 files/s with it and 1,101
- * without, under the target. Measured again in one session on a loaded 2-core machine, in
+ * without, under the target. Measured again in one run on a loaded 2-core machine, in
  * CPU time (steadier than wall time there): 4,366 files per CPU-second with it, 813 with
  * this function returning `undefined` (5.4×).
  */
