@@ -1,10 +1,10 @@
 /**
  * `check --full` for HDF5 reads the values of the datasets the config names: each time
- * dataset with the value datasets it times, side by side, a slice of rows at a time. Every
- * slice is read in the HDF5 worker with its time limit (a file on which the library loops
- * gives `hdf5_unreadable`, never a hang), and only the tallies stay (value-tally.ts), so
- * memory is bounded by one slice however long the datasets. Rows are named by their 0-based
- * index, as HDF5 tools show them.
+ * dataset with the value datasets it times, one dataset after another, a slice of rows at a
+ * time. Every slice is read in the HDF5 worker with its time limit (a file on which the
+ * library loops gives `hdf5_unreadable`, never a hang), and only the tallies stay
+ * (value-tally.ts), so memory is bounded by one slice however long the datasets. Rows are
+ * named by their 0-based index, as HDF5 tools show them.
  */
 import {
   type ByteSource,
@@ -92,7 +92,7 @@ export async function hdf5ValueIssues(
     const time = g.time ? timeState(g.time) : undefined;
     const channels = g.channels.map((c) => channelState(c));
     const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
-    await readSideBySide(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
+    await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
     if (time) issues.push(...partlyRead(path, time.part), ...time.issues(path));
     for (const c of channels) issues.push(...partlyRead(path, c.part), ...c.issues(path));
@@ -141,11 +141,15 @@ function channelState(read: ChannelRead) {
 }
 
 /**
- * Reads the parts slice by slice, rows [a, b) of every part before the next slice: a part
- * the library fails on stops there (its `unread`), the others go on. `progress` gets the
- * rows done.
+ * Reads the parts one after another, each slice by slice from its first row: a part the
+ * library fails on stops there (its `unread`), the others go on. One part at a time, so the
+ * reads of each go forward through the file: a compressed archive member, read through a
+ * stream that starts again for a read behind it, is passed about once a part, where reading
+ * the parts side by side would jump between datasets and start again at every slice (a
+ * 62 MiB deflated member: 45 s, against 1.1 s stored). `progress` gets the rows done, as a
+ * share of the group's rows.
  */
-async function readSideBySide(
+async function readPartByPart(
   data: string | ByteSource,
   parts: readonly PartState[],
   options: ValueReadOptions,
@@ -154,16 +158,16 @@ async function readSideBySide(
   const rows = Math.max(0, ...parts.map((p) => p.rows));
   const step = options.sliceRows ?? Math.min(...parts.map((p) => sliceRows(p.read.dataset)));
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  for (let a = 0; a < rows; a += step) {
-    const b = Math.min(rows, a + step);
-    for (const p of parts) {
-      if (p.unread || a >= p.rows) continue;
-      const got = await readHdf5Slice(data, sliceRequest(p.read, a, Math.min(b, p.rows)), limit);
+  for (const [i, p] of parts.entries()) {
+    for (let a = 0; a < p.rows && !p.unread; a += step) {
+      const b = Math.min(p.rows, a + step);
+      const got = await readHdf5Slice(data, sliceRequest(p.read, a, b), limit);
       if (got.error !== undefined) p.unread = { from: a, error: got.error };
       else p.feed(chunkOf(got.values), a);
+      progress(Math.floor(((i + b / p.rows) / parts.length) * rows));
     }
-    progress(b);
   }
+  progress(rows);
 }
 
 /** Rows per slice: a few MB of numbers, fewer rows for compounds. */
