@@ -1,0 +1,68 @@
+/**
+ * `check --full` of an HDF5 member of a deflated zip reads the archive about once a
+ * dataset, not once a slice: the HDF5 worker keeps the member's reader from one slice to
+ * the next, and the datasets are read one after another. The bytes the process reads are
+ * Linux's count (/proc/self/io `rchar`: every thread, the HDF5 worker's included).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import h5wasm from 'h5wasm/node';
+import { afterAll, expect, test } from 'vitest';
+import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
+import { checkBatch } from '../../src/check/index.js';
+import { inferBatch } from '../../src/infer/batch.js';
+import type { BatchConfig } from '../../src/model/batch.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-full-reads-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** 1,000,000 rows of time and of values: 8 slices of each dataset in `check --full`. */
+const ROWS = 1_000_000;
+
+async function twoDatasets(path: string): Promise<Uint8Array> {
+  await h5wasm.ready;
+  const f = new h5wasm.File(path, 'w');
+  try {
+    const time = new BigInt64Array(ROWS);
+    const value = new Float64Array(ROWS);
+    for (let i = 0; i < ROWS; i++) {
+      time[i] = 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n;
+      value[i] = Math.sin(i / 7) * 1000 + (i % 13);
+    }
+    f.create_dataset({ name: 'time', data: time, chunks: [65_536] });
+    f.create_dataset({ name: 'value', data: value, chunks: [65_536] });
+  } finally {
+    f.close();
+  }
+  return readFileSync(path);
+}
+
+function bytesReadByProcess(): number {
+  const io = readFileSync('/proc/self/io', 'utf8');
+  return Number(/^rchar: (\d+)$/m.exec(io)?.[1]);
+}
+
+test.skipIf(!existsSync('/proc/self/io'))(
+  'a deflated HDF5 member is inflated about once a dataset, not once a slice',
+  async () => {
+    const h5 = await twoDatasets(join(tmp, 'flight.h5'));
+    const zip = join(tmp, 'set.zip');
+    writeFileSync(zip, zipBytes([{ name: 'flight.h5', data: h5, method: 8 }]));
+    const draft = await inferBatch(zip);
+    const batch = draft.document.batchConfig as BatchConfig;
+    expect(Object.keys(batch.fileConfigs ?? {})).toEqual(['flight.h5']);
+    // Once to load what the check loads, then counted.
+    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
+    const before = bytesReadByProcess();
+    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
+    const read = bytesReadByProcess() - before;
+    const size = statSync(zip).size;
+    // Two datasets, about one pass over the member each (1.3 times the archive when
+    // measured); starting again at every slice, or reading the datasets side by side, read
+    // 6 to 7 times the archive.
+    expect(read).toBeGreaterThan(size);
+    expect(read).toBeLessThan(3 * size);
+  },
+  60_000,
+);
