@@ -7,36 +7,18 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import h5wasm from 'h5wasm/node';
 import { afterAll, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { checkBatch } from '../../src/check/index.js';
 import { inferBatch } from '../../src/infer/batch.js';
 import type { BatchConfig } from '../../src/model/batch.js';
+import { timeAndValues } from '../helpers/hdf5.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-full-reads-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** 1,000,000 rows of time and of values: 8 slices of each dataset in `check --full`. */
 const ROWS = 1_000_000;
-
-async function twoDatasets(path: string): Promise<Uint8Array> {
-  await h5wasm.ready;
-  const f = new h5wasm.File(path, 'w');
-  try {
-    const time = new BigInt64Array(ROWS);
-    const value = new Float64Array(ROWS);
-    for (let i = 0; i < ROWS; i++) {
-      time[i] = 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n;
-      value[i] = Math.sin(i / 7) * 1000 + (i % 13);
-    }
-    f.create_dataset({ name: 'time', data: time, chunks: [65_536] });
-    f.create_dataset({ name: 'value', data: value, chunks: [65_536] });
-  } finally {
-    f.close();
-  }
-  return readFileSync(path);
-}
 
 function bytesReadByProcess(): number {
   const io = readFileSync('/proc/self/io', 'utf8');
@@ -46,7 +28,7 @@ function bytesReadByProcess(): number {
 test.skipIf(!existsSync('/proc/self/io'))(
   'a deflated HDF5 member is inflated about once a dataset, not once a slice',
   async () => {
-    const h5 = await twoDatasets(join(tmp, 'flight.h5'));
+    const h5 = await timeAndValues(join(tmp, 'flight.h5'), ROWS, 65_536);
     const zip = join(tmp, 'set.zip');
     writeFileSync(zip, zipBytes([{ name: 'flight.h5', data: h5, method: 8 }]));
     const draft = await inferBatch(zip);

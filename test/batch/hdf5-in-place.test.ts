@@ -17,7 +17,6 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import h5wasm from 'h5wasm/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
@@ -29,31 +28,14 @@ import {
   openContainer,
 } from '../../src/inspect/index.js';
 import { tarOf } from '../helpers/archives.js';
+import { timeAndValues } from '../helpers/hdf5.js';
 import { platformExamples, repoRoot } from '../helpers/paths.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-in-place-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** Rows of an HDF5 file of a few MiB (time and values over 1 MiB in): reads past the kept head. */
 const ROWS = 200_000;
-
-/** An HDF5 file of a few MiB (time and values over 1 MiB in): reads past the kept head. */
-async function largerHdf5(path: string): Promise<Uint8Array> {
-  await h5wasm.ready;
-  const f = new h5wasm.File(path, 'w');
-  try {
-    const time = new BigInt64Array(ROWS);
-    const value = new Float64Array(ROWS);
-    for (let i = 0; i < ROWS; i++) {
-      time[i] = 1_700_000_000_000_000_000n + BigInt(i) * 1_000_000n;
-      value[i] = Math.sin(i / 7) * 1000 + (i % 13);
-    }
-    f.create_dataset({ name: 'time', data: time, chunks: [16_384] });
-    f.create_dataset({ name: 'value', data: value, chunks: [16_384] });
-  } finally {
-    f.close();
-  }
-  return readFileSync(path);
-}
 
 let files: Array<[string, Uint8Array]>;
 const archives: Array<[string, ContainerKind]> = [
@@ -70,7 +52,7 @@ beforeAll(async () => {
     ['run.csv', Buffer.from('time,temp\n2024-01-01T00:00:00Z,1.5\n2024-01-01T00:00:01Z,2.5\n')],
     ['h5/one d.h5', readFileSync(join(repoRoot, 'fixtures', 'hdf5', 'one-d-root.h5'))],
     ['h5/compound.h5', readFileSync(join(platformExamples, 'hdf5-compound.h5'))],
-    ['h5/larger.h5', await largerHdf5(join(tmp, 'larger.h5'))],
+    ['h5/larger.h5', await timeAndValues(join(tmp, 'larger.h5'), ROWS, 16_384)],
     ['h5/damaged.h5', bad],
     ['ch10/recorder.ch10', readFileSync(join(repoRoot, 'fixtures', 'ch10', 'recorder.ch10'))],
   ];
