@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { type ByteSource, openFileSource } from '../byte-source.js';
+import { type ByteSource, openFileSource, type Place } from '../byte-source.js';
 import { sliceSource, streamedSource } from './member-source.js';
 import { createPool } from './pool.js';
-import { archiveError, type Container, type MemberVisit } from './types.js';
+import { archiveError, type Container } from './types.js';
 
 const CHUNK = 64 * 1024;
 
@@ -39,7 +39,11 @@ function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
-/** A member's bytes: stored members read in place after their local header, deflated ones inflated. */
+/**
+ * A member's bytes, from where its local header says its data starts: stored members read
+ * in place, deflated ones inflated (their place lets a reader in another thread inflate
+ * them in place too).
+ */
 async function memberSource(
   zip: yauzl.ZipFile,
   archive: ByteSource,
@@ -49,45 +53,31 @@ async function memberSource(
   const path = entry.fileName;
   try {
     if (entry.isEncrypted()) throw new Error('the member is encrypted');
-    if (entry.compressionMethod === 0) {
-      const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
-      return sliceSource(archive, fileDataStart, entry.uncompressedSize, path);
-    }
-    if (entry.compressionMethod !== 8)
-      throw new Error(
-        `compression method ${entry.compressionMethod} (only stored and deflated are read)`,
-      );
-    // Where the deflate data starts, so a reader in another thread can inflate it in place.
+    const method = entry.compressionMethod;
+    if (method !== 0 && method !== 8)
+      throw new Error(`compression method ${method} (only stored and deflated are read)`);
     const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+    if (method === 0) return sliceSource(archive, fileDataStart, entry.uncompressedSize, path);
     return streamedSource(
       path,
       entry.uncompressedSize,
       () => zip.openReadStreamPromise(entry),
       (err) => archiveError(name, path, err),
-      archive.place?.kind === 'file'
-        ? {
-            kind: 'deflate',
-            path: archive.place.path,
-            start: archive.place.start + fileDataStart,
-            compressedSize: entry.compressedSize,
-          }
-        : undefined,
+      deflatePlace(archive.place, fileDataStart, entry.compressedSize),
     );
   } catch (err) {
     throw archiveError(name, path, err);
   }
 }
 
-/** Visits one member, read in place. */
-async function visitEntry(
-  zip: yauzl.ZipFile,
-  archive: ByteSource,
-  entry: yauzl.Entry,
-  name: string,
-  visit: MemberVisit,
-): Promise<void> {
-  const member = { path: entry.fileName, size: entry.uncompressedSize };
-  return visit(member, () => memberSource(zip, archive, entry, name));
+/** Where a deflated member's data lies, `start` bytes into an archive at `archive`. */
+function deflatePlace(
+  archive: Place | undefined,
+  start: number,
+  compressedSize: number,
+): Place | undefined {
+  if (archive?.kind !== 'file') return undefined;
+  return { kind: 'deflate', path: archive.path, start: archive.start + start, compressedSize };
 }
 
 /** A zip archive as a container; its members are read in place, never extracted. */
@@ -116,7 +106,12 @@ export async function openZip(path: string, name: string): Promise<Container> {
     },
     async walk(visit, jobs) {
       const pool = createPool(jobs);
-      for (const e of entries) await pool.run(() => visitEntry(zip, archive, e, name, visit));
+      for (const e of entries)
+        await pool.run(() =>
+          visit({ path: e.fileName, size: e.uncompressedSize }, () =>
+            memberSource(zip, archive, e, name),
+          ),
+        );
       await pool.drain();
     },
     async close() {
