@@ -50,11 +50,6 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'ch10',
     infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
-    inferSource: async (source, options) => {
-      const { inspectCh10Source } = await import('../inspect/index.js');
-      const { draftFromCh10Profile } = await import('./ch10.js');
-      return draftFromCh10Profile(await inspectCh10Source(source), options);
-    },
   },
   {
     id: 'ulog',
