@@ -62,6 +62,11 @@ export interface CheckFormat {
   rows?: () => Promise<RowReader>;
   /** Why the rows cannot be shown, when there is no reader and a reason says more. */
   noRowsNote?: string;
+  /**
+   * What its check reads of the file, sampled and with `full`, as the verdict says it
+   * ("its head and tail sampled"): the verdict says only what was read.
+   */
+  reads: { sampled: string; full: string };
 }
 
 function builtIn(kind: 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10') {
@@ -71,35 +76,56 @@ function builtIn(kind: 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10') {
 const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('csv'),
+    reads: { sampled: 'its head and tail sampled; `full` reads every row', full: 'every row read' },
     check: async (config, source, options) =>
       (await import('./csv.js')).checkCsv(config as CsvConfig, source, options),
     rows: async () => (await import('./rows-csv.js')).csvRows,
   },
   {
     ...builtIn('parquet'),
+    reads: {
+      sampled: 'its footer and column statistics read; `full` reads every value',
+      full: 'every value of the columns it names read',
+    },
     check: async (config, source, options) =>
       (await import('./parquet.js')).checkParquet(config as ParquetConfig, source, options),
     rows: async () => (await import('./rows-parquet.js')).parquetRows,
   },
   {
     ...builtIn('hdf5'),
+    reads: {
+      sampled: 'its structure and the first and last time values read; `full` reads every value',
+      full: 'every value of its time and value datasets read',
+    },
     check: async (config, source, options) =>
       (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, source, options),
     rows: async () => (await import('./rows-hdf5.js')).hdf5Rows,
   },
   {
     ...builtIn('tdms'),
+    reads: {
+      sampled: 'its metadata read, no values',
+      full: 'its metadata read, no values',
+    },
     check: async (config, source, { key }) =>
       (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, { key }),
     rows: async () => (await import('./rows-tdms.js')).tdmsRows,
   },
   {
     ...builtIn('ch10'),
+    reads: {
+      sampled: 'the config alone: the file itself is not checked',
+      full: 'the config alone: the file itself is not checked',
+    },
     noRowsNote:
       'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)',
   },
   {
     ...builtIn('ulog'),
+    reads: {
+      sampled: 'its definitions and message headers read, no values',
+      full: 'its definitions and message headers read, no values',
+    },
     check: async (config, source, options) =>
       (await import('./ulog.js')).checkUlog(config as UlogConfig, source, options),
     rows: async () => (await import('./rows-ulog.js')).ulogRows,
@@ -131,6 +157,18 @@ export function configOfDocument(
     if (format) return { key, format };
   }
   return undefined;
+}
+
+/**
+ * What a check of `document` reads of its data file, as the verdict says it: its format's
+ * `reads`, or for a batch what each member's check reads.
+ */
+export function checkReads(document: object, full: boolean): string {
+  const found = configOfDocument(document);
+  if (found?.format) return found.format.reads[full ? 'full' : 'sampled'];
+  return full
+    ? 'each member read as its format reads it with `full`'
+    : 'each member sampled as its format is; `full` reads more';
 }
 
 /** Adds a format to check's part of the table; returns the function that removes it. */

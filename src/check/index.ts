@@ -14,6 +14,7 @@ export { checkFile, readConfigRows } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {
   checkFormatOfKey,
+  checkReads,
   checkFormats,
   configOfDocument,
   registerCheckFormat,

@@ -103,6 +103,7 @@ const KV_CHECK: CheckFormat = {
   id: 'kv',
   configKey: 'kvConfig',
   title: 'KvConfig',
+  reads: { sampled: 'every pair read', full: 'every pair read' },
   check: async (config, source, { key }) => {
     const found = await pairsOf(source);
     const keys = (config.keys ?? []) as string[];

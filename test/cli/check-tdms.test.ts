@@ -51,10 +51,15 @@ async function call(...argv: string[]) {
 }
 
 describe('importkit check on a TDMS file', () => {
-  test('the inferred config passes: exit 0', async () => {
+  test('the inferred config passes: exit 0, the verdict saying what was read', async () => {
     const out = join(dir, 'draft.yaml');
     expect((await call('infer', DATA, '-o', out)).code).toBe(0);
-    expect((await call('check', out, DATA)).code).toBe(0);
+    const sampled = await call('check', out, DATA);
+    expect(sampled.code).toBe(0);
+    // The verdict names exactly what the TDMS check read: never "every row".
+    expect(sampled.stdout).toMatch(/fits .* \(its metadata read, no values\)\n$/);
+    const full = await call('check', out, DATA, '--full');
+    expect(full.stdout).not.toMatch(/every row/);
   });
 
   test('a wrong channel name: exit 1 in every reporter, at the config line, with did-you-mean', async () => {

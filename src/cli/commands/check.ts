@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { checkConfig } from '../../check/index.js';
+import { checkConfig, checkReads } from '../../check/index.js';
 import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/index.js';
 import type { Issue } from '../../model/plain.js';
@@ -10,6 +10,7 @@ import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
 import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
+import { withFlags } from '../option-flags.js';
 import { createProgress, type Progress } from '../progress.js';
 import {
   type FailOn,
@@ -96,14 +97,25 @@ export async function check(args: string[], io: Io): Promise<number> {
     reports = await checkPairs(pairs, io, failOn, options, jobs);
   }
   for (const report of reports) reporter.write(report);
-  const read = values.full ? 'every row read' : 'its head and tail sampled; --full reads every row';
   const [first] = pairs as [[string, string]];
+  const [firstReport] = reports as [FileReport];
   reporter.end(
     pairs.length === 1
-      ? { ...summarize(reports), validText: `${first[1]} fits ${first[0]} (${read})` }
+      ? {
+          ...summarize(reports),
+          validText: `${first[1]} fits ${first[0]} (${withFlags(readsOf(firstReport, values.full), 'check')})`,
+        }
       : summarize(reports),
   );
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+}
+
+/** What the check of a report's config reads of its data file, as its verdict says it. */
+function readsOf(report: FileReport, full: boolean): string {
+  const document = validateConfigText(report.text ?? '', { filename: report.file }).documents.find(
+    (d) => d.value !== undefined,
+  )?.value;
+  return checkReads(document ?? {}, full);
 }
 
 /** `--jobs`: a whole number from 1; the cores when not given. */
