@@ -14,8 +14,8 @@ export { checkFile, readConfigRows } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {
   checkFormatOfKey,
-  checkReads,
   checkFormats,
+  checkReads,
   configOfDocument,
   registerCheckFormat,
 } from './formats.js';
