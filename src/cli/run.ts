@@ -84,28 +84,29 @@ async function inspectIssue(err: unknown): Promise<Issue | undefined> {
 }
 
 async function reportError(err: unknown, name: string, io: Io): Promise<number> {
+  // Messages name what the user gave (files, members, columns) and may carry a server's
+  // text: every line is printed with its control characters escaped.
+  const say = (line: string) => io.stderr.write(`${printable(line)}\n`);
   if (err instanceof UsageError || isParseArgsError(err)) {
-    io.stderr.write(`importkit ${name}: ${(err as Error).message}\n`);
-    if (err instanceof UsageError && err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    say(`importkit ${name}: ${(err as Error).message}`);
+    if (err instanceof UsageError && err.hint) say(`  hint: ${err.hint}`);
     io.stderr.write(`Run 'importkit ${name} --help' for usage.\n`);
     return EXIT_USAGE;
   }
   if (err instanceof CommandError) {
-    io.stderr.write(`importkit ${name}: ${err.message}\n`);
-    if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    say(`importkit ${name}: ${err.message}`);
+    if (err.hint) say(`  hint: ${err.hint}`);
     return EXIT_INVALID;
   }
   const found = await inspectIssue(err);
   if (found) {
     const inspected = issueWithFlags(found, name);
-    const hint = inspected.hint ? `\n  hint: ${inspected.hint}` : '';
-    io.stderr.write(`importkit ${name}: error ${inspected.code}: ${inspected.message}${hint}\n`);
+    say(`importkit ${name}: error ${inspected.code}: ${inspected.message}`);
+    if (inspected.hint) say(`  hint: ${inspected.hint}`);
     // A file named on the command line that does not exist is a usage error in every command.
     return inspected.code === 'file_not_found' ? EXIT_USAGE : EXIT_INVALID;
   }
-  // Messages may carry a server's text: printed with its control characters escaped.
-  const message = printable(err instanceof Error ? err.message : String(err));
-  io.stderr.write(`importkit ${name}: ${message}\n`);
+  say(`importkit ${name}: ${err instanceof Error ? err.message : String(err)}`);
   if (io.env.IMPORTKIT_DEBUG && err instanceof Error && err.stack)
     io.stderr.write(`${err.stack}\n`);
   return EXIT_INVALID;

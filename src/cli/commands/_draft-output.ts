@@ -1,11 +1,11 @@
 /** How `infer` writes a draft (one file's or a batch's): YAML, issues, the evidence table. */
-import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { Document } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
 import { CONFIG_KINDS, type Issue } from '../../model/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
+import { writeOutput } from './_outputs.js';
 
 /** Writes the draft to `output` (or stdout); false when the file cannot be written. */
 export async function writeDraft(
@@ -17,16 +17,7 @@ export async function writeDraft(
     io.stdout.write(text);
     return true;
   }
-  try {
-    await writeFile(resolve(io.cwd, output), text);
-  } catch (err) {
-    io.stderr.write(
-      `importkit infer: cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
-    );
-    return false;
-  }
-  io.stderr.write(`wrote ${output}\n`);
-  return true;
+  return writeOutput(io, 'infer', output, text);
 }
 
 /** The draft as YAML with a comment saying what it was inferred from. */

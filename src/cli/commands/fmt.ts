@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { writeFileSafely } from '../../files/index.js';
 import { formatConfigText } from '../../fmt/index.js';
 import type { Issue } from '../../model/plain.js';
 import { parseCommandArgs } from '../args.js';
@@ -92,7 +93,8 @@ export async function fmt(args: string[], io: Io): Promise<number> {
       );
       failed = true;
     } else {
-      await writeFile(resolve(io.cwd, name), result.text);
+      // Rewritten where the config is (a symlink to it stays a symlink), the one safe way.
+      await writeFileSafely(await realpath(resolve(io.cwd, name)), result.text);
       io.stdout.write(`${name}: formatted\n`);
     }
   }

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { inferConfig } from '../../infer/index.js';
 import { hasErrors } from '../../model/plain.js';
@@ -9,6 +9,7 @@ import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
 import { createProgress, type Progress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
+import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
 
@@ -50,7 +51,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
       positionals.length === 0 ? 'no input file given' : 'one input file at a time',
     );
   const input = resolve(io.cwd, positionals[0] as string);
-  const output = await outputPath(input, values.output, io);
+  const output = await outputPath(positionals[0] as string, values, io);
   const zone = typeof values.timezone === 'string' ? values.timezone : undefined;
   if (zone !== undefined && !isKnownZone(zone))
     throw new UsageError(`--timezone '${zone}' is not a time zone (e.g. Europe/Berlin, UTC)`);
@@ -85,18 +86,21 @@ export async function normalize(args: string[], io: Io): Promise<number> {
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
 }
 
-/** The output path: required, and never the input (by path or by the file it names). */
-async function outputPath(input: string, given: unknown, io: Io): Promise<string> {
-  if (typeof given !== 'string' || given.trim() === '')
+/** The output path: required, and never the input or the draft config (`refuseOverwritingInputs`). */
+async function outputPath(
+  given: string,
+  values: { output?: string | boolean; config?: string | boolean },
+  io: Io,
+): Promise<string> {
+  const out = values.output;
+  if (typeof out !== 'string' || out.trim() === '')
     throw new UsageError('give the file to write with -o <out.csv>');
-  const inputStat = await stat(input).catch(() => undefined);
-  if (!inputStat?.isFile()) throw new UsageError(`${input}: no such file`);
-  const output = resolve(io.cwd, given);
-  const same =
-    output === input ||
-    (await realpath(output).catch(() => output)) === (await realpath(input).catch(() => input));
-  if (same) throw new UsageError(`-o ${given} is the input: normalize never writes over its input`);
-  return output;
+  const inputStat = await stat(resolve(io.cwd, given)).catch(() => undefined);
+  if (!inputStat?.isFile()) throw new UsageError(`${given}: no such file`);
+  const inputs = [{ what: 'the input', path: given }];
+  if (typeof values.config === 'string') inputs.push({ what: 'the config', path: values.config });
+  await refuseOverwritingInputs(io, 'normalize', [{ flag: '-o', path: out }], inputs);
+  return resolve(io.cwd, out);
 }
 
 async function firstDataRowOf(file: string, io: Io): Promise<number | undefined> {
