@@ -64,7 +64,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!load) {
-    io.stderr.write(`importkit: unknown command '${name}'\n\n${usage()}`);
+    io.stderr.write(`importkit: unknown command '${printable(name)}'\n\n${usage()}`);
     return EXIT_USAGE;
   }
   try {

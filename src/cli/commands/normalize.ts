@@ -7,6 +7,7 @@ import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
+import { printable } from '../printable.js';
 import { createProgress, type Progress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
 import { refuseOverwritingInputs } from './_outputs.js';
@@ -71,17 +72,18 @@ export async function normalize(args: string[], io: Io): Promise<number> {
         }
       : {}),
   }).finally(() => (progress as Progress | undefined)?.done());
-  io.stdout.write(describe(report, values.output as string));
+  const shown = printable(values.output as string);
+  io.stdout.write(describe(report, shown));
   const draft = await inferConfig(output);
   const errors = draft.issues.filter((i) => i.severity === 'error');
   const warnings = draft.issues.filter((i) => i.severity === 'warning');
   io.stdout.write(
     errors.length + warnings.length === 0
-      ? `draft for ${values.output}: clean (importkit infer ${values.output})\n`
-      : `draft for ${values.output}: ${errors.length} error(s), ${warnings.length} warning(s): ${draft.issues
+      ? `draft for ${shown}: clean (importkit infer ${shown})\n`
+      : `draft for ${shown}: ${errors.length} error(s), ${warnings.length} warning(s): ${draft.issues
           .filter((i) => i.severity !== 'info')
           .map((i) => i.code)
-          .join(', ')} (importkit infer ${values.output})\n`,
+          .join(', ')} (importkit infer ${shown})\n`,
   );
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
 }

@@ -8,6 +8,7 @@ import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { refuseOverwritingInputs, writeOutput } from './_outputs.js';
 import { checkAgainstData, readConfigText } from './check.js';
@@ -66,7 +67,7 @@ export async function preview(args: string[], io: Io): Promise<number> {
     | ImportDocument
     | undefined;
   if (!document) {
-    io.stderr.write(`importkit preview: ${configFile} has no valid config to preview\n`);
+    io.stderr.write(`importkit preview: ${printable(configFile)} has no valid config to preview\n`);
     return EXIT_INVALID;
   }
   const issues = await writePreview(io, {
@@ -144,6 +145,6 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
   const errors = issues.filter((i) => i.severity === 'error').length;
   const said = errors > 0 ? ` (the config has ${errors} error(s): see the page)` : '';
   if (!(await writeOutput(io, p.command, p.output, html, said))) return undefined;
-  for (const note of notes) io.stderr.write(`note: ${note}\n`);
+  for (const note of notes) io.stderr.write(`note: ${printable(note)}\n`);
   return issues;
 }
