@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Issue } from '../model/plain.js';
-import { provideYaml } from '../validate/index.js';
+import { didYouMean, provideYaml, suggestClosest } from '../validate/index.js';
 import { type CommandName, commandSummaries, VERSION } from './args.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
+import { unknownFlagError } from './mistakes.js';
 import { issueWithFlags } from './option-flags.js';
 import { printable } from './printable.js';
 
@@ -63,16 +64,32 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
-  if (!load) {
-    io.stderr.write(`importkit: unknown command '${printable(name)}'\n\n${usage()}`);
-    return EXIT_USAGE;
-  }
+  if (!load) return unknownCommand(name, io);
   try {
     const command = await load();
     return await command(rest, io);
   } catch (err) {
     return await reportError(err, name, io);
   }
+}
+
+/**
+ * A word that is no command: an option (`--verison`) gets the nearest of `--help` and
+ * `--version`, a misspelt command (`infr`) the nearest command, both as "Did you mean".
+ */
+function unknownCommand(name: string, io: Io): number {
+  if (name.startsWith('-')) {
+    const err = unknownFlagError(name, ['help', 'version', 'h', 'v']);
+    io.stderr.write(`${printable(`importkit: ${err.message}`)}\n`);
+    if (err.hint) io.stderr.write(`  hint: ${err.hint}\n`);
+    io.stderr.write("Run 'importkit --help' for usage.\n");
+    return EXIT_USAGE;
+  }
+  const near = suggestClosest(name, Object.keys(COMMANDS));
+  io.stderr.write(`importkit: unknown command '${printable(name)}'\n`);
+  if (near) io.stderr.write(`  hint: ${didYouMean(near)}\n`);
+  io.stderr.write(`\n${usage()}`);
+  return EXIT_USAGE;
 }
 
 /** The inspect stage, only when its error is in hand (it is loaded then): lint never loads it. */

@@ -16,6 +16,7 @@ import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
 import { explainTable, toJson, toYaml, writeDraft, writeIssues } from './_draft-output.js';
+import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit infer <file | folder | archive> [options]
@@ -175,6 +176,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     });
   }
 
+  await refuseFlagsOfOtherFormats(path, file, options);
   const draft = await inferWithProgress(io, file, path, options);
 
   const text = format === 'json' ? toJson(draft) : toYaml(draft, file);

@@ -13,6 +13,7 @@ import { checkDataArgument } from '../mistakes.js';
 import { withFlags } from '../option-flags.js';
 import { escapedAfterC0, printable, printableJson } from '../printable.js';
 import { createProgress } from '../progress.js';
+import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 
 const HELP = `Usage: importkit inspect <file> [options]
 
@@ -63,6 +64,10 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   }
   const file = positionals[0] as string;
   checkDataArgument(file, 'inspect', 'importkit inspect <data-file> [options]');
+  await refuseFlagsOfOtherFormats(resolve(io.cwd, file), file, {
+    ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+    ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
+  });
   const progress = values.full ? createProgress(io, 'reading', 0) : undefined;
   if (values.full) {
     options.full = true;

@@ -8,6 +8,7 @@ import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
 import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { refuseOverwritingInputs, writeOutput } from './_outputs.js';
@@ -48,6 +49,10 @@ export async function preview(args: string[], io: Io): Promise<number> {
     throw new UsageError('give a config file and the data file it imports');
   }
   const [configFile, dataFile] = positionals as [string, string];
+  // Swapped arguments, a URL or a data file as the config: said before anything is read.
+  const usage = 'importkit preview <config> <data-file>';
+  checkConfigArgument(configFile, usage, dataFile);
+  checkDataArgument(dataFile, 'preview', usage);
   await refuseOverwritingInputs(
     io,
     'preview',
