@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Issue } from '../model/plain.js';
 import { didYouMean, provideYaml, suggestClosest } from '../validate/index.js';
-import { type CommandName, commandSummaries, VERSION } from './args.js';
+import { type Command, type CommandName, commandSummaries, VERSION } from './args.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
 import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
@@ -12,8 +12,7 @@ import { printable } from './printable.js';
 // The YAML reader loads on first need (a valid plain config never needs it), on any Node 20.
 provideYaml(() => createRequire(import.meta.url)('yaml') as typeof Yaml);
 
-/** A command: its arguments after the command name → an exit code. */
-export type Command = (args: string[], io: Io) => Promise<number>;
+export type { Command } from './args.js';
 
 /**
  * Commands are loaded when called, so `lint` never loads wasm or the HTTP client. Their
@@ -31,7 +30,8 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   submit: async () => (await import('./commands/submit.js')).submit,
   status: async () => (await import('./commands/status.js')).status,
   serve: async () => (await import('./commands/serve.js')).serve,
-  completion: async () => (await import('./commands/completion.js')).completion,
+  // Completion bakes every command's flags into its script: it is handed this table.
+  completion: async () => (await import('./commands/completion.js')).completionOf(COMMANDS),
 };
 
 function usage(): string {
