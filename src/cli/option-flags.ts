@@ -20,6 +20,11 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   'defaults: false': '--no-defaults',
 };
 
+/** The flag that sets a library option (`layout` → `--layout`). */
+export function flagOf(option: string): string {
+  return Object.hasOwn(FLAG_OF_OPTION, option) ? (FLAG_OF_OPTION[option] as string) : option;
+}
+
 /** The flags each command takes, of those above. */
 const FLAGS_OF_COMMAND: Readonly<Record<string, readonly string[]>> = {
   infer: Object.values(FLAG_OF_OPTION),

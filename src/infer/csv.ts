@@ -10,6 +10,7 @@ import {
 } from '../inspect/index.js';
 import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
+import { didYouMean, suggestClosest } from '../validate/index.js';
 import {
   isRelativeFormat,
   isRfc3339,
@@ -498,6 +499,13 @@ function givenTimeColumn(
       : (fields.find((f) => f.name === given || f.header === given) ??
         fields.find((f) => f.name.toLowerCase() === String(given).toLowerCase()));
   if (field) return { field, reason: 'as given', confidence: 'high' };
+  const near =
+    asNumber === undefined
+      ? suggestClosest(
+          String(given),
+          fields.map((f) => f.name),
+        )
+      : undefined;
   issues.push(
     issue(
       'infer_time_column_unknown',
@@ -506,7 +514,10 @@ function givenTimeColumn(
         .slice(0, 12)
         .map((f) => `${f.column} ${f.name}`)
         .join(', ')}${fields.length > 12 ? ' ...' : ''})`,
-      { hint: 'Give a 1-based column number or a header name.' },
+      {
+        // The message lists the columns; a name near one is a likely misspelling.
+        hint: near ? didYouMean(near) : 'Give a 1-based column number or a header name.',
+      },
     ),
   );
   return undefined;

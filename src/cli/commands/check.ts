@@ -24,6 +24,7 @@ import {
 } from '../reporters/index.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
 import { readConfigOrThrow, requireFile } from './_files.js';
+import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 
 const HELP = `Usage: importkit check <config> <data-file | folder | archive> [<config> <data> ...] [options]
 
@@ -85,7 +86,9 @@ export async function check(args: string[], io: Io): Promise<number> {
     await readConfigText(configFile, io);
     // A batch config checks a folder or an archive (zip, tar, tar.gz) of files.
     const dataPath = resolve(io.cwd, dataFile);
-    if ((await containerKind(dataPath)) !== 'folder') await requireFile(dataPath, dataFile);
+    const container = await containerKind(dataPath);
+    if (container !== 'folder') await requireFile(dataPath, dataFile);
+    if (container === undefined) await refuseFlagsOfOtherFormats(dataPath, dataFile, dialect);
   }
   const reporter = await openReporter(values, io, 'check');
   const options = { full: values.full, ...dialect };
