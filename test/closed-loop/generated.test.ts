@@ -2,24 +2,32 @@
  * The closed loop on generated files (`closedLoop`, test/helpers/closed-loop.ts): a draft
  * `infer` writes lints clean, is canonical for `fmt`, and `check` and `check --full` find
  * no error in it that infer did not report. On small CSV tables with random columns, cell
- * styles and time formats, and on small Parquet files with random column types, nulls,
- * row groups and time columns. And the writer's side alone: any config, whatever order
+ * styles, headers and time formats (plain, gzipped, and in batches as a folder and a zip),
+ * and on small Parquet files with random column types, nulls, row groups and time columns. And the writer's side alone: any config, whatever order
  * its keys were built in, leaves `finishDraft` canonical for `fmt`, as YAML and as JSON.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { toYaml } from '../../src/cli/commands/_draft-output.js';
 import { formatConfigText } from '../../src/fmt/index.js';
 import { finishDraft } from '../../src/infer/index.js';
 import { type ConfigKind, kindOfKey } from '../../src/model/index.js';
 import { arbDocument } from '../helpers/arbitraries.js';
 import { closedLoop } from '../helpers/closed-loop.js';
-import { type CellWriter, TABLE_START, tableSpec, writeTable } from '../helpers/csv-tables.js';
+import {
+  type CellWriter,
+  TABLE_START,
+  type TableSpec,
+  tableSpec,
+  writeTable,
+} from '../helpers/csv-tables.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -57,13 +65,23 @@ const STYLES: Record<string, (r: () => number, row: number) => string> = {
   secondTime: (_, row) => new Date(Date.UTC(2023, 0, 1) + row * 1000).toISOString(),
 };
 
+/** Headers YAML or a CSV reader could take for something else. */
+const ODD_NAMES = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom(
+    ...['yes', 'null', '~', '1e3', '007', '-', '#x', 'a: b', ' lead', 'trail ', '"q"', "'s'"],
+    ...['[x]', '{y}', '&a', '*b', '!t', '%p', '@', 'é', '😀', 'x\ty', 'a\nb', 'time', 'Time (s)'],
+    ...['true', '0x1F', '.inf', '1_000', '+1', '<<', '? k', '| lit', '> fold'],
+  ),
+);
+
 describe('generated CSV tables: infer → lint → fmt → check', () => {
-  test('tables of the types inference recovers exactly', async () => {
+  test('tables of the types inference recovers exactly, plain or gzipped', async () => {
     await fc.assert(
-      fc.asyncProperty(tableSpec, async (s) => {
+      fc.asyncProperty(tableSpec, fc.boolean(), async (s, gzip) => {
         const table = writeTable(s);
-        const path = join(dir, 'exact.csv');
-        await writeFile(path, table.text);
+        const path = join(dir, gzip ? 'exact.csv.gz' : 'exact.csv');
+        await writeFile(path, gzip ? gzipSync(table.text) : table.text);
         const start = table.relative ? { relativeStartTime: TABLE_START } : {};
         expect(shown(await closedLoop(path, dir, 'exact', start))).toEqual([]);
       }),
@@ -71,23 +89,55 @@ describe('generated CSV tables: infer → lint → fmt → check', () => {
     );
   }, 120_000);
 
-  test('tables of any cell style, up to 300 rows', async () => {
+  test('tables of any cell style and header, up to 300 rows', async () => {
     const spec = fc.record({
       table: tableSpec,
       styles: fc.array(fc.constantFrom(...Object.keys(STYLES)), { minLength: 5, maxLength: 5 }),
+      names: fc.option(fc.array(ODD_NAMES, { minLength: 6, maxLength: 6 })),
       rows: fc.integer({ min: 5, max: 300 }),
     });
     await fc.assert(
-      fc.asyncProperty(spec, async ({ table: s, styles, rows }) => {
+      fc.asyncProperty(spec, async ({ table: s, styles, names, rows }) => {
         const cell: CellWriter = (column, row, r) =>
           (STYLES[styles[column] as string] as (typeof STYLES)[string])(r, row);
-        const table = writeTable({ ...s, rows }, cell);
+        const table = writeTable({ ...s, rows }, cell, names ?? undefined);
         const path = join(dir, 'styles.csv');
         await writeFile(path, table.text);
         const start = table.relative ? { relativeStartTime: TABLE_START } : {};
         expect(shown(await closedLoop(path, dir, 'styles', start))).toEqual([]);
       }),
       { numRuns: 40 },
+    );
+  }, 120_000);
+
+  test('batches of tables, as a folder and as a zip', async () => {
+    // A batch is given one start time for all its files: only absolute times here.
+    const spec = fc.record({
+      tables: fc.array(
+        tableSpec.filter((s) => s.time !== 'relative'),
+        { minLength: 1, maxLength: 4 },
+      ),
+      shared: fc.boolean(),
+      zip: fc.boolean(),
+    });
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(spec, async ({ tables, shared, zip }) => {
+        // Files of one layout share a config: the draft folds it into defaultCsvConfig.
+        const all = shared ? [...tables, tables[0] as TableSpec] : tables;
+        const members = all.map((s, i) => ({
+          name: `runs/t${i}.csv`,
+          data: Buffer.from(writeTable(s).text),
+          method: (i % 2 === 0 ? 8 : 0) as 0 | 8,
+        }));
+        const folder = join(dir, `batch-${n++}`);
+        await mkdir(join(folder, 'runs'), { recursive: true });
+        for (const m of members) await writeFile(join(folder, m.name), m.data);
+        const path = zip ? `${folder}.zip` : folder;
+        if (zip) await writeFile(path, zipBytes(members));
+        expect(shown(await closedLoop(path, dir, 'batch'))).toEqual([]);
+      }),
+      { numRuns: 15 },
     );
   }, 120_000);
 });

@@ -148,9 +148,11 @@ export type CellWriter = (column: number, row: number, random: () => number) => 
 
 /**
  * Writes the table a spec describes. A relative time always gets a header (its unit is
- * there). `cell` writes the value cells instead of the column types' generator.
+ * there). `cell` writes the value cells instead of the column types' generator, and
+ * `names` are the headers of the data columns (by their place in the table) instead of
+ * the generator's.
  */
-export function writeTable(s: TableSpec, cell?: CellWriter): Table {
+export function writeTable(s: TableSpec, cell?: CellWriter, names?: string[]): Table {
   const relative = s.time === 'relative';
   const header = s.header || relative;
   const unitsRow = header && s.unitsRow;
@@ -168,7 +170,7 @@ export function writeTable(s: TableSpec, cell?: CellWriter): Table {
       columns.push({ header: h, type: 'TIME' });
     } else {
       columns.push({
-        header: `${NAMES[c % NAMES.length]}_${c}`,
+        header: names?.[c] ?? `${NAMES[c % NAMES.length]}_${c}`,
         type: s.types[t++] as DataType,
         units: UNITS[c % UNITS.length] as string,
       });
