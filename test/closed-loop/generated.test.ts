@@ -89,22 +89,29 @@ describe('generated CSV tables: infer → lint → fmt → check', () => {
     );
   }, 120_000);
 
-  test('tables of any cell style and header, up to 300 rows', async () => {
+  test('tables of any cell style and header, up to 300 rows, with any dialect options', async () => {
     const spec = fc.record({
       table: tableSpec,
       styles: fc.array(fc.constantFrom(...Object.keys(STYLES)), { minLength: 5, maxLength: 5 }),
       names: fc.option(fc.array(ODD_NAMES, { minLength: 6, maxLength: 6 })),
       rows: fc.integer({ min: 5, max: 300 }),
+      // Given to infer, and to check as for infer, whether right or wrong for the file.
+      delimiter: fc.option(fc.constantFrom(',', ';', '\t', '|')),
+      headerRow: fc.option(fc.integer({ min: 0, max: 3 })),
     });
     await fc.assert(
-      fc.asyncProperty(spec, async ({ table: s, styles, names, rows }) => {
+      fc.asyncProperty(spec, async ({ table: s, styles, names, rows, delimiter, headerRow }) => {
         const cell: CellWriter = (column, row, r) =>
           (STYLES[styles[column] as string] as (typeof STYLES)[string])(r, row);
         const table = writeTable({ ...s, rows }, cell, names ?? undefined);
         const path = join(dir, 'styles.csv');
         await writeFile(path, table.text);
-        const start = table.relative ? { relativeStartTime: TABLE_START } : {};
-        expect(shown(await closedLoop(path, dir, 'styles', start))).toEqual([]);
+        const options = {
+          ...(table.relative ? { relativeStartTime: TABLE_START } : {}),
+          ...(delimiter !== null ? { delimiter } : {}),
+          ...(headerRow !== null ? { headerRow } : {}),
+        };
+        expect(shown(await closedLoop(path, dir, 'styles', options))).toEqual([]);
       }),
       { numRuns: 40 },
     );

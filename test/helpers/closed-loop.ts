@@ -6,7 +6,9 @@
  *
  * The file is inferred by the library (`inferConfig`, or `inferBatch` for a folder or an
  * archive) and by the command line in-process (`run`), as YAML and as JSON; the written
- * drafts are linted, formatted and checked by the command line.
+ * drafts are linted, formatted and checked by the command line. Infer's options are given
+ * to the command line as their flags, and the CSV dialect (delimiter, header row) to check
+ * too, as a user who gave them to infer would.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -30,6 +32,15 @@ import { repoRoot } from './paths.js';
 
 /** What infer is told: the library's options, given to the command line as their flags. */
 export type LoopOptions = Omit<InferOptions, 'full' | 'onProgress'>;
+
+/** The options check takes as infer does: the CSV delimiter and header row. */
+function dialectOf(options: LoopOptions): LoopOptions {
+  const { delimiter, headerRow } = options;
+  return {
+    ...(delimiter !== undefined ? { delimiter } : {}),
+    ...(headerRow !== undefined ? { headerRow } : {}),
+  };
+}
 
 /** The command-line flags that give infer `options`. */
 export function inferFlags(options: LoopOptions): string[] {
@@ -56,6 +67,8 @@ export async function closedLoop(
     path,
     base: join(dir, name),
     flags: inferFlags(options),
+    checkFlags: inferFlags(dialectOf(options)),
+    dialect: dialectOf(options),
     out,
   };
   const outcome = await inferLibrary(path, options);
@@ -70,6 +83,9 @@ interface Loop {
   base: string;
   /** Infer's flags. */
   flags: string[];
+  /** The CSV dialect infer was given, for check too (its flags "as for infer"). */
+  dialect: LoopOptions;
+  checkFlags: string[];
   out: Findings;
 }
 
@@ -132,7 +148,10 @@ async function configKeyOf(path: string): Promise<string> {
 }
 
 /** infer refused the file: the command line refuses it alike, writing nothing, and so does check. */
-async function refusedLoop({ path, base, flags, out }: Loop, refused: Issue): Promise<void> {
+async function refusedLoop(
+  { path, base, flags, dialect, checkFlags, out }: Loop,
+  refused: Issue,
+): Promise<void> {
   const draftFile = `${base}.yaml`;
   for (const format of ['yaml', 'json']) {
     const r = await cli(['infer', path, ...flags, '--format', format, '-o', draftFile]);
@@ -146,12 +165,21 @@ async function refusedLoop({ path, base, flags, out }: Loop, refused: Issue): Pr
   for (const full of [false, true]) {
     const stage = full ? 'check --full' : 'check';
     const library = await checkConfig({ [configKey]: {} } as ImportDocument, path, {
+      ...dialect,
       full,
     }).then(
       (issues) => issues.filter((i) => i.severity === 'error'),
       (err: unknown) => (err instanceof InspectError ? [err.issue] : Promise.reject(err)),
     );
-    const r = await cli(['check', '--reporter', 'json', ...fullFlag(full), draftFile, path]);
+    const r = await cli([
+      'check',
+      '--reporter',
+      'json',
+      ...checkFlags,
+      ...fullFlag(full),
+      draftFile,
+      path,
+    ]);
     for (const errors of [library, errorsOf(r)]) {
       if (!errors.some((i) => i.code === refused.code))
         out.add(stage, errors[0]?.code ?? 'fits', errors[0]?.message);
@@ -162,7 +190,10 @@ async function refusedLoop({ path, base, flags, out }: Loop, refused: Issue): Pr
 const fullFlag = (full: boolean) => (full ? ['--full'] : []);
 
 /** infer drafted a config: the written drafts are that draft, lint, fmt and check accept them. */
-async function draftLoop({ path, base, flags, out }: Loop, draft: Draft): Promise<void> {
+async function draftLoop(
+  { path, base, flags, checkFlags, out }: Loop,
+  draft: Draft,
+): Promise<void> {
   const errors = draft.issues.filter((i) => i.severity === 'error');
   // Lint restates what infer said in the validator's words (RESTATED_BY).
   const said = new Set(
@@ -194,7 +225,8 @@ async function draftLoop({ path, base, flags, out }: Loop, draft: Draft): Promis
     }
 
     for (const full of [false, true]) {
-      const r = await cli(['check', '--reporter', 'json', ...fullFlag(full), file, path]);
+      const args = [...checkFlags, ...fullFlag(full), file, path];
+      const r = await cli(['check', '--reporter', 'json', ...args]);
       for (const i of errorsOf(r))
         if (!saidBefore(i)) out.add(full ? 'check --full' : 'check', i.code, i.message);
     }
