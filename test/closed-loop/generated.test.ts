@@ -85,7 +85,7 @@ describe('generated CSV tables: infer → lint → fmt → check', () => {
         const start = table.relative ? { relativeStartTime: TABLE_START } : {};
         expect(shown(await closedLoop(path, dir, 'exact', start))).toEqual([]);
       }),
-      { numRuns: 30 },
+      { numRuns: 20 },
     );
   }, 120_000);
 
@@ -113,7 +113,7 @@ describe('generated CSV tables: infer → lint → fmt → check', () => {
         };
         expect(shown(await closedLoop(path, dir, 'styles', options))).toEqual([]);
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
   }, 120_000);
 
@@ -144,7 +144,7 @@ describe('generated CSV tables: infer → lint → fmt → check', () => {
         if (zip) await writeFile(path, zipBytes(members));
         expect(shown(await closedLoop(path, dir, 'batch'))).toEqual([]);
       }),
-      { numRuns: 15 },
+      { numRuns: 10 },
     );
   }, 120_000);
 });
@@ -269,7 +269,7 @@ describe('generated Parquet files: infer → lint → fmt → check', () => {
         const start = relative ? { relativeStartTime: TABLE_START } : {};
         expect(shown(await closedLoop(path, dir, 'parquet', start))).toEqual([]);
       }),
-      { numRuns: 25 },
+      { numRuns: 20 },
     );
   }, 120_000);
 });

@@ -11,7 +11,7 @@
  * too, as a user who gave them to infer would.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { checkConfig, checkFormats } from '../../src/check/index.js';
@@ -154,6 +154,7 @@ async function refusedLoop(
 ): Promise<void> {
   const draftFile = `${base}.yaml`;
   for (const format of ['yaml', 'json']) {
+    await rm(draftFile, { force: true });
     const r = await cli(['infer', path, ...flags, '--format', format, '-o', draftFile]);
     const said = errorsOf(r)[0]?.code;
     if (r.code !== 1 || said !== refused.code) out.add(`infer ${format}`, said ?? `exit ${r.code}`);
@@ -204,6 +205,7 @@ async function draftLoop(
     said.has(i.code) || errors.some((e) => samePlace(e.path, i.path));
   for (const format of ['yaml', 'json'] as const) {
     const file = `${base}.${format}`;
+    await rm(file, { force: true });
     const r = await cli(['infer', path, ...flags, '--format', format, '-o', file]);
     if (r.code !== (errors.length > 0 ? 1 : 0)) out.add(`infer ${format}`, `exit ${r.code}`);
     const text = await readFile(file, 'utf8');
