@@ -5,7 +5,7 @@ import type { Issue } from '../model/plain.js';
  * a library caller has no flags. The command line shows each as the flag that sets it, for
  * the commands that have that flag; an option the command has no flag for stays as written.
  */
-const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
+export const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   assetName: '--asset',
   runName: '--run',
   timeColumn: '--time-column',
