@@ -1,7 +1,8 @@
 /**
  * `importkit serve [--port 0] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]`:
- * runs the local emulator until interrupted, printing the URL it listens on.
+ * runs the local emulator until interrupted, printing the URLs it listens on.
  */
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { parseFaults, seededIds, startEmulator } from '../../emulator/index.js';
 import { parseCommandArgs } from '../args.js';
@@ -11,11 +12,14 @@ import type { Io } from '../io.js';
 const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
 
 Runs a local emulator of the platform's HTTP interface (data imports and the eight
-operations) until interrupted. Prints the URL it listens on.
+operations) until interrupted. Prints the URLs it listens on (with --host 0.0.0.0 or ::,
+each address of this machine). A client on another machine or container sends the key
+over plain http only to a host it names: IMPORTKIT_ALLOW_HTTP_HOST=NAME (or
+--allow-http-host NAME on submit and status).
 
 Options:
   --port N          port to listen on (default 0: any free port)
-  --host ADDR       address to listen on (default 127.0.0.1)
+  --host ADDR       address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every one)
   --data-dir DIR    keep state and uploads in DIR, so a restart loses nothing
   --api-key KEY=ORG accept KEY for organization ORG (repeatable; default emulator-key=local)
   --faults SPEC     inject faults: comma-separated KIND=AMOUNT[:PARAM] with KIND 503, 429
@@ -24,6 +28,33 @@ Options:
   --step-delay MS   pause between the steps of an import (default 0)
   -h, --help        this help
 `;
+
+/** An address the emulator answers at besides its own URL: one interface's. */
+interface Address {
+  url: string;
+  host: string;
+  /** The interface's name (`eth0`). */
+  name: string;
+}
+
+/**
+ * Where a wildcard host (`0.0.0.0`: every IPv4 address; `::`: every address) answers
+ * besides loopback: each interface's address that another machine can reach (link-local
+ * IPv6 addresses are left out: they need a zone). None for any other host.
+ */
+function otherAddresses(host: string | undefined, port: number): Address[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const out: Address[] = [];
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || (a.family === 'IPv6' && (host !== '::' || /^fe80:/i.test(a.address))))
+        continue;
+      const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+      out.push({ url: `http://${shown}:${port}`, host: a.address, name });
+    }
+  }
+  return out;
+}
 
 export async function serve(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -70,7 +101,9 @@ export async function serve(args: string[], io: Io): Promise<number> {
     ...(faults ? { faults } : {}),
     stepDelayMs,
   });
+  const others = otherAddresses(values.host, emulator.port);
   io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
+  for (const a of others) io.stdout.write(`  and on ${a.url} (${a.name})\n`);
   for (const [key, org] of emulator.organizations) {
     const ids = seededIds(org.organizationId);
     const shownKey = apiKeys ? '' : ` (key: ${key})`;
@@ -82,6 +115,12 @@ export async function serve(args: string[], io: Io): Promise<number> {
   io.stderr.write(
     `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${apiKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
   );
+  const other = others[0];
+  if (other) {
+    io.stderr.write(
+      `from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):\n  export IMPORTKIT_BASE_URL=${other.url}\n  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}\n`,
+    );
+  }
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -15,6 +15,7 @@ import {
   createClient,
   ImportFailedError,
   NetworkError,
+  plainHttpHost,
   TimeoutError,
   type UploadTarget,
   type WaitOptions,
@@ -58,6 +59,9 @@ Options:
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   --no-check              send the file without checking it against the config first
+  --allow-http-host NAME  send the key over plain http to NAME, the host of
+                          IMPORTKIT_BASE_URL, on a network you trust (a CI service container,
+                          docker compose); also IMPORTKIT_ALLOW_HTTP_HOST=NAME[,NAME]; warns
   --import ID             send the file to an import made earlier whose file did not arrive
   --upload-url URL        (with --import) where that import's file goes: a submit cut short
                           after the create prints the whole command
@@ -69,8 +73,12 @@ data on stdout). The platform has no call that deletes an import; one left witho
 file holds no data.
 `;
 
-/** The service's address and key from the environment; a usage error when unset. */
-export function clientFromEnv(io: Io): Client {
+/**
+ * The service's address and key from the environment; a usage error when unset. Plain http
+ * to another machine is refused unless its host is named (`--allow-http-host`, or
+ * IMPORTKIT_ALLOW_HTTP_HOST, comma-separated): then the command warns, once.
+ */
+export function clientFromEnv(io: Io, allowHttpHost?: string): Client {
   const baseUrl = io.env.IMPORTKIT_BASE_URL;
   const apiKey = io.env.IMPORTKIT_API_KEY;
   const local = 'for local work: importkit serve, then the two exports it prints';
@@ -89,13 +97,43 @@ export function clientFromEnv(io: Io): Client {
       'IMPORTKIT_API_KEY is not set (the API key; never given on the command line)',
       `export IMPORTKIT_API_KEY=... (${local})`,
     );
+  const allowHttpHosts = allowedHttpHosts(io, baseUrl, allowHttpHost);
   const debug = io.env.IMPORTKIT_DEBUG;
   return createClient({
     baseUrl,
     apiKey,
+    allowHttpHosts,
     userAgent: 'importkit-cli',
     ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`) } : {}),
   });
+}
+
+/**
+ * The hosts the key may go to over plain http: when IMPORTKIT_BASE_URL is plain http to
+ * another machine, its host must be among them (else the command stops, saying how to name
+ * it), and the command warns once that the key crosses the network in clear text.
+ */
+function allowedHttpHosts(io: Io, baseUrl: string, flag: string | undefined): string[] {
+  const named = [flag ?? '', ...(io.env.IMPORTKIT_ALLOW_HTTP_HOST ?? '').split(',')]
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter((h) => h !== '');
+  const host = plainHttpHost(baseUrl);
+  if (host === undefined) return named;
+  if (!named.includes(host)) {
+    throw new CommandError(
+      `IMPORTKIT_BASE_URL is ${baseUrl}: the API key is never sent over plain http to another machine unless its host is named`,
+      `use https; or, on a network you trust (a CI service container, a docker compose service), name the host: --allow-http-host ${host} or export IMPORTKIT_ALLOW_HTTP_HOST=${host}`,
+    );
+  }
+  io.stderr.write(
+    `${printable(`warning: the API key goes to ${host} over plain http (allowed by name): anyone who can watch that network can read it`)}\n`,
+  );
+  return named;
 }
 
 /**
@@ -402,6 +440,7 @@ function resumeWords(args: SubmitArgs, target: UploadTarget): string[] {
   if (args.intervalMs !== undefined) words.push('--poll-interval', String(args.intervalMs / 1000));
   if (args.json) words.push('--json');
   if (!args.check) words.push('--no-check');
+  if (args.allowHttpHost !== undefined) words.push('--allow-http-host', args.allowHttpHost);
   return words;
 }
 
@@ -422,6 +461,8 @@ interface SubmitArgs {
   intervalMs: number | undefined;
   /** An import made earlier whose file did not arrive (`--import`, `--upload-url`): no create. */
   resume: UploadTarget | undefined;
+  /** A host the key may go to over plain http (`--allow-http-host`). */
+  allowHttpHost: string | undefined;
 }
 
 async function submitImport(args: string[], io: Io): Promise<number> {
@@ -436,7 +477,7 @@ async function submitImport(args: string[], io: Io): Promise<number> {
   const url = parsed.url ?? (parsed.dataPath ? undefined : document.url);
   if (!parsed.dataPath && !url) throw new UsageError('missing <data-file> (or --url URL)');
 
-  const client = clientFromEnv(io);
+  const client = clientFromEnv(io, parsed.allowHttpHost);
   const interrupt = interruptGuard(io);
   try {
     const args = { ...parsed, url };
@@ -485,6 +526,7 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     'no-check': { type: 'boolean' },
     import: { type: 'string' },
     'upload-url': { type: 'string' },
+    'allow-http-host': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
@@ -508,6 +550,7 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     timeoutMs,
     intervalMs,
     resume: resumeTarget(values.import, values['upload-url'], dataPath),
+    allowHttpHost: values['allow-http-host'],
   };
 }
 
