@@ -21,7 +21,12 @@ import {
   type WaitOptions,
 } from '../../client/index.js';
 import { containerKind, dataFileProblem } from '../../inspect/index.js';
-import type { DataImport, ImportDocument, Issue } from '../../model/index.js';
+import {
+  CONFIG_KEYS,
+  type DataImport,
+  type ImportDocument,
+  type Issue,
+} from '../../model/index.js';
 import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -178,11 +183,19 @@ export function seconds(text: string | undefined, flag: string): number | undefi
 const short = (status: string | undefined) =>
   (status ?? 'UNKNOWN').replace(/^DATA_IMPORT_STATUS_/, '');
 
-/** One line about a DataImport, for people. */
+/**
+ * One line about a DataImport, for people: the run and the asset by the names its config
+ * gave them (`asset rig-2 (<id>)`), by id alone when it named none.
+ */
 export function describeImport(d: DataImport): string {
   const parts = [`data import ${d.dataImportId ?? '?'}: ${short(d.status)}`];
-  if (d.runId) parts.push(`run ${d.runId}`);
-  if (d.assetId) parts.push(`asset ${d.assetId}`);
+  const config = CONFIG_KEYS.map((k) => d[k] as { runName?: unknown; assetName?: unknown }).find(
+    (c) => c !== undefined,
+  );
+  const named = (name: unknown, id: string) =>
+    typeof name === 'string' && name !== '' ? `${name} (${id})` : id;
+  if (d.runId) parts.push(`run ${named(config?.runName, d.runId)}`);
+  if (d.assetId) parts.push(`asset ${named(config?.assetName, d.assetId)}`);
   if (d.dataStartTime || d.dataStopTime)
     parts.push(`data ${d.dataStartTime ?? '?'} – ${d.dataStopTime ?? '?'}`);
   return printable(parts.join(', '));
