@@ -12,6 +12,7 @@ import { csvCodes } from './csv.js';
 import { hdf5Codes } from './hdf5.js';
 import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
+import { normalizeCodes } from './normalize.js';
 import { parquetCodes } from './parquet.js';
 import { tdmsCodes } from './tdms.js';
 import { ulogCodes } from './ulog.js';
@@ -34,6 +35,7 @@ export const CODE_AREAS = {
   ch10: ch10Codes,
   ulog: ulogCodes,
   check: checkCodes,
+  normalize: normalizeCodes,
   batch: batchCodes,
   client: clientCodes,
   cli: cliCodes,
@@ -50,6 +52,7 @@ export const CODES = {
   ...ch10Codes,
   ...ulogCodes,
   ...checkCodes,
+  ...normalizeCodes,
   ...batchCodes,
   ...clientCodes,
   ...cliCodes,
