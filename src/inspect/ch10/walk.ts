@@ -7,8 +7,8 @@
  * matching checksum, as irig106lib does when its reader loses sync.
  *
  * Reads are positioned: a window of 1 MiB while packets are small (one read serves many
- * headers), one header's bytes at a time after a packet larger than 64 KiB (its data is
- * skipped, not read). One window is held at a time, and the tallies are per channel ID
+ * headers), one header's bytes at a time while they are over 64 KiB on average (their data
+ * is skipped, not read). Only a header outside the window waits for a read. One window is held at a time, and the tallies are per channel ID
  * (at most 65,536) and per data type: memory stays bounded whatever the file's size.
  *
  * Sampled (check without `full`): the headers of the packets that start in the first
@@ -34,7 +34,7 @@ import { decodeTime, TIME_BODY } from './time.js';
 import type { Ch10ChannelPackets, Ch10Damage, Ch10Packets } from './types.js';
 
 const CHUNK = 1 << 20;
-/** After a packet longer than this, the next header is read alone rather than in a window. */
+/** While packets are longer than this on average, each header is read alone rather than in a window. */
 const LARGE_PACKET = CHUNK / 16;
 /** Damaged places kept with their offsets (all are counted). */
 const DAMAGE_KEPT = 10;
@@ -59,13 +59,21 @@ class Window {
     return this.#buf.subarray(offset - this.#start);
   }
 
+  /**
+   * The bytes [offset, offset + n) (shorter at the end of the source) when the window holds
+   * them, else undefined: no read, no wait (the walk asks this for every header).
+   */
+  peek(offset: number, n: number): Uint8Array | undefined {
+    const at = offset - this.#start;
+    const end = Math.min(offset + n, this.#source.size) - this.#start;
+    return at >= 0 && end <= this.#buf.byteLength ? this.#buf.subarray(at, end) : undefined;
+  }
+
   /** The bytes [offset, offset + n), shorter at the end of the source; a miss reads `ahead` bytes or n. */
   async get(offset: number, n: number, ahead: number): Promise<Uint8Array> {
-    const at = offset - this.#start;
+    const hit = this.peek(offset, n);
+    if (hit) return hit;
     const end = Math.min(offset + n, this.#source.size);
-    if (at >= 0 && end - this.#start <= this.#buf.byteLength) {
-      return this.#buf.subarray(at, end - this.#start);
-    }
     const length = Math.min(Math.max(n, ahead), this.#source.size - offset);
     this.#buf = await this.#source.read(offset, Math.max(0, length));
     this.#start = offset;
@@ -101,6 +109,8 @@ class Walk {
   firstTime: Ch10Packets['firstTime'];
   cut: Ch10Packets['cut'];
   #progressAt = 0;
+  /** The packet length, averaged over the last packets (about 8). */
+  #meanLength = 0;
 
   constructor(
     readonly source: ByteSource,
@@ -122,8 +132,19 @@ class Walk {
     this.onProgress(pos, this.size);
   }
 
-  async record(h: Ch10Header, pos: number): Promise<void> {
+  /**
+   * What a window read reads: 1 MiB while packets are small on average, one header's bytes
+   * while they are over 64 KiB (a few small packets among large ones do not change that).
+   */
+  get ahead(): number {
+    return this.#meanLength > LARGE_PACKET ? HEADER + SECONDARY : CHUNK;
+  }
+
+  /** Tallies a whole packet's header; true for the first time packet, whose time is read next. */
+  record(h: Ch10Header): boolean {
     this.headers += 1;
+    this.#meanLength =
+      this.#meanLength === 0 ? h.packetLength : this.#meanLength * 0.875 + h.packetLength * 0.125;
     let t = this.tallies.get(h.channelId);
     if (!t) {
       t = { packets: 0, bytes: 0, types: new Map(), minRtc: h.rtc, maxRtc: h.rtc };
@@ -134,9 +155,13 @@ class Walk {
     t.types.set(h.dataType, (t.types.get(h.dataType) ?? 0) + 1);
     if (h.rtc < t.minRtc) t.minRtc = h.rtc;
     if (h.rtc > t.maxRtc) t.maxRtc = h.rtc;
-    if (h.dataType !== DATA_TYPE.timeF1) return;
+    if (h.dataType !== DATA_TYPE.timeF1) return false;
     this.timePackets += 1;
-    if (this.firstTime) return;
+    return this.firstTime === undefined;
+  }
+
+  /** Reads and decodes the time of the first time packet, at `pos`. */
+  async readTime(h: Ch10Header, pos: number): Promise<void> {
     const time =
       h.dataLength >= TIME_BODY
         ? decodeTime(await this.window.get(pos + headerLength(h), TIME_BODY, TIME_BODY))
@@ -184,14 +209,15 @@ export async function walkPackets(
  */
 async function walkFrom(walk: Walk, start: number, until: number): Promise<number> {
   let pos = start;
-  let ahead = CHUNK;
   while (pos < until && pos < walk.size) {
     // A window reaches no further than the last header before `until` needs.
-    const b = await walk.window.get(
-      pos,
-      HEADER + SECONDARY,
-      Math.min(ahead, until - pos + HEADER + SECONDARY),
-    );
+    const b =
+      walk.window.peek(pos, HEADER + SECONDARY) ??
+      (await walk.window.get(
+        pos,
+        HEADER + SECONDARY,
+        Math.min(walk.ahead, until - pos + HEADER + SECONDARY),
+      ));
     if (b.byteLength < HEADER) {
       endsInside(walk, pos, b);
       return walk.size;
@@ -219,8 +245,7 @@ async function walkFrom(walk: Walk, start: number, until: number): Promise<numbe
     if (hasSecondary(h) && !secondaryOk(b, HEADER)) {
       walk.hurt(pos, "the secondary header's checksum does not match its words");
     }
-    await walk.record(h, pos);
-    ahead = h.packetLength > LARGE_PACKET ? HEADER + SECONDARY : CHUNK;
+    if (walk.record(h)) await walk.readTime(h, pos);
     pos += h.packetLength;
     walk.progress(pos);
   }
