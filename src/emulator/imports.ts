@@ -119,7 +119,7 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     if (errors.length > 0) fail(hidePath(describeIssues(errors)));
     for (const i of checked) if (i.severity === 'warning') warnings.push(hidePath(i.message));
   }
-  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5') {
+  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5' || kind === 'ch10') {
     let profile: BaseProfile;
     try {
       profile = await inspectFile(file);

@@ -4,7 +4,7 @@
  * the page's script, the data as JSON); the fonts are the system's, so the page opens
  * from disk and fetches nothing.
  */
-import type { RowChannel } from '../check/index.js';
+import type { RowChannel, Timeline } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
 import type { Issue } from '../model/plain.js';
 import { uplotAssets } from './assets.js';
@@ -35,6 +35,8 @@ export interface PageModel {
   channels: ChannelView[];
   /** Decimated times of each axis (ms). */
   axes: number[][];
+  /** Where each channel has packets, for a file whose values are not plotted (CH10). */
+  timeline?: Timeline | undefined;
 }
 
 const STYLE = `
@@ -101,6 +103,7 @@ export function renderPage(m: PageModel): string {
 <body>
 ${header(m)}
 ${timeSection(m)}
+${timelineSection(m)}
 ${channelsSection(m)}
 ${configSection(m)}
 ${evidenceSection(m)}
@@ -160,6 +163,37 @@ function timeSection(m: PageModel): string {
   return `<section id="time"${bad ? ' class="has-bad"' : ''}><h2>Time axis</h2>
 <dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
 <ul class="findings">${findings}</ul></section>`;
+}
+
+/**
+ * Per channel: its packets, bytes, first and last time and a bar over the recording's span
+ * (SVG attributes, no inline style). Only counts and times from the packet headers: no value.
+ */
+function timelineSection(m: PageModel): string {
+  const t = m.timeline;
+  if (!t) return '';
+  const lo = t.channels.reduce((a, c) => Math.min(a, c.first), Number.POSITIVE_INFINITY);
+  const hi = t.channels.reduce((a, c) => Math.max(a, c.last), Number.NEGATIVE_INFINITY);
+  const span = hi > lo ? hi - lo : 1;
+  const start = t.start === undefined ? undefined : Date.parse(t.start);
+  const when = (s: number) =>
+    esc(`${s.toFixed(3)} s${start === undefined ? '' : ` (${isoTime(start + s * 1000)})`}`);
+  const bar = (first: number, last: number) => {
+    const x = Math.round(((first - lo) / span) * 1000);
+    const w = Math.max(2, Math.round(((last - first) / span) * 1000));
+    return `<svg class="span" viewBox="0 0 1000 10" preserveAspectRatio="none" width="240" height="10"><rect x="${esc(String(x))}" y="0" width="${esc(String(w))}" height="10" fill="#0969da"></rect></svg>`;
+  };
+  const rows = t.channels
+    .map(
+      (c) =>
+        `<tr data-channel="${esc(c.name)}"><td>${esc(c.name)}</td><td>${esc(c.detail)}</td><td>${esc(String(c.packets))}</td><td>${esc(bytes(c.bytes))}</td><td>${when(c.first)}</td><td>${when(c.last)}</td><td>${bar(c.first, c.last)}</td></tr>`,
+    )
+    .join('');
+  const origin = `0 s is ${t.origin}${t.start === undefined ? ' (no time packet gives its date)' : `: ${t.start}`}.`;
+  const read = t.complete ? 'every packet header read' : 'some packet headers read';
+  return `<section id="timeline"><h2>Packets by channel (${esc(String(t.channels.length))})</h2>
+<p class="meta">${esc(`${origin} From the packet headers (${read}); no value of the data is shown.`)}</p>
+<table class="timeline"><thead><tr><th>channel</th><th>what</th><th>packets</th><th>bytes</th><th>first</th><th>last</th><th>span</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function channelsSection(m: PageModel): string {
