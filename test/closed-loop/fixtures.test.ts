@@ -30,13 +30,6 @@ import { repoRoot } from '../helpers/paths.js';
 // direction, so a fixed case must leave the table.
 // =======================================================================================
 const KNOWN_CONTRADICTIONS: Readonly<Record<string, string>> = {
-  'ch10/error-no-tmats.ch10 | check: fits':
-    'CH10 has no check yet: check reads the config alone, so a file infer refuses fits',
-  'ch10/error-no-tmats.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-not-ch10.ch10 | check: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-not-ch10.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-truncated.ch10 | check: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-truncated.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
   'check-hdf5/every-finding.h5 | check --full: time_not_parseable':
     "HDF5: infer reads a few values of each time dataset, not /grid's NaN time",
   'check-hdf5/every-finding.h5 | check --full: value_outside_type':
