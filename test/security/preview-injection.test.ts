@@ -23,6 +23,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, findChromium, launchChromium } from '../../scripts/chromium.js';
 import { checkConfig, readConfigRows } from '../../src/check/index.js';
@@ -208,9 +209,36 @@ if (!chromium) {
   describe('preview pages with a payload in every field, in Chromium', () => {
     let dir: string;
     let browser: Browser;
+    /** One tab for every page (a new tab per page costs more than its page). */
+    let page: Page;
+    /** What the page being opened did: reset at each `open`. */
+    let did = {
+      messages: [] as string[],
+      dialogs: [] as string[],
+      requests: [] as string[],
+      blocked: [] as string[],
+    };
+    let url = '';
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'importkit-preview-injection-'));
       browser = await launchChromium(chromium);
+      page = await browser.context.newPage();
+      page.on('console', (m) => did.messages.push(`${m.type()}: ${m.text()}`));
+      page.on('pageerror', (e) => did.messages.push(`pageerror: ${e.message}`));
+      page.on('dialog', (d) => {
+        did.dialogs.push(d.message());
+        void d.dismiss();
+      });
+      // A request the policy blocks is announced, then fails with `csp`: it never leaves.
+      page.on('request', (r) => {
+        if (r.url() !== url) did.requests.push(r.url());
+      });
+      page.on('requestfailed', (r) => {
+        if (r.failure()?.errorText === 'csp') {
+          did.requests.splice(did.requests.indexOf(r.url()), 1);
+          did.blocked.push(r.url().replace(/^.*\//, ''));
+        }
+      });
     });
     afterAll(async () => {
       await browser?.close();
@@ -221,28 +249,8 @@ if (!chromium) {
     async function open(name: string, pageHtml: string) {
       const file = join(dir, `${name}.html`);
       await writeFile(file, pageHtml);
-      const page = await browser.context.newPage();
-      const console: string[] = [];
-      const dialogs: string[] = [];
-      const requests: string[] = [];
-      const blocked: string[] = [];
-      page.on('console', (m) => console.push(`${m.type()}: ${m.text()}`));
-      page.on('pageerror', (e) => console.push(`pageerror: ${e.message}`));
-      page.on('dialog', (d) => {
-        dialogs.push(d.message());
-        void d.dismiss();
-      });
-      const url = pathToFileURL(file).href;
-      // A request the policy blocks is announced, then fails with `csp`: it never leaves.
-      page.on('request', (r) => {
-        if (r.url() !== url) requests.push(r.url());
-      });
-      page.on('requestfailed', (r) => {
-        if (r.failure()?.errorText === 'csp') {
-          requests.splice(requests.indexOf(r.url()), 1);
-          blocked.push(r.url().replace(/^.*\//, ''));
-        }
-      });
+      did = { messages: [], dialogs: [], requests: [], blocked: [] };
+      url = pathToFileURL(file).href;
       await page.goto(url);
       await page.waitForSelector('body[data-drawn]', { timeout: 10_000 }).catch(() => {});
       // Let error and load events of anything injected fire before looking.
@@ -269,8 +277,13 @@ if (!chromium) {
           (c) => c.textContent?.includes('P{') ?? false,
         ),
       }));
-      await page.close();
-      return { console, dialogs, requests, blocked, dom };
+      return {
+        console: did.messages,
+        dialogs: did.dialogs,
+        requests: did.requests,
+        blocked: did.blocked,
+        dom,
+      };
     }
 
     /** The page of `document` × `data`, its names and issues hostile too, and what it did. */
