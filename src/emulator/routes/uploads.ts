@@ -64,6 +64,7 @@ async function receive(ctx: EmulatorContext, req: IncomingMessage, rec: ImportRe
   rec.filePath = path;
   rec.fileName = name;
   rec.dataImport.modifiedDate = ctx.now();
+  ctx.store.touch('imports', id);
   await commit(ctx, async () => {
     delete rec.filePath;
     delete rec.fileName;
