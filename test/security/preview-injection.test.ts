@@ -268,9 +268,10 @@ if (!chromium) {
             .filter((a) => a.name.startsWith('on'))
             .map((a) => `${el.localName} ${a.name}`),
         ),
-        injected: [...document.querySelectorAll('img, svg, iframe, [autofocus]')].map(
-          (el) => el.localName,
-        ),
+        // The page draws one SVG of its own: a CH10 channel's packet span (#timeline svg.span).
+        injected: [...document.querySelectorAll('img, svg, iframe, [autofocus]')]
+          .filter((el) => !el.matches('#timeline svg.span'))
+          .map((el) => el.localName),
         scripts: document.scripts.length,
         styled: getComputedStyle(document.getElementById('styled') ?? document.body).color,
         channels: [...document.querySelectorAll<HTMLElement>('.channel')].map(
