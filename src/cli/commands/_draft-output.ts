@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Document } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
-import { CONFIG_KINDS, type Issue } from '../../model/index.js';
+import { CONFIG_KINDS, type Issue, issue } from '../../model/index.js';
+import { MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
 
@@ -29,8 +30,32 @@ export async function writeDraft(
   return true;
 }
 
+/**
+ * The draft's text, JSON or YAML. A draft larger than a config importkit reads is an error
+ * of the draft (printed with it): lint, fmt and check would refuse what infer wrote.
+ */
+export function draftText(draft: Draft, file: string, format: string): string {
+  const text =
+    format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_CONFIG_BYTES) {
+    draft.issues.push(
+      issue(
+        'input_too_large',
+        '',
+        `the draft is ${bytes} bytes, more than the ${MAX_CONFIG_TEXT} lint, fmt and check read`,
+        {
+          hint: 'Import the file in parts (a draft per group or per set of channels), or write YAML (smaller than JSON).',
+          source: { file },
+        },
+      ),
+    );
+  }
+  return text;
+}
+
 /** The draft as YAML with a comment saying what it was inferred from. */
-export function toYaml(draft: Draft, file: string): string {
+function toYaml(draft: Draft, file: string): string {
   const doc = new Document(draft.document);
   const title = CONFIG_KINDS[draft.kind].title;
   const errors = draft.issues.filter((i) => i.severity === 'error').length;

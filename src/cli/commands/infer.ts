@@ -15,7 +15,7 @@ import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
-import { explainTable, toYaml, writeDraft, writeIssues } from './_draft-output.js';
+import { draftText, explainTable, writeDraft, writeIssues } from './_draft-output.js';
 
 const HELP = `Usage: importkit infer <file | folder | archive> [options]
 
@@ -167,8 +167,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
 
   const draft = await inferWithProgress(io, file, path, options);
 
-  const text =
-    format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
+  const text = draftText(draft, file, format);
   if (values.explain) io.stderr.write(explainTable(draft.evidence));
   writeIssues(draft.issues, file, io.stderr);
   if (!(await writeDraft(io, text, typeof values.output === 'string' ? values.output : undefined)))
