@@ -892,14 +892,15 @@ function uniqueName(p: Planned, used: Set<string>, at: string, out: Findings): s
   return name;
 }
 
+/** A data entry, its keys in the model's order (the order `fmt` writes). */
 function entryOf(p: Planned, channelConfig: ChannelConfig): Hdf5DataEntry {
   const entry: Hdf5DataEntry = { timeDataset: p.time.dataset.path };
   if (p.time.column !== undefined) entry.timeIndex = String(p.time.column);
-  if (p.time.member !== undefined) entry.timeField = p.time.member;
   entry.valueDataset = p.value.path;
   if (p.valueIndex !== undefined) entry.valueIndex = String(p.valueIndex);
-  if (p.valueField !== undefined) entry.valueField = p.valueField;
   entry.channelConfig = channelConfig;
+  if (p.time.member !== undefined) entry.timeField = p.time.member;
+  if (p.valueField !== undefined) entry.valueField = p.valueField;
   return entry;
 }
 

@@ -280,6 +280,15 @@ function timeColumnOf(
     return undefined;
   }
   const timeColumn: ParquetTimeColumn = { path: time.field.name, format: time.format };
+  const nulls = time.field.nullCount ?? 0;
+  if (nulls > 0) {
+    out.issue(
+      'time_null',
+      P,
+      `${time.field.name}: the row-group statistics count ${nulls} row${nulls === 1 ? '' : 's'} without a time (null); the platform cannot place ${nulls === 1 ? 'it' : 'them'}`,
+      'Fill in or drop the rows without a time before importing.',
+    );
+  }
   if (time.format.startsWith('TIME_FORMAT_RELATIVE_')) {
     const start = options.relativeStartTime ?? startTimeFromFileName(file);
     if (start) {
@@ -598,7 +607,13 @@ function buildSingleChannelPerRow(config: ParquetConfig, plan: RowsPlan, out: Fi
       channelFor(f, `${path}/columnConfig/dataType`, path, out);
     });
   }
-  config.singleChannelPerRow = scpr;
+  // Keys in the model's order (the order `fmt` writes): timeColumn, columns, then the channel.
+  const { singleChannel, multiChannel, ...head } = scpr;
+  config.singleChannelPerRow = {
+    ...head,
+    ...(singleChannel ? { singleChannel } : {}),
+    ...(multiChannel ? { multiChannel } : {}),
+  };
   return layoutPath;
 }
 
@@ -713,6 +728,7 @@ function complexTypesOf(
 }
 
 const TIME_CODES = new Set<string>([
+  'time_null',
   'parquet_time_not_utc',
   'parquet_time_int96',
   'parquet_time_out_of_range',
