@@ -842,14 +842,14 @@ async function timeOfField(
     issue(
       'parquet_time_int96',
       P,
-      `${f.name} is a legacy INT96 timestamp; no unix time format describes it exactly`,
-      'Rewrite the file with INT64 timestamps.',
+      `${f.name} is a legacy INT96 timestamp (deprecated in Parquet); the platform reads it, through Arrow, as unix nanoseconds`,
+      'Rewrite the file with INT64 timestamps where you can (Spark: `spark.sql.parquet.outputTimestampType=TIMESTAMP_MICROS`).',
     );
     return {
       field: f,
       format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-      reason: `${f.name} is an INT96 timestamp (nanosecond precision)`,
-      confidence: 'low',
+      reason: `${f.name} is an INT96 timestamp (nanoseconds of the day and a Julian day), which Arrow, and so the platform, reads as unix nanoseconds`,
+      confidence: 'medium',
       alternatives: [],
     };
   }
