@@ -738,8 +738,51 @@ const TIME_CODES = new Set<string>([
 
 type Report = (code: Issue['code'], path: string, message: string, hint?: string) => void;
 
-/** Candidates in order of strength: TIMESTAMP, INT96, time-named numbers, date-time text. */
+/**
+ * The names the platform's CLI takes a time column by (`import parquet`, any case; its
+ * Python client looks for a TIMESTAMP column first, then an integer one named ts, timestamp
+ * or time).
+ */
+const PLATFORM_TIME_NAMES = ['time', 'timestamp', 'timestamps', 'ts'];
+
+/**
+ * The time column: the first column the platform's CLI takes by its name (time, timestamp,
+ * timestamps, ts, any case) when it is a TIMESTAMP, INT96 or a number (text so named is
+ * taken below only when its first page reads as date-times), so that a draft times its channels as
+ * the platform's own tools do; else the candidates in order of strength: TIMESTAMP, INT96,
+ * time-named numbers, date-time text.
+ */
 async function pickTime(
+  flat: ParquetFieldProfile[],
+  readHead: HeadReader,
+  issue: Report,
+): Promise<TimeChoice | undefined> {
+  const named = flat.find(
+    (f) =>
+      PLATFORM_TIME_NAMES.includes(f.name.toLowerCase()) &&
+      (f.temporal?.kind === 'TIMESTAMP' ||
+        f.temporal?.kind === 'INT96' ||
+        (isNumeric(f) && f.physicalType !== 'BOOLEAN')),
+  );
+  // What the strongest candidate by type says is said only when it is the one chosen.
+  const held: Array<Parameters<Report>> = [];
+  const byType = await pickTimeByType(flat, readHead, (...i) => held.push(i));
+  if (!named || named === byType?.field) {
+    for (const i of held) issue(...i);
+    return byType;
+  }
+  const t = await timeOfField(named, readHead, issue, false);
+  return {
+    ...t,
+    reason: `${named.name} is named as the platform's CLI names a time column (${PLATFORM_TIME_NAMES.join(', ')}); ${t.reason}`,
+    alternatives: flat
+      .filter((f) => f === byType?.field)
+      .map((f) => `${f.name} (${f.logicalType ?? f.physicalType}): the strongest by type`),
+  };
+}
+
+/** Candidates in order of strength: TIMESTAMP, INT96, time-named numbers, date-time text. */
+async function pickTimeByType(
   flat: ParquetFieldProfile[],
   readHead: HeadReader,
   issue: Report,
