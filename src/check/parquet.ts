@@ -355,24 +355,17 @@ function timeIssues(
 ): Issue[] {
   const source = { file, column: f.path };
   const fmt = shortName(format);
-  if (f.temporal?.kind === 'TIMESTAMP' && f.temporal.unit) {
-    const fits = UNIX_OF_UNIT[f.temporal.unit] as TimeFormat;
+  const stamp = timestampOf(f);
+  if (stamp) {
+    const fits = UNIX_OF_UNIT[stamp.unit] as TimeFormat;
     if (format === fits) return [];
-    if (isUnixFormat(format)) {
-      return [
-        issue(
-          'time_wrong_unit',
-          ptr,
-          `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, but the format is ${fmt}`,
-          { hint: `Use format: ${fits}.`, source },
-        ),
-      ];
-    }
     return [
       issue(
-        'time_not_parseable',
+        isUnixFormat(format) ? 'time_wrong_unit' : 'time_not_parseable',
         ptr,
-        `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, which ${fmt} does not read`,
+        isUnixFormat(format)
+          ? `the time column '${f.path}' is ${stamp.what}, but the format is ${fmt}`
+          : `the time column '${f.path}' is ${stamp.what}, which ${fmt} does not read`,
         { hint: `Use format: ${fits}.`, source },
       ),
     ];
@@ -422,6 +415,18 @@ function timeIssues(
       { source },
     ),
   ];
+}
+
+/**
+ * A time column whose type says its unit: a TIMESTAMP, or a legacy INT96 timestamp, which
+ * Arrow (and so the platform) reads as nanoseconds since the epoch: 8 bytes of nanoseconds
+ * of the day, then a Julian day, decoded so by both readers `--full` uses.
+ */
+function timestampOf(f: ParquetFieldProfile): { unit: string; what: string } | undefined {
+  const t = f.temporal;
+  if (t?.kind === 'TIMESTAMP' && t.unit) return { unit: t.unit, what: `a TIMESTAMP in ${t.unit}` };
+  if (t?.kind === 'INT96') return { unit: 'NANOS', what: 'an INT96 timestamp (nanoseconds)' };
+  return undefined;
 }
 
 function toBig(v: string | number): bigint | undefined {

@@ -39,6 +39,8 @@ import type { BaseProfile } from '../../src/inspect/profile.js';
 import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import { inspectUlogSource } from '../../src/inspect/ulog.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import { validateConfigText } from '../../src/validate/index.js';
+import { shapeValidator } from '../../src/validate/shape.js';
 import { doublingRatio, RATIO_BOUND } from './_helpers.js';
 
 let dir: string;
@@ -303,6 +305,87 @@ describe('HDF5 (the library runs in a worker: few runs)', () => {
       expect(draft.document.hdf5Config).toBeDefined();
     };
     expect(await doublingRatio(infer, 15, 2)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('config size: lint and check of a config of n channels', () => {
+  const waveform = (i: number): ObjectSpec => ({
+    path: ['G', `c${i}`],
+    data: { type: 'f64', count: 2 },
+    properties: [
+      { name: 'wf_start_time', type: 'timestamp', value: '2024-03-01T00:00:00Z' },
+      { name: 'wf_increment', type: 'f64', value: 0.001 },
+    ],
+  });
+  const entry = (i: number, dataType = 'CHANNEL_DATA_TYPE_DOUBLE') => ({
+    groupName: 'G',
+    channelName: `c${i}`,
+    channelConfig: { name: `c${i}`, dataType },
+  });
+  const document = (n: number, dataType?: string) => ({
+    tdmsConfig: { assetName: 'a', data: Array.from({ length: n }, (_, i) => entry(i, dataType)) },
+  });
+  /** The YAML importkit writes: a `- key: value` line per entry, its other keys under it. */
+  const yamlText = cached((n) => {
+    const lines = ['tdmsConfig:', '  assetName: a', '  data:'];
+    for (let i = 0; i < n; i++) {
+      lines.push(
+        '    - groupName: G',
+        `      channelName: c${i}`,
+        '      channelConfig:',
+        `        name: c${i}`,
+        '        dataType: CHANNEL_DATA_TYPE_DOUBLE',
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  });
+  const jsonText = cached((n) => `${JSON.stringify(document(n), null, 2)}\n`);
+  const lint = (text: string, file: string, n: number) => {
+    const r = validateConfigText(text, { filename: file });
+    expect(r.issues).toEqual([]);
+    expect(r.value?.tdmsConfig?.data?.length).toBe(n);
+  };
+
+  test('lint of a YAML config (each sequence item read once)', async () => {
+    // Reading copied the remaining lines for every item: from 1,000 entries to 8,000
+    // took 377 times as long (3.3 times now).
+    expect(await doublingRatio((n) => lint(yamlText(n), 'c.yaml', n), 1000, 1)).toBeLessThan(
+      RATIO_BOUND,
+    );
+  });
+  test('lint of a JSON config', async () => {
+    expect(await doublingRatio((n) => lint(jsonText(n), 'c.json', n), 400)).toBeLessThan(
+      RATIO_BOUND,
+    );
+  });
+  test('the shape check of a config whose every entry is wrong', async () => {
+    // ajv's code copied the errors so far at each failing item, n² copies: from 5,000
+    // failing entries to 40,000 took 1,315 times as long (7 times now).
+    const wrong = cached((n) => document(n, 'DOUBLE_PRECISION'));
+    const shape = (n: number) => {
+      const validate = shapeValidator();
+      expect(validate(wrong(n))).toBe(false);
+      expect(validate.errors?.length).toBe(n);
+    };
+    expect(await doublingRatio(shape, 5000, 1)).toBeLessThan(RATIO_BOUND);
+  });
+  test('check of a TDMS file against its config (one lookup per entry)', async () => {
+    const file = cached(async (n) => {
+      const path = join(dir, `wide-${n}.tdms`);
+      const objects = [
+        { path: [] },
+        { path: ['G'] },
+        ...Array.from({ length: n }, (_, i) => waveform(i)),
+      ];
+      await writeFile(path, tdmsBytes([{ objects }]).data);
+      return path;
+    });
+    const check = async (n: number) => {
+      expect(await checkConfig(document(n) as ImportDocument, await file(n))).toEqual([]);
+    };
+    // Each entry searched the file's channels (n² steps): from 4,000 channels to 32,000 took
+    // 33 times as long, 11 times now. Smaller here, to keep the suite quick.
+    expect(await doublingRatio(check, 1500, 1)).toBeLessThan(RATIO_BOUND);
   });
 });
 

@@ -45,7 +45,8 @@ export const validateCodes = {
   },
   input_too_large: {
     severity: 'error',
-    summary: 'The config text is larger than a config file can reasonably be (4 MiB).',
+    summary:
+      'The config text is larger than importkit reads (16 MiB, room for a draft of about 60,000 channels).',
     fix: 'Check that this is a config file and not a data file.',
   },
   nesting_too_deep: {
