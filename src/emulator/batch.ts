@@ -9,7 +9,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BatchConfig } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
-import { MAX_INFLATION_RATIO } from './http.js';
 
 /** The end of a batch import: a failure message, or the warnings of a success. */
 export interface BatchOutcome {
@@ -42,7 +41,7 @@ export async function importBatch(archive: string, batch: BatchConfig): Promise<
   const hide = (text: string) => hideRoot(text, root);
   try {
     const listed = new Set(Object.keys(batch.fileConfigs ?? {}));
-    await unpackMembers(archive, kind, root, listed, { maxRatio: MAX_INFLATION_RATIO });
+    await unpackMembers(archive, kind, root, listed);
     const { checkBatch } = await import('../check/index.js');
     const issues = await checkBatch(batch, root);
     const errors = issues.filter((i) => i.severity === 'error');

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -6,6 +7,7 @@ import tar from 'tar-stream';
 import { type ByteSource, openFileSource, type Place } from '../byte-source.js';
 import { type Kept, keptSource, sliceSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { ArchiveListing } from './rules.js';
 import { TarError, tarMembers } from './tar-index.js';
 import { archiveError, type Container } from './types.js';
 
@@ -101,6 +103,8 @@ async function openPlainTar(path: string, name: string): Promise<Container> {
   let members: Awaited<ReturnType<typeof tarMembers>>;
   try {
     members = await tarMembers(archive);
+    const listing = new ArchiveListing(name, archive.size);
+    for (const m of members) listing.see(m.path, m.size);
   } catch (err) {
     await archive.close();
     throw archiveError(name, err instanceof TarError ? err.member : undefined, err);
@@ -154,6 +158,7 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
       bytesRead += n;
     },
   };
+  const { size: archiveSize } = await stat(path);
   return {
     kind: gzip ? 'tar.gz' : 'tar',
     name,
@@ -162,6 +167,7 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
       return bytesRead;
     },
     async walk(visit, jobs) {
+      const listing = new ArchiveListing(name, archiveSize);
       const input = createReadStream(path).on('data', (c) => archive.counted(c.length));
       const extract = tar.extract();
       const piped = gzip ? pipeline(input, createGunzip(), extract) : pipeline(input, extract);
@@ -179,6 +185,7 @@ export async function openTar(path: string, name: string, gzip: boolean): Promis
             continue;
           }
           const size = header.size ?? 0;
+          listing.see(header.name, size);
           const member = { path: header.name, size };
           const kept = await keep(entry, size);
           const at = index;
