@@ -19,7 +19,7 @@ import {
   DATA_TYPE_KEY_KIND,
   type ImportDocument,
 } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, ownValue, pointer } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
 import { checkSource } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
@@ -99,7 +99,7 @@ async function examine(
   const detection = await detectFormat(source);
   const format = detection.format;
   const data = leftOutByContent(path, format, detection.by) === undefined;
-  const entry = batch.fileConfigs?.[path];
+  const entry = ownValue(batch.fileConfigs, path);
   if (!entry) return { format, data, issues: [] };
   const mismatch = typeIssue(path, entry, format);
   if (mismatch) return { format, data, issues: [mismatch] };
@@ -206,12 +206,13 @@ function memberOptions(
 
 function assemble(batch: BatchConfig, seen: Map<string, Seen>): Issue[] {
   const listed = Object.keys(batch.fileConfigs ?? {});
+  const isListed = new Set(listed);
   const present = [...seen.keys()].sort();
   const issues: Issue[] = [];
   for (const p of listed) if (!seen.has(p)) issues.push(missingIssue(p, present));
   for (const p of present) {
     const s = seen.get(p) as Seen;
-    if (listed.includes(p)) issues.push(...s.issues);
+    if (isListed.has(p)) issues.push(...s.issues);
     else if (s.data) issues.push(notListedIssue(p));
   }
   return issues;

@@ -4,7 +4,7 @@
  * evidence moved under each file's pointer.
  */
 import type { BatchConfig, DataTypeKey } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, setOwn } from '../model/plain.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
@@ -208,8 +208,11 @@ export function assembleBatch(
     issues.push(...movedIssues(l, move));
     // A file whose inference failed is not listed: its issues say why, under its pointer.
     if (r.outcome === 'failed') continue;
-    fileConfigs[l.path] =
-      isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config };
+    setOwn(
+      fileConfigs,
+      l.path,
+      isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config },
+    );
     if (!isFolded) evidence.push(...movedEvidence(l, move));
   }
   batch.fileConfigs = fileConfigs;

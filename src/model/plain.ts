@@ -10,5 +10,6 @@ export * from './enum-values.js';
 export * from './issue.js';
 export * from './kinds.js';
 export * from './make-issue.js';
+export * from './own.js';
 export * from './schema-files.js';
 export * from './vocabulary.js';

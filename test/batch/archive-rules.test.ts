@@ -22,7 +22,7 @@ let emu: Emulator;
 let dir: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ apiKeys: { [KEY]: 'rules' } });
+  emu = await startEmulator({ apiKeys: { [KEY]: 'rules' }, stepDelayMs: 0 });
   dir = await mkdtemp(join(tmpdir(), 'importkit-archive-rules-'));
 });
 afterAll(async () => {
