@@ -19,7 +19,7 @@ import {
   DATA_TYPE_KEY_KIND,
   type ImportDocument,
 } from '../model/index.js';
-import { type Issue, issue, ownValue, pointer } from '../model/plain.js';
+import { type Issue, issue, ownValue, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
 import { checkSource } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
@@ -212,7 +212,7 @@ function assemble(batch: BatchConfig, seen: Map<string, Seen>): Issue[] {
   for (const p of listed) if (!seen.has(p)) issues.push(missingIssue(p, present));
   for (const p of present) {
     const s = seen.get(p) as Seen;
-    if (isListed.has(p)) issues.push(...s.issues);
+    if (isListed.has(p)) pushAll(issues, s.issues);
     else if (s.data) issues.push(notListedIssue(p));
   }
   return issues;

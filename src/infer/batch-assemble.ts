@@ -4,7 +4,7 @@
  * evidence moved under each file's pointer.
  */
 import type { BatchConfig, DataTypeKey } from '../model/index.js';
-import { type Issue, issue, pointer, setOwn } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll, setOwn } from '../model/plain.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
@@ -193,7 +193,8 @@ export function assembleBatch(
   for (const [key, group] of folded) {
     const first = group[0] as Listed;
     Object.assign(batch, { [DEFAULT_KEY[key]]: first.config });
-    evidence.push(foldEvidence(key, group), ...movedEvidence(first, mover(first, true)));
+    evidence.push(foldEvidence(key, group));
+    pushAll(evidence, movedEvidence(first, mover(first, true)));
   }
   const issues: Issue[] = [];
   const fileConfigs: NonNullable<BatchConfig['fileConfigs']> = {};
@@ -205,7 +206,7 @@ export function assembleBatch(
     }
     const isFolded = folded.get(l.key)?.includes(l) ?? false;
     const move = mover(l, isFolded);
-    issues.push(...movedIssues(l, move));
+    pushAll(issues, movedIssues(l, move));
     // A file whose inference failed is not listed: its issues say why, under its pointer.
     if (r.outcome === 'failed') continue;
     setOwn(
@@ -213,7 +214,7 @@ export function assembleBatch(
       l.path,
       isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config },
     );
-    if (!isFolded) evidence.push(...movedEvidence(l, move));
+    if (!isFolded) pushAll(evidence, movedEvidence(l, move));
   }
   batch.fileConfigs = fileConfigs;
   if (listed.length === 0) issues.push(noDataIssue(name, results.length));

@@ -48,7 +48,7 @@ export function memberTarget(root: string, name: string): string {
   if (name.startsWith('/') || name.includes('\\') || parts.some((p) => p === '..' || p === '')) {
     throw new UnpackError(name, 'the name is not a relative path inside the archive');
   }
-  return join(root, ...parts);
+  return join(root, name);
 }
 
 async function unpackZip(
