@@ -20,7 +20,7 @@ import {
 } from 'yaml';
 import type { z } from 'zod';
 import { ENUMS, ImportDocument, Int64String, Uint64String } from '../model/index.js';
-import { pointer, pointerOf } from '../model/plain.js';
+import { pointerOf } from '../model/plain.js';
 import {
   camelCase,
   duplicateKeyOffset,

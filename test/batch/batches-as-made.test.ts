@@ -35,16 +35,16 @@ afterAll(async () => {
 
 /** Runs the command line in the temp folder against the emulator. */
 async function cli(...argv: string[]) {
-  let out = '';
-  let err = '';
+  const out: string[] = [];
+  const err: string[] = [];
   const io: Io = {
-    stdout: { write: (s) => void (out += s) },
-    stderr: { write: (s) => void (err += s) },
+    stdout: { write: (s) => void out.push(s) },
+    stderr: { write: (s) => void err.push(s) },
     env: { IMPORTKIT_BASE_URL: emu.url, IMPORTKIT_API_KEY: KEY },
     cwd: dir,
   };
   const code = await run(argv, io);
-  return { code, out, err };
+  return { code, out: out.join(''), err: err.join('') };
 }
 
 const has = (command: string) => spawnSync(command, ['--version']).status === 0;
