@@ -36,6 +36,7 @@ export {
   editDistance,
   listSome,
   notFoundHint,
+  pathSuggester,
 } from './suggest.js';
 export {
   assertValidConfig,
