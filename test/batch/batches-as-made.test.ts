@@ -173,3 +173,73 @@ describe('an empty batch is an error', () => {
     expect(di?.errorMessage).toBe(`invalid config: ${MESSAGE} (at /batchConfig/fileConfigs)`);
   });
 });
+
+describe('one channel name, one type and one unit in the batch’s asset', () => {
+  const csvConfig = (dataType: string, units?: string) => ({
+    firstDataRow: 2,
+    timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
+    dataColumns: { '2': { name: 'channel_0', dataType, ...(units ? { units } : {}) } },
+  });
+  const BATCH = {
+    batchConfig: {
+      assetName: 'rig',
+      defaultCsvConfig: csvConfig('CHANNEL_DATA_TYPE_DOUBLE'),
+      fileConfigs: {
+        'a.csv': { type: 'DATA_TYPE_KEY_CSV' },
+        'b.csv': { type: 'DATA_TYPE_KEY_CSV' },
+        'c.csv': {
+          type: 'DATA_TYPE_KEY_CSV',
+          csvConfig: csvConfig('CHANNEL_DATA_TYPE_INT_32', 'V'),
+        },
+        'd.csv': {
+          type: 'DATA_TYPE_KEY_CSV',
+          csvConfig: csvConfig('CHANNEL_DATA_TYPE_DOUBLE', 'V'),
+        },
+      },
+    },
+  };
+
+  test('lint and check --verbose name both files and their configs', async () => {
+    await writeFile(join(dir, 'rig.json'), JSON.stringify(BATCH));
+    const folder = join(dir, 'rig');
+    await mkdir(folder, { recursive: true });
+    for (const f of ['a.csv', 'b.csv', 'c.csv', 'd.csv']) await writeFile(join(folder, f), csv(1));
+    const linted = await cli('lint', 'rig.json', '--reporter', 'json');
+    expect(linted.code).toBe(1);
+    const issues = (
+      JSON.parse(linted.out) as {
+        files: Array<{
+          issues: Array<{ code: string; severity: string; path: string; message: string }>;
+        }>;
+      }
+    ).files.flatMap((f) =>
+      f.issues.map(({ code, severity, path, message }) => ({ code, severity, path, message })),
+    );
+    const c = '/batchConfig/fileConfigs/c.csv/csvConfig/dataColumns/2';
+    const d = '/batchConfig/fileConfigs/d.csv/csvConfig/dataColumns/2';
+    const a = 'a.csv (/batchConfig/defaultCsvConfig/dataColumns/2)';
+    expect(issues).toEqual([
+      {
+        code: 'batch_channel_type_conflict',
+        severity: 'error',
+        path: `${c}/dataType`,
+        message: `Channel "channel_0" is INT_32 in c.csv (${c}) but DOUBLE in ${a}; a channel of the batch's asset has one type.`,
+      },
+      {
+        code: 'batch_channel_units_conflict',
+        severity: 'warning',
+        path: `${c}/units`,
+        message: `Channel "channel_0" has units "V" in c.csv (${c}) but no units in ${a}.`,
+      },
+      {
+        code: 'batch_channel_units_conflict',
+        severity: 'warning',
+        path: `${d}/units`,
+        message: `Channel "channel_0" has units "V" in d.csv (${d}) but no units in ${a}.`,
+      },
+    ]);
+    const checked = await cli('check', 'rig.json', folder, '--verbose');
+    expect(checked.code).toBe(1);
+    expect(checked.out + checked.err).toContain('batch_channel_type_conflict');
+  });
+});
