@@ -1,7 +1,8 @@
 /**
  * A folder or an archive of many files, read member by member through ByteSources: zip
  * members in place (through their local headers), tar members in place (by their offsets),
- * tar.gz as one stream. Nothing is extracted to disk.
+ * tar.gz as one stream read once (a member over TAR_KEEP_WHOLE goes to a private temp file
+ * as it passes; see tar.ts).
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
