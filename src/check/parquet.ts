@@ -13,7 +13,7 @@ import {
   type ParquetProfile,
 } from '../inspect/index.js';
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
-import { type Issue, issue, isUnixFormat, pointer } from '../model/plain.js';
+import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
@@ -224,7 +224,7 @@ function checkColumns(scope: ParquetScope, config: ParquetConfig, at: At): Value
       at('singleChannelPerRow', 'multiChannel', 'dataPath'),
       'data column',
     );
-    if (name) scope.issues.push(...nameColumnIssues(name, namePtr, scope.dataPath));
+    if (name) pushAll(scope.issues, nameColumnIssues(name, namePtr, scope.dataPath));
   }
   return valued;
 }
@@ -295,8 +295,9 @@ function timeColumnIssues(
   let field = timeField;
   const t = scanned?.time;
   if (t && fullTime) {
-    found.push(
-      ...timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
+    pushAll(
+      found,
+      timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
     );
     // Every value was read: judge the range from them when the footer has no statistics.
     if (
@@ -307,7 +308,7 @@ function timeColumnIssues(
       field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
     }
   }
-  found.push(...timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
+  pushAll(found, timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
   return found;
 }
 
@@ -321,8 +322,9 @@ function valueIssues(
   for (const c of valued) {
     const tally = scanned?.channels.get(c.column);
     if (tally)
-      found.push(
-        ...channelValueIssues(
+      pushAll(
+        found,
+        channelValueIssues(
           c,
           tally,
           columnPlace(dataPath, c.column),

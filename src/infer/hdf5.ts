@@ -30,6 +30,7 @@ import {
   type Issue,
   issue as newIssue,
   parseTimeFormatName,
+  pushAll,
   RFC3339_TEXT,
 } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
@@ -900,7 +901,7 @@ function dataEntries(
       ...(typeChoice.enumTypes ? { enumTypes: typeChoice.enumTypes } : {}),
     };
     data.push(entryOf(p, channelConfig));
-    evidence.push(...entryEvidence(p, at, name, typeChoice.dataType));
+    pushAll(evidence, entryEvidence(p, at, name, typeChoice.dataType));
   });
   return { data, evidence };
 }
@@ -1099,7 +1100,7 @@ function planTwoD(
     return;
   }
   if (scaled && scale) {
-    planned.push(...scaledColumns(ds, scale, n, k));
+    pushAll(planned, scaledColumns(ds, scale, n, k));
     usedAsTime.add(scale.path);
     return;
   }
@@ -1115,7 +1116,7 @@ function planTwoD(
     });
     return;
   }
-  planned.push(...timedColumns(ds, n, k, columnNames, named));
+  pushAll(planned, timedColumns(ds, n, k, columnNames, named));
 }
 
 function typeRefusal(ds: Hdf5Dataset): string | undefined {

@@ -765,10 +765,10 @@ async function pickTime(
         (isNumeric(f) && f.physicalType !== 'BOOLEAN')),
   );
   // What the strongest candidate by type says is said only when it is the one chosen.
-  const held: Array<Parameters<Report>> = [];
-  const byType = await pickTimeByType(flat, readHead, (...i) => held.push(i));
+  const held: Array<() => void> = [];
+  const byType = await pickTimeByType(flat, readHead, (...i) => held.push(() => issue(...i)));
   if (!named || named === byType?.field) {
-    for (const i of held) issue(...i);
+    for (const say of held) say();
     return byType;
   }
   const t = await timeOfField(named, readHead, issue, false);

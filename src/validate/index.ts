@@ -37,6 +37,7 @@ export {
   editDistance,
   listSome,
   notFoundHint,
+  pathSuggester,
 } from './suggest.js';
 export {
   assertValidConfig,

@@ -4,7 +4,7 @@
  * times far below what a quadratic cost gives (see `doublingRatio`). Sizes are small: the
  * point is the growth, not the speed (speed is measured by the benchmarks).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -22,7 +22,8 @@ import {
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
-import { checkConfig } from '../../src/check/index.js';
+import { missingIssues } from '../../src/check/batch.js';
+import { checkBatch, checkConfig } from '../../src/check/index.js';
 import { explainTable } from '../../src/cli/commands/_draft-output.js';
 import { profileText } from '../../src/cli/commands/inspect.js';
 import { draftFromCh10Profile } from '../../src/infer/ch10.js';
@@ -38,6 +39,7 @@ import { inspectCsvSource } from '../../src/inspect/csv.js';
 import type { BaseProfile } from '../../src/inspect/profile.js';
 import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import { inspectUlogSource } from '../../src/inspect/ulog.js';
+import type { BatchConfig } from '../../src/model/batch.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import { validateConfigText } from '../../src/validate/index.js';
 import { shapeValidator } from '../../src/validate/shape.js';
@@ -418,5 +420,45 @@ describe('no data-sized array is spread into a call', () => {
       confidence: 'high',
     }));
     expect(explainTable(evidence).split('\n').length).toBeGreaterThan(n);
+  });
+});
+
+describe('batches', () => {
+  /** A folder of `n` small CSV files, ten to a subfolder, three levels deep. */
+  const folderOf = cached(async (n) => {
+    const root = join(dir, `folder-${n}`);
+    for (let i = 0; i < n; i++) {
+      const sub = join(
+        root,
+        `a${i % 10}`,
+        `b${Math.floor(i / 10) % 10}`,
+        `c${Math.floor(i / 100)}`,
+      );
+      await mkdir(sub, { recursive: true });
+      await writeFile(join(sub, `run-${i}.csv`), `time,v\n${iso(i)},${i}\n`);
+    }
+    return root;
+  });
+  const batchListing = (paths: string[]): BatchConfig => ({
+    defaultCsvConfig: { firstDataRow: 2 },
+    fileConfigs: Object.fromEntries(paths.map((p) => [p, { type: 'DATA_TYPE_KEY_CSV' }])),
+  });
+
+  test('did-you-mean hints: n listed paths under day1/ against n members under day2/', async () => {
+    const hints = (n: number) => {
+      const missing = Array.from({ length: n }, (_, i) => `day1/run-${i}.csv`);
+      const present = Array.from({ length: n }, (_, i) => `day2/run-${i}.csv`).sort();
+      const issues = missingIssues(missing, present);
+      expect(issues[n - 1]?.hint).toBe(`Did you mean 'day2/run-${n - 1}.csv'?`);
+    };
+    expect(await doublingRatio(hints, 100, 2)).toBeLessThan(RATIO_BOUND);
+  });
+
+  test('a folder of n files in nested subfolders', async () => {
+    const check = async (n: number) => {
+      const issues = await checkBatch(batchListing([]), await folderOf(n));
+      expect(issues.filter((i) => i.code === 'batch_file_not_listed')).toHaveLength(n);
+    };
+    expect(await doublingRatio(check, 50, 2)).toBeLessThan(RATIO_BOUND);
   });
 });

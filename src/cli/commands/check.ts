@@ -5,6 +5,7 @@ import { checkConfig, checkReads } from '../../check/index.js';
 import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/index.js';
 import type { Issue } from '../../model/plain.js';
+import { pushAll } from '../../model/plain.js';
 import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -153,11 +154,12 @@ async function checkPair(
     | ImportDocument
     | undefined;
   if (document) {
-    issues.push(
-      ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
+    pushAll(
+      issues,
+      await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
         ...options,
         progress: showProgress,
-      })),
+      }),
     );
   }
   return { report: { file: configFile, valid: isValid(issues, failOn), issues, text }, document };
@@ -336,8 +338,9 @@ export async function withDataChecks(
     | ImportDocument
     | undefined;
   if (!document) return;
-  report.issues.push(
-    ...(await checkAgainstData(document, report.text, report.file, dataFile, dataPath, io)),
+  pushAll(
+    report.issues,
+    await checkAgainstData(document, report.text, report.file, dataFile, dataPath, io),
   );
   report.valid = isValid(report.issues, failOn);
 }

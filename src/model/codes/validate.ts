@@ -371,6 +371,23 @@ export const validateCodes = {
     summary: 'A batch file entry with no config of its own and no default config for its type.',
     fix: 'Give the entry a config, or add the default (for example `defaultCsvConfig`).',
   },
+  batch_empty: {
+    severity: 'error',
+    summary: 'The BatchConfig lists no file in `fileConfigs`: the import would import nothing.',
+    fix: 'List the data files of the archive in `fileConfigs` (`importkit infer <folder or archive>` writes them).',
+  },
+  batch_channel_type_conflict: {
+    severity: 'error',
+    summary:
+      'Two files of one batch write a channel of the same name into the batch’s asset with different data types: a channel of an asset has one type.',
+    fix: 'Give the channel one `dataType` in every file’s config, or rename it in one of them.',
+  },
+  batch_channel_units_conflict: {
+    severity: 'warning',
+    summary:
+      'Two files of one batch write a channel of the same name into the batch’s asset with different units.',
+    fix: 'Give the channel the same `units` in every file’s config, or rename it in one of them.',
+  },
   run_field_in_file_config: {
     severity: 'error',
     summary:
