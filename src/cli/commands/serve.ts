@@ -4,9 +4,9 @@
  */
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import { parseFaults, seededIds, startEmulator } from '../../emulator/index.js';
+import { parseFaults, StoreError, seededIds, startEmulator } from '../../emulator/index.js';
 import { parseCommandArgs } from '../args.js';
-import { EXIT_OK, UsageError } from '../errors.js';
+import { CommandError, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
@@ -100,6 +100,10 @@ export async function serve(args: string[], io: Io): Promise<number> {
     ...(apiKeys ? { apiKeys } : {}),
     ...(faults ? { faults } : {}),
     stepDelayMs,
+  }).catch((err: unknown) => {
+    // A store that cannot be read: what is wrong and how to recover, exit 1.
+    if (err instanceof StoreError) throw new CommandError(err.message, err.hint);
+    throw err;
   });
   const others = otherAddresses(values.host, emulator.port);
   io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
