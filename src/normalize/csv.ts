@@ -241,7 +241,7 @@ function keepAsWritten(plan: NormalizePlan, c: OutColumn): void {
     header: c.parts?.[i] ?? c.header,
     kind: 'copy',
   }));
-  plan.columns.splice(at, 1, ...copies);
+  plan.columns = [...plan.columns.slice(0, at), ...copies, ...plan.columns.slice(at + 1)];
 }
 
 /** A warning per time column with local times the zone repeats, naming their rows. */

@@ -230,7 +230,8 @@ describe('a submit cut short after the create says which import exists and how t
         ].join('\n'),
       });
       expect(JSON.parse(r.stdout)).toEqual({
-        dataImport: JSON.parse(JSON.stringify(rec?.dataImport)),
+        // The import as GetDataImport answers it: the record's fields and its config.
+        dataImport: JSON.parse(JSON.stringify({ ...rec?.dataImport, ...rec?.document })),
         interrupted: true,
         next: resume,
         uploadUrl: `${p.url}/uploads/${id}?token=${rec?.uploadToken}`,

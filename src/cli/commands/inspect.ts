@@ -135,7 +135,8 @@ export function profileText(profile: BaseProfile): string {
   );
   const shape = shaped ? ['shape'] : [];
   const headers = ['#', 'name', 'type', ...shape, 'logical', 'units', 'empty', 'samples'];
-  lines.push('', ...table(headers, rows));
+  lines.push('');
+  for (const line of table(headers, rows)) lines.push(line);
   if (profile.issues.length > 0) {
     lines.push('');
     for (const i of profile.issues) {

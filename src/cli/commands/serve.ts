@@ -105,26 +105,7 @@ export async function serve(args: string[], io: Io): Promise<number> {
     if (err instanceof StoreError) throw new CommandError(err.message, err.hint);
     throw err;
   });
-  const others = otherAddresses(values.host, emulator.port);
-  io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
-  for (const a of others) io.stdout.write(`  and on ${a.url} (${a.name})\n`);
-  for (const [key, org] of emulator.organizations) {
-    const ids = seededIds(org.organizationId);
-    const shownKey = apiKeys ? '' : ` (key: ${key})`;
-    io.stderr.write(
-      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}\n`,
-    );
-  }
-  const [firstKey] = emulator.organizations.keys();
-  io.stderr.write(
-    `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${apiKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
-  );
-  const other = others[0];
-  if (other) {
-    io.stderr.write(
-      `from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):\n  export IMPORTKIT_BASE_URL=${other.url}\n  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}\n`,
-    );
-  }
+  printUsage(io, emulator, otherAddresses(values.host, emulator.port), apiKeys !== undefined);
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -137,4 +118,35 @@ export async function serve(args: string[], io: Io): Promise<number> {
   await emulator.close();
   io.stderr.write('importkit emulator stopped\n');
   return EXIT_OK;
+}
+
+/**
+ * What the emulator prints once it listens: its addresses, its organizations, and the
+ * exports for a client on this machine and (listening on every interface) on another.
+ */
+function printUsage(
+  io: Io,
+  emulator: Awaited<ReturnType<typeof startEmulator>>,
+  others: Address[],
+  givenKeys: boolean,
+): void {
+  io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
+  for (const a of others) io.stdout.write(`  and on ${a.url} (${a.name})\n`);
+  for (const [key, org] of emulator.organizations) {
+    const ids = seededIds(org.organizationId);
+    const shownKey = givenKeys ? '' : ` (key: ${key})`;
+    io.stderr.write(
+      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}\n`,
+    );
+  }
+  const [firstKey] = emulator.organizations.keys();
+  io.stderr.write(
+    `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${givenKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
+  );
+  const other = others[0];
+  if (other) {
+    io.stderr.write(
+      `from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):\n  export IMPORTKIT_BASE_URL=${other.url}\n  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}\n`,
+    );
+  }
 }
