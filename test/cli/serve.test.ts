@@ -39,10 +39,14 @@ function serve(
   children.push(child);
   let err = '';
   let out = '';
+  const host = args[args.indexOf('--host') + 1];
+  const wildcard = args.includes('--host') && (host === '0.0.0.0' || host === '::');
   return new Promise((resolve, reject) => {
     const ready = () => {
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1] && /IMPORTKIT_API_KEY=.*\n/.test(err)) {
+      // The usage ends with the exports for another machine when it listens on every interface.
+      const last = wildcard ? /IMPORTKIT_ALLOW_HTTP_HOST=.*\n/ : /IMPORTKIT_API_KEY=.*\n/;
+      if (m?.[1] && last.test(err)) {
         resolve({ url: m[1], child, stdout: () => out, stderr: () => err });
       }
     };

@@ -130,23 +130,31 @@ function printUsage(
   others: Address[],
   givenKeys: boolean,
 ): void {
-  io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
-  for (const a of others) io.stdout.write(`  and on ${a.url} (${a.name})\n`);
+  const out = [`importkit emulator listening on ${emulator.url}`];
+  for (const a of others) out.push(`  and on ${a.url} (${a.name})`);
+  const err: string[] = [];
   for (const [key, org] of emulator.organizations) {
     const ids = seededIds(org.organizationId);
     const shownKey = givenKeys ? '' : ` (key: ${key})`;
-    io.stderr.write(
-      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}\n`,
+    err.push(
+      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}`,
     );
   }
   const [firstKey] = emulator.organizations.keys();
-  io.stderr.write(
-    `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${givenKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
+  err.push(
+    'to use it, in another shell:',
+    `  export IMPORTKIT_BASE_URL=${emulator.url}`,
+    `  export IMPORTKIT_API_KEY=${givenKeys ? '<a KEY given with --api-key>' : firstKey}`,
   );
   const other = others[0];
   if (other) {
-    io.stderr.write(
-      `from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):\n  export IMPORTKIT_BASE_URL=${other.url}\n  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}\n`,
+    err.push(
+      'from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):',
+      `  export IMPORTKIT_BASE_URL=${other.url}`,
+      `  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}`,
     );
   }
+  // Each in one write, so that a process reading the pipe sees the whole of it at once.
+  io.stdout.write(`${out.join('\n')}\n`);
+  io.stderr.write(`${err.join('\n')}\n`);
 }
