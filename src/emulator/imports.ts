@@ -4,9 +4,9 @@
  * validated, the file is inspected where an inspector exists for its kind, and every
  * column, path or dataset the config names must be in that profile.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -32,6 +32,10 @@ export interface ImportContext {
   stepDelayMs: number;
   /** How long fetching a URL import's file may take, redirects included. */
   fetchTimeoutMs: number;
+  /** The emulator's log (an import's warnings go there: the DataImport has no field for them). */
+  log: (line: string) => void;
+  /** URL prefix → local folder, for URL imports of addresses the emulator does not fetch. */
+  urlMap: ReadonlyArray<readonly [string, string]>;
 }
 
 class ImportFailure extends Error {}
@@ -51,8 +55,8 @@ export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<
     await ctx.store.save();
     if (ctx.stepDelayMs > 0) await wait(ctx.stepDelayMs);
     const warnings = await process(rec, ctx);
-    if (warnings.length > 0) di.warnings = boundedWarnings(warnings);
-    else delete di.warnings;
+    for (const w of boundedWarnings(warnings))
+      ctx.log(`data import ${di.dataImportId}: warning: ${w}`);
     delete di.errorMessage;
     setStatus(rec, 'DATA_IMPORT_STATUS_SUCCEEDED', ctx);
   } catch (err) {
@@ -95,7 +99,8 @@ function setStatus(rec: ImportRecord, status: string, ctx: ImportContext): void 
   ctx.store.touch('imports', rec.dataImport.dataImportId ?? '');
 }
 
-function describeIssues(issues: readonly Issue[]): string {
+/** The first errors of `issues`, each with its place, in one line. */
+export function describeIssues(issues: readonly Issue[]): string {
   const errors = issues.filter((i) => i.severity === 'error');
   const shown = errors.slice(0, 3).map((i) => (i.path ? `${i.message} (at ${i.path})` : i.message));
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
@@ -104,6 +109,7 @@ function describeIssues(issues: readonly Issue[]): string {
 
 async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]> {
   const warnings: string[] = [];
+  if (rec.refusal !== undefined) fail(rec.refusal);
   const { url: _url, ...configs } = rec.document;
   // Loaded here, with the first import, so the server starts without it.
   const { validateConfig } = await import('../validate/index.js');
@@ -229,7 +235,7 @@ function allowedUrl(text: string, asked: string): URL {
   if (u.protocol !== 'http:' || !LOOPBACK_HOSTS.has(u.hostname)) {
     const via = text === asked ? '' : ` (redirected to '${text}')`;
     fail(
-      `cannot fetch '${asked}'${via}: the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1])`,
+      `cannot fetch '${asked}'${via}: the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1]); map other addresses to a local folder with --url-map PREFIX=FOLDER`,
     );
   }
   return u;
@@ -267,9 +273,50 @@ export function fetchedName(u: URL): string {
   return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
-/** URL imports: http on loopback only, fetched into the uploads folder; anything else fails. */
+/**
+ * The local file a mapped URL names (`https://bucket.example/a/b.csv` with the prefix
+ * `https://bucket.example/` mapped to `./data` → `./data/a/b.csv`); undefined when no
+ * prefix maps it. A path that leaves the folder fails the import.
+ */
+function mappedFile(url: string, map: ImportContext['urlMap']): string | undefined {
+  const entry = map.find(([prefix]) => url.startsWith(prefix));
+  if (!entry) return undefined;
+  const [prefix, folder] = entry;
+  let rest: string;
+  try {
+    rest = decodeURIComponent(url.slice(prefix.length).replace(/[?#].*$/, ''));
+  } catch {
+    fail(`cannot fetch '${url}': its path holds a malformed percent-encoding`);
+  }
+  const root = resolve(folder);
+  const file = resolve(root, rest);
+  const inside = relative(root, file);
+  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || rest.includes('\0'))
+    fail(`cannot fetch '${url}': its path leaves the folder it is mapped to`);
+  return file;
+}
+
+/** A mapped URL's file, copied into the uploads folder as a download would be. */
+async function copyMapped(rec: ImportRecord, ctx: ImportContext, url: string, file: string) {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) fail(`cannot fetch '${url}': HTTP 404 (no file at the mapped path)`);
+  const dir = join(ctx.uploadsDir, rec.dataImport.dataImportId ?? 'unknown');
+  const name = fetchedName(new URL(url));
+  const path = join(dir, name);
+  await mkdir(dir, { recursive: true });
+  await pipeline(createReadStream(file), createWriteStream(path));
+  rec.filePath = path;
+  rec.fileName = name;
+}
+
+/**
+ * URL imports: an address under a mapped prefix reads its local folder; otherwise http on
+ * loopback only, fetched into the uploads folder; anything else fails.
+ */
 async function fetchSource(rec: ImportRecord, ctx: ImportContext): Promise<void> {
   const url = rec.dataImport.sourceUrl ?? '';
+  const mapped = mappedFile(url, ctx.urlMap);
+  if (mapped !== undefined) return copyMapped(rec, ctx, url, mapped);
   const signal = AbortSignal.timeout(ctx.fetchTimeoutMs);
   const response = await fetchChecked(url, signal);
   if (!response.ok || !response.body) {
@@ -368,12 +415,11 @@ function extendRun(
   const run = ctx.store.data.runs[runId];
   if (!run || run.orgId !== owner.org) fail(`run ${runId} not found`);
   const start = rec.dataImport.dataStartTime;
-  const stop = rec.dataImport.dataStopTime;
   if (assetId && !run.value.assetIds?.includes(assetId))
     run.value.assetIds = [...(run.value.assetIds ?? []), assetId];
-  // A later ingestion overwrites the run's start time with the start of its data.
+  // A later ingestion overwrites the run's start time with the start of its data (UpdateRun's
+  // rule 3, which names start_time only: the stop time is left as it is).
   if (start) run.value.startTime = start;
-  if (stop) run.value.stopTime = stop;
   run.value.modifiedDate = owner.now;
   ctx.store.touch('runs', runId);
   return runId;
