@@ -165,13 +165,48 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     const times = timeOf(kind, config, profile);
     if (times.start) rec.dataImport.dataStartTime = times.start;
     if (times.stop) rec.dataImport.dataStopTime = times.stop;
-  } else if (!checked) {
+  } else if (checked) {
+    const times = await rowsTimeRange(result.value as ImportDocument, file);
+    if (times.start) rec.dataImport.dataStartTime = times.start;
+    if (times.stop) rec.dataImport.dataStopTime = times.stop;
+  } else {
     warnings.push(
       `the emulator does not read ${kind?.toUpperCase() ?? key} files: the file was not checked`,
     );
   }
   createResources(rec, config, kind ?? 'csv', ctx);
   return warnings;
+}
+
+/**
+ * dataStartTime / dataStopTime of a format whose profile gives none (TDMS, ULog): the
+ * earliest and latest row time of the rows the format's row reader samples (the one
+ * `importkit preview` draws: the head and the tail of each time axis, and slices between).
+ * Nothing for relative times without a start (they would count from 1970), or rows that
+ * cannot be read.
+ */
+async function rowsTimeRange(
+  document: ImportDocument,
+  file: string,
+): Promise<{ start?: string; stop?: string }> {
+  const { readConfigRows } = await import('../check/index.js');
+  const rows = await readConfigRows(document, file).catch(() => undefined);
+  if (!rows) return {};
+  if (rows.timeFormat?.startsWith('TIME_FORMAT_RELATIVE_') && !rows.relativeStartTime) return {};
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  const read = await rows
+    .read((batch) => {
+      for (let i = 0; i < batch.length; i++) {
+        const t = batch.times[i] ?? Number.NaN;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+      }
+    })
+    .catch(() => undefined);
+  if (!read || !Number.isFinite(lo) || !Number.isFinite(hi)) return {};
+  if (Math.abs(lo) > 8.64e15 || Math.abs(hi) > 8.64e15) return {};
+  return { start: new Date(lo).toISOString(), stop: new Date(hi).toISOString() };
 }
 
 /** A batch: the archive's listed members unpacked and checked; the warnings, or FAILED. */

@@ -36,8 +36,8 @@ describe('the emulator imports CH10 files through importkit’s check', () => {
     // Answered as protobuf's JSON writer writes a Timestamp (no `.000`).
     expect([done.status, done.dataStartTime, done.dataStopTime]).toEqual([
       'DATA_IMPORT_STATUS_SUCCEEDED',
-      normalizeTimestamp(expected.start),
-      normalizeTimestamp(expected.stop),
+      normalizeTimestamp(expected.start ?? ''),
+      normalizeTimestamp(expected.stop ?? ''),
     ]);
     const run = emu.store.data.runs[done.runId ?? '']?.value;
     expect([run?.startTime, run?.stopTime]).toEqual([expected.start, expected.stop]);
