@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  type Emulator,
+  type EmulatorOptions,
   type EmulatorSeed,
   parseFaults,
   SeedError,
@@ -42,6 +44,43 @@ Options:
                     function versions of a JSON file; their ids are printed
   -h, --help        this help
 `;
+
+/** `--api-key KEY=ORG` pairs; undefined when none is given. */
+function apiKeysOf(pairs: readonly string[]): Record<string, string> | undefined {
+  let apiKeys: Record<string, string> | undefined;
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1)
+      throw new UsageError(`--api-key '${pair.replace(/=.*/, '=…')}': expected KEY=ORG`);
+    apiKeys ??= {};
+    apiKeys[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return apiKeys;
+}
+
+/** The options for tests of pipelines: --strict, --url-map, --seed, and the log on stderr. */
+async function testOptionsOf(
+  values: { strict?: boolean; 'url-map'?: string[]; seed?: string },
+  io: Io,
+): Promise<Pick<EmulatorOptions, 'strict' | 'urlMap' | 'seed' | 'log'>> {
+  const seed = values.seed === undefined ? undefined : await readSeed(values.seed, io.cwd);
+  return {
+    strict: values.strict === true,
+    urlMap: urlMapOf(values['url-map'] ?? [], io.cwd),
+    ...(seed ? { seed } : {}),
+    log: (line) => io.stderr.write(`emulator: ${printable(line)}\n`),
+  };
+}
+
+/** The ids `--seed` put in, for tests to name. */
+function printSeeded(emulator: Emulator, io: Io): void {
+  if (!emulator.seeded) return;
+  const { organization, ids } = emulator.seeded;
+  const lists = Object.entries(ids).map(([list, got]) => `${list} ${got.join(', ')}`);
+  io.stderr.write(
+    `seeded for organization ${organization.organizationName}: ${lists.join('; ')}\n`,
+  );
+}
 
 /** `--url-map PREFIX=FOLDER` pairs, each folder resolved from the working directory. */
 function urlMapOf(pairs: readonly string[], cwd: string): Record<string, string> {
@@ -98,14 +137,7 @@ export async function serve(args: string[], io: Io): Promise<number> {
   const stepDelayMs = values['step-delay'] === undefined ? 0 : Number(values['step-delay']);
   if (!Number.isFinite(stepDelayMs) || stepDelayMs < 0)
     throw new UsageError('--step-delay must be ms ≥ 0');
-  let apiKeys: Record<string, string> | undefined;
-  for (const pair of values['api-key'] ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0 || eq === pair.length - 1)
-      throw new UsageError(`--api-key '${pair.replace(/=.*/, '=…')}': expected KEY=ORG`);
-    apiKeys ??= {};
-    apiKeys[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
+  const apiKeys = apiKeysOf(values['api-key'] ?? []);
   let faults: ReturnType<typeof parseFaults> | undefined;
   if (values.faults !== undefined) {
     try {
@@ -114,8 +146,6 @@ export async function serve(args: string[], io: Io): Promise<number> {
       throw new UsageError(`--faults: ${(err as Error).message}`);
     }
   }
-  const urlMap = urlMapOf(values['url-map'] ?? [], io.cwd);
-  const seed = values.seed === undefined ? undefined : await readSeed(values.seed, io.cwd);
   const emulator = await startEmulator({
     port,
     ...(values.host ? { host: values.host } : {}),
@@ -123,10 +153,7 @@ export async function serve(args: string[], io: Io): Promise<number> {
     ...(apiKeys ? { apiKeys } : {}),
     ...(faults ? { faults } : {}),
     stepDelayMs,
-    strict: values.strict === true,
-    urlMap,
-    ...(seed ? { seed } : {}),
-    log: (line) => io.stderr.write(`emulator: ${printable(line)}\n`),
+    ...(await testOptionsOf(values, io)),
   }).catch((err: unknown) => {
     // A store that cannot be read: what is wrong and how to recover, exit 1.
     if (err instanceof StoreError) throw new CommandError(err.message, err.hint);
@@ -135,13 +162,7 @@ export async function serve(args: string[], io: Io): Promise<number> {
     throw err;
   });
   io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
-  if (emulator.seeded) {
-    const { organization, ids } = emulator.seeded;
-    const lists = Object.entries(ids).map(([list, got]) => `${list} ${got.join(', ')}`);
-    io.stderr.write(
-      `seeded for organization ${organization.organizationName}: ${lists.join('; ')}\n`,
-    );
-  }
+  printSeeded(emulator, io);
   for (const [key, org] of emulator.organizations) {
     const ids = seededIds(org.organizationId);
     const shownKey = apiKeys ? '' : ` (key: ${key})`;
