@@ -88,8 +88,8 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('parquet'),
     reads: {
-      sampled: 'its footer and column statistics read; `full` reads every value',
-      full: 'every value of the columns it names read',
+      sampled: 'its footer read (schema and column statistics), no values; `full` reads values',
+      full: 'its footer and every value of its time column and typed channel columns read',
     },
     check: async (config, source, options) =>
       (await import('./parquet.js')).checkParquet(config as ParquetConfig, source, options),
@@ -98,8 +98,9 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('hdf5'),
     reads: {
-      sampled: 'its structure and the first and last time values read; `full` reads every value',
-      full: 'every value of its time and value datasets read',
+      sampled:
+        'its structure and attributes and the first and last 3 rows of its time datasets read; `full` reads every value',
+      full: 'its structure and every value of its time and value datasets read',
     },
     check: async (config, source, options) =>
       (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, source, options),

@@ -5,12 +5,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_NESTING_DEPTH } from '../model/index.js';
 
-/**
- * A gzip upload, or a batch archive once unpacked, may grow to at most this many times its
- * size (past a fixed slack): beyond it, it is treated as a decompression bomb.
- */
-export const MAX_INFLATION_RATIO = 100;
-
 /** gRPC code → HTTP status, as gateways map them. */
 const HTTP_OF_CODE: Record<number, number> = {
   3: 400,

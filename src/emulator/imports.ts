@@ -17,6 +17,7 @@ import {
   CONFIG_KEYS,
   type ImportDocument,
   kindOfKey,
+  pushAll,
 } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
 import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
@@ -129,7 +130,7 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
   const file = rec.filePath;
   const hidePath = (text: string) => text.split(file).join(rec.fileName ?? 'the file');
   if (kind === 'batch') {
-    warnings.push(...(await checkBatchUpload(file, config, hidePath)));
+    pushAll(warnings, await checkBatchUpload(file, config, hidePath));
     createResources(rec, config, 'batch', ctx);
     return warnings;
   }
