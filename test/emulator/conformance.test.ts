@@ -8,15 +8,21 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Expected as Ch10Expected } from '../../scripts/fixtures/ch10.js';
 import {
   type Emulator,
   type EmulatorSeed,
   seededIds,
   startEmulator,
 } from '../../src/emulator/index.js';
+import { normalizeTimestamp } from '../../src/emulator/proto-read.js';
+import { fixtureCases } from '../helpers/fixtures.js';
 import { platformExamples } from '../helpers/paths.js';
+
+const { load: ch10Expected, file: ch10File } = fixtureCases<Ch10Expected>('ch10', '.ch10');
+const ch10Dir = join(ch10File('recorder'), '..');
 
 type Mode = 'default' | 'strict';
 const MODES: Mode[] = ['default', 'strict'];
@@ -288,6 +294,47 @@ const ROWS: Row[] = [
       status: 200,
       shape: (b) => expect((b.userDefinedFunctions as unknown[]).length).toBe(2),
     },
+  },
+  {
+    behaviour: 'RetryDataImport: an upload import cannot be retried (400, code 9)',
+    operation: 'RetryDataImport',
+    act: async (mode) => {
+      const created = await call(mode, 'POST', '/api/v2/data-imports:upload', {
+        csvConfig: csvConfig(),
+      });
+      return call(mode, 'POST', `/api/v2/data-imports/${created.body.dataImportId}:retry`, {});
+    },
+    expect: { status: 400, code: 9, shape: message(/only URL imports can be retried/) },
+  },
+  {
+    behaviour: 'ListDataImports: order_by and page_token, as the proto names them, are applied',
+    operation: 'ListDataImports',
+    act: async (mode) => {
+      await importCsv(mode, { csvConfig: csvConfig({ runName: 'older' }) });
+      await importCsv(mode, { csvConfig: csvConfig({ runName: 'newer' }) });
+      const q = '/api/v2/data-imports?page_size=1&order_by=created_date%20desc';
+      const first = await call(mode, 'GET', q);
+      const next = await call(mode, 'GET', `${q}&page_token=${first.body.nextPageToken}`);
+      return { ...next, body: { pages: [first.body, next.body] } };
+    },
+    expect: {
+      status: 200,
+      shape: (b) => {
+        const runs = (b.pages as Array<{ dataImports: Array<{ csvConfig: { runName: string } }> }>)
+          .flatMap((p) => p.dataImports)
+          .map((d) => d.csvConfig.runName);
+        expect(runs).toEqual(['newer', 'older']);
+      },
+    },
+  },
+  {
+    behaviour: '8: a masked field the body leaves out is answered with its default, not left out',
+    operation: 'UpdateView',
+    act: (mode) =>
+      seededView(mode).then((id) =>
+        call(mode, 'PATCH', `/api/v1/views/${id}`, { view: {}, updateMask: 'name' }),
+      ),
+    expect: { status: 200, shape: (b) => expect((b.view as { name: unknown }).name).toBe('') },
   },
   // --- 1. Invalid timestamps ----------------------------------------------------------
   {
@@ -710,6 +757,21 @@ const ROWS: Row[] = [
         ]),
     },
   },
+  {
+    behaviour: '12: a CH10 import gets its data time range (the dated time packets)',
+    operation: 'GetDataImport',
+    act: (mode) => importFixture(mode, join(ch10Dir, 'recorder.ch10'), 'ch10Config'),
+    expect: {
+      status: 200,
+      shape: (b) => {
+        const want = ch10Expected('recorder');
+        expect([imported(b).dataStartTime, imported(b).dataStopTime]).toEqual([
+          normalizeTimestamp(want.start ?? ''),
+          normalizeTimestamp(want.stop ?? ''),
+        ]);
+      },
+    },
+  },
   // --- 13. Update-mask allow-lists -----------------------------------------------------
   {
     behaviour: '13: the channel mask takes display_units (the public proto’s list)',
@@ -772,17 +834,17 @@ function savedSearchOf(_mode: Mode): string {
 /** Imports a fixture with the config infer drafts for it (a runName added). */
 async function importFixture(mode: Mode, name: string, key: string): Promise<Answer> {
   const { inferConfig } = await import('../../src/infer/index.js');
-  const file = join(platformExamples, name);
+  const file = isAbsolute(name) ? name : join(platformExamples, name);
   const doc = (await inferConfig(file)).document as Record<string, Record<string, unknown>>;
   const created = await call(mode, 'POST', '/api/v2/data-imports:upload', {
-    [key]: { ...doc[key], runName: `run-${name}` },
+    [key]: { ...doc[key], runName: `run-${basename(name)}` },
   });
   const { readFile } = await import('node:fs/promises');
   await fetch(String(created.body.uploadUrl), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${KEY}`,
-      'content-disposition': `attachment; filename="${name}"`,
+      'content-disposition': `attachment; filename="${basename(name)}"`,
     },
     body: await readFile(file),
   });
