@@ -15,6 +15,7 @@ import {
   CsvConfig,
   CsvTimeColumn,
   DataImport,
+  DataTypeKey,
   ENUMS,
   type EnumInfo,
   Hdf5Config,
@@ -228,3 +229,14 @@ function bodySchema(key: string, schema: z.ZodType): z.ZodType {
   }
   return body;
 }
+
+/**
+ * DetectConfig's request and answer, which the model has no shape for: `data` is protobuf
+ * `bytes` (base64 text in JSON), `type` a DataTypeKey; the answer holds the CSV or the
+ * Parquet config detected.
+ */
+export const DetectConfigRequest = z.object({ data: z.string(), type: DataTypeKey });
+export const DetectConfigResponse = z.object({
+  csvConfig: CsvConfig.optional(),
+  parquetConfig: ParquetConfig.optional(),
+});

@@ -538,6 +538,29 @@ const ROWS: Row[] = [
       shape: (b) => expect((b.run as { isPinned: boolean }).isPinned).toBe(true),
     },
   },
+  {
+    behaviour:
+      '4: DetectConfig reads type as an enum number; its answer is written by the same writer (strict: the unknown field is 400)',
+    operation: 'DetectConfig',
+    act: (mode) =>
+      call(mode, 'POST', '/api/v2/data-imports:detect-config', {
+        data: Buffer.from(CSV).toString('base64'),
+        type: 1,
+        sampleName: 'data.csv',
+      }),
+    expect: {
+      status: 200,
+      shape: (b, log) => {
+        expect(b.parquetConfig).toBeNull();
+        expect(b.csvConfig).toMatchObject({
+          firstDataRow: 2,
+          timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
+        });
+        logged(/DetectConfig: dropped sampleName, an unknown field/)(b, log);
+      },
+    },
+    strict: { status: 400, code: 3, shape: message(/sampleName/) },
+  },
   // --- 5. Update masks ---------------------------------------------------------------
   {
     behaviour: '5: a lowerCamelCase mask (isPinned) is accepted',

@@ -20,7 +20,7 @@ import { HttpFailure, invalid, notFound, objectBody, readJson } from '../http.js
 import { describeIssues } from '../imports.js';
 import { FilterError, parseFilter, parseOrderBy } from '../list.js';
 import { type Dropped, readMessage } from '../proto-read.js';
-import { messageOf } from '../proto-shape.js';
+import { DetectConfigRequest, DetectConfigResponse, messageOf } from '../proto-shape.js';
 import { writeMessage } from '../proto-write.js';
 import type { ImportRecord } from '../store.js';
 import type { Route, RouteCall } from './table.js';
@@ -34,8 +34,12 @@ export const importRoutes: Route[] = [
     method: 'POST',
     path: '/api/v2/data-imports:detect-config',
     // Not stored: its base64 sample may be longer than a stored string.
-    handler: async ({ req }) =>
-      detectConfig(objectBody(await readJson(req, { longStrings: true }))),
+    handler: async ({ req }, ctx) => {
+      const raw = await readJson(req, { longStrings: true });
+      const read = readMessage(messageOf(DetectConfigRequest), raw);
+      noteDropped(ctx, 'DetectConfig', read.dropped);
+      return writeMessage(messageOf(DetectConfigResponse), await detectConfig(read.value));
+    },
   },
   {
     method: 'GET',
