@@ -23,7 +23,13 @@ import {
   type TdmsValueRequest,
   type TdmsValuesHandler,
 } from './tdms/raw.js';
-import { type ObjectState, TdmsWalkError, type WalkResult, walkSegments } from './tdms/segments.js';
+import {
+  type ObjectState,
+  TdmsWalkError,
+  type WalkProblem,
+  type WalkResult,
+  walkSegments,
+} from './tdms/segments.js';
 import { tdmsTypeName } from './tdms/types.js';
 
 export type { DaqmxIndex, DaqmxScaler, TdmsProperty, TdmsValue } from './tdms/metadata.js';
@@ -113,7 +119,7 @@ export async function inspectTdmsSource(
       tdmsIssue(
         file,
         'tdms_segments_unread',
-        `${file}: ${p.message}; the ${walk.segments} segment${walk.segments === 1 ? '' : 's'} before it were read`,
+        `${file}: ${problemText(p)}`,
         'The file was cut short or damaged: copy it again, or import what it holds.',
       ),
     );
@@ -192,7 +198,8 @@ async function walkIndex(
   let reason: string | undefined;
   try {
     const walk = await walkSegments(data, { index, onProgress: options.onProgress });
-    if (walk.problems.length > 0) reason = walk.problems[0]?.message;
+    const problem = walk.problems[0];
+    if (problem) reason = `segment ${problem.segment} (byte ${problem.offset}): ${problem.message}`;
     else if (walk.end !== data.size) {
       reason = `its segments cover ${walk.end} bytes, but the data file has ${data.size}`;
     } else if (!(await sameFirstLeadIn(data, index))) {
@@ -217,6 +224,24 @@ async function sameFirstLeadIn(data: ByteSource, index: ByteSource): Promise<boo
   const a = await data.read(4, 24);
   const b = await index.read(4, 24);
   return a.byteLength === 24 && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * A later segment's problem, saying what was read: a cut segment was read up to the end of
+ * the file (with the segments before it); a damaged one was not (the segments before it were).
+ */
+function problemText(p: WalkProblem): string {
+  const before = p.segment - 1;
+  if (p.readToEnd) {
+    const also =
+      before === 0
+        ? ''
+        : ` (after ${before === 1 ? 'the segment' : `the ${before} segments`} before it)`;
+    return `segment ${p.segment} (byte ${p.offset}) is cut short: ${p.message}; its values up to the end of the file were read${also}`;
+  }
+  const read =
+    before === 1 ? 'the first segment was read' : `the first ${before} segments were read`;
+  return `segment ${p.segment} (byte ${p.offset}): ${p.message}; ${read}, not this one or any after it`;
 }
 
 function walkError(file: string, size: number, err: TdmsWalkError): InspectError {

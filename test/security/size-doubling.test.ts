@@ -169,6 +169,28 @@ describe('TDMS metadata', () => {
   test('segments', async () => {
     expect(await doublingRatio((n) => read(segments(n), 2), 500)).toBeLessThan(RATIO_BOUND);
   });
+
+  // Incremental metadata adding one object per segment: the list in force grows with the
+  // file, and a segment must not cost a copy of it (20,000 such segments took 31 s).
+  const growing = (withData: boolean) =>
+    cached((n) => {
+      const list: SegmentSpec[] = [
+        { objects: [{ path: [] }, { path: ['G'] }, ...(withData ? [channel(0)] : [])] },
+      ];
+      for (let s = 1; s < n; s++) {
+        list.push({ newObjList: false, objects: [{ path: ['G', `n${s}`] }] });
+      }
+      return tdmsBytes(list).data;
+    });
+  const newObjects = growing(false);
+  const newObjectsBesideData = growing(true);
+  test('a new object in every segment', async () => {
+    expect(await doublingRatio((n) => read(newObjects(n), n - 1), 600)).toBeLessThan(RATIO_BOUND);
+  });
+  test('a new object in every segment, beside a channel with data in each', async () => {
+    const check = (n: number) => read(newObjectsBesideData(n), n);
+    expect(await doublingRatio(check, 600)).toBeLessThan(RATIO_BOUND);
+  });
 });
 
 describe('ULog walk', () => {
