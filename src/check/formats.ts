@@ -19,9 +19,12 @@ import type { Issue } from '../model/plain.js';
 import type { RowReader } from './rows.js';
 
 export interface CheckOptions {
-  /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
+  /** Read every row (CSV), row group (Parquet), element (HDF5) or value (TDMS) instead of samples. */
   full?: boolean;
-  /** Progress of long reads: done of total (bytes for CSV, members for a batch, rows for the others). */
+  /**
+   * Progress of long reads: done of total (bytes for CSV and TDMS, members for a batch, rows
+   * for the others).
+   */
   onProgress?: (done: number, total: number) => void;
   /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
   timeoutMs?: number;
@@ -104,11 +107,16 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('tdms'),
     reads: {
-      sampled: 'its metadata read, no values',
-      full: 'its metadata read, no values',
+      sampled:
+        'its metadata and the first and last 10,000 values of each channel it imports read; `full` reads every value',
+      full: 'its metadata and every value of the channels it imports read',
     },
-    check: async (config, source, { key }) =>
-      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, { key }),
+    check: async (config, source, { key, full, onProgress }) =>
+      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, {
+        key,
+        full: full === true,
+        onProgress,
+      }),
     rows: async () => (await import('./rows-tdms.js')).tdmsRows,
   },
   {

@@ -9,7 +9,12 @@
  */
 import { access } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, emptyFileError, openForInspection } from './byte-source.js';
+import {
+  type ByteSource,
+  emptyFileError,
+  openForInspection,
+  throughSource,
+} from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import {
   type DaqmxIndex,
@@ -19,6 +24,7 @@ import {
 } from './tdms/metadata.js';
 import {
   readTdmsSourceValues,
+  type TdmsUnread,
   type TdmsValueOptions,
   type TdmsValueRequest,
   type TdmsValuesHandler,
@@ -34,7 +40,15 @@ import { tdmsTypeName } from './tdms/types.js';
 
 export type { DaqmxIndex, DaqmxScaler, TdmsProperty, TdmsValue } from './tdms/metadata.js';
 export { joinTdmsPath, splitTdmsPath } from './tdms/metadata.js';
-export type { TdmsValueOptions, TdmsValueRequest, TdmsValuesHandler } from './tdms/raw.js';
+export type {
+  TdmsTypedValues,
+  TdmsUnread,
+  TdmsValueOptions,
+  TdmsValueRequest,
+  TdmsValues,
+  TdmsValuesAt,
+  TdmsValuesHandler,
+} from './tdms/raw.js';
 export { TDMS_TYPE_CODES, tdmsTimestampOf, tdmsTimestampText } from './tdms/types.js';
 
 export interface TdmsChannelProfile {
@@ -156,25 +170,25 @@ export async function inspectTdmsSource(
 }
 
 /**
- * Reads the values of chosen channels of a TDMS file (value ranges of each, in file order);
- * returns notes on channels whose raw data cannot be decoded. Throws InspectError when the
+ * Reads the values of chosen channels of a TDMS file, by its path or through a source
+ * (value ranges of each, in file order); returns the channels whose values were not all
+ * read (not decoded, or a chunk not what the metadata says). Throws InspectError when the
  * file cannot be read.
  */
 export async function readTdmsValues(
-  path: string,
+  data: string | ByteSource,
   requests: readonly TdmsValueRequest[],
   onValues: TdmsValuesHandler,
   options: TdmsValueOptions = {},
-): Promise<string[]> {
-  const data = await openForInspection(path);
-  try {
-    return await readTdmsSourceValues(data, requests, onValues, options);
-  } catch (err) {
-    if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
-    throw err;
-  } finally {
-    await data.close();
-  }
+): Promise<TdmsUnread[]> {
+  return throughSource(data, async (source) => {
+    try {
+      return await readTdmsSourceValues(source, requests, onValues, options);
+    } catch (err) {
+      if (err instanceof TdmsWalkError) throw walkError(source.name, source.size, err);
+      throw err;
+    }
+  });
 }
 
 type Walked = WalkResult & { fromIndex?: boolean };

@@ -117,6 +117,18 @@ export const tdmsCodes = {
       'A channel cannot be timed (no time channel, no waveform properties) and `fallbackMethod` is IGNORE_ERROR: the platform skips it.',
     fix: 'Give the entry a time channel, or drop it from `data`.',
   },
+  tdms_values_not_read: {
+    severity: 'warning',
+    summary:
+      "A channel the config imports was not read by the check: importkit does not decode its raw data (DAQmx raw data, as the platform's own reader skips it; extended floats; fixed point).",
+    fix: 'Nothing in the config to fix: its values are not checked (the import reads them as the platform does).',
+  },
+  tdms_raw_data_invalid: {
+    severity: 'error',
+    summary:
+      "A chunk of a channel's raw data is not what the metadata says (string end offsets that go backwards or past the chunk, data cut short): the file is damaged there.",
+    fix: 'Write or copy the file again; the message names the channel and the segment.',
+  },
   tdms_complex_component_unexpected: {
     severity: 'warning',
     summary: '`complexComponent` is set on a channel that is not complex; the platform ignores it.',

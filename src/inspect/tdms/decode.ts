@@ -1,0 +1,303 @@
+/**
+ * TDMS raw values decoded from bytes: numbers as doubles (for drawing: timestamps as ms
+ * since 1970, bools 0/1, 64-bit integers rounded, one component of complex values), or as
+ * the typed array of the stored type (for judging: 64-bit integers exact as bigints, bool
+ * bytes as they are, timestamps as ns since 1970); strings from a chunk's end offsets and
+ * text, the offsets checked against the chunk first.
+ */
+import { TDMS_EPOCH_OFFSET } from './types.js';
+
+export type TdmsTypedValues =
+  | Float64Array
+  | Float32Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/** Values as a reader hands them over: numbers (doubles or the stored type) or text. */
+export type TdmsValues = TdmsTypedValues | string[];
+
+/** Where `n` values lie in a buffer: the first's byte, the bytes from one to the next. */
+export interface Run {
+  start: number;
+  n: number;
+  stride: number;
+}
+
+export interface ValueType {
+  code: number;
+  /** Bytes of a value. */
+  size: number;
+  /** Complex values: the part read (`imaginary`: the second). */
+  imaginary: boolean;
+  little: boolean;
+}
+
+type TypedCtor = new (n: number) => TdmsTypedValues;
+
+/** The typed array each stored type decodes into (complex: its component's). */
+const TYPED: ReadonlyMap<number, TypedCtor> = new Map<number, TypedCtor>([
+  [0x01, Int8Array],
+  [0x02, Int16Array],
+  [0x03, Int32Array],
+  [0x04, BigInt64Array],
+  [0x05, Uint8Array],
+  [0x06, Uint16Array],
+  [0x07, Uint32Array],
+  [0x08, BigUint64Array],
+  [0x09, Float32Array],
+  [0x0a, Float64Array],
+  [0x19, Float32Array],
+  [0x1a, Float64Array],
+  [0x21, Uint8Array],
+  [0x44, BigInt64Array],
+  [0x08000c, Float32Array],
+  [0x10000d, Float64Array],
+]);
+
+/** Whether values of a type code can be decoded (extended floats, fixed point cannot). */
+export function decodable(code: number): boolean {
+  return TYPED.has(code);
+}
+
+/** Decodes runs of values of one type from `bytes` as the stored type's typed array. */
+export function typedValues(bytes: Uint8Array, runs: readonly Run[], type: ValueType) {
+  const n = runs.reduce((s, r) => s + r.n, 0);
+  const Ctor = TYPED.get(type.code) as TypedCtor;
+  const out = new Ctor(n);
+  if (type.code === 0x44) {
+    timestampsNs(bytes, runs, type.little, out as BigInt64Array);
+    return out;
+  }
+  const complex = type.code === 0x08000c || type.code === 0x10000d;
+  const size = complex ? type.size / 2 : type.size;
+  const shift = complex && type.imaginary ? size : 0;
+  const dst = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  let k = 0;
+  for (const r of runs) {
+    // Stored as the platform stores typed arrays (little-endian, packed): one copy.
+    if (type.little && r.stride === size && shift === 0) {
+      dst.set(bytes.subarray(r.start, r.start + r.n * size), k);
+      k += r.n * size;
+      continue;
+    }
+    for (let i = 0; i < r.n; i++) {
+      const at = r.start + i * r.stride + shift;
+      if (type.little) for (let b = 0; b < size; b++) dst[k + b] = bytes[at + b] as number;
+      else for (let b = 0; b < size; b++) dst[k + b] = bytes[at + size - 1 - b] as number;
+      k += size;
+    }
+  }
+  return out;
+}
+
+type Decode = (v: DataView, at: number, little: boolean) => number;
+
+/** Decodes runs of values as doubles, as a chart draws them. */
+export function numberValues(bytes: Uint8Array, runs: readonly Run[], type: ValueType) {
+  const n = runs.reduce((s, r) => s + r.n, 0);
+  if (type.code === 0x0a || type.code === 0x1a) {
+    return typedValues(bytes, runs, type) as Float64Array;
+  }
+  const out = new Float64Array(n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decode = decoderOf(type.code, type.imaginary);
+  let k = 0;
+  for (const r of runs) {
+    for (let i = 0; i < r.n; i++) out[k++] = decode(view, r.start + i * r.stride, type.little);
+  }
+  return out;
+}
+
+/** How a value of a type code becomes a double. */
+function decoderOf(code: number, imaginary: boolean): Decode {
+  switch (code) {
+    case 0x01:
+      return (v, at) => v.getInt8(at);
+    case 0x02:
+      return (v, at, l) => v.getInt16(at, l);
+    case 0x03:
+      return (v, at, l) => v.getInt32(at, l);
+    case 0x04:
+      return (v, at, l) => Number(v.getBigInt64(at, l));
+    case 0x05:
+      return (v, at) => v.getUint8(at);
+    case 0x06:
+      return (v, at, l) => v.getUint16(at, l);
+    case 0x07:
+      return (v, at, l) => v.getUint32(at, l);
+    case 0x08:
+      return (v, at, l) => Number(v.getBigUint64(at, l));
+    case 0x09:
+    case 0x19:
+      return (v, at, l) => v.getFloat32(at, l);
+    case 0x21:
+      return (v, at) => (v.getUint8(at) === 0 ? 0 : 1);
+    case 0x44:
+      return timestampMs;
+    case 0x08000c:
+      return (v, at, l) => v.getFloat32(at + (imaginary ? 4 : 0), l);
+    case 0x10000d:
+      return (v, at, l) => v.getFloat64(at + (imaginary ? 8 : 0), l);
+    default:
+      return () => Number.NaN;
+  }
+}
+
+const HALF = 1n << 63n;
+
+/**
+ * A TDMS timestamp (fractions of 2^-64 s, then seconds since 1904; big-endian: the seconds
+ * first) as ms since 1970, the fraction rounded to the nearest ns first (so .1 s reads as
+ * 100 ms, not 99.999...).
+ */
+function timestampMs(v: DataView, at: number, little: boolean): number {
+  const fraction = little ? v.getBigUint64(at, true) : v.getBigUint64(at + 8, false);
+  const seconds = little ? v.getBigInt64(at + 8, true) : v.getBigInt64(at, false);
+  const nanos = (fraction * 1_000_000_000n + HALF) >> 64n;
+  return Number(seconds - TDMS_EPOCH_OFFSET) * 1000 + Number(nanos) / 1e6;
+}
+
+const TWO_32 = 4_294_967_296;
+const EPOCH = Number(TDMS_EPOCH_OFFSET);
+/** Seconds since 1970 past which ns since 1970 leave a signed 64-bit integer (years 1677, 2262). */
+const MAX_UNIX = 9_223_372_035;
+
+/**
+ * Timestamps as ns since 1970 in a BigInt64Array, written as two 32-bit halves per value
+ * (the array's memory is little-endian on every platform Node runs on): making a bigint per
+ * value costs more than the rest of the check. The fraction is rounded to the nearest ns
+ * (its doubles err by far less than a ns); times beyond the years 1677 to 2262, which 64-bit
+ * ns cannot hold, are held at the nearest end.
+ */
+export function timestampsNs(
+  bytes: Uint8Array,
+  runs: readonly Run[],
+  little: boolean,
+  out: BigInt64Array,
+): void {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const halves = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+  let k = 0;
+  for (const r of runs) {
+    for (let i = 0; i < r.n; i++, k++) {
+      const at = r.start + i * r.stride;
+      const fracHi = v.getUint32(little ? at + 4 : at + 8, little);
+      const fracLo = v.getUint32(little ? at : at + 12, little);
+      const secHi = v.getInt32(little ? at + 12 : at, little);
+      const secLo = v.getUint32(little ? at + 8 : at + 4, little);
+      let unix = secHi * TWO_32 + secLo - EPOCH;
+      let nanos = Math.round((fracHi + fracLo / TWO_32) * (1e9 / TWO_32));
+      if (nanos === 1e9) {
+        nanos = 0;
+        unix += 1;
+      }
+      nsHalves(unix, nanos, halves, 2 * k);
+    }
+  }
+}
+
+/**
+ * unix * 1e9 + nanos as a signed 64-bit integer's halves (low, then high), exact: the sum is
+ * split where doubles hold each part exactly (unix = sh * 2^16 + sl).
+ */
+function nsHalves(unix: number, nanos: number, halves: Int32Array, at: number): void {
+  if (unix > MAX_UNIX || unix < -MAX_UNIX - 1) {
+    halves[at] = unix > 0 ? -1 : 0;
+    halves[at + 1] = unix > 0 ? 0x7fff_ffff : -0x8000_0000;
+    return;
+  }
+  const sl = ((unix % 65_536) + 65_536) % 65_536;
+  const a = ((unix - sl) / 65_536) * 1e9;
+  const al = ((a % 65_536) + 65_536) % 65_536;
+  const ah = (a - al) / 65_536;
+  const c = al * 65_536 + sl * 1e9 + nanos;
+  const ch = Math.floor(c / TWO_32);
+  halves[at] = (c - ch * TWO_32) | 0;
+  halves[at + 1] = (ah + ch) | 0;
+}
+
+/** Where a chunk's strings lie: `count` u32 end offsets at `start`, then `textLength` bytes. */
+export interface StringTable {
+  start: number;
+  count: number;
+  textLength: number;
+  little: boolean;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Strings [from, to) of a chunk whose whole table is in `bytes`; a message when its end
+ * offsets go backwards or past the chunk's text (checked for every offset of the chunk, so a
+ * lying offset costs no more than the chunk's bytes).
+ */
+export function chunkStrings(
+  bytes: Uint8Array,
+  table: StringTable,
+  from: number,
+  to: number,
+): string[] | string {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bad = badEnds(v, table.start, 0, table.count, 0, table);
+  if (bad) return bad;
+  const endAt = (j: number) => v.getUint32(table.start + 4 * j, table.little);
+  const text = table.start + 4 * table.count;
+  const out: string[] = [];
+  let prev = from === 0 ? 0 : endAt(from - 1);
+  for (let j = from; j < to; j++) {
+    const end = endAt(j);
+    out.push(utf8.decode(bytes.subarray(text + prev, text + end)));
+    prev = end;
+  }
+  return out;
+}
+
+/**
+ * The first end offset of ends [from, to) (read at `start`, the ends before `from` ending at
+ * `prev`) that goes backwards or past the text, as a message; undefined when all are good.
+ */
+export function badEnds(
+  v: DataView,
+  start: number,
+  from: number,
+  to: number,
+  prev: number,
+  table: StringTable,
+): string | undefined {
+  if (table.textLength < 0) {
+    return `its strings' end offsets alone (${4 * table.count} bytes) are longer than the chunk's ${4 * table.count + table.textLength} bytes of strings`;
+  }
+  let last = prev;
+  for (let j = from; j < to; j++) {
+    const end = v.getUint32(start + 4 * (j - from), table.little);
+    if (end < last || end > table.textLength) {
+      return `string ${j + 1} of a chunk ends at byte ${end} of the chunk's ${table.textLength} bytes of text${end < last ? `, before the string before it (${last})` : ''}`;
+    }
+    last = end;
+  }
+  return undefined;
+}
+
+/** Strings from ends read apart from their text: `ends` of strings [from, to), `text` from `first`. */
+export function stringsOf(
+  ends: DataView,
+  text: Uint8Array,
+  first: number,
+  n: number,
+  little: boolean,
+): string[] {
+  const out: string[] = [];
+  let prev = first;
+  for (let j = 0; j < n; j++) {
+    const end = ends.getUint32(4 * j, little);
+    out.push(utf8.decode(text.subarray(prev - first, end - first)));
+    prev = end;
+  }
+  return out;
+}
