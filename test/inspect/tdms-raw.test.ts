@@ -143,7 +143,7 @@ describe('TDMS typed values', () => {
             const t = TYPES[r] as string;
             const list = got.get(t) ?? [];
             expect(at.index).toBe(list.length);
-            list.push(...(values as ArrayLike<bigint | number | string>));
+            list.push(...Array.from(values as ArrayLike<bigint | number | string>));
             got.set(t, list);
             segmentsSeen.set(t, [...(segmentsSeen.get(t) ?? []), at.segment]);
           },
