@@ -183,41 +183,71 @@ export function timestampsNs(
 ): void {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const halves = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+  // Little-endian words aligned to 4 bytes are read through one Uint32Array (the common case).
+  const aligned = little && bytes.byteOffset % 4 === 0;
+  const words = aligned
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
+    : undefined;
   let k = 0;
   for (const r of runs) {
+    const wordRun = words !== undefined && r.start % 4 === 0 && r.stride % 4 === 0;
     for (let i = 0; i < r.n; i++, k++) {
       const at = r.start + i * r.stride;
-      const fracHi = v.getUint32(little ? at + 4 : at + 8, little);
-      const fracLo = v.getUint32(little ? at : at + 12, little);
-      const secHi = v.getInt32(little ? at + 12 : at, little);
-      const secLo = v.getUint32(little ? at + 8 : at + 4, little);
-      let unix = secHi * TWO_32 + secLo - EPOCH;
-      let nanos = Math.round((fracHi + fracLo / TWO_32) * (1e9 / TWO_32));
-      if (nanos === 1e9) {
-        nanos = 0;
-        unix += 1;
+      let fracLo: number;
+      let fracHi: number;
+      let secLo: number;
+      let secHi: number;
+      if (wordRun) {
+        const w = at >> 2;
+        fracLo = words[w] as number;
+        fracHi = words[w + 1] as number;
+        secLo = words[w + 2] as number;
+        secHi = (words[w + 3] as number) | 0;
+      } else {
+        fracHi = v.getUint32(little ? at + 4 : at + 8, little);
+        fracLo = v.getUint32(little ? at : at + 12, little);
+        secHi = v.getInt32(little ? at + 12 : at, little);
+        secLo = v.getUint32(little ? at + 8 : at + 4, little);
       }
-      nsHalves(unix, nanos, halves, 2 * k);
+      nsHalves(secHi * TWO_32 + secLo - EPOCH, fracHi, fracLo, halves, 2 * k);
     }
   }
 }
 
+const INV_16 = 1 / 65_536;
+const INV_32 = 1 / TWO_32;
+const NS_PER_FRACTION_HI = 1e9 / TWO_32;
+
 /**
- * unix * 1e9 + nanos as a signed 64-bit integer's halves (low, then high), exact: the sum is
- * split where doubles hold each part exactly (unix = sh * 2^16 + sl).
+ * unix seconds and a 64-bit fraction of a second as ns since 1970, a signed 64-bit
+ * integer's halves (low, then high), exact: the sum is split where doubles hold each part
+ * exactly (unix = sh * 2^16 + sl; divisions by powers of two are exact).
  */
-function nsHalves(unix: number, nanos: number, halves: Int32Array, at: number): void {
+function nsHalves(
+  seconds: number,
+  fracHi: number,
+  fracLo: number,
+  halves: Int32Array,
+  at: number,
+): void {
+  let unix = seconds;
+  let nanos = Math.round((fracHi + fracLo * INV_32) * NS_PER_FRACTION_HI);
+  if (nanos === 1e9) {
+    nanos = 0;
+    unix += 1;
+  }
   if (unix > MAX_UNIX || unix < -MAX_UNIX - 1) {
     halves[at] = unix > 0 ? -1 : 0;
     halves[at + 1] = unix > 0 ? 0x7fff_ffff : -0x8000_0000;
     return;
   }
-  const sl = ((unix % 65_536) + 65_536) % 65_536;
-  const a = ((unix - sl) / 65_536) * 1e9;
-  const al = ((a % 65_536) + 65_536) % 65_536;
-  const ah = (a - al) / 65_536;
+  const sh = Math.floor(unix * INV_16);
+  const sl = unix - sh * 65_536;
+  const a = sh * 1e9;
+  const ah = Math.floor(a * INV_16);
+  const al = a - ah * 65_536;
   const c = al * 65_536 + sl * 1e9 + nanos;
-  const ch = Math.floor(c / TWO_32);
+  const ch = Math.floor(c * INV_32);
   halves[at] = (c - ch * TWO_32) | 0;
   halves[at + 1] = (ah + ch) | 0;
 }
