@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
-import { memorySource } from '../../src/inspect/byte-source.js';
+import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
 import { timestampsNs } from '../../src/inspect/tdms/decode.js';
 import { readTdmsSourceValues } from '../../src/inspect/tdms/raw.js';
 import { tdmsTimestampOf } from '../../src/inspect/tdms/types.js';
@@ -191,5 +191,53 @@ describe('TDMS values of a segment cut short', () => {
       Array.from({ length: 100 }, (_, i) => i),
       Array.from({ length: 59 }, (_, i) => 100 - i),
     ]);
+  });
+});
+
+describe('TDMS chunks over 1 MiB', () => {
+  test('are read range by range, forward through the file, at most 1 MiB a read', async () => {
+    const per = 100_000;
+    const { data } = tdmsBytes([
+      {
+        objects: [
+          { path: ['g', 'a'], data: { type: 'f64', count: per } },
+          { path: ['g', 'b'], data: { type: 'i32', count: per } },
+          { path: ['g', 's'], data: { type: 'string', count: per, bytes: 0 } },
+        ],
+        chunks: 2,
+        values: {
+          'g/a': Array.from({ length: 2 * per }, (_, i) => i / 2),
+          'g/b': Array.from({ length: 2 * per }, (_, i) => i - per),
+          'g/s': Array.from({ length: 2 * per }, (_, i) => `v${i % 10}`),
+        },
+      },
+    ]);
+    const source = countingSource(memorySource(data));
+    const got: Array<Array<number | bigint | string>> = [[], [], []];
+    await readTdmsSourceValues(
+      source,
+      [
+        { path: "/'g'/'a'", ranges: [[0, 2 * per]], as: 'typed' },
+        {
+          path: "/'g'/'b'",
+          ranges: [
+            [0, 10],
+            [2 * per - 10, 2 * per],
+          ],
+          as: 'typed',
+        },
+        { path: "/'g'/'s'", ranges: [[per - 5, per + 5]] },
+      ],
+      (r, values) => got[r]?.push(...Array.from(values as ArrayLike<number | string>)),
+    );
+    expect(got[0]).toEqual(Array.from({ length: 2 * per }, (_, i) => i / 2));
+    expect(got[1]).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => i - per),
+      ...Array.from({ length: 10 }, (_, i) => per - 10 + i),
+    ]);
+    expect(got[2]).toEqual(Array.from({ length: 10 }, (_, i) => `v${(per - 5 + i) % 10}`));
+    const reads = source.log.slice(1); // after the lead-in with its metadata
+    expect(reads.every(([at], k) => k === 0 || at >= (reads[k - 1]?.[0] ?? 0))).toBe(true);
+    expect(Math.max(...reads.map(([, n]) => n))).toBeLessThanOrEqual(1024 * 1024);
   });
 });

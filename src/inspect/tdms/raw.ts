@@ -268,7 +268,20 @@ async function readSegment(
   const unit = unitBytes(segment, jobs);
   if (unit <= BLOCK_BYTES) await readBlocks(read, segment, jobs, unit);
   else {
-    for (const job of jobs) await readLargeUnits(read, segment, job, unit);
+    // Unit by unit, each job's values in it in turn: the reads go forward through the file
+    // (an archive member inflated as a stream starts again for a read behind it).
+    const units = Math.ceil(segment.length / unit);
+    for (let u = 0; u < units; u++) {
+      for (const job of jobs) {
+        const lo = u * job.place.perUnit;
+        const hi = lo + job.place.perUnit;
+        for (const [a, b] of job.ranges) {
+          if (b > lo && a < hi) {
+            await readLargeUnit(read, segment, job, unit, Math.max(a, lo), Math.min(b, hi));
+          }
+        }
+      }
+    }
   }
   read.progress?.(segment.offset + segment.length, read.data.size);
 }
@@ -426,50 +439,37 @@ function decodeRuns(
 }
 
 /**
- * Large units (chunks over 1 MiB): each wanted range read apart, at most 1 MiB and 65,536
- * values a read.
+ * Values [a, b) of a job inside one large unit (a chunk over 1 MiB), at most 1 MiB and
+ * 65,536 values a read.
  */
-async function readLargeUnits(
+async function readLargeUnit(
   read: ReadState,
   segment: RawSegment,
   job: Job,
   unit: number,
+  a: number,
+  b: number,
 ): Promise<void> {
   const p = job.place;
-  for (const [a, b] of job.ranges) {
-    for (let v = a; v < b; ) {
-      const u = Math.floor(v / p.perUnit);
-      const unitEnd = Math.min(b, (u + 1) * p.perUnit);
-      const unitStart = segment.offset + u * unit;
-      const n = Math.min(
-        unitEnd - v,
-        MAX_VALUES_PER_READ,
-        Math.max(1, Math.floor(BLOCK_BYTES / Math.max(1, p.size))),
-      );
-      const at = { segment: segment.segment, index: job.base + v };
-      if (p.size === 0) {
-        const done = await readStrings(
-          read,
-          segment,
-          job,
-          unitStart,
-          v - u * p.perUnit,
-          unitEnd - v,
-          at,
-        );
-        v += done;
-        continue;
-      }
-      const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
-      const bytes = await read.data.read(segment.offset + run.start, (n - 1) * run.stride + p.size);
-      if (bytes.byteLength < (n - 1) * run.stride + p.size) {
-        unreadOnce(read, p.path, 'invalid', 'the file ends inside its raw data', segment);
-        return;
-      }
-      read.onValues(job.r, decodeRuns(read, job, bytes, [{ ...run, start: 0 }], segment), at);
-      read.progress?.(segment.offset + run.start + bytes.byteLength, read.data.size);
-      v += n;
+  const u = Math.floor(a / p.perUnit);
+  const unitStart = segment.offset + u * unit;
+  for (let v = a; v < b; ) {
+    const at = { segment: segment.segment, index: job.base + v };
+    if (p.size === 0) {
+      v += await readStrings(read, segment, job, unitStart, v - u * p.perUnit, b - v, at);
+      continue;
     }
+    const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(BLOCK_BYTES / p.size)));
+    const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
+    const length = (n - 1) * run.stride + p.size;
+    const bytes = await read.data.read(segment.offset + run.start, length);
+    if (bytes.byteLength < length) {
+      unreadOnce(read, p.path, 'invalid', 'the file ends inside its raw data', segment);
+      return;
+    }
+    read.onValues(job.r, decodeRuns(read, job, bytes, [{ ...run, start: 0 }], segment), at);
+    read.progress?.(segment.offset + run.start + length, read.data.size);
+    v += n;
   }
 }
 
