@@ -69,6 +69,8 @@ export function decodable(code: number): boolean {
 export function typedValues(bytes: Uint8Array, runs: readonly Run[], type: ValueType) {
   const n = runs.reduce((s, r) => s + r.n, 0);
   const Ctor = TYPED.get(type.code) as TypedCtor;
+  const view = wholeView(bytes, runs, type, Ctor);
+  if (view) return view;
   const out = new Ctor(n);
   if (type.code === 0x44) {
     timestampsNs(bytes, runs, type.little, out as BigInt64Array);
@@ -94,6 +96,31 @@ export function typedValues(bytes: Uint8Array, runs: readonly Run[], type: Value
     }
   }
   return out;
+}
+
+type TypedView = new (
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  length: number,
+) => TdmsTypedValues;
+
+/**
+ * The values as a view of `bytes`, not a copy, when `bytes` holds exactly them, packed,
+ * little-endian and aligned (a large chunk's values read apart): the view keeps nothing else
+ * alive.
+ */
+function wholeView(
+  bytes: Uint8Array,
+  runs: readonly Run[],
+  type: ValueType,
+  Ctor: TypedCtor,
+): TdmsTypedValues | undefined {
+  const [run] = runs;
+  const size = (Ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  if (runs.length !== 1 || !run || !type.little || type.code === 0x44) return undefined;
+  if (size !== type.size || run.start !== 0 || run.stride !== size) return undefined;
+  if (bytes.byteLength !== run.n * size || bytes.byteOffset % size !== 0) return undefined;
+  return new (Ctor as unknown as TypedView)(bytes.buffer, bytes.byteOffset, run.n);
 }
 
 type Decode = (v: DataView, at: number, little: boolean) => number;
