@@ -22,7 +22,7 @@ export const tdmsCodes = {
   tdms_segments_unread: {
     severity: 'warning',
     summary:
-      'A later segment is cut short or damaged: the segments before it were read, the rest of the file was not.',
+      'A segment is cut short (its values up to the end of the file were read, after the segments before it), or a later segment is damaged (the segments before it were read, the rest of the file was not).',
     fix: 'Copy the file again if it should be complete; otherwise the draft covers what the file holds up to that segment.',
   },
   tdms_segment_unfinished: {
