@@ -37,10 +37,10 @@ import {
   type ValuePlace,
 } from './value-tally.js';
 
-/** Values read from each end of a channel by the sampled check. */
-export const SAMPLE = 10_000;
+/** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
+const SAMPLE = 10_000;
 
-export interface TdmsValueOptions {
+interface TdmsValueCheckOptions {
   full: boolean;
   onProgress?: ((done: number, total: number) => void) | undefined;
 }
@@ -75,7 +75,7 @@ export async function tdmsValueIssues(
   config: TdmsConfig,
   key: string,
   profile: TdmsProfile,
-  options: TdmsValueOptions,
+  options: TdmsValueCheckOptions,
 ): Promise<Issue[]> {
   const reads = readsOf(config, key, profile, options.full);
   if (reads.length === 0) return [];
