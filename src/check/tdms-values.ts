@@ -24,7 +24,7 @@ import {
   tdmsProperty,
 } from '../inspect/index.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import {
   type Chunk,
   channelJudge,
@@ -88,9 +88,9 @@ export async function tdmsValueIssues(
   const file = source.name;
   const issues: Issue[] = [];
   for (const read of reads) {
-    for (const t of read.tallies) issues.push(...t.issues(placeOf(file, read, options.full)));
+    for (const t of read.tallies) pushAll(issues, t.issues(placeOf(file, read, options.full)));
   }
-  issues.push(...unreadIssues(file, unread, reads));
+  pushAll(issues, unreadIssues(file, unread, reads));
   return issues;
 }
 

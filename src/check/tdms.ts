@@ -19,7 +19,7 @@ import {
   wholeFileOf,
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import {
   suggestClosest as closest,
   didYouMean,
@@ -152,7 +152,7 @@ async function checkTdmsSource(
     }
   }
   const read = { full: options.full === true, onProgress: options.onProgress };
-  ctx.issues.push(...(await tdmsValueIssues(source, config, key, profile, read)));
+  pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
   return withoutRestatedTypeIssues(ctx.issues);
 }
 
