@@ -253,6 +253,7 @@ function placeOf(file: string, read: Read, full: boolean): ValuePlace {
   return {
     label: `channel ${labelOf(read)}${sampled}`,
     time: `the time of ${labelOf(read)}${sampled}`,
+    within: sampled,
     at: (row) => {
       const segment = read.segments.get(row);
       return {
