@@ -67,6 +67,17 @@ describe('importkit check on a TDMS file', () => {
     );
   });
 
+  test('values the check could not read: the verdict says they were not read', async () => {
+    const daqmx = join(dirname(DATA), '..', 'tdms', 'daqmx.tdms');
+    const out = join(dir, 'daqmx.yaml');
+    expect((await call('infer', daqmx, '-o', out)).code).toBe(0);
+    const full = await call('check', out, daqmx, '--full');
+    expect(full.code).toBe(0);
+    expect(full.stdout.split('\n').at(-2)).toBe(
+      `✔ ${daqmx} fits ${out} (its metadata and every value of the channels it imports read; not the values tdms_values_not_read names) (2 warnings)`,
+    );
+  });
+
   test('a wrong channel name: exit 1 in every reporter, at the config line, with did-you-mean', async () => {
     const text = await call('check', wrong, DATA);
     expect(text.code).toBe(1);
