@@ -16,6 +16,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   hdf5: async () => (await import('./fixtures/hdf5.js')).generate,
   'check-hdf5': async () => (await import('./fixtures/check-hdf5.js')).generate,
   tdms: async () => (await import('./fixtures/tdms.js')).generate,
+  'check-tdms': async () => (await import('./fixtures/check-tdms.js')).generate,
   ch10: async () => (await import('./fixtures/ch10.js')).generate,
   ulog: async () => (await import('./fixtures/ulog.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,

@@ -114,9 +114,13 @@ export type {
   TdmsInspectOptions,
   TdmsProfile,
   TdmsProperty,
+  TdmsTypedValues,
+  TdmsUnread,
   TdmsValue,
   TdmsValueOptions,
   TdmsValueRequest,
+  TdmsValues,
+  TdmsValuesAt,
   TdmsValuesHandler,
 } from './tdms.js';
 export {
