@@ -33,7 +33,6 @@ import {
 import { ChunkReader, text, view } from './ulog/reader.js';
 import {
   emptyScan,
-  MSG,
   type UlogFlags,
   type UlogGpsFix,
   type UlogInfo,
@@ -123,10 +122,11 @@ export async function inspectUlogSource(
   const reader = new ChunkReader(source);
   const scan = await readHeader(reader, source.name);
   const walker = new UlogWalker(reader, scan, options.onProgress);
-  const first = await walkFlagBits(walker, reader);
+  // The definitions first (flag bits, wherever pyulog finds them among them), then the parts.
+  const definitionsEnd = await walker.walk(16, reader.size, true);
   refuseIncompatible(scan, source.name);
   const issues: Issue[] = [];
-  const parts = dataParts(scan, first, reader.size, source.name, issues);
+  const parts = dataParts(scan, definitionsEnd, reader.size, source.name, issues);
   for (const [i, [start, end]] of parts.entries()) {
     const stopped = await walker.walk(start, end);
     if (i > 0) scan.appended.push([start, end]);
@@ -219,15 +219,6 @@ async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> 
   return emptyScan(head[7] as number, view(head).getBigUint64(8, true).toString());
 }
 
-/** Walks the first message when it is the flag bits; returns where the rest begins. */
-async function walkFlagBits(walker: UlogWalker, reader: ChunkReader): Promise<number> {
-  const head = await reader.get(16, 3);
-  if (!head || head[2] !== MSG.flagBits) return 16;
-  const end = 16 + 3 + ((head[0] as number) | ((head[1] as number) << 8));
-  if (end > reader.size) return 16;
-  return walker.walk(16, end);
-}
-
 /** Incompatible flags other than "data appended" mean a reader must not go on (the format says so). */
 function refuseIncompatible(scan: UlogScan, name: string): void {
   const incompat = scan.flags?.incompat ?? [];
@@ -241,7 +232,11 @@ function refuseIncompatible(scan: UlogScan, name: string): void {
   );
 }
 
-/** The parts to walk: [first, main end) then each appended part up to the next or the end. */
+/**
+ * The parts to walk: [first, main end) then each appended part up to the next or the end.
+ * An offset at the end of the file is an appended part with nothing in it yet (a logger
+ * that marked where it would append, then wrote nothing): nothing to read, nothing wrong.
+ */
 function dataParts(
   scan: UlogScan,
   first: number,
@@ -255,7 +250,8 @@ function dataParts(
     : [];
   const valid: number[] = [];
   for (const o of offsets) {
-    if (o > first && o < size && o > (valid.at(-1) ?? 0)) valid.push(o);
+    if (o === size && o >= first) continue;
+    if (o >= first && o < size && o > (valid.at(-1) ?? 0)) valid.push(o);
     else {
       issues.push(
         ulogIssue('ulog_appended_offset_invalid', `appended-data offset ${o} is outside the data`, {

@@ -129,6 +129,37 @@ describe('checkUlog', () => {
     ]);
   });
 
+  test('keys and names PX4 writes that are not C identifiers fit (pyulog reads them)', async () => {
+    expect(
+      await check('px4-names', {
+        relativeStartTime: '2024-05-01T12:00:00Z',
+        data: [
+          {
+            messageName: 'esc_status',
+            instance: '0',
+            fieldName: 'esc[1].rate-hz',
+            channelConfig: { name: 'rate', dataType: 'CHANNEL_DATA_TYPE_FLOAT' },
+          },
+        ],
+        infoKeys: [
+          'perf_counter_preflight-03',
+          'sys/uuid',
+          'perf_top-00',
+          'sys_uuid_bytes',
+          'esc_default',
+        ],
+        paramKeys: ['SENS-BOARD/ROT', 'LOG_BIG'],
+      }),
+    ).toEqual([]);
+    // An appended-data offset at the end of the file: nothing appended, nothing wrong.
+    expect(
+      await check('appended-empty', {
+        relativeStartTime: '2024-05-01T12:00:00Z',
+        data: [accel('0', 'x')],
+      }),
+    ).toEqual([]);
+  });
+
   test('no GPS and no relativeStartTime: the import would fail', async () => {
     expect(await check('no-gps', { data: [accel('0', 'x')] })).toEqual([
       {

@@ -41,25 +41,34 @@ export const MAX_NESTING = 32;
 /** Fields visited while flattening one format at most (nested arrays multiply). */
 export const MAX_FLATTEN_STEPS = 100_000;
 
-/** Parses `type name` or `type[n] name`; undefined when it is not of that shape. */
+/**
+ * Parses `type name` or `type[n] name`: split at the first space, as pyulog splits a key or
+ * a field. The name is free text (info keys such as `perf_counter_preflight-03`, names
+ * with `/`); the type is one word with an optional array length. Undefined when there is
+ * no space, no name, or the type is not of that shape.
+ */
 export function parseFieldDef(text: string): UlogFieldDef | undefined {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d{1,5})\])?\s+([A-Za-z_][A-Za-z0-9_]*)$/.exec(
-    text.trim(),
-  );
-  if (!m) return undefined;
-  const field: UlogFieldDef = { type: m[1] as string, name: m[3] as string };
+  const trimmed = text.trim();
+  const space = trimmed.search(/\s/);
+  if (space <= 0) return undefined;
+  const name = trimmed.slice(space + 1).trim();
+  const m = /^([^\s[\]]+)(?:\[(\d{1,9})\])?$/.exec(trimmed.slice(0, space));
+  if (!m || name === '') return undefined;
+  const field: UlogFieldDef = { type: m[1] as string, name };
   if (m[2] !== undefined) field.arrayLength = Number(m[2]);
   return field;
 }
 
 /**
- * Parses a format message's text. Returns the format, or a reason when the text is not
- * `name:field;field;...` (a field that is not `type name` spoils the whole definition).
+ * Parses a format message's text: the message name is what comes before the first `:`
+ * (any characters, as pyulog reads it), then fields separated by `;`. Returns the format,
+ * or a reason when there is no `:` or a field is not `type name` (pyulog drops such a
+ * definition too).
  */
 export function parseFormat(text: string): UlogFormat | { error: string } {
   const colon = text.indexOf(':');
-  const name = colon < 0 ? '' : text.slice(0, colon);
-  if (!/^[A-Za-z_][A-Za-z0-9_/]*$/.test(name)) return { error: 'no message name before ":"' };
+  if (colon < 0) return { error: 'no ":" after the message name' };
+  const name = text.slice(0, colon);
   const fields: UlogFieldDef[] = [];
   for (const part of text.slice(colon + 1).split(';')) {
     if (part.trim() === '') continue;

@@ -63,8 +63,9 @@ export interface UlogMultiInfo {
 }
 export interface UlogParameter {
   name: string;
+  /** `int32_t` or `float` as the format says; any other type is read too, as pyulog does. */
   type: string;
-  value: number;
+  value: UlogValue;
   /** Default parameters: bit 0 the system-wide default, bit 1 the current configuration's. */
   defaultTypes?: number;
 }
@@ -169,9 +170,10 @@ export class UlogWalker {
 
   /**
    * Walks the messages in [from, end). Returns the offset where the walk stopped (end, or
-   * where a message runs past it).
+   * where a message runs past it). With `definitions`, it stops before the first message
+   * of the data section (the definitions end there, as the format and pyulog say).
    */
-  async walk(from: number, end: number): Promise<number> {
+  async walk(from: number, end: number, definitions = false): Promise<number> {
     const reader = this.#reader;
     let pos = from;
     while (pos + 3 <= end) {
@@ -190,7 +192,7 @@ export class UlogWalker {
         pos = await this.#resync(pos, end, `unknown message type 0x${hex(type)}`);
         continue;
       }
-      if (next > end) break;
+      if (next > end || (definitions && DATA_SECTION.has(type))) break;
       this.scan.messages += 1;
       if (type === MSG.data) {
         const msgId =
@@ -305,11 +307,13 @@ export class UlogWalker {
     } else if (type === MSG.addSubscription) this.#subscription(pos, body);
   }
 
+  /**
+   * The flag bits. The format wants them first; pyulog reads them anywhere in the
+   * definitions (a later one replaces an earlier one) and skips them in the data section,
+   * and so does this walk.
+   */
   #flagBits(pos: number, body: Uint8Array): void {
-    if (this.scan.messages !== 1 || this.scan.flags) {
-      this.#malformed(pos, 'a flag-bits message that is not the first message; ignored');
-      return;
-    }
+    if (this.scan.dataStart !== undefined) return;
     if (body.byteLength < 40) {
       this.#malformed(pos, `a flag-bits message of ${body.byteLength} bytes (40 expected)`);
       return;
@@ -371,9 +375,6 @@ export class UlogWalker {
   #parameter(type: number, pos: number, body: Uint8Array): void {
     const isDefault = type === MSG.defaultParameter;
     this.#keyed(pos, body, isDefault ? 1 : 0, (name, keyType, value) => {
-      if (typeof value !== 'number') {
-        return this.#malformed(pos, `parameter ${name} of type ${keyType} (int32_t or float)`);
-      }
       const scan = this.scan;
       if (isDefault) {
         scan.defaultParameters.push({ name, type: keyType, value, defaultTypes: body[0] ?? 0 });
