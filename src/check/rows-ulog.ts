@@ -15,6 +15,8 @@ import {
   type UlogLeaf,
   type UlogMessageLayout,
   type UlogProfile,
+  type UlogSizes,
+  ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
 } from '../inspect/index.js';
@@ -49,7 +51,12 @@ interface Plan {
   notes: string[];
 }
 
-function planOf(config: UlogConfig, key: string, layouts: UlogMessageLayout[]): Plan {
+function planOf(
+  config: UlogConfig,
+  key: string,
+  profile: UlogProfile,
+  layouts: UlogMessageLayout[],
+): Plan {
   const plan: Plan = { axes: [], channels: [], notes: [] };
   const keys: string[] = [];
   const axisOf = (k: string, make: () => Axis) => {
@@ -71,7 +78,7 @@ function planOf(config: UlogConfig, key: string, layouts: UlogMessageLayout[]): 
     }
     const instance = Number(e.instance ?? 0);
     const matching = layouts.filter((l) => l.messageName === name && l.instance === instance);
-    const leaf = matching[0]?.leaves.find((l) => l.field === e.fieldName);
+    const leaf = matching[0] ? ulogFieldLeaf(profile, name, e.fieldName ?? '') : undefined;
     const label = `${name}_${instance}.${e.fieldName ?? ''}`;
     if (!leaf || leaf.offset === undefined) {
       plan.notes.push(`${label}: not a readable field of a logged message, so it is not plotted`);
@@ -96,8 +103,8 @@ export async function ulogRows(
   const config = raw as UlogConfig;
   const profile = await inspectUlog(dataPath);
   const layouts = ulogLayouts(profile);
-  const plan = planOf(config, key, layouts);
-  const sizes = new Map(layouts.map((l) => [l.msgId, l.size]));
+  const plan = planOf(config, key, profile, layouts);
+  const sizes: UlogSizes = new Map(layouts.map((l) => [l.msgId, [l.minSize, l.size] as const]));
   const start = config.relativeStartTime ?? (await gpsStart(dataPath, profile, layouts, sizes));
   const read = (onBatch: (b: RowBatch) => void) =>
     readRows(dataPath, profile, plan, sizes, start, options, onBatch);
@@ -116,7 +123,7 @@ async function gpsStart(
   dataPath: string,
   profile: UlogProfile,
   layouts: UlogMessageLayout[],
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
 ): Promise<string | undefined> {
   const gps = profile.gps;
   if (!gps) return undefined;
@@ -155,7 +162,7 @@ async function readRows(
   dataPath: string,
   profile: UlogProfile,
   plan: Plan,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   start: string | undefined,
   options: RowReadOptions,
   onBatch: (b: RowBatch) => void,

@@ -12,6 +12,8 @@ import {
   inspectUlogSource,
   throughSource,
   type UlogProfile,
+  ulogChannelMessages,
+  ulogFieldLeaf,
 } from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
@@ -26,8 +28,18 @@ export interface UlogCheckOptions {
   key?: string;
 }
 
-/** message name → instance → field name → ULog type. */
-type Index = Map<string, Map<number, Map<string, string>>>;
+/**
+ * What a config's entries are checked against: the messages that make channels with their
+ * instances, and each channel found by following its name through the format (never by
+ * unrolling it: a config is checked the same way however many fields the log unrolls to).
+ * `fieldsOf` lists a message instance's fields for "did you mean" (from the profile, which
+ * holds at most 100,000 fields).
+ */
+interface Index {
+  instances: Map<string, number[]>;
+  leaf(messageName: string, fieldName: string): string | undefined;
+  fieldsOf(messageName: string, instance: number): string[];
+}
 
 /** Checks a UlogConfig against a ULog file (its path) or source (issues name the source). */
 export async function checkUlog(
@@ -55,15 +67,23 @@ export async function checkUlog(
 }
 
 function indexOf(profile: UlogProfile): Index {
-  const index: Index = new Map();
-  for (const f of profile.fields) {
-    const instances = index.get(f.messageName) ?? new Map<number, Map<string, string>>();
-    index.set(f.messageName, instances);
-    const fields = instances.get(f.instance) ?? new Map<string, string>();
-    instances.set(f.instance, fields);
-    fields.set(f.fieldName, f.physicalType);
-  }
-  return index;
+  let listed: Map<string, string[]> | undefined;
+  return {
+    instances: ulogChannelMessages(profile),
+    leaf: (messageName, fieldName) => ulogFieldLeaf(profile, messageName, fieldName)?.type,
+    fieldsOf(messageName, instance) {
+      if (!listed) {
+        listed = new Map();
+        for (const f of profile.fields) {
+          const id = `${f.messageName}\u0000${f.instance}`;
+          const list = listed.get(id) ?? [];
+          list.push(f.fieldName);
+          listed.set(id, list);
+        }
+      }
+      return listed.get(`${messageName}\u0000${instance}`) ?? [];
+    },
+  };
 }
 
 function logChannelsOf(profile: UlogProfile): string[] {
@@ -98,12 +118,11 @@ function entryIssues(
       ),
     ];
   }
-  const instances = index.get(name);
+  const instances = index.instances.get(name);
   if (!instances) return [missingMessage(name, index, profile, file, at)];
   const instance = Number(entry.instance ?? '0');
-  const fields = instances.get(instance);
-  if (!fields) {
-    const have = [...instances.keys()].map(String);
+  if (!instances.includes(instance)) {
+    const have = instances.map(String);
     return [
       issue(
         'ulog_instance_not_in_file',
@@ -114,9 +133,10 @@ function entryIssues(
     ];
   }
   const field = entry.fieldName ?? '';
-  const type = fields.get(field);
+  const type = index.leaf(name, field);
   if (type === undefined) {
-    const near = field ? closest(field, fields.keys()) : undefined;
+    const fields = index.fieldsOf(name, instance);
+    const near = field ? closest(field, fields) : undefined;
     return [
       issue(
         'ulog_field_not_in_file',
@@ -125,7 +145,7 @@ function entryIssues(
           ? `${name} has no field '${field}'`
           : `${name}: the entry names no field (only log-message channels go without one)`,
         {
-          hint: notFoundHint(field, [...fields.keys()], 'Its fields', near),
+          hint: notFoundHint(field, fields, 'Its fields', near),
           source,
         },
       ),
@@ -141,7 +161,7 @@ function missingMessage(
   file: string,
   at: (...t: Array<string | number>) => string,
 ): Issue {
-  const logged = [...index.keys()];
+  const logged = [...index.instances.keys()];
   const defined = profile.formats.some((f) => f.name === name);
   const near = closest(name, logged);
   const message = !name

@@ -7,7 +7,12 @@
  * asking for `relativeStartTime`; the parse-error policy's default explained.
  */
 import { basename, extname } from 'node:path';
-import { inspectUlog, type UlogFieldProfile, type UlogProfile } from '../inspect/index.js';
+import {
+  inspectUlog,
+  type UlogFieldProfile,
+  type UlogProfile,
+  type UlogSubscription,
+} from '../inspect/index.js';
 import {
   type ChannelDataType,
   Timestamp,
@@ -106,13 +111,18 @@ function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEnt
   const groups = new Map<string, UlogFieldProfile[]>();
   for (const f of profile.fields) {
     const key = `${f.messageName}_${f.instance}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
+  }
+  const subs = new Map<string, UlogSubscription>();
+  for (const s of profile.subscriptions) {
+    const key = `${s.messageName}_${s.multiId}`;
+    if (!subs.has(key)) subs.set(key, s);
   }
   for (const [channelPrefix, fields] of groups) {
     const first = fields[0] as UlogFieldProfile;
-    const sub = profile.subscriptions.find(
-      (s) => s.messageName === first.messageName && s.multiId === first.instance,
-    );
+    const sub = subs.get(channelPrefix);
     evidence.push({
       path: `${P}/data/${entries.length}`,
       choice: `${channelPrefix}: ${plural(fields.length, 'field')}`,

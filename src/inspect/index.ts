@@ -137,6 +137,7 @@ export type {
   UlogParameter,
   UlogProfile,
   UlogScalar,
+  UlogSizes,
   UlogSubscription,
   UlogValue,
 } from './ulog.js';
@@ -144,6 +145,8 @@ export {
   inspectUlog,
   inspectUlogSource,
   readUlogData,
+  ulogChannelMessages,
+  ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
 } from './ulog.js';

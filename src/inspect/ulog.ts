@@ -21,12 +21,17 @@
 import { type Issue, type IssueCode, issue } from '../model/plain.js';
 import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
-import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
+import { type UlogDataHandlers, type UlogSizes, walkUlogData } from './ulog/data.js';
 import {
+  type FlattenProblem,
   flattenFormat,
   hasTimestamp,
+  MAX_FIELDS,
+  MAX_NESTING,
   PRIMITIVE_SIZES,
+  resolveField,
   typeSize,
+  type UlogFieldDef,
   type UlogFormat,
   type UlogLeaf,
 } from './ulog/format.js';
@@ -44,7 +49,7 @@ import {
 } from './ulog/scan.js';
 import { scalarAt } from './ulog/values.js';
 
-export type { UlogDataHandlers } from './ulog/data.js';
+export type { UlogDataHandlers, UlogSizes } from './ulog/data.js';
 export type { UlogFieldDef, UlogFormat, UlogLeaf } from './ulog/format.js';
 export type {
   UlogFlags,
@@ -143,27 +148,82 @@ export async function inspectUlogSource(
   return profileOf(scan, source, parts, issues);
 }
 
-/** A subscribed message's size (after its msg_id) and its channels with their byte offsets. */
+/**
+ * A subscribed message's size after its msg_id: `size` with every field, `minSize` without
+ * the padding at its end, which a logger may leave out (PX4's logger does; the format
+ * allows it).
+ */
 export interface UlogMessageLayout {
   msgId: number;
   messageName: string;
   instance: number;
   size: number;
-  leaves: UlogLeaf[];
+  minSize: number;
+}
+
+/** The formats of a profile by name, one map per profile (format sizes are memoised per map). */
+const FORMATS = new WeakMap<UlogProfile, Map<string, UlogFormat>>();
+
+function formatsOf(profile: UlogProfile): Map<string, UlogFormat> {
+  let formats = FORMATS.get(profile);
+  if (!formats) {
+    formats = new Map(profile.formats.map((f) => [f.name, f]));
+    FORMATS.set(profile, formats);
+  }
+  return formats;
 }
 
 /** The layout of each subscription whose format has a known size. */
 export function ulogLayouts(profile: UlogProfile): UlogMessageLayout[] {
-  const formats = new Map(profile.formats.map((f) => [f.name, f]));
+  const formats = formatsOf(profile);
   const out: UlogMessageLayout[] = [];
   for (const s of profile.subscriptions) {
     const format = formats.get(s.messageName);
     const size = format ? typeSize(format.name, formats) : undefined;
     if (!format || size === undefined) continue;
-    const { leaves } = flattenFormat(format, formats);
-    out.push({ msgId: s.msgId, messageName: s.messageName, instance: s.multiId, size, leaves });
+    let minSize = size;
+    for (let i = format.fields.length - 1; i >= 0; i--) {
+      const f = format.fields[i] as UlogFieldDef;
+      if (!f.name.startsWith('_padding')) break;
+      minSize -= (typeSize(f.type, formats) ?? 0) * (f.arrayLength ?? 1);
+    }
+    out.push({ msgId: s.msgId, messageName: s.messageName, instance: s.multiId, size, minSize });
   }
   return out;
+}
+
+/**
+ * The messages whose fields become channels (subscribed, with a format that has a top-level
+ * timestamp), each with its instances in subscription order.
+ */
+export function ulogChannelMessages(profile: UlogProfile): Map<string, number[]> {
+  const formats = formatsOf(profile);
+  const out = new Map<string, number[]>();
+  for (const s of profile.subscriptions) {
+    const format = formats.get(s.messageName);
+    if (!format || !hasTimestamp(format)) continue;
+    const instances = out.get(s.messageName) ?? [];
+    if (!instances.includes(s.multiId)) instances.push(s.multiId);
+    out.set(s.messageName, instances);
+  }
+  return out;
+}
+
+/**
+ * The channel `fieldName` names in the logged message `messageName` (with its type and byte
+ * offset), found by following the name through the format, never by unrolling it; undefined
+ * when the message has no format, no top-level timestamp (the platform leaves it out) or
+ * no such channel.
+ */
+export function ulogFieldLeaf(
+  profile: UlogProfile,
+  messageName: string,
+  fieldName: string,
+): UlogLeaf | undefined {
+  const formats = formatsOf(profile);
+  const format = formats.get(messageName);
+  if (!format || !hasTimestamp(format)) return undefined;
+  return resolveField(format, formats, fieldName);
 }
 
 /** A field's value in a message: a number, a 64-bit integer as decimal text, text for chars. */
@@ -186,7 +246,7 @@ export async function readUlogData(
   path: string,
   part: readonly [number, number],
   ranges: ReadonlyArray<readonly [number, number]>,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): Promise<void> {
   const source = await openForInspection(path);
@@ -324,46 +384,50 @@ function profileOf(
   return profile;
 }
 
-/** One field profile per (subscription, flattened field), in subscription order. */
+/** Issues of one kind shown at most; the rest are counted in one more. */
+const SHOWN = 5;
+
+/**
+ * One field profile per (subscription, flattened field), in subscription order, at most
+ * MAX_FIELDS of them for the whole log (every instance counts): a log whose nested arrays
+ * unroll past that gets `ulog_fields_over_limit` and the rest is left out. Issues of one
+ * kind (a missing format, a message without timestamp, an unreadable field) are counted;
+ * the first few are shown.
+ */
 function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfile[] {
   const fields: UlogFieldProfile[] = [];
   const flattened = new Map<string, ReturnType<typeof flattenFormat>>();
+  const found = { missing: [] as string[], untimed: [] as string[], unreadable: [] as string[] };
   const seen = new Set<string>();
+  let over: { at: string; left: number } | undefined;
   for (const sub of scan.subscriptions.values()) {
     // A message subscribed again (after a remove) under a new msg_id is the same channels.
     const id = `${sub.messageName}_${sub.multiId}`;
     if (seen.has(id)) continue;
     seen.add(id);
+    if (over) {
+      over.left += 1;
+      continue;
+    }
     const format = scan.formats.get(sub.messageName);
     if (!format) {
-      issues.push(
-        ulogIssue(
-          'ulog_format_missing',
-          `${sub.messageName} (instance ${sub.multiId}) is subscribed but has no format definition: its data cannot be read`,
-          { hint: 'The log is damaged or was written by a broken logger.', name },
-        ),
-      );
+      found.missing.push(`${sub.messageName} (instance ${sub.multiId})`);
       continue;
     }
     if (!hasTimestamp(format)) {
-      issues.push(
-        ulogIssue(
-          'ulog_format_without_timestamp',
-          `${sub.messageName} has no top-level uint64_t timestamp: the platform leaves it out`,
-          { name },
-        ),
-      );
+      found.untimed.push(sub.messageName);
       continue;
     }
     let flat = flattened.get(format.name);
     if (!flat) {
-      flat = flattenFormat(format, scan.formats);
+      flat = flattenFormat(format, scan.formats, MAX_FIELDS - fields.length);
       flattened.set(format.name, flat);
-      for (const p of flat.problems) issues.push(problemIssue(format.name, p, name));
+      for (const p of flat.problems) found.unreadable.push(problemText(format.name, p));
     }
-    for (const leaf of flat.leaves) {
+    const take = Math.min(flat.leaves.length, MAX_FIELDS - fields.length);
+    for (const leaf of flat.leaves.slice(0, take)) {
       fields.push({
-        name: `${sub.messageName}_${sub.multiId}.${leaf.field}`,
+        name: `${id}.${leaf.field}`,
         messageName: sub.messageName,
         instance: sub.multiId,
         fieldName: leaf.field,
@@ -371,25 +435,64 @@ function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfi
         samples: [],
       });
     }
+    if (flat.capped || take < flat.leaves.length) over = { at: id, left: 0 };
   }
+  issues.push(...fieldIssues(found, name));
+  if (over) issues.push(overLimitIssue(over, name));
   return fields;
 }
 
-function problemIssue(
-  format: string,
-  p: ReturnType<typeof flattenFormat>['problems'][number],
+function fieldIssues(
+  found: { missing: string[]; untimed: string[]; unreadable: string[] },
   name: string,
-): Issue {
-  const what =
-    p.kind === 'unknown_type'
-      ? `field ${p.field} has type ${p.type}, which no format defines`
-      : p.kind === 'too_deep'
-        ? `field ${p.field} nests formats deeper than 32 levels (a cyclic definition?)`
-        : 'more than 100,000 fields once nested arrays are unrolled; the rest is left out';
-  return ulogIssue('ulog_field_unreadable', `${format}: ${what}`, {
-    hint: 'Those fields are left out; the log is probably damaged.',
-    name,
-  });
+): Issue[] {
+  return [
+    ...counted(found.missing, name, 'ulog_format_missing', {
+      one: (m) => `${m} is subscribed but has no format definition: its data cannot be read`,
+      more: (n) => `and ${n} more subscribed messages have no format definition`,
+      hint: 'The log is damaged or was written by a broken logger.',
+    }),
+    ...counted(found.untimed, name, 'ulog_format_without_timestamp', {
+      one: (m) => `${m} has no top-level timestamp: the platform leaves it out`,
+      more: (n) => `and ${n} more subscribed messages have no top-level timestamp`,
+    }),
+    ...counted(found.unreadable, name, 'ulog_field_unreadable', {
+      one: (m) => m,
+      more: (n) => `and ${n} more fields that cannot be read`,
+      hint: 'Those fields are left out; the log is probably damaged.',
+    }),
+  ];
+}
+
+/** The first SHOWN findings of one kind as issues, the rest counted in one more. */
+function counted(
+  list: readonly string[],
+  name: string,
+  code: IssueCode,
+  text: { one: (x: string) => string; more: (n: number) => string; hint?: string },
+): Issue[] {
+  const extra = { name, ...(text.hint ? { hint: text.hint } : {}) };
+  const out = list.slice(0, SHOWN).map((x) => ulogIssue(code, text.one(x), extra));
+  if (list.length > SHOWN) out.push(ulogIssue(code, text.more(list.length - SHOWN), extra));
+  return out;
+}
+
+function overLimitIssue(over: { at: string; left: number }, name: string): Issue {
+  const rest = over.left > 0 ? ` and the ${over.left} message instance(s) after it` : '';
+  return ulogIssue(
+    'ulog_fields_over_limit',
+    `the subscribed messages unroll to more than ${MAX_FIELDS.toLocaleString('en-US')} fields (nested arrays multiply): the rest of ${over.at}${rest} is left out`,
+    {
+      hint: 'A real log has a few thousand fields; nested arrays this large mean a damaged or hostile log.',
+      name,
+    },
+  );
+}
+
+function problemText(format: string, p: FlattenProblem): string {
+  return p.kind === 'unknown_type'
+    ? `${format}: field ${p.field} has type ${p.type}, which no format defines`
+    : `${format}: field ${p.field} nests formats deeper than ${MAX_NESTING} levels (a cyclic definition?)`;
 }
 
 function damageIssues(scan: UlogScan, name: string): Issue[] {

@@ -85,13 +85,13 @@ describe('robustness', () => {
     const profile = await inspectUlogSource(memorySource(w.bytes(), 'x.ulg'));
     expect(profile.issues.map((i) => i.code)).toEqual([
       'ulog_field_unreadable',
-      'ulog_field_unreadable',
+      'ulog_fields_over_limit',
     ]);
     expect(profile.issues[0]?.message).toMatch(
       /^top: field loop(\.x\.y)+\.x nests formats deeper than 32 levels \(a cyclic definition\?\)$/,
     );
     expect(profile.issues[1]?.message).toBe(
-      'top: more than 100,000 fields once nested arrays are unrolled; the rest is left out',
+      'the subscribed messages unroll to more than 100,000 fields (nested arrays multiply): the rest of top_0 is left out',
     );
     expect(profile.fields.length).toBeLessThanOrEqual(100_000);
   });

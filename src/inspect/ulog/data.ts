@@ -4,7 +4,8 @@
  * msg_id and the text of each logged message. A range that starts inside the file is first
  * re-synchronised to a message boundary: the first offset from which 16 messages in a row
  * (or every message up to the range's end) have a known type and, for data messages, a
- * subscribed msg_id and the size of its format. One window of 1 MiB is held at a time.
+ * subscribed msg_id and a size its format allows (with or without the padding at its end,
+ * which a logger may leave out). One window of 1 MiB is held at a time.
  */
 import { type ChunkReader, text, view } from './reader.js';
 import { MSG } from './scan.js';
@@ -17,6 +18,9 @@ export interface UlogDataHandlers {
   /** The walk jumps: messages before the next ones were skipped. */
   onGap(): void;
 }
+
+/** Sizes a subscribed msg_id's messages may have after the msg_id: [without end padding, whole]. */
+export type UlogSizes = ReadonlyMap<number, readonly [number, number]>;
 
 const CHAIN = 16;
 /** How far past a range's start a message boundary is searched for. */
@@ -31,7 +35,7 @@ export async function walkUlogData(
   reader: ChunkReader,
   part: readonly [number, number],
   ranges: ReadonlyArray<readonly [number, number]>,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): Promise<void> {
   let reached = part[0];
@@ -40,7 +44,8 @@ export async function walkUlogData(
     if (pos < 0) continue;
     if (pos > reached) handlers.onGap();
     while (pos < end && pos + 3 <= part[1]) {
-      const head = await reader.get(pos, 3);
+      // From the window without an await when it holds the bytes: this loop runs per message.
+      const head = reader.peek(pos, 3) ?? (await reader.get(pos, 3));
       if (!head) break;
       const size = (head[0] as number) | ((head[1] as number) << 8);
       const type = head[2] as number;
@@ -52,7 +57,7 @@ export async function walkUlogData(
         continue;
       }
       if (type === MSG.data || type === MSG.log || type === MSG.taggedLog) {
-        const body = await reader.get(pos + 3, size);
+        const body = reader.peek(pos + 3, size) ?? (await reader.get(pos + 3, size));
         if (body) handle(type, body, sizes, handlers);
       }
       pos += 3 + size;
@@ -64,7 +69,7 @@ export async function walkUlogData(
 function handle(
   type: number,
   body: Uint8Array,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): void {
   if (type === MSG.data) {
@@ -87,7 +92,7 @@ async function boundary(
   reader: ChunkReader,
   from: number,
   end: number,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
 ): Promise<number> {
   const last = Math.min(end - 3, from + RESYNC_REACH);
   for (let p = from; p <= last; p++) {
@@ -101,7 +106,7 @@ async function chainAt(
   reader: ChunkReader,
   p: number,
   end: number,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
 ): Promise<boolean> {
   let pos = p;
   for (let n = 0; n < CHAIN; n++) {
@@ -114,7 +119,8 @@ async function chainAt(
     if (type === MSG.data) {
       if (head.byteLength < 5) return false;
       const msgId = (head[3] as number) | ((head[4] as number) << 8);
-      if (sizes.get(msgId) !== size - 2) return false;
+      const allowed = sizes.get(msgId);
+      if (!allowed || size - 2 < allowed[0] || size - 2 > allowed[1]) return false;
     }
     pos += 3 + size;
   }

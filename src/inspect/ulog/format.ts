@@ -38,8 +38,12 @@ export interface UlogFormat {
 /** How deep nested formats may go before a definition is taken as cyclic. */
 export const MAX_NESTING = 32;
 
-/** Fields visited while flattening one format at most (nested arrays multiply). */
-export const MAX_FLATTEN_STEPS = 100_000;
+/**
+ * Fields the subscribed messages of one log unroll to at most, every message and instance
+ * together (nested arrays multiply: 32 levels of `[200]` are 200^32 fields in a few hundred
+ * bytes of definitions). A real PX4 log has a few thousand.
+ */
+export const MAX_FIELDS = 100_000;
 
 /**
  * Parses `type name` or `type[n] name`: split at the first space, as pyulog splits a key or
@@ -144,29 +148,46 @@ export interface UlogLeaf {
 
 /** What flattening left out or could not follow, for the profile's issues. */
 export interface FlattenProblem {
-  kind: 'unknown_type' | 'too_deep' | 'too_many';
+  kind: 'unknown_type' | 'too_deep';
   field: string;
   type: string;
 }
 
-/** The channels of a top-level format, in file order. */
+/**
+ * The channels of a top-level format, in file order, at most `limit` fields visited
+ * (array elements counted one by one, nested ones included): `capped` when it stopped there.
+ */
 export function flattenFormat(
   format: UlogFormat,
   formats: ReadonlyMap<string, UlogFormat>,
-): { leaves: UlogLeaf[]; problems: FlattenProblem[] } {
-  const out: Walk = { leaves: [], problems: [], steps: 0, formats };
+  limit = MAX_FIELDS,
+): { leaves: UlogLeaf[]; problems: FlattenProblem[]; capped: boolean } {
+  const out: Walk = { leaves: [], problems: [], left: limit, formats };
   walk(format, '', 0, out, 0);
-  if (out.steps > MAX_FLATTEN_STEPS) {
-    out.problems.push({ kind: 'too_many', field: '', type: format.name });
-  }
-  return { leaves: out.leaves, problems: out.problems };
+  return { leaves: out.leaves, problems: out.problems, capped: out.left < 0 };
 }
 
 interface Walk {
   leaves: UlogLeaf[];
   problems: FlattenProblem[];
-  steps: number;
+  /** Fields still to visit before the limit; below 0 once it is passed. */
+  left: number;
   formats: ReadonlyMap<string, UlogFormat>;
+}
+
+/** A leaf, with its offset when known. */
+function leafOf(field: string, type: string, offset: number | undefined): UlogLeaf {
+  return offset === undefined ? { field, type } : { field, type, offset };
+}
+
+/** `char` or `char[N]`: one text field. */
+function charType(f: UlogFieldDef): string {
+  return f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`;
+}
+
+/** True for the fields that are no channel: `_padding*` anywhere, the top-level `timestamp`. */
+function notAChannel(f: UlogFieldDef, depth: number): boolean {
+  return f.name.startsWith('_padding') || (depth === 0 && f.name === 'timestamp');
 }
 
 function walk(
@@ -182,26 +203,19 @@ function walk(
     const at = offset;
     const one = typeSize(f.type, formats);
     offset = at === undefined || one === undefined ? undefined : at + one * (f.arrayLength ?? 1);
-    out.steps += f.arrayLength ?? 1;
-    if (out.steps > MAX_FLATTEN_STEPS) return;
-    if (f.name.startsWith('_padding')) continue;
-    if (depth === 0 && f.name === 'timestamp') continue;
+    out.left -= f.arrayLength ?? 1;
+    if (out.left < 0) return;
+    if (notAChannel(f, depth)) continue;
     const name = `${prefix}${f.name}`;
-    const leaf = (field: string, type: string, o: number | undefined): UlogLeaf =>
-      o === undefined ? { field, type } : { field, type, offset: o };
     if (f.type === 'char') {
-      leaves.push(leaf(name, f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`, at));
+      leaves.push(leafOf(name, charType(f), at));
       continue;
     }
-    const indexes =
-      f.arrayLength === undefined
-        ? ['']
-        : Array.from({ length: f.arrayLength }, (_, i) => `[${i}]`);
     const step = (i: number) => (at === undefined || one === undefined ? undefined : at + i * one);
+    const count = f.arrayLength ?? 1;
+    const index = (i: number) => (f.arrayLength === undefined ? '' : `[${i}]`);
     if (PRIMITIVE_SIZES[f.type] !== undefined) {
-      indexes.forEach((ix, i) => {
-        leaves.push(leaf(`${name}${ix}`, f.type, step(i)));
-      });
+      for (let i = 0; i < count; i++) leaves.push(leafOf(`${name}${index(i)}`, f.type, step(i)));
       continue;
     }
     const nested = formats.get(f.type);
@@ -213,10 +227,80 @@ function walk(
       problems.push({ kind: 'too_deep', field: name, type: f.type });
       continue;
     }
-    indexes.forEach((ix, i) => {
-      walk(nested, `${name}${ix}.`, depth + 1, out, step(i));
-    });
+    for (let i = 0; i < count && out.left >= 0; i++) {
+      walk(nested, `${name}${index(i)}.`, depth + 1, out, step(i));
+    }
   }
+}
+
+/**
+ * The channel a field name names in a top-level format (`x`, `accel[2]`, `esc[0].rpm`, a
+ * text field), with its type and offset, found by following the name through the format
+ * rather than by unrolling it: the cost is the depth of the name, however many fields the
+ * format unrolls to. Undefined when the format has no such channel.
+ */
+export function resolveField(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+  fieldName: string,
+): UlogLeaf | undefined {
+  return follow(format, formats, fieldName, 0, 0, 0);
+}
+
+/** `resolveField` from `pos` in the name, `depth` formats down, the format at `base`. */
+function follow(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+  name: string,
+  pos: number,
+  depth: number,
+  base: number | undefined,
+): UlogLeaf | undefined {
+  let offset: number | undefined = base;
+  for (const f of format.fields) {
+    const at: number | undefined = offset;
+    const one = typeSize(f.type, formats);
+    const count = f.arrayLength ?? 1;
+    offset = at === undefined || one === undefined ? undefined : at + one * count;
+    if (notAChannel(f, depth) || !name.startsWith(f.name, pos)) continue;
+    const end = pos + f.name.length;
+    if (f.type === 'char') {
+      if (end === name.length) return leafOf(name, charType(f), at);
+      continue;
+    }
+    const i = f.arrayLength === undefined ? 0 : indexAt(name, end);
+    const after = f.arrayLength === undefined ? end : indexEnd;
+    if (i < 0 || i >= count) continue;
+    const here = at === undefined || one === undefined ? undefined : at + i * one;
+    if (PRIMITIVE_SIZES[f.type] !== undefined) {
+      if (after === name.length) return leafOf(name, f.type, here);
+      continue;
+    }
+    const nested = formats.get(f.type);
+    if (!nested || depth + 1 >= MAX_NESTING || name[after] !== '.') continue;
+    const inner = follow(nested, formats, name, after + 1, depth + 1, here);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Where the index `indexAt` read last ends in the name (set by each call). */
+let indexEnd = 0;
+
+/** `[i]` at `pos` in a name: the index (its end in `indexEnd`), or -1 when there is none. */
+function indexAt(name: string, pos: number): number {
+  indexEnd = pos;
+  if (name.charCodeAt(pos) !== 91) return -1; // [
+  let i = 0;
+  let p = pos + 1;
+  for (; p < name.length && p - pos <= 10; p++) {
+    const d = name.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) break;
+    i = i * 10 + d;
+  }
+  if (p === pos + 1 || name.charCodeAt(p) !== 93) return -1; // ]
+  indexEnd = p + 1;
+  return i;
 }
 
 /** True when a format has the top-level `uint64_t timestamp` every logged message starts with. */
