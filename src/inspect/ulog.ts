@@ -453,7 +453,7 @@ function fieldIssues(
       hint: 'The log is damaged or was written by a broken logger.',
     }),
     ...counted(found.untimed, name, 'ulog_format_without_timestamp', {
-      one: (m) => `${m} has no top-level timestamp: the platform leaves it out`,
+      one: (m) => `${m} has no top-level timestamp field: the platform leaves it out`,
       more: (n) => `and ${n} more subscribed messages have no top-level timestamp`,
     }),
     ...counted(found.unreadable, name, 'ulog_field_unreadable', {

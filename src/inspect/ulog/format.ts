@@ -303,9 +303,10 @@ function indexAt(name: string, pos: number): number {
   return i;
 }
 
-/** True when a format has the top-level `uint64_t timestamp` every logged message starts with. */
+/**
+ * True when a format has a top-level field named `timestamp`, as the platform's client
+ * tests it (by name: the format wants a `uint64_t`, and a reader takes the time from it).
+ */
 export function hasTimestamp(format: UlogFormat): boolean {
-  return format.fields.some(
-    (f) => f.name === 'timestamp' && f.type === 'uint64_t' && f.arrayLength === undefined,
-  );
+  return format.fields.some((f) => f.name === 'timestamp');
 }

@@ -50,7 +50,7 @@ export const ulogCodes = {
   ulog_format_without_timestamp: {
     severity: 'info',
     summary:
-      'A subscribed message has no top-level `uint64_t timestamp`: the platform leaves such messages out.',
+      'A subscribed message has no top-level field named `timestamp`: the platform leaves such messages out.',
     fix: 'Nothing to do; its fields do not become channels.',
   },
   ulog_field_unreadable: {
