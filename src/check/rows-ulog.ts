@@ -32,10 +32,7 @@ import {
   type RowsRead,
   rowChannel,
 } from './rows.js';
-
-const HEAD = 2 << 20;
-const SLICE = 512 << 10;
-const SLICES = 3;
+import { ulogRanges } from './ulog-values.js';
 
 interface Axis {
   /** msg_ids of the message instance, or the log tag (-1 untagged). */
@@ -143,21 +140,6 @@ async function gpsStart(
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** Byte ranges read of a part: all of it, or its head, slices and tail. */
-function rangesOf(part: readonly [number, number], full: boolean, main: boolean) {
-  const [s, e] = part;
-  if (full || e - s <= HEAD + (SLICES + 1) * SLICE) return [[s, e] as const];
-  if (!main) return [[s, s + SLICE] as const];
-  const out: Array<readonly [number, number]> = [[s, s + HEAD]];
-  const rest = e - s - HEAD;
-  for (let i = 1; i <= SLICES; i++) {
-    const at = s + HEAD + Math.floor((rest * i) / (SLICES + 1));
-    out.push([at, Math.min(e - SLICE, at + SLICE)]);
-  }
-  out.push([e - SLICE, e]);
-  return out;
-}
-
 async function readRows(
   dataPath: string,
   profile: UlogProfile,
@@ -207,7 +189,7 @@ async function readRows(
   let done = 0;
   const total = parts.reduce((n, [s, e]) => n + e - s, 0);
   for (const [i, part] of parts.entries()) {
-    const ranges = rangesOf(part, options.full === true, i === 0);
+    const ranges = ulogRanges(part, options.full === true, i === 0);
     const [first] = ranges;
     if (ranges.length > 1 || (first && first[1] - first[0] < part[1] - part[0])) complete = false;
     await readUlogData(dataPath, part, ranges, sizes, handlers);

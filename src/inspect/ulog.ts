@@ -19,11 +19,17 @@
  * baseline and a cross-check of our fixtures.
  */
 import { type Issue, type IssueCode, issue } from '../model/plain.js';
-import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
+import {
+  type ByteSource,
+  openForInspection,
+  refuseEmptyFile,
+  throughSource,
+} from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import { type UlogDataHandlers, type UlogSizes, walkUlogData } from './ulog/data.js';
 import {
   type FlattenProblem,
+  fieldOffset,
   flattenFormat,
   hasTimestamp,
   MAX_FIELDS,
@@ -159,6 +165,8 @@ export interface UlogMessageLayout {
   instance: number;
   size: number;
   minSize: number;
+  /** The top-level `timestamp`: its offset and type, when it is a primitive at a known offset. */
+  timestamp?: { offset: number; type: string };
 }
 
 /** The formats of a profile by name, one map per profile (format sizes are memoised per map). */
@@ -187,7 +195,16 @@ export function ulogLayouts(profile: UlogProfile): UlogMessageLayout[] {
       if (!f.name.startsWith('_padding')) break;
       minSize -= (typeSize(f.type, formats) ?? 0) * (f.arrayLength ?? 1);
     }
-    out.push({ msgId: s.msgId, messageName: s.messageName, instance: s.multiId, size, minSize });
+    const layout: UlogMessageLayout = {
+      msgId: s.msgId,
+      messageName: s.messageName,
+      instance: s.multiId,
+      size,
+      minSize,
+    };
+    const timestamp = fieldOffset(format, 'timestamp', formats);
+    if (timestamp && PRIMITIVE_SIZES[timestamp.type] !== undefined) layout.timestamp = timestamp;
+    out.push(layout);
   }
   return out;
 }
@@ -238,23 +255,20 @@ export function ulogFieldValue(message: Uint8Array, leaf: UlogLeaf): string | nu
 }
 
 /**
- * Walks byte ranges of one data part of a ULog file (see `walkUlogData`), handing over
- * the data messages of the msg_ids in `sizes` and the logged texts. Throws InspectError
- * when the file cannot be opened.
+ * Walks byte ranges of one data part of a ULog file or source (see `walkUlogData`), handing
+ * over the data messages of the msg_ids in `sizes` and the logged texts. Throws
+ * InspectError when the file cannot be opened.
  */
 export async function readUlogData(
-  path: string,
+  data: string | ByteSource,
   part: readonly [number, number],
   ranges: ReadonlyArray<readonly [number, number]>,
   sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): Promise<void> {
-  const source = await openForInspection(path);
-  try {
-    await walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers);
-  } finally {
-    await source.close();
-  }
+  await throughSource(data, (source) =>
+    walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers),
+  );
 }
 
 async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> {
