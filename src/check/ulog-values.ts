@@ -10,7 +10,8 @@
  * (512 KiB) of each appended part; with `full`, all of every part. Each range is walked
  * message by message through one 1 MiB window (positioned reads, never the whole file).
  * A data message shorter or longer than its format allows is damage (pyulog drops it as
- * corrupt): it is counted, not decoded.
+ * corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is not 0,
+ * as C and pyulog read it.
  */
 import {
   type ByteSource,
@@ -23,7 +24,7 @@ import {
   ulogFieldLeaf,
 } from '../inspect/index.js';
 import type { ChannelDataType, EnumType, UlogConfig } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, pointer } from '../model/plain.js';
 import {
   type ChannelTally,
   channelJudge,
@@ -107,15 +108,22 @@ class Column {
   readonly #size: number;
   readonly offset: number;
 
+  readonly #bool: boolean;
+
   constructor(type: string, offset: number, array = ARRAYS[type] ?? Float64Array) {
     this.values = new array(PIECE);
     this.#bytes = new Uint8Array(this.values.buffer);
     this.#size = this.values.BYTES_PER_ELEMENT;
     this.offset = offset;
+    this.#bool = type === 'bool';
   }
 
   /** Row `k` from a message's bytes: copied byte by byte, no view or bigint made. */
   put(k: number, message: Uint8Array): void {
+    if (this.#bool) {
+      this.#bytes[k] = message[this.offset] === 0 ? 0 : 1;
+      return;
+    }
     const size = this.#size;
     const to = k * size;
     const from = this.offset;
@@ -161,8 +169,6 @@ interface Axis {
   /** The next message's index in its series; NaN once a gap was skipped. */
   index: number;
   places: Map<number, Place>;
-  short: { count: number; first?: number };
-  long: { count: number; first?: number };
 }
 
 /** What the axes of a config are made of: the entries each reads, with their pointers. */
@@ -191,8 +197,6 @@ function newAxis(
     indexes: new Float64Array(PIECE),
     index: 0,
     places: new Map(),
-    short: { count: 0 },
-    long: { count: 0 },
   };
 }
 
@@ -316,13 +320,9 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
     onData(msgId, message, offset) {
       const axis = byMsgId[msgId];
       if (axis === undefined) return;
+      // A size the format does not allow is damage the walk reports: not decoded.
       const size = message.byteLength;
-      if (size < axis.minSize || size > axis.size) {
-        const wrong = size < axis.minSize ? axis.short : axis.long;
-        wrong.count += 1;
-        wrong.first ??= offset;
-        return;
-      }
+      if (size < axis.minSize || size > axis.size) return;
       const k = axis.k;
       axis.time.put(k, message);
       for (const c of axis.channels) c.column.put(k, message);
@@ -390,7 +390,6 @@ function flush(axis: Axis): void {
 export function ulogValueIssues(plan: ValuePlan, file: string): Issue[] {
   const out: Issue[] = [];
   for (const axis of plan.axes) {
-    out.push(...sizeIssues(axis, file));
     out.push(...timeValueIssues(axis.state.tally as TimeTally, axis.ptr, placeOf(axis, file)));
     for (const c of axis.channels) {
       const place = { ...placeOf(axis, file), label: c.label };
@@ -428,27 +427,4 @@ function placeOf(axis: Axis, file: string): ValuePlace {
       };
     },
   };
-}
-
-/** Data messages of a size the format does not allow: damage, as pyulog counts it. */
-function sizeIssues(axis: Axis, file: string): Issue[] {
-  const out: Issue[] = [];
-  const say = (wrong: { count: number; first?: number }, what: string) => {
-    if (wrong.count === 0) return;
-    out.push(
-      issue(
-        'ulog_damaged',
-        axis.ptr,
-        `${wrong.count} data message(s) of ${axis.label} ${what}; first at offset ${wrong.first}`,
-        {
-          hint: 'Those messages cannot be read (pyulog drops them as corrupt).',
-          source: { file, ...(wrong.first === undefined ? {} : { offset: wrong.first }) },
-        },
-      ),
-    );
-  };
-  const range = axis.minSize === axis.size ? `${axis.size}` : `${axis.minSize} to ${axis.size}`;
-  say(axis.short, `are shorter than its format (${range} bytes after the msg_id)`);
-  say(axis.long, `are longer than its format (${range} bytes after the msg_id)`);
-  return out;
 }

@@ -88,7 +88,7 @@ export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions
   const start = startTime(profile, options, evidence, issues);
   if (start) config.relativeStartTime = start;
   metadataEvidence(profile, evidence);
-  policyEvidence(profile, evidence);
+  policyEvidence(profile, evidence, issues);
   unusedFormats(profile, evidence);
   return { document: { ulogConfig: config }, kind: 'ulog', evidence, issues };
 }
@@ -284,8 +284,23 @@ function metadataEvidence(profile: UlogProfile, evidence: Evidence[]): void {
   offer(`${P}/paramKeys`, 'parameter', 'param', params);
 }
 
-function policyEvidence(profile: UlogProfile, evidence: Evidence[]): void {
+/**
+ * The parse-error policy is left out (FAIL_ON_ERROR). On a damaged log that fails the
+ * import, as `check` says of the draft: the draft says it too (an error on the policy).
+ */
+function policyEvidence(profile: UlogProfile, evidence: Evidence[], issues: Issue[]): void {
   const damaged = profile.issues.filter((i) => i.code === 'ulog_damaged').length;
+  if (damaged > 0) {
+    issues.push(
+      inferIssue(
+        'ulog_damage_fails_import',
+        `${P}/parseErrorPolicy`,
+        `${profile.file.path}: the log is damaged (${plural(damaged, 'warning')} above) and parseErrorPolicy is left out, which means FAIL_ON_ERROR: the import fails at the first damaged place`,
+        profile.file.path,
+        'Set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts, or copy the log again from the vehicle.',
+      ),
+    );
+  }
   evidence.push({
     path: `${P}/parseErrorPolicy`,
     choice: '(left out: FAIL_ON_ERROR)',

@@ -34,10 +34,9 @@ import {
   hasTimestamp,
   MAX_FIELDS,
   MAX_NESTING,
+  messageSizes,
   PRIMITIVE_SIZES,
   resolveField,
-  typeSize,
-  type UlogFieldDef,
   type UlogFormat,
   type UlogLeaf,
 } from './ulog/format.js';
@@ -187,14 +186,9 @@ export function ulogLayouts(profile: UlogProfile): UlogMessageLayout[] {
   const out: UlogMessageLayout[] = [];
   for (const s of profile.subscriptions) {
     const format = formats.get(s.messageName);
-    const size = format ? typeSize(format.name, formats) : undefined;
-    if (!format || size === undefined) continue;
-    let minSize = size;
-    for (let i = format.fields.length - 1; i >= 0; i--) {
-      const f = format.fields[i] as UlogFieldDef;
-      if (!f.name.startsWith('_padding')) break;
-      minSize -= (typeSize(f.type, formats) ?? 0) * (f.arrayLength ?? 1);
-    }
+    const sizes = format ? messageSizes(format, formats) : undefined;
+    if (!format || !sizes) continue;
+    const [minSize, size] = sizes;
     const layout: UlogMessageLayout = {
       msgId: s.msgId,
       messageName: s.messageName,
@@ -529,6 +523,30 @@ function damageIssues(scan: UlogScan, name: string): Issue[] {
       ulogIssue('ulog_damaged', `and ${scan.damage.length - shown.length} more damaged places`, {
         name,
       }),
+    );
+  }
+  for (const [msgId, bad] of [...scan.badSizes].slice(0, SHOWN)) {
+    const sub = scan.subscriptions.get(msgId);
+    const range = bad.min === bad.max ? `${bad.max}` : `${bad.min} to ${bad.max}`;
+    out.push(
+      issue(
+        'ulog_damaged',
+        '',
+        `at offset ${bad.offset}: ${bad.count} data message(s) of ${sub?.messageName ?? '?'} (instance ${sub?.multiId ?? '?'}) of a size its format does not allow (${range} bytes after the msg_id)`,
+        {
+          hint: 'Those messages cannot be read (pyulog drops them as corrupt).',
+          source: { file: name, offset: bad.offset },
+        },
+      ),
+    );
+  }
+  if (scan.badSizes.size > SHOWN) {
+    out.push(
+      ulogIssue(
+        'ulog_damaged',
+        `and ${scan.badSizes.size - SHOWN} more subscriptions with data messages of a size their format does not allow`,
+        { name },
+      ),
     );
   }
   for (const [msgId, seen] of [...scan.unknownMsgIds].slice(0, 5)) {

@@ -200,6 +200,14 @@ describe('checkUlog', () => {
         message:
           'log_messages_3: the log has no such logged text; it has log_messages, log_messages_7 and log_messages_1',
       },
+      {
+        // The fixture logs both tag-7 lines at the same time: the platform keeps one of them.
+        code: 'time_repeated',
+        severity: 'warning',
+        path: '/ulogConfig/data/0',
+        message:
+          '1 row repeats the time of the row before; first at message 1 of log_messages_7 (offset 274, timestamp 2001000 µs)',
+      },
     ]);
   });
 });

@@ -77,7 +77,9 @@ describe('ULog fields unrolled from nested arrays', () => {
     expect(counts[0]).toEqual(counts[1]);
     expect(counts[0]?.fields).toBeLessThanOrEqual(MAX_FIELDS);
     expect(counts[0]?.channels).toBe(counts[0]?.fields);
-    expect(counts[0]?.issues).toEqual(['ulog_fields_over_limit']);
+    // Each subscription's one data message is too short for its format: damage, the first
+    // five shown and the rest counted.
+    expect(counts[0]?.issues).toEqual(['ulog_fields_over_limit', ...Array(6).fill('ulog_damaged')]);
   });
 
   test('32 levels (past the nesting guard): unreadable fields counted, the first five shown', async () => {
@@ -111,6 +113,8 @@ describe('ULog fields unrolled from nested arrays', () => {
     expect(issues.map((i) => [i.code, i.path])).toEqual([
       ['ulog_field_not_in_file', '/ulogConfig/data/1/fieldName'],
       ['ulog_fields_over_limit', '/ulogConfig'],
+      ['ulog_damaged', '/ulogConfig'],
+      ['ulog_damaged', '/ulogConfig'],
     ]);
   });
 

@@ -120,6 +120,26 @@ export function typeSize(
   return size;
 }
 
+/**
+ * The sizes a data message of a format may have after its msg_id: without the padding at
+ * its end (a logger may leave it out: PX4's does, the format allows it) up to the whole
+ * format; undefined when its size is unknown.
+ */
+export function messageSizes(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+): readonly [number, number] | undefined {
+  const size = typeSize(format.name, formats);
+  if (size === undefined) return undefined;
+  let min = size;
+  for (let i = format.fields.length - 1; i >= 0; i--) {
+    const f = format.fields[i] as UlogFieldDef;
+    if (!f.name.startsWith('_padding')) break;
+    min -= (typeSize(f.type, formats) ?? 0) * (f.arrayLength ?? 1);
+  }
+  return [min, size];
+}
+
 /** The byte offset of a top-level primitive field in a message, if every field before it has a size. */
 export function fieldOffset(
   format: UlogFormat,

@@ -4,7 +4,7 @@
  * Only the first two bytes of a `D` message (its msg_id, to count it) and, until one is
  * found, the `time_utc_usec` field of a GPS message are looked at.
  */
-import { fieldOffset, parseFormat, type UlogFormat } from './format.js';
+import { fieldOffset, messageSizes, parseFormat, type UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
 import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
 
@@ -119,6 +119,11 @@ export interface UlogScan {
   damage: UlogDamage[];
   /** D messages whose msg_id no subscription announced, by msg_id. */
   unknownMsgIds: Map<number, { count: number; offset: number }>;
+  /**
+   * Data messages of a size their format does not allow (shorter than it without its end
+   * padding, or longer than it whole; pyulog drops them as corrupt), by msg_id.
+   */
+  badSizes: Map<number, { count: number; offset: number; min: number; max: number }>;
 }
 
 export function emptyScan(version: number, timestamp: string): UlogScan {
@@ -140,6 +145,7 @@ export function emptyScan(version: number, timestamp: string): UlogScan {
     dropouts: 0,
     damage: [],
     unknownMsgIds: new Map(),
+    badSizes: new Map(),
   };
 }
 
@@ -155,6 +161,8 @@ export class UlogWalker {
   readonly scan: UlogScan;
   #reader: ChunkReader;
   #gps = new Map<number, GpsProbe>();
+  /** The sizes a subscribed msg_id's messages may have after the msg_id: [min, max]. */
+  #sizes = new Map<number, readonly [number, number]>();
   #onProgress: ((done: number, total: number) => void) | undefined;
   #nextProgress = 0;
 
@@ -248,6 +256,12 @@ export class UlogWalker {
       return undefined;
     }
     sub.messages += 1;
+    const allowed = this.#sizes.get(msgId);
+    if (allowed && (size - 2 < allowed[0] || size - 2 > allowed[1])) {
+      const bad = scan.badSizes.get(msgId);
+      if (bad) bad.count += 1;
+      else scan.badSizes.set(msgId, { count: 1, offset: pos, min: allowed[0], max: allowed[1] });
+    }
     if (scan.gps || this.#gps.size === 0) return undefined;
     const probe = this.#gps.get(msgId);
     return probe && probe.offset + 8 <= size - 2 ? probe : undefined;
@@ -396,6 +410,9 @@ export class UlogWalker {
     const messageName = text(body.subarray(3));
     this.scan.subscriptions.set(msgId, { msgId, multiId, messageName, offset: pos, messages: 0 });
     const format = this.scan.formats.get(messageName);
+    const sizes = format ? messageSizes(format, this.scan.formats) : undefined;
+    if (sizes) this.#sizes.set(msgId, sizes);
+    else this.#sizes.delete(msgId);
     if (format && (GPS_MESSAGES as readonly string[]).includes(messageName)) {
       const at = fieldOffset(format, 'time_utc_usec', this.scan.formats);
       if (at?.type === 'uint64_t')
