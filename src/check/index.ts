@@ -10,7 +10,7 @@ import { checkFile } from './dispatch.js';
 import { type CheckOptions, configOfDocument } from './formats.js';
 
 export { checkBatch } from './batch.js';
-export { checkFile, readConfigRows } from './dispatch.js';
+export { checkFile, readConfigRows, readConfigTimeline } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {
   checkFormatOfKey,
@@ -49,3 +49,4 @@ export type {
   RowsRead,
 } from './rows.js';
 export { numericTime } from './rows.js';
+export type { Timeline, TimelineChannel } from './timeline.js';

@@ -24,7 +24,7 @@ import {
   ulogFieldLeaf,
 } from '../inspect/index.js';
 import type { ChannelDataType, EnumType, UlogConfig } from '../model/index.js';
-import { type Issue, pointer } from '../model/plain.js';
+import { type Issue, pointer, pushAll } from '../model/plain.js';
 import {
   type ChannelTally,
   channelJudge,
@@ -390,7 +390,7 @@ function flush(axis: Axis): void {
 export function ulogValueIssues(plan: ValuePlan, file: string): Issue[] {
   const out: Issue[] = [];
   for (const axis of plan.axes) {
-    out.push(...timeValueIssues(axis.state.tally as TimeTally, axis.ptr, placeOf(axis, file)));
+    pushAll(out, timeValueIssues(axis.state.tally as TimeTally, axis.ptr, placeOf(axis, file)));
     for (const c of axis.channels) {
       const place = { ...placeOf(axis, file), label: c.label };
       out.push(

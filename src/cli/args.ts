@@ -4,7 +4,11 @@
  * without importing the runner that loads them (no import cycle).
  */
 import { parseArgs } from 'node:util';
+import type { Io } from './io.js';
 import { unknownFlagError } from './mistakes.js';
+
+/** A command: its arguments after the command name → an exit code. */
+export type Command = (args: string[], io: Io) => Promise<number>;
 
 export const VERSION = '0.1.0';
 

@@ -44,20 +44,35 @@ export function nearestFlag(given: string, known: readonly string[]): string | u
   return closest(name, known, Math.max(2, Math.floor(name.length / 3)));
 }
 
+/** An unknown flag: a usage error that also carries the flags the command knows. */
+export class UnknownFlagError extends UsageError {
+  /** The command's flags, without dashes (`reporter`, `r`). */
+  readonly known: readonly string[];
+  constructor(message: string, hint: string | undefined, known: readonly string[]) {
+    super(message, hint);
+    this.known = known;
+  }
+}
+
 /** The usage error for an unknown flag, with the nearest known one or its variable. */
-export function unknownFlagError(given: string, known: readonly string[]): UsageError {
+export function unknownFlagError(given: string, known: readonly string[]): UnknownFlagError {
   const name = kebab(given);
   const variable = ENVIRONMENT_FLAGS[name.replace(/-/g, '')];
   if (variable && !known.includes(name)) {
     const what = variable === 'IMPORTKIT_API_KEY' ? 'the API key' : 'the service’s address';
-    return new UsageError(
+    return new UnknownFlagError(
       `unknown option '${given}': ${what} is never given on the command line`,
       `set ${variable} in the environment (export ${variable}=...) and run the command again`,
+      known,
     );
   }
   const near = nearestFlag(given, known);
   const flag = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);
-  return new UsageError(`unknown option '${given}'`, near ? didYouMean(near, flag) : undefined);
+  return new UnknownFlagError(
+    `unknown option '${given}'`,
+    near ? didYouMean(near, flag) : undefined,
+    known,
+  );
 }
 
 /** Data file extensions and the format each names (for people, not for detection). */

@@ -5,7 +5,7 @@ import type { Issue } from '../model/plain.js';
  * a library caller has no flags. The command line shows each as the flag that sets it, for
  * the commands that have that flag; an option the command has no flag for stays as written.
  */
-const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
+export const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   assetName: '--asset',
   runName: '--run',
   timeColumn: '--time-column',
@@ -19,6 +19,11 @@ const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   complexTypes: '--complex-types',
   'defaults: false': '--no-defaults',
 };
+
+/** The flag that sets a library option (`layout` → `--layout`). */
+export function flagOf(option: string): string {
+  return Object.hasOwn(FLAG_OF_OPTION, option) ? (FLAG_OF_OPTION[option] as string) : option;
+}
 
 /** The flags each command takes, of those above. */
 const FLAGS_OF_COMMAND: Readonly<Record<string, readonly string[]>> = {

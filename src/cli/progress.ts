@@ -1,4 +1,5 @@
 import { type Io, type Output, showsProgress } from './io.js';
+import { printable } from './printable.js';
 
 /** A progress bar on stderr. Every method is a no-op when progress is not shown. */
 export interface Progress {
@@ -38,11 +39,13 @@ function amount(n: number, unit: 'bytes' | 'items'): string {
  */
 export function createProgress(
   io: Io,
-  label: string,
+  title: string,
   total: number,
   options: ProgressOptions = {},
 ): Progress {
   const out = options.out ?? io.stderr;
+  // Labels name files and members: escaped, so a name cannot rewrite the terminal.
+  const label = printable(title);
   const active = showsProgress(io, out);
   const unit = options.unit ?? 'bytes';
   const interval = options.interval ?? 100;

@@ -1,7 +1,9 @@
 /**
  * Files: is a path a regular, readable file? Answered from `stat` alone, below every stage
  * that reads files (inspect, and the command line's config reader), so the lint path can
- * ask without loading the inspect stage. The public entry of this leaf.
+ * ask without loading the inspect stage. And the one way a file the user named is
+ * written (`writeFileSafely`, `openPendingFile`: a new temporary file renamed over it) and
+ * told apart from another (`isSameFile`). The public entry of this leaf.
  */
 export {
   dataFileProblem,
@@ -10,3 +12,4 @@ export {
   fileProblem,
   fileProblemSync,
 } from './kind.js';
+export { isSameFile, openPendingFile, type PendingFile, writeFileSafely } from './write.js';

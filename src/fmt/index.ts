@@ -3,7 +3,8 @@
  * enum names, 64-bit integers as decimal strings, keys in the reference's order) while
  * keeping every YAML comment. Works on the yaml `Document` AST in place: keys are renamed,
  * scalars replaced and map items reordered, so comments travel with the keys they sit on.
- * The order of keys is the field order of the zod objects in src/model (the reference's).
+ * The order of keys is the model's canonical order (`canonicalKeyOrder`: the field order of
+ * the zod objects, the reference's), the order `infer` returns its drafts in.
  */
 import {
   type Document,
@@ -19,8 +20,18 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { z } from 'zod';
-import { ENUMS, ImportDocument, Int64String, Uint64String } from '../model/index.js';
-import { pointer } from '../model/plain.js';
+import {
+  canonicalKeyOrder,
+  childSchema,
+  ENUMS,
+  ImportDocument,
+  Int64String,
+  type SchemaDef,
+  schemaDef,
+  Uint64String,
+  unwrapSchema,
+} from '../model/index.js';
+import { pointerOf } from '../model/plain.js';
 import {
   camelCase,
   duplicateKeyOffset,
@@ -180,30 +191,6 @@ function isJsonFile(text: string, filename: string | undefined): boolean {
 }
 
 type Schema = z.ZodType;
-interface Def {
-  type: string;
-  innerType?: Schema;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-  entries?: Record<string, string>;
-  options?: Schema[];
-}
-
-function defOf(schema: Schema): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-/** Strips optional/nullable/default wrappers. */
-function unwrap(schema: Schema): Schema {
-  let s = schema;
-  for (;;) {
-    const d = defOf(s);
-    if ((d.type === 'optional' || d.type === 'nullable' || d.type === 'default') && d.innerType) {
-      s = d.innerType;
-    } else return s;
-  }
-}
 
 /** The enumeration a zod enum is (by its values), for short names and numbers. */
 function enumInfoOf(entries: Record<string, string>) {
@@ -228,11 +215,11 @@ function canonicalize(
   text: string,
   changes: string[],
 ): unknown {
-  const s = unwrap(schema);
-  const d = defOf(s);
+  const s = unwrapSchema(schema);
+  const d = schemaDef(s);
   switch (d.type) {
     case 'object':
-      if (isMap(node) && d.shape) canonicalizeObject(doc, node, d.shape, path, text, changes);
+      if (isMap(node) && d.shape) canonicalizeObject(doc, node, d, path, text, changes);
       return node;
     case 'record':
       if (isMap(node) && d.valueType) {
@@ -248,7 +235,7 @@ function canonicalize(
             changes,
           ) as Node;
         }
-        sortNumericKeys(node, path, changes);
+        reorder(node, d, path, changes);
       }
       return node;
     case 'array':
@@ -264,7 +251,7 @@ function canonicalize(
         const info = enumInfoOf(d.entries);
         const full = info && fullEnumName(v, info);
         if (full !== undefined && full !== node.value) {
-          changes.push(`${pointer(...path)}: ${String(node.value)} → ${full}`);
+          changes.push(`${pointerOf(path)}: ${String(node.value)} → ${full}`);
           node.value = full;
           node.type = Scalar.PLAIN;
         }
@@ -276,7 +263,7 @@ function canonicalize(
         if (v instanceof ExactNumber || typeof v === 'number' || typeof v === 'bigint') {
           const src = node.range ? text.slice(node.range[0], node.range[1]).trim() : '';
           const exact = /^[+-]?\d+$/.test(src) ? src.replace(/^\+/, '') : String(node.value);
-          changes.push(`${pointer(...path)}: ${exact} written as a string`);
+          changes.push(`${pointerOf(path)}: ${exact} written as a string`);
           node.value = exact;
           node.type = Scalar.QUOTE_DOUBLE;
         }
@@ -290,12 +277,12 @@ function canonicalize(
 function canonicalizeObject(
   doc: Document,
   map: YAMLMap,
-  shape: Record<string, Schema>,
+  def: SchemaDef,
   path: Array<string | number>,
   text: string,
   changes: string[],
 ): void {
-  const names = Object.keys(shape);
+  const shape = def.shape ?? {};
   for (const pair of map.items) {
     if (!isPair(pair)) continue;
     let k = keyName(pair);
@@ -307,46 +294,35 @@ function canonicalizeObject(
         Object.hasOwn(shape, camel) &&
         !map.items.some((p) => keyName(p) === camel)
       ) {
-        changes.push(`${pointer(...path, k)}: renamed to ${camel}`);
+        changes.push(`${pointerOf([...path, k])}: renamed to ${camel}`);
         if (isScalar(pair.key)) pair.key.value = camel;
         else pair.key = doc.createNode(camel);
         k = camel;
       }
     }
-    const field = Object.hasOwn(shape, k) ? shape[k] : undefined;
+    const field = childSchema(def, k);
     if (field)
       pair.value = canonicalize(doc, pair.value, field, [...path, k], text, changes) as Node;
   }
-  const rank = (p: Pair) => {
-    const k = keyName(p);
-    const i = k === undefined ? -1 : names.indexOf(k);
-    return i === -1 ? names.length : i;
-  };
-  reorder(map, rank, path, changes);
-}
-
-/** Column numbers (record keys that are all integers) ascending. */
-function sortNumericKeys(map: YAMLMap, path: Array<string | number>, changes: string[]): void {
-  const keys = map.items.map((p) => keyName(p));
-  if (!keys.every((k) => k !== undefined && /^\d+$/.test(k))) return;
-  reorder(map, (p) => Number(keyName(p)), path, changes);
+  reorder(map, def, path, changes);
 }
 
 /**
- * Sorts a map's pairs by rank (stable). A comment above the map's first key belongs to
- * that key: it is moved onto the key so it travels with it.
+ * Puts a map's pairs in the model's canonical key order (`canonicalKeyOrder`, the order
+ * `infer` writes its drafts in). A comment above the map's first key belongs to that key:
+ * it is moved onto the key so it travels with it.
  */
 function reorder(
   map: YAMLMap,
-  rank: (p: Pair) => number,
+  def: SchemaDef,
   path: Array<string | number>,
   changes: string[],
 ): void {
   const before = map.items.slice();
-  const sorted = before
-    .map((p, i) => ({ p, i, r: rank(p) }))
-    .sort((a, b) => a.r - b.r || a.i - b.i)
-    .map((x) => x.p);
+  const sorted = canonicalKeyOrder(
+    def,
+    before.map((p) => keyName(p)),
+  ).map((i) => before[i] as Pair);
   if (sorted.every((p, i) => p === before[i])) return;
   const first = before[0];
   if (map.commentBefore && first && isScalar(first.key)) {
@@ -356,5 +332,5 @@ function reorder(
     map.commentBefore = null;
   }
   map.items = sorted;
-  changes.push(`${pointer(...path) || '/'}: keys reordered`);
+  changes.push(`${pointerOf(path) || '/'}: keys reordered`);
 }

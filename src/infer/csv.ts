@@ -9,7 +9,8 @@ import {
   openForInspection,
 } from '../inspect/index.js';
 import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
+import { didYouMean, suggestClosest } from '../validate/index.js';
 import {
   isRelativeFormat,
   isRfc3339,
@@ -248,7 +249,7 @@ function chooseTimeColumnConfig(
 ): TimeChoice | undefined {
   const time = chooseTimeColumn(fields, options, file, issues);
   if (!time) return undefined;
-  issues.push(...timeCellIssues(time.field, file));
+  pushAll(issues, timeCellIssues(time.field, file));
   const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
   ev(
     pointer(CSV, 'timeColumn', 'columnNumber'),
@@ -475,7 +476,7 @@ function chooseTimeColumn(
   const candidates = scoreTimeColumns(fields);
   const best = candidates[0];
   if (!best?.guess) {
-    issues.push(...noTimeColumnIssues(fields, best, file));
+    pushAll(issues, noTimeColumnIssues(fields, best, file));
     return undefined;
   }
   return bestTimeColumn(fields, candidates, best, file, issues);
@@ -498,6 +499,13 @@ function givenTimeColumn(
       : (fields.find((f) => f.name === given || f.header === given) ??
         fields.find((f) => f.name.toLowerCase() === String(given).toLowerCase()));
   if (field) return { field, reason: 'as given', confidence: 'high' };
+  const near =
+    asNumber === undefined
+      ? suggestClosest(
+          String(given),
+          fields.map((f) => f.name),
+        )
+      : undefined;
   issues.push(
     issue(
       'infer_time_column_unknown',
@@ -506,7 +514,10 @@ function givenTimeColumn(
         .slice(0, 12)
         .map((f) => `${f.column} ${f.name}`)
         .join(', ')}${fields.length > 12 ? ' ...' : ''})`,
-      { hint: 'Give a 1-based column number or a header name.' },
+      {
+        // The message lists the columns; a name near one is a likely misspelling.
+        hint: near ? didYouMean(near) : 'Give a 1-based column number or a header name.',
+      },
     ),
   );
   return undefined;
@@ -590,7 +601,7 @@ function chooseTimeFormat(
   if (options.timeFormat !== undefined) {
     const format = parseTimeFormatName(options.timeFormat);
     if (format) {
-      issues.push(...givenFormatIssues(f, format, detected, file));
+      pushAll(issues, givenFormatIssues(f, format, detected, file));
       return { format, reason: 'as given', confidence: 'high' };
     }
     issues.push(
@@ -612,7 +623,7 @@ function chooseTimeFormat(
     );
     return undefined;
   }
-  issues.push(...detectedFormatIssues(f, detected, file));
+  pushAll(issues, detectedFormatIssues(f, detected, file));
   return detected;
 }
 

@@ -7,6 +7,17 @@
 import type { ByteSource, FileFormat } from '../inspect/index.js';
 import type { Draft, InferOptions } from './types.js';
 
+/** The options of one format or another; every format reads `assetName`, `runName` and `full`. */
+export type FormatOption =
+  | 'timeColumn'
+  | 'timeFormat'
+  | 'relativeStartTime'
+  | 'delimiter'
+  | 'headerRow'
+  | 'layout'
+  | 'complexTypes'
+  | 'timeDataset';
+
 /** One format: its draft from a file, and from a batch member's bytes when it can. */
 export interface InferFormat {
   id: FileFormat;
@@ -18,28 +29,38 @@ export interface InferFormat {
    * files, and listed by its type only for an archive's members.
    */
   inferSource?(source: ByteSource, options: InferOptions): Promise<Draft>;
+  /**
+   * The options of one format or another that this format's inferer reads (none when
+   * absent): the command line refuses a flag for one it does not read instead of
+   * ignoring it.
+   */
+  options?: readonly FormatOption[];
 }
 
 const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'csv',
+    options: ['timeColumn', 'timeFormat', 'relativeStartTime', 'delimiter', 'headerRow'],
     infer: async (path, options) => (await import('./csv.js')).inferCsv(path, options),
     inferSource: async (source, options) =>
       (await import('./csv.js')).inferCsvSource(source, options),
   },
   {
     id: 'parquet',
+    options: ['timeColumn', 'timeFormat', 'relativeStartTime', 'layout', 'complexTypes'],
     infer: async (path, options) => (await import('./parquet.js')).inferParquet(path, options),
     inferSource: async (source, options) =>
       (await import('./parquet.js')).inferParquetSource(source, options),
   },
   {
     id: 'hdf5',
+    options: ['timeFormat', 'relativeStartTime', 'timeDataset'],
     infer: async (path, options) => (await import('./hdf5.js')).inferHdf5(path, options),
     inferSource: async (source, options) => (await import('./hdf5.js')).inferHdf5(source, options),
   },
   {
     id: 'tdms',
+    options: ['timeFormat', 'relativeStartTime'],
     infer: async (path, options) => (await import('./tdms.js')).inferTdms(path, options),
     inferSource: async (source, options) => {
       const { inspectTdmsSource } = await import('../inspect/index.js');
@@ -49,10 +70,12 @@ const BUILT_IN: readonly InferFormat[] = [
   },
   {
     id: 'ch10',
+    options: [],
     infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
   },
   {
     id: 'ulog',
+    options: ['relativeStartTime'],
     infer: async (path, options) => (await import('./ulog.js')).inferUlog(path, options),
     inferSource: async (source, options) => {
       const { inspectUlogSource } = await import('../inspect/index.js');
@@ -72,6 +95,32 @@ export function inferFormats(): InferFormat[] {
 /** The entry of a format id, or undefined when infer has none. */
 export function inferFormat(id: FileFormat): InferFormat | undefined {
   return TABLE.get(id);
+}
+
+/** The options in `options` that the format's inferer does not read (see `InferFormat.options`). */
+export function optionsNotRead(id: FileFormat, options: InferOptions): FormatOption[] {
+  const read = new Set(inferFormat(id)?.options ?? []);
+  const given = Object.keys(options).filter((k) => options[k as keyof InferOptions] !== undefined);
+  return ALL_FORMAT_OPTIONS.filter((o) => given.includes(o) && !read.has(o));
+}
+
+/** Every format option, and the formats that read it (for a message). */
+const ALL_FORMAT_OPTIONS: readonly FormatOption[] = [
+  'timeColumn',
+  'timeFormat',
+  'relativeStartTime',
+  'delimiter',
+  'headerRow',
+  'layout',
+  'complexTypes',
+  'timeDataset',
+];
+
+/** The formats whose inferer reads `option`. */
+export function formatsReading(option: FormatOption): FileFormat[] {
+  return inferFormats()
+    .filter((f) => f.options?.includes(option))
+    .map((f) => f.id);
 }
 
 /** Adds a format to infer's part of the table; returns the function that removes it. */

@@ -9,8 +9,14 @@ export { inferBatch } from './batch.js';
 export { draftFromCh10Profile, inferCh10 } from './ch10.js';
 export { parseDelimiter } from './csv.js';
 export { finishDraft } from './finish.js';
-export type { InferFormat } from './formats.js';
-export { inferFormat, inferFormats, registerInferFormat } from './formats.js';
+export type { FormatOption, InferFormat } from './formats.js';
+export {
+  formatsReading,
+  inferFormat,
+  inferFormats,
+  optionsNotRead,
+  registerInferFormat,
+} from './formats.js';
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
 export { RESTATED_BY } from './restated.js';

@@ -18,7 +18,7 @@
  * `time_utc_usec` until it finds one. The package stays a dev dependency: the benchmark's
  * baseline and a cross-check of our fixtures.
  */
-import { type Issue, type IssueCode, issue } from '../model/plain.js';
+import { type Issue, type IssueCode, issue, pushAll } from '../model/plain.js';
 import {
   type ByteSource,
   openForInspection,
@@ -353,7 +353,7 @@ function profileOf(
 ): UlogProfile {
   const dataStart = scan.dataStart ?? parts[0]?.[1] ?? source.size;
   const fields = fieldsOf(scan, source.name, issues);
-  issues.push(...damageIssues(scan, source.name));
+  pushAll(issues, damageIssues(scan, source.name));
   const flags = scan.flags;
   const profile: UlogProfile = {
     format: 'ulog',
@@ -445,7 +445,7 @@ function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfi
     }
     if (flat.capped || take < flat.leaves.length) over = { at: id, left: 0 };
   }
-  issues.push(...fieldIssues(found, name));
+  pushAll(issues, fieldIssues(found, name));
   if (over) issues.push(overLimitIssue(over, name));
   return fields;
 }

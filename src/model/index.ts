@@ -9,6 +9,7 @@ export * from './enums.js';
 export * from './hdf5.js';
 export * from './issue.js';
 export * from './json-schema.js';
+export * from './key-order.js';
 export * from './parquet.js';
 export * from './plain.js';
 export * from './resources.js';

@@ -6,8 +6,9 @@
  * inside the data are removed. Streams with bounded memory: when no cell needs rewriting
  * the bytes are copied (repeated header lines left out); otherwise record by record.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { openPendingFile } from '../files/index.js';
 import { type CsvRecord, fieldText, inspectCsv, scanCsvFile } from '../inspect/index.js';
 import { type NormalizeCounts, type NormalizePlan, planNormalize, rewriteRow } from './plan.js';
 
@@ -44,8 +45,9 @@ export interface NormalizeReport {
 const CHUNK = 4 * 1024 * 1024;
 
 /**
- * Normalizes `input` into `output` (written to a temporary name beside it, then renamed).
- * The caller makes sure `output` is not the input.
+ * Normalizes `input` into `output` (written to a new file beside it, created exclusively
+ * under a random name, then renamed over `output`: `openPendingFile`). The caller makes
+ * sure `output` is not the input.
  */
 export async function normalizeCsv(
   input: string,
@@ -65,22 +67,18 @@ export async function normalizeCsv(
     repeatedHeaders: 0,
     cellsKept: 0,
   };
-  const temp = `${output}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w');
+  const pending = await openPendingFile(output);
+  const fd = pending.handle.fd;
   let bytesOut: number;
   try {
     bytesOut = plan.bytesOnly
       ? await copyBytes(input, fd, plan, counts, options.onProgress)
       : await rewriteRecords(input, fd, plan, counts, options);
-    closeSync(fd);
-    await rename(temp, output);
   } catch (err) {
-    try {
-      closeSync(fd);
-    } catch {}
-    await rm(temp, { force: true });
+    await pending.abort();
     throw err;
   }
+  await pending.commit();
   const join = plan.columns.find((c) => c.kind === 'join');
   const report: NormalizeReport = {
     input,

@@ -232,3 +232,101 @@ describe('config mistakes', () => {
     });
   });
 });
+
+describe('slips: a misspelt command or option, swapped preview arguments, a flag of another format', () => {
+  test('infr: did you mean infer, then the usage', async () => {
+    const r = await call(['infr', 'data.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n').slice(0, 3)).toEqual([
+      "importkit: unknown command 'infr'",
+      "  hint: Did you mean 'infer'?",
+      '',
+    ]);
+    // A word far from every command gets the usage alone.
+    expect((await call(['frobnicate'])).stderr.split('\n').slice(0, 2)).toEqual([
+      "importkit: unknown command 'frobnicate'",
+      '',
+    ]);
+  });
+
+  test('--verison is an unknown option, with --version suggested', async () => {
+    expect(await call(['--verison'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "importkit: unknown option '--verison'\n  hint: Did you mean --version?\nRun 'importkit --help' for usage.\n",
+    });
+  });
+
+  test('preview data.csv config.yaml: the arguments swapped, as check and submit say', async () => {
+    expect(await call(['preview', 'data.csv', 'config.yaml'])).toEqual(
+      usage(
+        'preview',
+        'data.csv looks like a CSV data file, not a config (YAML or JSON)',
+        'usage: importkit preview <config> <data-file>; with the arguments swapped: importkit preview config.yaml data.csv',
+      ),
+    );
+  });
+
+  test('--time-column timestmp: did you mean the column timestamp', async () => {
+    const r = await call(['infer', 'data.csv', '--time-column', 'timestmp']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').slice(0, 3)).toEqual([
+      `error infer_time_column_unknown: ${join(dir, 'data.csv')}: the time column 'timestmp' is not in the file (columns: 1 timestamp, 2 p)`,
+      '  at /csvConfig/timeColumn/columnNumber',
+      "  hint: Did you mean 'timestamp'?",
+    ]);
+  });
+
+  test('a flag of another format is refused, naming the flag, the format and the formats it is for', async () => {
+    const preview = join(root, 'fixtures', 'preview');
+    const cases: Array<[string[], string, string, string]> = [
+      [
+        ['infer', 'data.csv', '--layout', 'flat'],
+        'infer',
+        '--layout does not apply to data.csv, a CSV file',
+        '--layout is for Parquet files; leave it out',
+      ],
+      [
+        ['infer', join(preview, 'channels.parquet'), '--delimiter', ';'],
+        'infer',
+        `--delimiter does not apply to ${join(preview, 'channels.parquet')}, a Parquet file`,
+        '--delimiter is for CSV files; leave it out',
+      ],
+      [
+        ['infer', join(preview, 'channels.ulg'), '--time-format', 'RELATIVE_SECONDS'],
+        'infer',
+        `--time-format does not apply to ${join(preview, 'channels.ulg')}, a ULog file`,
+        '--time-format is for CSV, Parquet, HDF5 and TDMS files; leave it out',
+      ],
+      [
+        ['infer', join(preview, 'channels.h5'), '--time-column', '1'],
+        'infer',
+        `--time-column does not apply to ${join(preview, 'channels.h5')}, a HDF5 file`,
+        '--time-column is for CSV and Parquet files; leave it out',
+      ],
+      [
+        ['inspect', join(preview, 'channels.tdms'), '--header-row', '2'],
+        'inspect',
+        `--header-row does not apply to ${join(preview, 'channels.tdms')}, a TDMS file`,
+        '--header-row is for CSV files; leave it out',
+      ],
+      [
+        [
+          'check',
+          join(preview, 'channels.parquet.yaml'),
+          join(preview, 'channels.parquet'),
+          '--delimiter',
+          ';',
+        ],
+        'check',
+        `--delimiter does not apply to ${join(preview, 'channels.parquet')}, a Parquet file`,
+        '--delimiter is for CSV files; leave it out',
+      ],
+    ];
+    for (const [argv, command, message, hint] of cases)
+      expect(await call(argv)).toEqual(usage(command, message, hint));
+    // A flag of the file's own format is taken.
+    expect((await call(['infer', 'data.csv', '--delimiter', ','])).code).toBe(0);
+  });
+});

@@ -97,7 +97,8 @@ describe('github reporter', () => {
     expect(commands).toEqual([
       "::error file=configs/bad.yaml,line=4,col=3,title=unknown_key::unknown key 'timeColum'%0Ahint: did you mean 'timeColumn'?",
       '::warning file=configs/bad.yaml,line=9,col=5,title=value_type_mismatch::values do not fit INT_32: 3.5 (and 2 more)',
-      '::error file=configs/odd%2C name%3A x%25.yaml,title=wrong_type::bad: 100%25 "wrong" <tag> & a, b%0D%0Anext line \u0001',
+      // The message's own CR, LF and control characters are shown as escapes (printable).
+      '::error file=configs/odd%2C name%3A x%25.yaml,title=wrong_type::bad: 100%25 "wrong" <tag> & a, b\\r\\nnext line \\x01',
     ]);
     for (const c of commands) expect(c).toMatch(ANNOTATION);
     expect(lines.at(-1)).toBe('3 files: 1 valid, 2 invalid (2 errors, 1 warning)');
@@ -256,7 +257,9 @@ describe('junit reporter', () => {
     expect(xml).toContain(
       '<failure message="unknown_key: unknown key \'timeColum\'" type="unknown_key">configs/bad.yaml:4:3 error unknown_key',
     );
-    expect(xml).toContain('bad: 100% &quot;wrong&quot; &lt;tag&gt; &amp; a, b&#13;&#10;next line');
+    expect(xml).toContain(
+      'message="wrong_type: bad: 100% &quot;wrong&quot; &lt;tag&gt; &amp; a, b\\r\\nnext line \\x01"',
+    );
   });
 
   test('any issue text and file name stay well-formed', () => {

@@ -1,11 +1,13 @@
 /** How `infer` writes a draft (one file's or a batch's): YAML, issues, the evidence table. */
-import { writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
-import { Document } from 'yaml';
+import { basename } from 'node:path';
+import { Document, isScalar, visit } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
-import { CONFIG_KINDS, type Issue } from '../../model/index.js';
+import { CONFIG_KINDS, type Issue, issue } from '../../model/index.js';
+import { MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
+import { escapedAfterC0, hasUnsafeCharacters, printable, printableJson } from '../printable.js';
+import { writeOutput } from './_outputs.js';
 
 /** Writes the draft to `output` (or stdout); false when the file cannot be written. */
 export async function writeDraft(
@@ -17,50 +19,89 @@ export async function writeDraft(
     io.stdout.write(text);
     return true;
   }
-  try {
-    await writeFile(resolve(io.cwd, output), text);
-  } catch (err) {
-    io.stderr.write(
-      `importkit infer: cannot write ${output} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})\n`,
-    );
-    return false;
-  }
-  io.stderr.write(`wrote ${output}\n`);
-  return true;
+  return writeOutput(io, 'infer', output, text);
 }
 
-/** The draft as YAML with a comment saying what it was inferred from. */
-export function toYaml(draft: Draft, file: string): string {
+/**
+ * The draft's text, JSON or YAML. A draft larger than a config importkit reads is an error
+ * of the draft (printed with it): lint, fmt and check would refuse what infer wrote.
+ */
+export function draftText(draft: Draft, file: string, format: string): string {
+  const text = format === 'json' ? toJson(draft) : toYaml(draft, file);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_CONFIG_BYTES) {
+    draft.issues.push(
+      issue(
+        'input_too_large',
+        '',
+        `the draft is ${bytes} bytes, more than the ${MAX_CONFIG_TEXT} lint, fmt and check read`,
+        {
+          hint: 'Import the file in parts (a draft per group or per set of channels), or write YAML (smaller than JSON).',
+          source: { file },
+        },
+      ),
+    );
+  }
+  return text;
+}
+
+/**
+ * The draft as YAML with a comment saying what it was inferred from. Names from the file
+ * (members, columns) are kept exact: a string holding a control or bidi character is
+ * double-quoted and those characters written as escapes, so nothing raw reaches a terminal.
+ */
+function toYaml(draft: Draft, file: string): string {
   const doc = new Document(draft.document);
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && hasUnsafeCharacters(node.value))
+        node.type = 'QUOTE_DOUBLE';
+    },
+    Pair(_, pair) {
+      if (
+        isScalar(pair.key) &&
+        typeof pair.key.value === 'string' &&
+        hasUnsafeCharacters(pair.key.value)
+      )
+        pair.key.type = 'QUOTE_DOUBLE';
+    },
+  });
   const title = CONFIG_KINDS[draft.kind].title;
   const errors = draft.issues.filter((i) => i.severity === 'error').length;
   doc.commentBefore = [
-    ` Draft ${title} inferred by importkit from ${basename(file)}.`,
+    ` Draft ${title} inferred by importkit from ${printable(basename(file))}.`,
     errors > 0
       ? ` It still has ${errors} error(s): see the issues printed with it.`
       : ' Check it before importing; `importkit infer --explain` shows why each value was chosen.',
   ].join('\n');
-  return doc.toString({ lineWidth: 0 });
+  return escapedAfterC0(doc.toString({ lineWidth: 0 }));
+}
+
+/** The draft as JSON (the bare document), printed safely. */
+function toJson(draft: Draft): string {
+  return `${printableJson(draft.document)}\n`;
 }
 
 /** Issues as lines on stderr: `error code: message`, then where and how to fix. */
 export function writeIssues(issues: readonly Issue[], file: string, out: Output): void {
   for (const i of issues.map((issue) => issueWithFlags(issue, 'infer'))) {
-    out.write(`${i.severity} ${i.code}: ${i.message}\n`);
-    if (i.path) out.write(`  at ${i.path}${i.line ? ` (line ${i.line})` : ''}\n`);
-    if (i.hint) out.write(`  hint: ${i.hint}\n`);
+    out.write(`${i.severity} ${i.code}: ${printable(i.message)}\n`);
+    if (i.path) out.write(`  at ${printable(i.path)}${i.line ? ` (line ${i.line})` : ''}\n`);
+    if (i.hint) out.write(`  hint: ${printable(i.hint)}\n`);
   }
   if (issues.length > 0) {
     const count = (s: string) => issues.filter((i) => i.severity === s).length;
     out.write(
-      `${basename(file)}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`,
+      `${printable(basename(file))}: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info\n`,
     );
   }
 }
 
 /** The evidence as a plain-text table (path, choice, confidence, reason). */
 export function explainTable(evidence: readonly Evidence[]): string {
-  const rows = evidence.map((e) => [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')]);
+  const rows = evidence.map((e) =>
+    [e.path, e.choice, e.confidence, withFlags(e.reason, 'infer')].map(printable),
+  );
   const headers = ['path', 'choice', 'confidence', 'reason'];
   const width = (i: number) =>
     Math.min(
@@ -74,8 +115,8 @@ export function explainTable(evidence: readonly Evidence[]): string {
   const lines = [line(headers), ...rows.map(line)];
   for (const e of evidence) {
     if (!e.alternatives) continue;
-    lines.push(`  alternatives for ${e.path}:`);
-    for (const a of e.alternatives) lines.push(`    - ${withFlags(a, 'infer')}`);
+    lines.push(`  alternatives for ${printable(e.path)}:`);
+    for (const a of e.alternatives) lines.push(`    - ${printable(withFlags(a, 'infer'))}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileProblem, fileProblemSync } from '../../files/index.js';
 import { type Issue, issue } from '../../model/plain.js';
-import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
+import { decodeConfigBytes, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -149,7 +149,7 @@ export function readConfig(path: string): string | Issue {
     if (st.size > MAX_CONFIG_BYTES) {
       return fileIssue(
         'input_too_large',
-        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
+        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (${MAX_CONFIG_TEXT}).`,
         TOO_LARGE_HINT,
       );
     }
@@ -165,7 +165,7 @@ export function readConfig(path: string): string | Issue {
     if (n > MAX_CONFIG_BYTES) {
       return fileIssue(
         'input_too_large',
-        `The file is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        `The file is larger than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
         TOO_LARGE_HINT,
       );
     }
@@ -187,7 +187,7 @@ export function fileIssue(code: Issue['code'], message: string, hint?: string): 
   return issue(code, '', message, { line: 1, column: 1, hint: hint || undefined });
 }
 
-/** A config from standard input: at most 4 MiB are read, as from a file. */
+/** A config from standard input: at most MAX_CONFIG_BYTES are read, as from a file. */
 export async function readConfigStdin(io: Io): Promise<string | Issue> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -197,7 +197,7 @@ export async function readConfigStdin(io: Io): Promise<string | Issue> {
     if (size > MAX_CONFIG_BYTES) {
       return fileIssue(
         'input_too_large',
-        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
         TOO_LARGE_HINT,
       );
     }

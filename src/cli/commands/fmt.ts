@@ -1,10 +1,12 @@
-import { writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { writeFileSafely } from '../../files/index.js';
 import { formatConfigText } from '../../fmt/index.js';
 import type { Issue } from '../../model/plain.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { printable } from '../printable.js';
 import { readConfig, readConfigStdin, textOrThrow } from './_files.js';
 
 const HELP = `Usage: importkit fmt <files...> [--check]
@@ -52,7 +54,7 @@ export async function fmt(args: string[], io: Io): Promise<number> {
     // Text that is not UTF-8 is never rewritten: read as UTF-8 it would be something else.
     if (typeof text !== 'string') {
       io.stderr.write(
-        `${name}:${text.line ?? 1}:${text.column ?? 1} error ${text.code}: ${text.message}\n`,
+        `${printable(`${name}:${text.line ?? 1}:${text.column ?? 1} error ${text.code}: ${text.message}`)}\n`,
       );
       failed = true;
       continue;
@@ -60,7 +62,7 @@ export async function fmt(args: string[], io: Io): Promise<number> {
     if (text.trim() === '') {
       // Nothing to format is not a canonical config: say so, as lint does.
       io.stderr.write(
-        `${name}:1:1 error document_empty The file holds no config.\n  hint: ${EMPTY_HINT}\n`,
+        `${printable(name)}:1:1 error document_empty The file holds no config.\n  hint: ${EMPTY_HINT}\n`,
       );
       failed = true;
       continue;
@@ -72,7 +74,7 @@ export async function fmt(args: string[], io: Io): Promise<number> {
           ? `${name}:${result.error.line}:${result.error.column}`
           : name;
       const code = result.error.code ? `${result.error.code}: ` : '';
-      io.stderr.write(`${at} error ${code}${result.error.message}\n`);
+      io.stderr.write(`${printable(`${at} error ${code}${result.error.message}`)}\n`);
       failed = true;
       continue;
     }
@@ -81,19 +83,22 @@ export async function fmt(args: string[], io: Io): Promise<number> {
       else io.stdout.write(result.text);
       continue;
     }
-    if (values.verbose) for (const c of result.changes) io.stderr.write(`${name}: ${c}\n`);
+    const shown = printable(name);
+    if (values.verbose)
+      for (const c of result.changes) io.stderr.write(`${shown}: ${printable(c)}\n`);
     if (!result.changed) continue;
     if (values.check) {
       const endings = text.replace(/\r\n?/g, '\n') === result.text.replace(/\r\n?/g, '\n');
       io.stdout.write(
         endings
-          ? `${name}: not in canonical form: only its line endings differ (CRLF; fmt writes LF)\n`
-          : `${name}: not in canonical form\n`,
+          ? `${shown}: not in canonical form: only its line endings differ (CRLF; fmt writes LF)\n`
+          : `${shown}: not in canonical form\n`,
       );
       failed = true;
     } else {
-      await writeFile(resolve(io.cwd, name), result.text);
-      io.stdout.write(`${name}: formatted\n`);
+      // Rewritten where the config is (a symlink to it stays a symlink), the one safe way.
+      await writeFileSafely(await realpath(resolve(io.cwd, name)), result.text);
+      io.stdout.write(`${shown}: formatted\n`);
     }
   }
   return failed ? EXIT_INVALID : EXIT_OK;

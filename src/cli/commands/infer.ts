@@ -15,7 +15,9 @@ import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
-import { explainTable, toYaml, writeDraft, writeIssues } from './_draft-output.js';
+import { draftText, explainTable, writeDraft, writeIssues } from './_draft-output.js';
+import { refuseFlagsOfOtherFormats } from './_format-flags.js';
+import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit infer <file | folder | archive> [options]
 
@@ -154,6 +156,15 @@ export async function infer(args: string[], io: Io): Promise<number> {
   const file = positionals[0] as string;
   checkDataArgument(file, 'infer', 'importkit infer <data-file> [options]');
   const path = resolve(io.cwd, file);
+  await refuseOverwritingInputs(
+    io,
+    'infer',
+    [
+      ...(typeof values.output === 'string' ? [{ flag: '-o', path: values.output }] : []),
+      ...(typeof values.preview === 'string' ? [{ flag: '--preview', path: values.preview }] : []),
+    ],
+    [{ what: 'the data file', path: file }],
+  );
   if (values.preview === undefined && (await containerKind(path)) !== undefined) {
     const { inferBatchCommand } = await import('./infer-batch.js');
     return inferBatchCommand(io, file, options, {
@@ -165,10 +176,10 @@ export async function infer(args: string[], io: Io): Promise<number> {
     });
   }
 
+  await refuseFlagsOfOtherFormats(path, file, options);
   const draft = await inferWithProgress(io, file, path, options);
 
-  const text =
-    format === 'json' ? `${JSON.stringify(draft.document, null, 2)}\n` : toYaml(draft, file);
+  const text = draftText(draft, file, format);
   if (values.explain) io.stderr.write(explainTable(draft.evidence));
   writeIssues(draft.issues, file, io.stderr);
   if (!(await writeDraft(io, text, typeof values.output === 'string' ? values.output : undefined)))
@@ -176,6 +187,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
   if (typeof values.preview === 'string') {
     const { writePreview } = await import('./preview.js');
     const shown = await writePreview(io, {
+      command: 'infer',
       document: draft.document,
       configText: text,
       configName: typeof values.output === 'string' ? values.output : `draft.${format}`,

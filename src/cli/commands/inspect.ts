@@ -11,7 +11,9 @@ import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { withFlags } from '../option-flags.js';
+import { escapedAfterC0, printable, printableJson } from '../printable.js';
 import { createProgress } from '../progress.js';
+import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 
 const HELP = `Usage: importkit inspect <file> [options]
 
@@ -62,6 +64,10 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   }
   const file = positionals[0] as string;
   checkDataArgument(file, 'inspect', 'importkit inspect <data-file> [options]');
+  await refuseFlagsOfOtherFormats(resolve(io.cwd, file), file, {
+    ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
+    ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
+  });
   const progress = values.full ? createProgress(io, 'reading', 0) : undefined;
   if (values.full) {
     options.full = true;
@@ -80,16 +86,19 @@ export async function inspect(args: string[], io: Io): Promise<number> {
     progress?.done();
   }
   profile = { ...profile, file: { ...profile.file, path: file } };
-  io.stdout.write(
-    format === 'json' ? `${JSON.stringify(profile, null, 2)}\n` : profileText(profile),
-  );
+  io.stdout.write(format === 'json' ? `${printableJson(profile)}\n` : profileText(profile));
   return EXIT_OK;
 }
 
-/** A profile as text: a summary, format details, a table of fields, the issues. */
+/**
+ * A profile as text: a summary, format details, a table of fields, the issues. Every name
+ * and value from the file is printed through `printable`.
+ */
 export function profileText(profile: BaseProfile): string {
   const lines: string[] = [];
-  lines.push(`${profile.file.path}: ${profile.format.toUpperCase()}, ${profile.file.size} bytes`);
+  lines.push(
+    `${printable(profile.file.path)}: ${profile.format.toUpperCase()}, ${profile.file.size} bytes`,
+  );
   lines.push(
     `read ${profile.bytesRead} bytes${profile.rowCount !== undefined ? `; ${profile.rowCount} rows` : ''}`,
   );
@@ -99,24 +108,26 @@ export function profileText(profile: BaseProfile): string {
     if (v && typeof v === 'object') {
       const parts = Object.entries(v as Record<string, unknown>)
         .filter(([, x]) => x !== undefined && typeof x !== 'object')
-        .map(([k, x]) => `${k}=${JSON.stringify(x)}`);
+        .map(([k, x]) => `${k}=${escapedAfterC0(JSON.stringify(x))}`);
       lines.push(`${key}: ${parts.join(' ')}`);
     }
   }
-  const rows = profile.fields.map((f) => [
-    String(
-      f.column ??
-        ((f as { index?: unknown }).index === undefined
-          ? ''
-          : Number((f as { index?: unknown }).index) + 1),
-    ),
-    f.name ?? f.path ?? '',
-    f.physicalType,
-    f.logicalType ?? '',
-    f.units ?? '',
-    f.nullCount === undefined ? '' : String(f.nullCount),
-    f.samples.slice(0, 3).join(' | '),
-  ]);
+  const rows = profile.fields.map((f) =>
+    [
+      String(
+        f.column ??
+          ((f as { index?: unknown }).index === undefined
+            ? ''
+            : Number((f as { index?: unknown }).index) + 1),
+      ),
+      f.name ?? f.path ?? '',
+      f.physicalType,
+      f.logicalType ?? '',
+      f.units ?? '',
+      f.nullCount === undefined ? '' : String(f.nullCount),
+      f.samples.slice(0, 3).join(' | '),
+    ].map(printable),
+  );
   const headers = ['#', 'name', 'type', 'logical', 'units', 'empty', 'samples'];
   // `#` is left out when no field has a number (HDF5 datasets); cells are never cut: one
   // longer than 40 characters is written whole and pushes the rest of its row along.
@@ -139,7 +150,7 @@ export function profileText(profile: BaseProfile): string {
   if (profile.issues.length > 0) {
     lines.push('');
     for (const i of profile.issues) {
-      lines.push(`${i.severity} ${i.code}: ${withFlags(i.message, 'inspect')}`);
+      lines.push(`${i.severity} ${i.code}: ${printable(withFlags(i.message, 'inspect'))}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { inferConfig } from '../../infer/index.js';
 import { hasErrors } from '../../model/plain.js';
@@ -7,8 +7,10 @@ import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
+import { printable } from '../printable.js';
 import { createProgress, type Progress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
+import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
 
@@ -50,7 +52,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
       positionals.length === 0 ? 'no input file given' : 'one input file at a time',
     );
   const input = resolve(io.cwd, positionals[0] as string);
-  const output = await outputPath(input, values.output, io);
+  const output = await outputPath(positionals[0] as string, values, io);
   const zone = typeof values.timezone === 'string' ? values.timezone : undefined;
   if (zone !== undefined && !isKnownZone(zone))
     throw new UsageError(`--timezone '${zone}' is not a time zone (e.g. Europe/Berlin, UTC)`);
@@ -70,33 +72,37 @@ export async function normalize(args: string[], io: Io): Promise<number> {
         }
       : {}),
   }).finally(() => (progress as Progress | undefined)?.done());
-  io.stdout.write(describe(report, values.output as string));
+  const shown = printable(values.output as string);
+  io.stdout.write(describe(report, shown));
   const draft = await inferConfig(output);
   const errors = draft.issues.filter((i) => i.severity === 'error');
   const warnings = draft.issues.filter((i) => i.severity === 'warning');
   io.stdout.write(
     errors.length + warnings.length === 0
-      ? `draft for ${values.output}: clean (importkit infer ${values.output})\n`
-      : `draft for ${values.output}: ${errors.length} error(s), ${warnings.length} warning(s): ${draft.issues
+      ? `draft for ${shown}: clean (importkit infer ${shown})\n`
+      : `draft for ${shown}: ${errors.length} error(s), ${warnings.length} warning(s): ${draft.issues
           .filter((i) => i.severity !== 'info')
           .map((i) => i.code)
-          .join(', ')} (importkit infer ${values.output})\n`,
+          .join(', ')} (importkit infer ${shown})\n`,
   );
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
 }
 
-/** The output path: required, and never the input (by path or by the file it names). */
-async function outputPath(input: string, given: unknown, io: Io): Promise<string> {
-  if (typeof given !== 'string' || given.trim() === '')
+/** The output path: required, and never the input or the draft config (`refuseOverwritingInputs`). */
+async function outputPath(
+  given: string,
+  values: { output?: string | boolean; config?: string | boolean },
+  io: Io,
+): Promise<string> {
+  const out = values.output;
+  if (typeof out !== 'string' || out.trim() === '')
     throw new UsageError('give the file to write with -o <out.csv>');
-  const inputStat = await stat(input).catch(() => undefined);
-  if (!inputStat?.isFile()) throw new UsageError(`${input}: no such file`);
-  const output = resolve(io.cwd, given);
-  const same =
-    output === input ||
-    (await realpath(output).catch(() => output)) === (await realpath(input).catch(() => input));
-  if (same) throw new UsageError(`-o ${given} is the input: normalize never writes over its input`);
-  return output;
+  const inputStat = await stat(resolve(io.cwd, given)).catch(() => undefined);
+  if (!inputStat?.isFile()) throw new UsageError(`${given}: no such file`);
+  const inputs = [{ what: 'the input', path: given }];
+  if (typeof values.config === 'string') inputs.push({ what: 'the config', path: values.config });
+  await refuseOverwritingInputs(io, 'normalize', [{ flag: '-o', path: out }], inputs);
+  return resolve(io.cwd, out);
 }
 
 async function firstDataRowOf(file: string, io: Io): Promise<number | undefined> {

@@ -1,4 +1,4 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Evidence } from '../../infer/index.js';
 import type { ImportDocument } from '../../model/index.js';
@@ -8,7 +8,10 @@ import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
+import { printable } from '../printable.js';
 import { createProgress } from '../progress.js';
+import { refuseOverwritingInputs, writeOutput } from './_outputs.js';
 import { checkAgainstData, readConfigText } from './check.js';
 
 const HELP = `Usage: importkit preview <config> <data-file> [options]
@@ -46,6 +49,19 @@ export async function preview(args: string[], io: Io): Promise<number> {
     throw new UsageError('give a config file and the data file it imports');
   }
   const [configFile, dataFile] = positionals as [string, string];
+  // Swapped arguments, a URL or a data file as the config: said before anything is read.
+  const usage = 'importkit preview <config> <data-file>';
+  checkConfigArgument(configFile, usage, dataFile);
+  checkDataArgument(dataFile, 'preview', usage);
+  await refuseOverwritingInputs(
+    io,
+    'preview',
+    [{ flag: '-o', path: String(values.output) }],
+    [
+      { what: 'the config', path: configFile },
+      { what: 'the data file', path: dataFile },
+    ],
+  );
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
   if (!(await stat(dataPath).catch(() => undefined))) {
@@ -56,10 +72,11 @@ export async function preview(args: string[], io: Io): Promise<number> {
     | ImportDocument
     | undefined;
   if (!document) {
-    io.stderr.write(`importkit preview: ${configFile} has no valid config to preview\n`);
+    io.stderr.write(`importkit preview: ${printable(configFile)} has no valid config to preview\n`);
     return EXIT_INVALID;
   }
   const issues = await writePreview(io, {
+    command: 'preview',
     document,
     configText: text,
     configName: configFile,
@@ -73,6 +90,8 @@ export async function preview(args: string[], io: Io): Promise<number> {
 }
 
 export interface WritePreview {
+  /** The command writing it (`preview`, `infer`), for its messages. */
+  command: string;
   document: ImportDocument;
   configText: string;
   configName: string;
@@ -128,17 +147,9 @@ export async function writePreview(io: Io, p: WritePreview): Promise<Issue[] | u
   } finally {
     progress?.done();
   }
-  try {
-    await writeFile(resolve(io.cwd, p.output), html);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    io.stderr.write(`importkit: cannot write ${p.output} (${code})\n`);
-    return undefined;
-  }
   const errors = issues.filter((i) => i.severity === 'error').length;
-  io.stderr.write(
-    `wrote ${p.output}${errors > 0 ? ` (the config has ${errors} error(s): see the page)` : ''}\n`,
-  );
-  for (const note of notes) io.stderr.write(`note: ${note}\n`);
+  const said = errors > 0 ? ` (the config has ${errors} error(s): see the page)` : '';
+  if (!(await writeOutput(io, p.command, p.output, html, said))) return undefined;
+  for (const note of notes) io.stderr.write(`note: ${printable(note)}\n`);
   return issues;
 }

@@ -10,6 +10,9 @@ Prints the JSON Schema (draft 2020-12) of a config document, or of one config ki
 ${CONFIG_KIND_NAMES.join(', ')} (also accepted: csvConfig, CsvConfig, ...).
 Editors use it for completion, for example with yaml-language-server:
   # yaml-language-server: $schema=node_modules/importkit/schemas/document.schema.json
+
+Options:
+  -h, --help  show this help
 `;
 
 /** `importkit schema [kind]`: prints a JSON Schema. */

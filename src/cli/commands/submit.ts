@@ -25,7 +25,7 @@ import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
 import { checkConfigArgument, checkDataArgument } from '../mistakes.js';
-import { printable } from '../printable.js';
+import { printable, printableJson } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { readConfigOrThrow } from './_files.js';
@@ -137,8 +137,8 @@ export function describeImport(d: DataImport): string {
 
 /** What a wait that is cut short prints: the import goes on; how to follow it up. */
 function continues(id: string, io: Io, json: boolean, last: DataImport | undefined): void {
-  if (json) io.stdout.write(`${JSON.stringify(last ?? { dataImportId: id }, null, 2)}\n`);
-  io.stderr.write(`import ${id} continues: importkit status ${id} --wait\n`);
+  if (json) io.stdout.write(`${printableJson(last ?? { dataImportId: id })}\n`);
+  io.stderr.write(`import ${printable(id)} continues: importkit status ${printable(id)} --wait\n`);
 }
 
 /**
@@ -218,7 +218,7 @@ function endedEarly(
   last: DataImport | undefined,
 ): number {
   if (err instanceof ImportFailedError) {
-    if (json) io.stdout.write(`${JSON.stringify(err.dataImport, null, 2)}\n`);
+    if (json) io.stdout.write(`${printableJson(err.dataImport)}\n`);
     else io.stdout.write(`${describeImport(err.dataImport as DataImport)}\n`);
     io.stderr.write(
       `importkit: data import ${printable(id)} failed: ${printable(err.errorMessage) || '(no message)'}\n`,
@@ -239,7 +239,7 @@ function endedEarly(
 }
 
 export function printResult(d: DataImport, io: Io, json: boolean): void {
-  if (json) io.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
+  if (json) io.stdout.write(`${printableJson(d)}\n`);
   else io.stdout.write(`${describeImport(d)}\n`);
   const warnings = (d as { warnings?: unknown }).warnings;
   if (Array.isArray(warnings))
@@ -293,7 +293,7 @@ async function sendBatch(
   if (!kind || issues.some((i) => i.severity === 'error')) {
     await reportConfigIssues(io, { file: args.configPath, valid: false, issues, text: args.text });
     io.stderr.write(
-      `importkit submit: ${args.dataPath} does not fit ${args.configPath}; nothing was sent\n`,
+      `${printable(`importkit submit: ${args.dataPath} does not fit ${args.configPath}`)}; nothing was sent\n`,
     );
     return EXIT_INVALID;
   }
@@ -436,7 +436,9 @@ async function readSubmitConfig(
   }
   if (!result.ok || result.value === undefined) {
     await reportConfigIssues(io, { file: configPath, valid: false, issues: result.issues, text });
-    io.stderr.write(`importkit submit: ${configPath} is not a valid config; nothing was sent\n`);
+    io.stderr.write(
+      `${printable(`importkit submit: ${configPath} is not a valid config`)}; nothing was sent\n`,
+    );
     return EXIT_INVALID;
   }
   if (result.issues.length > 0) {
@@ -491,9 +493,9 @@ async function sendFile(
     throw new UsageError(`${dataPath}: no such file; nothing was sent`);
   }
   if (problem) {
-    const hint = problem.hint ? `\n  hint: ${problem.hint}` : '';
+    const hint = problem.hint ? `\n  hint: ${printable(problem.hint)}` : '';
     io.stderr.write(
-      `importkit submit: error ${problem.code}: ${problem.message}; nothing was sent${hint}\n`,
+      `importkit submit: error ${problem.code}: ${printable(problem.message)}; nothing was sent${hint}\n`,
     );
     return EXIT_INVALID;
   }
@@ -523,7 +525,7 @@ async function fitsConfig(
   if (!issues.some((i) => i.severity === 'error')) return true;
   await reportConfigIssues(io, { file: configPath, valid: false, issues, text });
   io.stderr.write(
-    `importkit submit: ${dataPath} does not fit ${configPath}; nothing was sent (--no-check sends it unchecked)\n`,
+    `${printable(`importkit submit: ${dataPath} does not fit ${configPath}`)}; nothing was sent (--no-check sends it unchecked)\n`,
   );
   return false;
 }

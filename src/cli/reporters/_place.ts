@@ -1,4 +1,5 @@
 import type { Issue } from '../../model/plain.js';
+import { printable } from '../printable.js';
 import type { FileReport, ReporterOptions } from './types.js';
 
 /** Where an issue points: a position in the config text, else a line of the data file. */
@@ -35,9 +36,10 @@ export function shownIssues(issues: readonly Issue[], options: ReporterOptions):
   );
 }
 
-/** The message with its hint, for formats that have one text field. */
+/** The message with its hint, for formats that have one text field (each `printable`). */
 export function messageWithHint(issue: Issue): string {
-  return issue.hint ? `${issue.message}\nhint: ${issue.hint}` : issue.message;
+  const message = printable(issue.message);
+  return issue.hint ? `${message}\nhint: ${printable(issue.hint)}` : message;
 }
 
 /** A data place in words (`row 12 (line 13), column 3`), for messages. */

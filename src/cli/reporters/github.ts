@@ -1,5 +1,6 @@
 import type { Issue } from '../../model/plain.js';
 import type { Output } from '../io.js';
+import { printable } from '../printable.js';
 import { messageWithHint, placeOf, shownIssues } from './_place.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 
@@ -27,7 +28,7 @@ const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
 /** One workflow command for one issue. */
 export function annotation(report: FileReport, issue: Issue): string {
   const place = placeOf(report, issue);
-  const props: string[] = [`file=${escapeProperty(place.file)}`];
+  const props: string[] = [`file=${escapeProperty(printable(place.file))}`];
   if (place.line !== undefined) props.push(`line=${place.line}`);
   if (place.column !== undefined) props.push(`col=${place.column}`);
   props.push(`title=${escapeProperty(issue.code)}`);

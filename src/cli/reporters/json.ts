@@ -1,4 +1,5 @@
 import type { Output } from '../io.js';
+import { printableJson } from '../printable.js';
 import type { FileReport, Reporter, Summary } from './types.js';
 
 /** One issue as the JSON reporter writes it: every key always present (null when unknown). */
@@ -48,7 +49,7 @@ export function jsonReporter(out: Output): Reporter {
         errors: s.errors,
         warnings: s.warnings,
       };
-      out.write(`${JSON.stringify({ files, summary } satisfies JsonOutput, null, 2)}\n`);
+      out.write(`${printableJson({ files, summary } satisfies JsonOutput)}\n`);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Issue } from '../../model/plain.js';
 import type { Output } from '../io.js';
+import { printable } from '../printable.js';
 import { describeSource, placeOf, shownIssues } from './_place.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 
@@ -18,12 +19,14 @@ export function junitReporter(out: Output, options: ReporterOptions): Reporter {
       const errors = shown.filter((i) => i.severity === 'error');
       const others = shown.filter((i) => i.severity !== 'error');
       const lines: string[] = [
-        `    <testcase classname="${attr(suite)}" name="${attr(report.file)}" file="${attr(report.file)}">`,
+        `    <testcase classname="${attr(suite)}" name="${attr(printable(report.file))}" file="${attr(printable(report.file))}">`,
       ];
       if (!report.valid) {
         failures += 1;
         const first = errors[0] ?? report.issues.find((i) => i.severity === 'error');
-        const message = first ? `${first.code}: ${first.message}` : `${report.file} does not pass`;
+        const message = printable(
+          first ? `${first.code}: ${first.message}` : `${report.file} does not pass`,
+        );
         lines.push(
           `      <failure message="${attr(message)}" type="${attr(first?.code ?? 'invalid')}">${text(
             (errors.length > 0 ? errors : report.issues).map((i) => describe(report, i)).join('\n'),
@@ -55,6 +58,7 @@ export function junitReporter(out: Output, options: ReporterOptions): Reporter {
   };
 }
 
+/** One issue as a line (and its hint), every name and message `printable`. */
 function describe(report: FileReport, issue: Issue): string {
   const place = placeOf(report, issue);
   const at =
@@ -62,8 +66,9 @@ function describe(report: FileReport, issue: Issue): string {
       ? `${place.file}:${place.line}${place.column !== undefined ? `:${place.column}` : ''}`
       : place.file;
   const where = describeSource(issue);
-  const hint = issue.hint ? `\n  hint: ${issue.hint}` : '';
-  return `${at} ${issue.severity} ${issue.code} ${issue.message}${where && place.file !== issue.source?.file ? ` (${where})` : ''}${hint}`;
+  const hint = issue.hint ? `\n  hint: ${printable(issue.hint)}` : '';
+  const said = `${at} ${issue.severity} ${issue.code} ${issue.message}${where && place.file !== issue.source?.file ? ` (${where})` : ''}`;
+  return `${printable(said)}${hint}`;
 }
 
 /** Characters XML 1.0 does not allow at all (control characters other than tab, LF, CR). */

@@ -1,6 +1,7 @@
 import { CODES, type Issue, isIssueCode } from '../../model/plain.js';
 import { VERSION } from '../args.js';
 import type { Output } from '../io.js';
+import { printable, printableJson } from '../printable.js';
 import { describeSource, placeOf, shownIssues } from './_place.js';
 import type { FileReport, Reporter, ReporterOptions, Summary } from './types.js';
 
@@ -76,7 +77,7 @@ export function sarifReporter(out: Output, options: ReporterOptions): Reporter {
           },
         ],
       };
-      out.write(`${JSON.stringify(log, null, 2)}\n`);
+      out.write(`${printableJson(log)}\n`);
     },
   };
 }
@@ -101,13 +102,16 @@ function resultOf(report: FileReport, issue: Issue, index: number): Record<strin
   };
   if (region.startLine !== undefined) physicalLocation.region = region;
   const where = describeSource(issue);
-  const text = [
-    issue.message,
-    where && place.file !== issue.source?.file ? `(${where})` : undefined,
-    issue.hint ? `Hint: ${issue.hint}` : undefined,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  // The message is shown to people (code scanning, dashboards): names in it are escaped.
+  const text = printable(
+    [
+      issue.message,
+      where && place.file !== issue.source?.file ? `(${where})` : undefined,
+      issue.hint ? `Hint: ${issue.hint}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
   return {
     ruleId: issue.code,
     ruleIndex: index,

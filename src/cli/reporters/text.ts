@@ -14,7 +14,7 @@ export function textReporter(out: Output, options: ReporterOptions): Reporter {
     write(report: FileReport) {
       const shown = report.issues.filter((i) => visible(i, options));
       if (shown.length === 0 && report.valid) {
-        if (options.verbose) out.write(`${report.file}: ${paint.green('ok')}\n`);
+        if (options.verbose) out.write(`${printable(report.file)}: ${paint.green('ok')}\n`);
         return;
       }
       for (const i of shown) {
@@ -32,7 +32,7 @@ export function textReporter(out: Output, options: ReporterOptions): Reporter {
       const files = `${s.files} file${s.files === 1 ? '' : 's'}`;
       if (s.invalid === 0) {
         const warn = s.warnings > 0 && !options.quiet ? ` (${plural(s.warnings, 'warning')})` : '';
-        out.write(`${paint.green('✔')} ${s.validText ?? `${files} valid`}${warn}\n`);
+        out.write(`${paint.green('✔')} ${printable(s.validText ?? `${files} valid`)}${warn}\n`);
         return;
       }
       const parts = [plural(s.errors, 'error')];
