@@ -411,6 +411,7 @@ function placeOf(axis: Axis, file: string): ValuePlace {
   return {
     label: axis.label,
     time: `the timestamp of ${axis.label}`,
+    row: 'message',
     at(row) {
       const p = axis.places.get(row);
       if (!p) return { text: `message ${row - 1} read of ${axis.label}`, source: { file } };

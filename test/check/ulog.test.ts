@@ -206,7 +206,7 @@ describe('checkUlog', () => {
         severity: 'warning',
         path: '/ulogConfig/data/0',
         message:
-          '1 row repeats the time of the row before; first at message 1 of log_messages_7 (offset 274, timestamp 2001000 µs)',
+          '1 message repeats the time of the message before; first at message 1 of log_messages_7 (offset 274, timestamp 2001000 µs)',
       },
     ]);
   });
