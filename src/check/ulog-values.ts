@@ -393,8 +393,9 @@ export function ulogValueIssues(plan: ValuePlan, file: string): Issue[] {
     pushAll(out, timeValueIssues(axis.state.tally as TimeTally, axis.ptr, placeOf(axis, file)));
     for (const c of axis.channels) {
       const place = { ...placeOf(axis, file), label: c.label };
-      out.push(
-        ...channelValueIssues(
+      pushAll(
+        out,
+        channelValueIssues(
           { dataType: c.dataType, ptr: c.ptr },
           c.judge.result as ChannelTally,
           place,
