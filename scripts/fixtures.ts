@@ -19,6 +19,7 @@ const GENERATORS: Record<string, () => Promise<Generator>> = {
   'check-tdms': async () => (await import('./fixtures/check-tdms.js')).generate,
   ch10: async () => (await import('./fixtures/ch10.js')).generate,
   ulog: async () => (await import('./fixtures/ulog.js')).generate,
+  'check-ulog': async () => (await import('./fixtures/check-ulog.js')).generate,
   examples: async () => (await import('./fixtures/examples.js')).generate,
   preview: async () => (await import('./fixtures/preview.js')).generate,
   batch: async () => (await import('./fixtures/batch.js')).generate,

@@ -146,8 +146,9 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('ulog'),
     reads: {
-      sampled: 'its definitions and message headers read, no values',
-      full: 'its definitions and message headers read, no values',
+      sampled:
+        'its definitions and message headers read; the messages the config names decoded from the head, three slices and the tail of the data section (all of it under 4 MiB) and the head of each appended part; `full` decodes every one',
+      full: 'its definitions and message headers read; every message the config names decoded',
     },
     check: async (config, source, options) =>
       (await import('./ulog.js')).checkUlog(config as UlogConfig, source, options),

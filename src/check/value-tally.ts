@@ -426,6 +426,8 @@ export interface ValuePlace {
   within?: string;
   /** A row (1-based, as tallied) as a message names it, and the issue's source. */
   at(row: number): { text: string; source: IssueSource };
+  /** What a row is called in messages: `row` unless given (a ULog data message: `message`). */
+  row?: string;
 }
 
 /** The time's findings: nulls, NaN/±inf, going backwards, repeats. */
@@ -457,10 +459,11 @@ export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): I
     );
   }
   if (t.firstRepeat !== undefined) {
-    const n = plural(t.repeats, 'row repeats', 'rows repeat');
+    const row = place.row ?? 'row';
+    const n = plural(t.repeats, `${row} repeats`, `${row}s repeat`);
     found(
       'time_repeated',
-      (at) => `${n} the time of the row before${within}; first at ${at}`,
+      (at) => `${n} the time of the ${row} before${within}; first at ${at}`,
       t.firstRepeat,
     );
   }

@@ -149,6 +149,7 @@ export type {
   UlogParameter,
   UlogProfile,
   UlogScalar,
+  UlogSizes,
   UlogSubscription,
   UlogValue,
 } from './ulog.js';
@@ -156,6 +157,8 @@ export {
   inspectUlog,
   inspectUlogSource,
   readUlogData,
+  ulogChannelMessages,
+  ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
 } from './ulog.js';

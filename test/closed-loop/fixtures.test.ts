@@ -43,14 +43,6 @@ const KNOWN_CONTRADICTIONS: Readonly<Record<string, string>> = {
     "HDF5: infer reads no values of value datasets, so not /flag's bool byte of 2",
   'check-hdf5/float-time.h5 | check --full: time_not_parseable':
     "HDF5: infer reads a few values of each time dataset, not /t's NaN time",
-  'ulog/damaged-truncated.ulg | check: ulog_damage_fails_import':
-    'ULog: infer warns ulog_damaged but drafts the default FAIL_ON_ERROR parseErrorPolicy, which check says fails the import',
-  'ulog/damaged-truncated.ulg | check --full: ulog_damage_fails_import':
-    'ULog: as above, with --full',
-  'ulog/damaged-truncated.ulg --relative-start 2024-05-01T12:00:00Z | check: ulog_damage_fails_import':
-    'ULog: as above, with a start time',
-  'ulog/damaged-truncated.ulg --relative-start 2024-05-01T12:00:00Z | check --full: ulog_damage_fails_import':
-    'ULog: as above, with a start time',
 };
 
 const FIXTURES = join(repoRoot, 'fixtures');
