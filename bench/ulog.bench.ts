@@ -10,6 +10,11 @@
  * total is estimated from that rate (stated as an estimate in the table).
  * Targets: infer on the 1 GB log in at most 2 s with peak RSS under 150 MB.
  *
+ * First, `check --full` (and the sampled check) of the 1 GB log against its own draft (every
+ * channel named: the header walk, then every data message decoded), beside a baseline
+ * measured in the same run: reading the file's bytes once, 1 MiB at a time (the least any
+ * whole read does). Target: peak RSS under 150 MB. `ULOG_BENCH=check` runs that table only.
+ *
  * The logs are PX4-like: 20 messages a round (accelerometers and gyros at 4x, attitude at
  * 2x, ESC status with 8 nested reports, battery, GPS), about 50 bytes a message on
  * average, logged text and a sync message every block.
@@ -115,8 +120,11 @@ const SUBS: Array<[string, number, number]> = [
 ];
 const GPS_ID = SUBS.findIndex(([n]) => n === 'vehicle_gps_position');
 
-/** One block of about 4 MiB: rounds of data messages, a log line and a sync message. */
-function block(t0: bigint): Uint8Array {
+/**
+ * One block of about 4 MiB: rounds of data messages, a log line and a sync message, timed
+ * from `t0` on; answers its bytes and its last timestamp.
+ */
+function block(t0: bigint): { bytes: Uint8Array; end: bigint } {
   const w = new UlogWriter();
   let t = t0;
   while (w.length < 4 * MiB) {
@@ -130,7 +138,7 @@ function block(t0: bigint): Uint8Array {
     if (w.length % 64 === 0) w.log(6, t, 'status');
   }
   w.log(6, t, 'block end').sync();
-  return w.bytes().subarray(16);
+  return { bytes: w.bytes().subarray(16), end: t };
 }
 
 async function generate(path: string, bytes: number): Promise<void> {
@@ -149,8 +157,9 @@ async function generate(path: string, bytes: number): Promise<void> {
   let written = head.length;
   let t = 2_000_000n;
   while (written < bytes) {
-    const b = block(t);
-    t += 1_000_000n;
+    // Each block goes on from the last one's time: time never runs back in the log.
+    const { bytes: b, end } = block(t);
+    t = end + 250n;
     await write(b);
     written += b.byteLength;
   }
@@ -170,13 +179,54 @@ interface ChildResult {
   bytesRead?: number;
   messages?: number;
   channels?: number;
+  /** For the checks: the issue codes they reported, each with its count. */
+  codes?: string;
+}
+
+/** `code ×n` for each code, in first-seen order; `no issue` when there is none. */
+function codeCounts(codes: string[]): string {
+  const n = new Map<string, number>();
+  for (const c of codes) n.set(c, (n.get(c) ?? 0) + 1);
+  return [...n].map(([c, k]) => (k > 1 ? `${c} ×${k}` : c)).join(', ') || 'no issue';
 }
 
 /** In a child: one measurement, printed as JSON. */
 async function child(mode: string, path: string): Promise<void> {
   const start = performance.now();
   let result: ChildResult;
-  if (mode === 'ours') {
+  if (mode === 'check-full' || mode === 'check') {
+    const { inspectUlog } = await import('../src/inspect/ulog.js');
+    const { draftFromUlogProfile } = await import('../src/infer/ulog.js');
+    const { checkConfig } = await import('../src/check/index.js');
+    const draft = draftFromUlogProfile(await inspectUlog(path));
+    const from = performance.now();
+    const issues = await checkConfig(draft.document, path, { full: mode === 'check-full' });
+    result = {
+      ms: performance.now() - from,
+      maxRss: process.resourceUsage().maxRSS * 1024,
+      channels: draft.document.ulogConfig?.data?.length ?? 0,
+      codes: codeCounts(issues.map((i) => i.code)),
+    };
+  } else if (mode === 'raw') {
+    const { open } = await import('node:fs/promises');
+    const handle = await open(path);
+    const buf = Buffer.alloc(MiB);
+    let bytes = 0;
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, 0, MiB, bytes);
+        if (bytesRead === 0) break;
+        bytes += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    result = {
+      ms: performance.now() - start,
+      maxRss: process.resourceUsage().maxRSS * 1024,
+      bytesRead: bytes,
+    };
+  } else if (mode === 'ours') {
     const { inspectUlog } = await import('../src/inspect/ulog.js');
     const { draftFromUlogProfile } = await import('../src/infer/ulog.js');
     const profile = await inspectUlog(path);
@@ -254,6 +304,8 @@ async function main(): Promise<void> {
     await child(args[1] ?? '', args[2] ?? '');
     return;
   }
+  await checkTable();
+  if (process.env.ULOG_BENCH === 'check') return;
   const rows: Array<Array<string | number>> = [];
   for (const s of SIZES) {
     const path = join(dataDir(), `ulog-${s.label.replace(' ', '')}.ulg`);
@@ -294,6 +346,35 @@ async function main(): Promise<void> {
     rows,
   );
   console.log('\nTargets: 1 GB infer ≤ 2 s, peak RSS < 150 MB.');
+}
+
+/** check --full and sampled on the 1 GB log beside reading its bytes once, in the same run. */
+async function checkTable(): Promise<void> {
+  const s = SIZES[SIZES.length - 1] as (typeof SIZES)[number];
+  const path = join(dataDir(), `ulog-${s.label.replace(' ', '')}.ulg`);
+  await generate(path, s.bytes);
+  const raw = measureChild('raw', path);
+  const full = measureChild('check-full', path);
+  const sampled = measureChild('check', path);
+  const ratio =
+    typeof raw === 'object' && typeof full === 'object' ? `${(full.ms / raw.ms).toFixed(1)}x` : '-';
+  table(
+    ['log', 'read its bytes once', 'check --full', 'check (sampled)', 'check --full ÷ read'],
+    [
+      [
+        s.label,
+        cell(raw, (r) => `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)}`),
+        cell(
+          full,
+          (r) =>
+            `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)} (${r.channels} channels; ${r.codes})`,
+        ),
+        cell(sampled, (r) => `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)} (${r.codes})`),
+        ratio,
+      ],
+    ],
+  );
+  console.log('\nTarget: check --full peak RSS < 150 MB.\n');
 }
 
 await main();

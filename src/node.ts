@@ -40,6 +40,7 @@ export type {
   Evidence,
   InferOptions,
   Layout,
+  TdmsNames,
 } from './infer/index.js';
 export { inferBatch, inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
 // Inspect: a file → a neutral profile.

@@ -21,9 +21,12 @@ import type { RowReader } from './rows.js';
 import type { TimelineReader } from './timeline.js';
 
 export interface CheckOptions {
-  /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
+  /** Read every row (CSV), row group (Parquet), element (HDF5) or value (TDMS) instead of samples. */
   full?: boolean;
-  /** Progress of long reads: done of total (bytes for CSV, members for a batch, rows for the others). */
+  /**
+   * Progress of long reads: done of total (bytes for CSV and TDMS, members for a batch, rows
+   * for the others).
+   */
   onProgress?: (done: number, total: number) => void;
   /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
   timeoutMs?: number;
@@ -71,6 +74,11 @@ export interface CheckFormat {
    * ("its head and tail sampled"): the verdict says only what was read.
    */
   reads: { sampled: string; full: string };
+  /**
+   * Codes of warnings that say part of what `reads` names was not read after all (values
+   * a format cannot decode, a damaged part): a verdict beside one of them says so.
+   */
+  readsLess?: readonly string[];
 }
 
 function builtIn(kind: 'csv' | 'parquet' | 'hdf5' | 'tdms' | 'ulog' | 'ch10') {
@@ -109,11 +117,17 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('tdms'),
     reads: {
-      sampled: 'its metadata read, no values',
-      full: 'its metadata read, no values',
+      sampled:
+        'its metadata and the first and last 10,000 values of each channel it imports read; `full` reads every value',
+      full: 'its metadata and every value of the channels it imports read',
     },
-    check: async (config, source, { key }) =>
-      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, { key }),
+    readsLess: ['tdms_values_not_read', 'tdms_segments_unread'],
+    check: async (config, source, { key, full, onProgress }) =>
+      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, {
+        key,
+        full: full === true,
+        onProgress,
+      }),
     rows: async () => (await import('./rows-tdms.js')).tdmsRows,
   },
   {
@@ -132,8 +146,9 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('ulog'),
     reads: {
-      sampled: 'its definitions and message headers read, no values',
-      full: 'its definitions and message headers read, no values',
+      sampled:
+        'its definitions and message headers read; the messages the config names decoded from the head, three slices and the tail of the data section (all of it under 4 MiB) and the head of each appended part; `full` decodes every one',
+      full: 'its definitions and message headers read; every message the config names decoded',
     },
     check: async (config, source, options) =>
       (await import('./ulog.js')).checkUlog(config as UlogConfig, source, options),
@@ -170,11 +185,20 @@ export function configOfDocument(
 
 /**
  * What a check of `document` reads of its data file, as the verdict says it: its format's
- * `reads`, or for a batch what each member's check reads.
+ * `reads` (less what its `issues` say was not read), or for a batch what each member's
+ * check reads.
  */
-export function checkReads(document: object, full: boolean): string {
+export function checkReads(
+  document: object,
+  full: boolean,
+  issues: readonly Pick<Issue, 'code'>[] = [],
+): string {
   const found = configOfDocument(document);
-  if (found?.format) return found.format.reads[full ? 'full' : 'sampled'];
+  if (found?.format) {
+    const reads = found.format.reads[full ? 'full' : 'sampled'];
+    const less = (found.format.readsLess ?? []).filter((c) => issues.some((i) => i.code === c));
+    return less.length === 0 ? reads : `${reads}; not the values ${less.join(' and ')} names`;
+  }
   return full
     ? 'each member read as its format reads it with `full`'
     : 'each member sampled as its format is; `full` reads more';

@@ -139,9 +139,15 @@ export async function tdmsRows(
   };
 }
 
-/** Queued values of one request, taken row by row. */
+/**
+ * Queued values of one request, taken row by row. The parts taken are passed by an index
+ * and dropped in bulk: `Array.shift()` per part moved every part left behind it, so a file
+ * of one value per chunk (a part per value) cost the square of its values.
+ */
 class Queue {
   private parts: Array<Float64Array | string[]> = [];
+  /** The part being taken, and the next value in it. */
+  private part = 0;
   private head = 0;
   length = 0;
   push(values: Float64Array | string[]): void {
@@ -150,14 +156,18 @@ class Queue {
     this.length += values.length;
   }
   shift(): number | string | undefined {
-    const part = this.parts[0];
+    const part = this.parts[this.part];
     if (!part) return undefined;
     const v = part[this.head];
     this.head += 1;
     this.length -= 1;
     if (this.head === part.length) {
-      this.parts.shift();
+      this.part += 1;
       this.head = 0;
+      if (this.part >= 1024 && this.part * 2 >= this.parts.length) {
+        this.parts = this.parts.slice(this.part);
+        this.part = 0;
+      }
     }
     return v;
   }
@@ -212,13 +222,14 @@ async function readRows(
     return { axis, ranges, range: 0, offset: 0, queues, out, rows: 0 };
   });
   const owner = emitters.flatMap((e) => e.queues.map((q) => ({ e, q })));
-  const notes = await readTdmsValues(
+  const unread = await readTdmsValues(
     dataPath,
     requests,
     (r, values) => {
       const o = owner[r];
       if (!o || o.e.stopped) return;
-      o.q.push(values);
+      // Numbers requests: doubles or text.
+      o.q.push(values as Float64Array | string[]);
       emit(o.e, numeric, plan.channels);
       if (o.q.length > MAX_AHEAD) o.e.stopped = true;
     },
@@ -231,6 +242,11 @@ async function readRows(
     rows += e.rows;
     total += Number.isFinite(e.axis.rows) ? e.axis.rows : 0;
   }
+  const notes = unread.map((u) =>
+    u.kind === 'undecoded'
+      ? `${u.path}: ${u.reason}; not plotted`
+      : `${u.path}: segment ${u.segment}: ${u.reason}; its values there are not shown`,
+  );
   const stopped = emitters.filter((e) => e.stopped).map((e) => e.axis.channels[0]?.path);
   for (const path of stopped) {
     notes.push(

@@ -15,6 +15,8 @@ import {
   type UlogLeaf,
   type UlogMessageLayout,
   type UlogProfile,
+  type UlogSizes,
+  ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
 } from '../inspect/index.js';
@@ -30,10 +32,7 @@ import {
   type RowsRead,
   rowChannel,
 } from './rows.js';
-
-const HEAD = 2 << 20;
-const SLICE = 512 << 10;
-const SLICES = 3;
+import { ulogRanges } from './ulog-values.js';
 
 interface Axis {
   /** msg_ids of the message instance, or the log tag (-1 untagged). */
@@ -49,7 +48,12 @@ interface Plan {
   notes: string[];
 }
 
-function planOf(config: UlogConfig, key: string, layouts: UlogMessageLayout[]): Plan {
+function planOf(
+  config: UlogConfig,
+  key: string,
+  profile: UlogProfile,
+  layouts: UlogMessageLayout[],
+): Plan {
   const plan: Plan = { axes: [], channels: [], notes: [] };
   const keys: string[] = [];
   const axisOf = (k: string, make: () => Axis) => {
@@ -71,7 +75,7 @@ function planOf(config: UlogConfig, key: string, layouts: UlogMessageLayout[]): 
     }
     const instance = Number(e.instance ?? 0);
     const matching = layouts.filter((l) => l.messageName === name && l.instance === instance);
-    const leaf = matching[0]?.leaves.find((l) => l.field === e.fieldName);
+    const leaf = matching[0] ? ulogFieldLeaf(profile, name, e.fieldName ?? '') : undefined;
     const label = `${name}_${instance}.${e.fieldName ?? ''}`;
     if (!leaf || leaf.offset === undefined) {
       plan.notes.push(`${label}: not a readable field of a logged message, so it is not plotted`);
@@ -96,8 +100,8 @@ export async function ulogRows(
   const config = raw as UlogConfig;
   const profile = await inspectUlog(dataPath);
   const layouts = ulogLayouts(profile);
-  const plan = planOf(config, key, layouts);
-  const sizes = new Map(layouts.map((l) => [l.msgId, l.size]));
+  const plan = planOf(config, key, profile, layouts);
+  const sizes: UlogSizes = new Map(layouts.map((l) => [l.msgId, [l.minSize, l.size] as const]));
   const start = config.relativeStartTime ?? (await gpsStart(dataPath, profile, layouts, sizes));
   const read = (onBatch: (b: RowBatch) => void) =>
     readRows(dataPath, profile, plan, sizes, start, options, onBatch);
@@ -116,7 +120,7 @@ async function gpsStart(
   dataPath: string,
   profile: UlogProfile,
   layouts: UlogMessageLayout[],
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
 ): Promise<string | undefined> {
   const gps = profile.gps;
   if (!gps) return undefined;
@@ -136,26 +140,11 @@ async function gpsStart(
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** Byte ranges read of a part: all of it, or its head, slices and tail. */
-function rangesOf(part: readonly [number, number], full: boolean, main: boolean) {
-  const [s, e] = part;
-  if (full || e - s <= HEAD + (SLICES + 1) * SLICE) return [[s, e] as const];
-  if (!main) return [[s, s + SLICE] as const];
-  const out: Array<readonly [number, number]> = [[s, s + HEAD]];
-  const rest = e - s - HEAD;
-  for (let i = 1; i <= SLICES; i++) {
-    const at = s + HEAD + Math.floor((rest * i) / (SLICES + 1));
-    out.push([at, Math.min(e - SLICE, at + SLICE)]);
-  }
-  out.push([e - SLICE, e]);
-  return out;
-}
-
 async function readRows(
   dataPath: string,
   profile: UlogProfile,
   plan: Plan,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   start: string | undefined,
   options: RowReadOptions,
   onBatch: (b: RowBatch) => void,
@@ -200,7 +189,7 @@ async function readRows(
   let done = 0;
   const total = parts.reduce((n, [s, e]) => n + e - s, 0);
   for (const [i, part] of parts.entries()) {
-    const ranges = rangesOf(part, options.full === true, i === 0);
+    const ranges = ulogRanges(part, options.full === true, i === 0);
     const [first] = ranges;
     if (ranges.length > 1 || (first && first[1] - first[0] < part[1] - part[0])) complete = false;
     await readUlogData(dataPath, part, ranges, sizes, handlers);

@@ -1,9 +1,11 @@
 /**
- * Checks a TdmsConfig against a TDMS file from its metadata (no raw data read): every
- * group, channel and time channel the config names exists (with "did you mean"), time
- * channels hold times (a timestamp channel, or a numeric one with `timeFormat`), channels
- * without a time channel carry waveform properties or a fallback that skips them, declared
- * channel types fit the stored types, and `complexComponent` goes with complex channels.
+ * Checks a TdmsConfig against a TDMS file. From its metadata: every group, channel and time
+ * channel the config names exists (with "did you mean"), time channels hold times (a
+ * timestamp channel, or a numeric one with `timeFormat`), channels without a time channel
+ * carry waveform properties or a fallback that skips them, declared channel types fit the
+ * stored types, and `complexComponent` goes with complex channels. From its values (the
+ * first and last of each channel it imports, every value with `full`: tdms-values.ts):
+ * times going backwards or repeating, NaN/±inf, values outside the declared type.
  */
 import { tdmsChannelTypeOf } from '../infer/index.js';
 import {
@@ -17,7 +19,7 @@ import {
   wholeFileOf,
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import {
   suggestClosest as closest,
   didYouMean,
@@ -25,11 +27,17 @@ import {
   notFoundHint,
 } from '../validate/index.js';
 import { shortName } from './_issue.js';
+import { tdmsValueIssues } from './tdms-values.js';
 import { fitOf } from './types.js';
+import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
   key?: string;
+  /** Read every value of the channels the config imports (else the first and last of each). */
+  full?: boolean;
+  /** Progress of the values read, in bytes of the file. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
 /**
@@ -100,12 +108,21 @@ export async function checkTdms(
   options: TdmsCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'tdmsConfig';
-  const profile = await throughSource(data, tdmsProfile);
+  return throughSource(data, (source) => checkTdmsSource(config, source, key, options));
+}
+
+async function checkTdmsSource(
+  config: TdmsConfig,
+  source: ByteSource,
+  key: string,
+  options: TdmsCheckOptions,
+): Promise<Issue[]> {
+  const profile = await tdmsProfile(source);
   const ctx: Ctx = {
     config,
     profile,
     find: indexProfile(profile),
-    file: typeof data === 'string' ? data : data.name,
+    file: source.name,
     at: (...t) => pointer(key, ...t),
     issues: profile.issues.filter((i) => i.severity === 'warning'),
   };
@@ -134,7 +151,9 @@ export async function checkTdms(
       );
     }
   }
-  return ctx.issues;
+  const read = { full: options.full === true, onProgress: options.onProgress };
+  pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
+  return withoutRestatedTypeIssues(ctx.issues);
 }
 
 /** One data entry: its group, channel, time and type; the channel when found. */

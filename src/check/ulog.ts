@@ -1,10 +1,12 @@
 /**
- * Checks a UlogConfig against its ULog file from the file's definitions and subscriptions
- * (the same walk `inspectUlog` does: no data payload decoded): every message, instance and
+ * Checks a UlogConfig against its ULog file. The structure first, from the file's
+ * definitions and subscriptions (the walk `inspectUlog` does): every message, instance and
  * field a data entry names is logged (with "did you mean"), declared channel types fit the
  * field types, log-message channels have logged text, info keys and parameters exist, the
  * log can be placed in time (GPS or `relativeStartTime`), and damage the walk found fails
- * the import unless the parse-error policy ignores it.
+ * the import unless the parse-error policy ignores it. Then the values of what the config
+ * names (ulog-values.ts): sampled, the head, three slices and the tail of the data section
+ * and the head of each appended part; with `full`, every message.
  */
 import { ulogChannelTypeOf } from '../infer/index.js';
 import {
@@ -12,22 +14,37 @@ import {
   inspectUlogSource,
   throughSource,
   type UlogProfile,
+  ulogChannelMessages,
+  ulogFieldLeaf,
+  ulogLayouts,
 } from '../inspect/index.js';
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
 import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
+import { planValues, readUlogValues, ulogValueIssues } from './ulog-values.js';
+import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface UlogCheckOptions {
-  /** Accepted for symmetry: the walk always reads every message header, never a payload. */
+  /** Decode every data message of what the config names, not the sampled ranges. */
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
 }
 
-/** message name → instance → field name → ULog type. */
-type Index = Map<string, Map<number, Map<string, string>>>;
+/**
+ * What a config's entries are checked against: the messages that make channels with their
+ * instances, and each channel found by following its name through the format (never by
+ * unrolling it: a config is checked the same way however many fields the log unrolls to).
+ * `fieldsOf` lists a message instance's fields for "did you mean" (from the profile, which
+ * holds at most 100,000 fields).
+ */
+interface Index {
+  instances: Map<string, number[]>;
+  leaf(messageName: string, fieldName: string): string | undefined;
+  fieldsOf(messageName: string, instance: number): string[];
+}
 
 /** Checks a UlogConfig against a ULog file (its path) or source (issues name the source). */
 export async function checkUlog(
@@ -36,9 +53,36 @@ export async function checkUlog(
   options: UlogCheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'ulogConfig';
-  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
-  const profile = await throughSource(data, (source) => inspectUlogSource(source, progress));
-  const dataPath = typeof data === 'string' ? data : data.name;
+  const { onProgress } = options;
+  return throughSource(data, async (source) => {
+    // Two passes over the file in one bar of its size: the walk its first half, the values
+    // (of at most its size) the second.
+    const size = source.size;
+    const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
+    const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
+    const profile = await inspectUlogSource(source, walked);
+    const issues = structureIssues(config, profile, key, source.name);
+    const layouts = ulogLayouts(profile);
+    const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);
+    const read = onProgress
+      ? (done: number, total: number) => half(1 + done / Math.max(1, total))
+      : undefined;
+    await readUlogValues(source, profile, layouts, plan, {
+      full: options.full === true,
+      onProgress: read,
+    });
+    for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
+    return withoutRestatedTypeIssues(issues);
+  });
+}
+
+/** What the definitions and subscriptions say: the entries, the time, the keys, the damage. */
+function structureIssues(
+  config: UlogConfig,
+  profile: UlogProfile,
+  key: string,
+  dataPath: string,
+): Issue[] {
   const issues: Issue[] = [];
   const index = indexOf(profile);
   const logChannels = logChannelsOf(profile);
@@ -50,20 +94,28 @@ export async function checkUlog(
   // Appended in loops, not spread into push: the lists grow with the config and the log.
   for (const f of timeIssues(config, profile, key, dataPath)) issues.push(f);
   for (const f of keyIssues(config, profile, key, dataPath)) issues.push(f);
-  for (const f of damageIssues(config, profile, key)) issues.push(f);
+  for (const f of damageIssues(config, profile.issues, key)) issues.push(f);
   return issues;
 }
 
 function indexOf(profile: UlogProfile): Index {
-  const index: Index = new Map();
-  for (const f of profile.fields) {
-    const instances = index.get(f.messageName) ?? new Map<number, Map<string, string>>();
-    index.set(f.messageName, instances);
-    const fields = instances.get(f.instance) ?? new Map<string, string>();
-    instances.set(f.instance, fields);
-    fields.set(f.fieldName, f.physicalType);
-  }
-  return index;
+  let listed: Map<string, string[]> | undefined;
+  return {
+    instances: ulogChannelMessages(profile),
+    leaf: (messageName, fieldName) => ulogFieldLeaf(profile, messageName, fieldName)?.type,
+    fieldsOf(messageName, instance) {
+      if (!listed) {
+        listed = new Map();
+        for (const f of profile.fields) {
+          const id = `${f.messageName}\u0000${f.instance}`;
+          const list = listed.get(id) ?? [];
+          list.push(f.fieldName);
+          listed.set(id, list);
+        }
+      }
+      return listed.get(`${messageName}\u0000${instance}`) ?? [];
+    },
+  };
 }
 
 function logChannelsOf(profile: UlogProfile): string[] {
@@ -98,12 +150,11 @@ function entryIssues(
       ),
     ];
   }
-  const instances = index.get(name);
+  const instances = index.instances.get(name);
   if (!instances) return [missingMessage(name, index, profile, file, at)];
   const instance = Number(entry.instance ?? '0');
-  const fields = instances.get(instance);
-  if (!fields) {
-    const have = [...instances.keys()].map(String);
+  if (!instances.includes(instance)) {
+    const have = instances.map(String);
     return [
       issue(
         'ulog_instance_not_in_file',
@@ -114,9 +165,10 @@ function entryIssues(
     ];
   }
   const field = entry.fieldName ?? '';
-  const type = fields.get(field);
+  const type = index.leaf(name, field);
   if (type === undefined) {
-    const near = field ? closest(field, fields.keys()) : undefined;
+    const fields = index.fieldsOf(name, instance);
+    const near = field ? closest(field, fields) : undefined;
     return [
       issue(
         'ulog_field_not_in_file',
@@ -125,7 +177,7 @@ function entryIssues(
           ? `${name} has no field '${field}'`
           : `${name}: the entry names no field (only log-message channels go without one)`,
         {
-          hint: notFoundHint(field, [...fields.keys()], 'Its fields', near),
+          hint: notFoundHint(field, fields, 'Its fields', near),
           source,
         },
       ),
@@ -141,7 +193,7 @@ function missingMessage(
   file: string,
   at: (...t: Array<string | number>) => string,
 ): Issue {
-  const logged = [...index.keys()];
+  const logged = [...index.instances.keys()];
   const defined = profile.formats.some((f) => f.name === name);
   const near = closest(name, logged);
   const message = !name
@@ -234,9 +286,9 @@ function keyIssues(config: UlogConfig, profile: UlogProfile, key: string, file: 
  * The log's own findings, placed on the config. Damage fails an import under FAIL_ON_ERROR
  * (also what unset means): then it is `ulog_damage_fails_import`, an error, on the policy.
  */
-function damageIssues(config: UlogConfig, profile: UlogProfile, key: string): Issue[] {
+function damageIssues(config: UlogConfig, found: readonly Issue[], key: string): Issue[] {
   const ignore = config.parseErrorPolicy === 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR';
-  return profile.issues
+  return found
     .filter((i) => i.severity !== 'info')
     .map((i) =>
       i.code === 'ulog_damaged' && !ignore
@@ -244,6 +296,8 @@ function damageIssues(config: UlogConfig, profile: UlogProfile, key: string): Is
             hint: 'The import fails here with FAIL_ON_ERROR (the default); set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts.',
             source: i.source,
           })
-        : { ...i, path: pointer(key) },
+        : i.path === ''
+          ? { ...i, path: pointer(key) }
+          : i,
     );
 }

@@ -419,20 +419,28 @@ export interface ValuePlace {
   label: string;
   /** The time's values: `time`, `the time of '/t'`. */
   time: string;
+  /**
+   * Said of a count of rows when not every value was read (` (in the values read)`): the
+   * time findings that name no channel put it after their count.
+   */
+  within?: string;
   /** A row (1-based, as tallied) as a message names it, and the issue's source. */
   at(row: number): { text: string; source: IssueSource };
+  /** What a row is called in messages: `row` unless given (a ULog data message: `message`). */
+  row?: string;
 }
 
 /** The time's findings: nulls, NaN/±inf, going backwards, repeats. */
 export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): Issue[] {
   const out: Issue[] = [];
+  const within = place.within ?? '';
   const found = (code: IssueCode, message: (at: string) => string, row: number) => {
     const { text, source } = place.at(row);
     out.push(issue(code, ptr, message(text), { source }));
   };
   if (t.firstNull !== undefined) {
     const n = plural(t.nulls, 'row has', 'rows have');
-    found('time_null', (at) => `${n} no time (null); first at ${at}`, t.firstNull);
+    found('time_null', (at) => `${n} no time (null)${within}; first at ${at}`, t.firstNull);
   }
   if (t.firstNonFinite !== undefined) {
     const n = plural(t.nonFinite ?? 0, 'row');
@@ -451,10 +459,11 @@ export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): I
     );
   }
   if (t.firstRepeat !== undefined) {
-    const n = plural(t.repeats, 'row repeats', 'rows repeat');
+    const row = place.row ?? 'row';
+    const n = plural(t.repeats, `${row} repeats`, `${row}s repeat`);
     found(
       'time_repeated',
-      (at) => `${n} the time of the row before; first at ${at}`,
+      (at) => `${n} the time of the ${row} before${within}; first at ${at}`,
       t.firstRepeat,
     );
   }

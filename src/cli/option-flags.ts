@@ -17,6 +17,7 @@ export const FLAG_OF_OPTION: Readonly<Record<string, string>> = {
   full: '--full',
   layout: '--layout',
   complexTypes: '--complex-types',
+  tdmsNames: '--tdms-names',
   'defaults: false': '--no-defaults',
 };
 

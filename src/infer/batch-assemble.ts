@@ -31,7 +31,8 @@ const BATCH_LEVEL = new Set(['assetName', 'runName', 'runId', 'footerOffset', 'f
 interface Listed {
   path: string;
   type: DataTypeKey;
-  key: FileKey;
+  /** Its format's config key; none for a format a batch lists by its type only (CH10). */
+  key: FileKey | undefined;
   config: Record<string, unknown> | undefined;
   draft: Draft | undefined;
   issues: Issue[];
@@ -68,8 +69,8 @@ function leftOutIssue(path: string, reason: string): Issue {
 
 function listedOf(r: MemberResult): Listed | undefined {
   if (r.outcome === 'left-out') return undefined;
-  const key = KEY_OF_FORMAT[r.format] ?? 'csvConfig';
-  if (r.outcome === 'draft') {
+  const key = KEY_OF_FORMAT[r.format];
+  if (r.outcome === 'draft' && key) {
     const config = fileConfigOf(r.draft, key);
     const issues = r.draft.issues.filter((i) => !batchLevelPath(i.path));
     return { path: r.path, type: typeOf(r.format, config), key, config, draft: r.draft, issues };
@@ -122,9 +123,10 @@ function repoint(path: string, key: FileKey, base: string): string {
 
 /** Where a file's pointers go: under its own entry, or into its kind's default when folded. */
 function mover(l: Listed, folded: boolean): (path: string) => string {
-  if (folded) {
-    const base = `/batchConfig/${DEFAULT_KEY[l.key]}`;
-    return (path) => repoint(path, l.key, base);
+  const key = l.key;
+  if (folded && key) {
+    const base = `/batchConfig/${DEFAULT_KEY[key]}`;
+    return (path) => repoint(path, key, base);
   }
   const entry = pointer('batchConfig', 'fileConfigs', l.path);
   return (path) => (path === '' ? entry : entry + path);
@@ -155,7 +157,7 @@ function noDataIssue(name: string, leftOut: number): Issue {
     '/batchConfig/fileConfigs',
     `${name}: no data file to list (${leftOut} file(s) left out)`,
     {
-      hint: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS and ULog files.',
+      hint: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS, CH10 and ULog files.',
     },
   );
 }
@@ -204,7 +206,7 @@ export function assembleBatch(
       if (r.outcome === 'left-out') issues.push(leftOutIssue(r.path, r.reason));
       continue;
     }
-    const isFolded = folded.get(l.key)?.includes(l) ?? false;
+    const isFolded = (l.key && folded.get(l.key)?.includes(l)) ?? false;
     const move = mover(l, isFolded);
     pushAll(issues, movedIssues(l, move));
     // A file whose inference failed is not listed: its issues say why, under its pointer.
@@ -212,7 +214,7 @@ export function assembleBatch(
     setOwn(
       fileConfigs,
       l.path,
-      isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config },
+      isFolded || !l.config || !l.key ? { type: l.type } : { type: l.type, [l.key]: l.config },
     );
     if (!isFolded) pushAll(evidence, movedEvidence(l, move));
   }

@@ -32,8 +32,8 @@ function memberOptions(options: InferOptions): InferOptions {
 /**
  * A member's draft through the format table: from its bytes (every built-in format, HDF5
  * included: its reader reads the member where it is), or from `file` (a folder's file) for
- * a format that can only be read by path; undefined for such a member of an archive, which
- * the batch then lists by its type only.
+ * a format that can only be read by path; undefined for such a member of an archive, and
+ * for a format a batch lists by its type only (CH10): the batch lists it by its type.
  */
 async function inferMember(
   path: string,
@@ -44,6 +44,7 @@ async function inferMember(
 ): Promise<Draft | undefined> {
   const entry = inferFormat(format);
   if (!entry) throw unknownFormatError(path);
+  if (entry.typeOnlyInBatch) return undefined;
   if (entry.inferSource) return entry.inferSource(source, options);
   if (file === undefined) return undefined;
   return entry.infer(file, options);

@@ -35,6 +35,12 @@ export interface InferFormat {
    * ignoring it.
    */
   options?: readonly FormatOption[];
+  /**
+   * A batch lists a file of this format by its type only, never reading it for a config:
+   * a BatchConfig has no place for one (CH10: a file entry holds no `ch10Config` and there
+   * is no `defaultCh10Config`; the platform reads such a file with its defaults).
+   */
+  typeOnlyInBatch?: boolean;
 }
 
 const BUILT_IN: readonly InferFormat[] = [
@@ -71,6 +77,7 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'ch10',
     options: [],
+    typeOnlyInBatch: true,
     infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
   },
   {

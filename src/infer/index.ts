@@ -31,7 +31,7 @@ export {
   unixUnitFromMagnitude,
   unixUnitThatFits,
 } from './time.js';
-export type { Confidence, Draft, Evidence, InferOptions, Layout } from './types.js';
+export type { Confidence, Draft, Evidence, InferOptions, Layout, TdmsNames } from './types.js';
 export { channelTypeOf as ulogChannelTypeOf, inferUlog } from './ulog.js';
 
 /**

@@ -25,7 +25,7 @@ import type {
 } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
 import { relativeFormatFromUnit, timeNameScore, unitFromName } from './time.js';
-import type { Draft, Evidence, InferOptions } from './types.js';
+import type { Draft, Evidence, InferOptions, TdmsNames } from './types.js';
 
 const P = '/tdmsConfig';
 const TDMS_EPOCH = '1904-01-01T00:00:00Z';
@@ -209,6 +209,8 @@ export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions
   const names = channelNames(profile.channels, ctx);
   const plan: Plan = { data: [], relative: [], epochWaveforms: [], untimed: [] };
   for (const g of profile.groups) planGroup(g, profile, names, plan, ctx);
+  const naming = namesEvidence(plan.data, options.tdmsNames ?? 'qualified');
+  if (naming) ctx.evidence.push(naming);
   const time = relativeTime(profile, plan, ctx);
   reportTiming(profile, plan, ctx);
   const importFileProperties = fileProperties(profile, ctx);
@@ -252,11 +254,50 @@ export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions
   };
 }
 
-/** Channel names: the TDMS channel name, or `<group>.<channel>` when several groups share it. */
+/** Why the channels are named as they are: evidence on the first entry's name. */
+function namesEvidence(data: readonly TdmsDataEntry[], mode: TdmsNames): Evidence | undefined {
+  const first = data[0];
+  if (!first) return undefined;
+  const path = `${P}/data/0/channelConfig/name`;
+  if (mode === 'plain') {
+    return {
+      path,
+      choice: 'the channel name',
+      reason:
+        "given as an option (plain): the platform's own tools name the same channels <group>.<channel>, so they would feed other channels of the asset",
+      confidence: 'high',
+    };
+  }
+  return {
+    path,
+    choice: '<group>.<channel>',
+    reason: `as the platform's own command line and Python client name TDMS channels (${first.channelConfig?.name}), complex parts .real and .imag: an import by either feeds the same channels`,
+    confidence: 'high',
+    alternatives: ['`tdmsNames` plain: the channel name, the group added only where names clash'],
+  };
+}
+
+/** How a complex channel's two parts are named, after its name and a dot. */
+const PARTS: Record<TdmsNames, { real: string; imaginary: string }> = {
+  qualified: { real: 'real', imaginary: 'imag' },
+  plain: { real: 'real', imaginary: 'imaginary' },
+};
+
+/**
+ * Channel names. `qualified` (the default): `<group>.<channel>` for every channel, as the
+ * platform's own command line and Python client name a TDMS channel, so that a draft feeds
+ * the channels those tools made on the same asset instead of making a second set. `plain`:
+ * the TDMS channel name, `<group>.<channel>` only when several groups share it.
+ */
 function channelNames(channels: readonly TdmsChannelProfile[], ctx: Ctx): Map<string, string> {
+  const mode = ctx.options.tdmsNames ?? 'qualified';
+  const names = new Map<string, string>();
+  if (mode === 'qualified') {
+    for (const c of channels) names.set(c.path, `${c.group}.${c.name}`);
+    return names;
+  }
   const count = new Map<string, number>();
   for (const c of channels) count.set(c.name, (count.get(c.name) ?? 0) + 1);
-  const names = new Map<string, string>();
   const shared: string[] = [];
   for (const c of channels) {
     const dup = (count.get(c.name) ?? 0) > 1;
@@ -301,11 +342,13 @@ function planGroup(
     }
     if (waveform && waveformStartsAtEpoch(c)) plan.epochWaveforms.push(c);
     const at = plan.data.length;
+    const parts = PARTS[ctx.options.tdmsNames ?? 'qualified'];
     for (const entry of entriesOf(
       c,
       names.get(c.path) ?? c.name,
       type,
       waveform ? undefined : time,
+      parts,
     )) {
       plan.data.push(entry);
     }
@@ -363,6 +406,7 @@ function entriesOf(
   name: string,
   type: Extract<TdmsTypeChoice, { dataType: ChannelDataType }>,
   time: GroupTime | undefined,
+  parts: { real: string; imaginary: string },
 ): TdmsDataEntry[] {
   const units = tdmsProperty(c.properties, 'unit_string');
   const description = tdmsProperty(c.properties, 'description');
@@ -380,8 +424,8 @@ function entriesOf(
   });
   if (!type.complex) return [base(name)];
   return [
-    { ...base(`${name}.real`), complexComponent: 'TDMS_COMPLEX_COMPONENT_REAL' },
-    { ...base(`${name}.imaginary`), complexComponent: 'TDMS_COMPLEX_COMPONENT_IMAGINARY' },
+    { ...base(`${name}.${parts.real}`), complexComponent: 'TDMS_COMPLEX_COMPONENT_REAL' },
+    { ...base(`${name}.${parts.imaginary}`), complexComponent: 'TDMS_COMPLEX_COMPONENT_IMAGINARY' },
   ];
 }
 

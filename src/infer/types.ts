@@ -26,6 +26,9 @@ export interface Draft {
 
 export type Layout = 'flat' | 'single-channel' | 'multi-channel';
 
+/** How TDMS channels are named in a draft (see `InferOptions.tdmsNames`). */
+export type TdmsNames = 'qualified' | 'plain';
+
 /** Options that override any choice inference would make. Each inferer reads the ones it knows. */
 export interface InferOptions {
   assetName?: string;
@@ -48,6 +51,13 @@ export interface InferOptions {
   complexTypes?: string;
   /** HDF5: the time dataset path. */
   timeDataset?: string;
+  /**
+   * TDMS channel names: `qualified` (the default) `<group>.<channel>`, complex parts
+   * `.real` and `.imag`, as the platform's own command line and Python client name them;
+   * `plain` the channel's name, `<group>.<channel>` only where groups share a name, complex
+   * parts `.real` and `.imaginary` (importkit's names before it followed the platform's).
+   */
+  tdmsNames?: TdmsNames;
   /** Progress for long reads (a terminal progress bar); not called when undefined. */
   onProgress?: (done: number, total: number) => void;
 }

@@ -7,7 +7,12 @@
  * asking for `relativeStartTime`; the parse-error policy's default explained.
  */
 import { basename, extname } from 'node:path';
-import { inspectUlog, type UlogFieldProfile, type UlogProfile } from '../inspect/index.js';
+import {
+  inspectUlog,
+  type UlogFieldProfile,
+  type UlogProfile,
+  type UlogSubscription,
+} from '../inspect/index.js';
 import {
   type ChannelDataType,
   Timestamp,
@@ -66,10 +71,8 @@ export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions
     reason: options.assetName ? 'given as an option' : "default: the file's base name",
     confidence: options.assetName ? 'high' : 'low',
   });
-  const data = [
-    ...messageEntries(profile, evidence),
-    ...logEntries(profile, evidence, profile.fields.length),
-  ];
+  const entries = messageEntries(profile, evidence);
+  const data = [...entries, ...logEntries(profile, evidence, entries.length)];
   config.data = data;
   if (data.length === 0) {
     issues.push(
@@ -85,7 +88,7 @@ export function draftFromUlogProfile(profile: UlogProfile, options: InferOptions
   const start = startTime(profile, options, evidence, issues);
   if (start) config.relativeStartTime = start;
   metadataEvidence(profile, evidence);
-  policyEvidence(profile, evidence);
+  policyEvidence(profile, evidence, issues);
   unusedFormats(profile, evidence);
   return { document: { ulogConfig: config }, kind: 'ulog', evidence, issues };
 }
@@ -100,23 +103,43 @@ function inferIssue(
   return issue(code, path, message, { hint: hint || undefined, source: { file } });
 }
 
-/** One entry per field of each subscribed instance; one evidence line per instance. */
+/**
+ * One entry per field of each message instance that logged data, in the order the
+ * platform's client drafts them (pyulog's data sets: by message name, then instance), one
+ * evidence line per instance. A subscription without a single data message makes no
+ * channel: pyulog keeps no data set for it, so the client drafts none; one evidence line
+ * names them.
+ */
 function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEntry[] {
   const entries: UlogDataEntry[] = [];
   const groups = new Map<string, UlogFieldProfile[]>();
   for (const f of profile.fields) {
     const key = `${f.messageName}_${f.instance}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
   }
-  for (const [channelPrefix, fields] of groups) {
+  // A message instance subscribed again under another msg_id: its data messages add up.
+  const subs = new Map<string, { sub: UlogSubscription; messages: number }>();
+  for (const s of profile.subscriptions) {
+    const key = `${s.messageName}_${s.multiId}`;
+    const seen = subs.get(key) ?? { sub: s, messages: 0 };
+    seen.messages += s.messages;
+    subs.set(key, seen);
+  }
+  const silent: string[] = [];
+  for (const [channelPrefix, fields] of [...groups].sort(byMessageThenInstance)) {
     const first = fields[0] as UlogFieldProfile;
-    const sub = profile.subscriptions.find(
-      (s) => s.messageName === first.messageName && s.multiId === first.instance,
-    );
+    const found = subs.get(channelPrefix);
+    if (!found || found.messages === 0) {
+      silent.push(channelPrefix);
+      continue;
+    }
+    const { sub, messages } = found;
     evidence.push({
       path: `${P}/data/${entries.length}`,
       choice: `${channelPrefix}: ${plural(fields.length, 'field')}`,
-      reason: `${first.messageName} instance ${first.instance}, subscribed at offset ${sub?.offset ?? '?'} with ${plural(sub?.messages ?? 0, 'data message')}; channels ${channelPrefix}.<field>; types by the platform's table (${typeSummary(fields)}); timestamp and padding left out`,
+      reason: `${first.messageName} instance ${first.instance}, subscribed at offset ${sub.offset} with ${plural(messages, 'data message')}; channels ${channelPrefix}.<field> (arrays field[i], nested types dotted, text as one field: as the platform's command line and client name them); types by the platform's table (${typeSummary(fields)}); timestamp and padding left out`,
       confidence: 'high',
     });
     for (const f of fields) {
@@ -128,7 +151,26 @@ function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEnt
       });
     }
   }
+  if (silent.length > 0) {
+    evidence.push({
+      path: `${P}/data`,
+      choice: `${plural(silent.length, 'message instance')} left out`,
+      reason: `subscribed but no data message logged, so no channel (the platform's client drafts none): ${listSome(silent, 10)}`,
+      confidence: 'high',
+    });
+  }
   return entries;
+}
+
+/** By message name, then instance, as pyulog orders its data sets. */
+function byMessageThenInstance(
+  a: [string, UlogFieldProfile[]],
+  b: [string, UlogFieldProfile[]],
+): number {
+  const x = a[1][0] as UlogFieldProfile;
+  const y = b[1][0] as UlogFieldProfile;
+  if (x.messageName !== y.messageName) return x.messageName < y.messageName ? -1 : 1;
+  return x.instance - y.instance;
 }
 
 function typeSummary(fields: readonly UlogFieldProfile[]): string {
@@ -144,7 +186,9 @@ function typeSummary(fields: readonly UlogFieldProfile[]): string {
 function logEntries(profile: UlogProfile, evidence: Evidence[], at: number): UlogDataEntry[] {
   const names: Array<[string, number]> = [];
   if (profile.logs.untagged > 0) names.push(['log_messages', profile.logs.untagged]);
-  for (const t of profile.logs.tagged) names.push([`log_messages_${t.tag}`, t.count]);
+  // Tags in order, as the platform's client lists them.
+  const tagged = [...profile.logs.tagged].sort((a, b) => a.tag - b.tag);
+  for (const t of tagged) names.push([`log_messages_${t.tag}`, t.count]);
   return names.map(([name, count], i) => {
     evidence.push({
       path: `${P}/data/${at + i}`,
@@ -240,8 +284,23 @@ function metadataEvidence(profile: UlogProfile, evidence: Evidence[]): void {
   offer(`${P}/paramKeys`, 'parameter', 'param', params);
 }
 
-function policyEvidence(profile: UlogProfile, evidence: Evidence[]): void {
+/**
+ * The parse-error policy is left out (FAIL_ON_ERROR). On a damaged log that fails the
+ * import, as `check` says of the draft: the draft says it too (an error on the policy).
+ */
+function policyEvidence(profile: UlogProfile, evidence: Evidence[], issues: Issue[]): void {
   const damaged = profile.issues.filter((i) => i.code === 'ulog_damaged').length;
+  if (damaged > 0) {
+    issues.push(
+      inferIssue(
+        'ulog_damage_fails_import',
+        `${P}/parseErrorPolicy`,
+        `${profile.file.path}: the log is damaged (${plural(damaged, 'warning')} above) and parseErrorPolicy is left out, which means FAIL_ON_ERROR: the import fails at the first damaged place`,
+        profile.file.path,
+        'Set parseErrorPolicy: ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR to skip damaged parts, or copy the log again from the vehicle.',
+      ),
+    );
+  }
   evidence.push({
     path: `${P}/parseErrorPolicy`,
     choice: '(left out: FAIL_ON_ERROR)',

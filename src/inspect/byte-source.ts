@@ -33,7 +33,19 @@ export interface ByteSource {
   readonly reads: number;
   /** Where the bytes live on disk; undefined for bytes only in memory. */
   readonly place?: Place;
+  /**
+   * Only for a source whose place is compressed (a deflated zip member, a tar.gz member): its
+   * bytes inflated once into a private temp file (archive/spill.ts), for a reader in another
+   * thread that reads at random (the HDF5 library); the file's path. The file is removed
+   * when the source closes. Called again, the same file.
+   */
+  spill?(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** True for a place whose bytes are inflated to be read (no random access to them). */
+export function isCompressedPlace(place: Place | undefined): boolean {
+  return place?.kind === 'deflate' || place?.kind === 'gzip';
 }
 
 /**

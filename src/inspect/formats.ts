@@ -50,7 +50,7 @@ export interface InspectFormat {
    * text format (CSV) is also what text of no known extension is read as.
    */
   text?: boolean;
-  /** A batch may list files of this format (CH10 files are imported one by one). */
+  /** A batch may list files of this format (every built-in one: CH10 by its type only). */
   batch?: boolean;
   /** Inspects a file of this format. */
   inspect(path: string, options: InspectOptions): Promise<BaseProfile>;
@@ -104,6 +104,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   },
   {
     id: 'ch10',
+    batch: true,
     title: 'CH10',
     extensions: ['.ch10'],
     magic: [{ bytes: [0x25, 0xeb] }],

@@ -15,7 +15,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, refuseEmptyFile, throughSource } from './byte-source.js';
+import {
+  type ByteSource,
+  isCompressedPlace,
+  refuseEmptyFile,
+  throughSource,
+} from './byte-source.js';
 import type {
   Hdf5Target,
   RowsRequest,
@@ -26,6 +31,7 @@ import type {
 import { readSuperblock, type Superblock, type SuperblockProblem } from './hdf5/superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './hdf5/types.js';
 import { readRowsInWorker, readSliceInWorker, readTreeInWorker } from './hdf5/worker.js';
+import { IN_MEMORY } from './place-reader.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 
 export type { RowsRequest, RowValues, SliceRequest, SliceValues } from './hdf5/reader.js';
@@ -125,13 +131,19 @@ function nameOf(file: string | ByteSource): string {
 /**
  * What the worker reads: a path as it is, a source where its bytes are. A source that is a
  * whole file (a folder's) is read by its path, as a file given by path is (the worker
- * reads those faster).
+ * reads those faster). The library reads at random, so a compressed member (a deflated zip
+ * member, a tar.gz member) is inflated once: up to IN_MEMORY bytes by the worker's reader,
+ * which keeps them; a larger one into a private temp file (ByteSource.spill, removed when
+ * the member's source closes), read as a file. Stored zip and plain tar members are read in
+ * place.
  */
 async function targetOf(file: string | ByteSource): Promise<Hdf5Target> {
   if (typeof file === 'string') return { target: file };
   const place = file.place;
   if (!place)
     throw unreadable(file.name, 'its bytes are only in memory, and the library reads files');
+  if (isCompressedPlace(place) && file.size > IN_MEMORY && file.spill)
+    return { target: await file.spill() };
   if (place.kind === 'file' && place.start === 0) {
     const size = await stat(place.path).then(
       (s) => s.size,

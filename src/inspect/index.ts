@@ -114,9 +114,13 @@ export type {
   TdmsInspectOptions,
   TdmsProfile,
   TdmsProperty,
+  TdmsTypedValues,
+  TdmsUnread,
   TdmsValue,
   TdmsValueOptions,
   TdmsValueRequest,
+  TdmsValues,
+  TdmsValuesAt,
   TdmsValuesHandler,
 } from './tdms.js';
 export {
@@ -145,6 +149,7 @@ export type {
   UlogParameter,
   UlogProfile,
   UlogScalar,
+  UlogSizes,
   UlogSubscription,
   UlogValue,
 } from './ulog.js';
@@ -152,6 +157,8 @@ export {
   inspectUlog,
   inspectUlogSource,
   readUlogData,
+  ulogChannelMessages,
+  ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
 } from './ulog.js';

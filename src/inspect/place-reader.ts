@@ -6,10 +6,14 @@
  *
  * Compressed places have no random access: they are inflated as a stream from their start
  * (fflate's streaming Inflate and Gunzip, which run synchronously; node's zlib has no
- * synchronous streaming API). What was inflated is kept in a bounded cache of blocks (the
- * first MiB, which holds the metadata readers come back to, plus the blocks used last); a
- * read behind the inflater that the cache cannot answer inflates again from the start.
- * Memory stays bounded by the cache and one push of input, whatever the member's size.
+ * synchronous streaming API). A place of up to IN_MEMORY bytes keeps every block it
+ * inflated, so it is inflated at most once whatever order the library reads it in. A larger
+ * one is meant to reach the reader as a file (the HDF5 inspector has it inflated once into a
+ * private temp file first, `ByteSource.spill`); read here all the same, it keeps a bounded
+ * cache of blocks (the first MiB, which holds the metadata readers come back to, plus the
+ * blocks used last), and a read behind the inflater that the cache cannot answer inflates
+ * again from the start. Memory stays bounded by IN_MEMORY, or by the cache and one push of
+ * input, whatever the member's size.
  */
 import fs from 'node:fs';
 import { Gunzip, Inflate } from 'fflate';
@@ -31,6 +35,15 @@ export const BLOCK = 64 * 1024;
 export const HEAD_BLOCKS = 16;
 /** Other blocks kept, the least recently used evicted first. */
 export const CACHED_BLOCKS = 32;
+/**
+ * A compressed place up to this size keeps all it inflated: the most one reader holds (the
+ * HDF5 worker keeps one place at a time), the size up to which a tar.gz walk keeps a member
+ * whole in memory too (TAR_KEEP_WHOLE). Reads in any order then cost one inflation of the
+ * place: an HDF5 file whose deflate-filtered chunks are larger than the cache, read a slice
+ * at a time, inflated the member from its start again for every slice (8 MB: 2.8 times the
+ * archive read, 16 MB: 4.2 times).
+ */
+export const IN_MEMORY = 32 * 1024 * 1024;
 /** Compressed bytes read from the file at once. */
 const INPUT = 64 * 1024;
 /**
@@ -96,6 +109,8 @@ interface Range {
 class InflatingReader implements PlaceReader {
   readonly size: number;
   restarts = 0;
+  /** Every inflated block is kept (a place up to IN_MEMORY bytes). */
+  private readonly keepAll: boolean;
   private readonly head = new Map<number, Uint8Array>();
   private readonly recent = new Map<number, Uint8Array>();
   private readonly input = new Uint8Array(INPUT);
@@ -116,6 +131,7 @@ class InflatingReader implements PlaceReader {
     private readonly make: MakeInflater,
   ) {
     this.size = range.size;
+    this.keepAll = range.size <= IN_MEMORY;
     this.start();
   }
 
@@ -224,7 +240,7 @@ class InflatingReader implements PlaceReader {
     const block = this.pending.slice(0, this.pendingBytes);
     this.pendingBytes = 0;
     if (index === this.wanted) this.found = block;
-    if (index < HEAD_BLOCKS) {
+    if (index < HEAD_BLOCKS || this.keepAll) {
       this.head.set(index, block);
       return;
     }

@@ -9,7 +9,12 @@
  */
 import { access } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
-import { type ByteSource, emptyFileError, openForInspection } from './byte-source.js';
+import {
+  type ByteSource,
+  emptyFileError,
+  openForInspection,
+  throughSource,
+} from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import {
   type DaqmxIndex,
@@ -19,16 +24,31 @@ import {
 } from './tdms/metadata.js';
 import {
   readTdmsSourceValues,
+  type TdmsUnread,
   type TdmsValueOptions,
   type TdmsValueRequest,
   type TdmsValuesHandler,
 } from './tdms/raw.js';
-import { type ObjectState, TdmsWalkError, type WalkResult, walkSegments } from './tdms/segments.js';
+import {
+  type ObjectState,
+  TdmsWalkError,
+  type WalkProblem,
+  type WalkResult,
+  walkSegments,
+} from './tdms/segments.js';
 import { tdmsTypeName } from './tdms/types.js';
 
 export type { DaqmxIndex, DaqmxScaler, TdmsProperty, TdmsValue } from './tdms/metadata.js';
 export { joinTdmsPath, splitTdmsPath } from './tdms/metadata.js';
-export type { TdmsValueOptions, TdmsValueRequest, TdmsValuesHandler } from './tdms/raw.js';
+export type {
+  TdmsTypedValues,
+  TdmsUnread,
+  TdmsValueOptions,
+  TdmsValueRequest,
+  TdmsValues,
+  TdmsValuesAt,
+  TdmsValuesHandler,
+} from './tdms/raw.js';
 export { TDMS_TYPE_CODES, tdmsTimestampOf, tdmsTimestampText } from './tdms/types.js';
 
 export interface TdmsChannelProfile {
@@ -113,7 +133,7 @@ export async function inspectTdmsSource(
       tdmsIssue(
         file,
         'tdms_segments_unread',
-        `${file}: ${p.message}; the ${walk.segments} segment${walk.segments === 1 ? '' : 's'} before it were read`,
+        `${file}: ${problemText(p)}`,
         'The file was cut short or damaged: copy it again, or import what it holds.',
       ),
     );
@@ -150,25 +170,25 @@ export async function inspectTdmsSource(
 }
 
 /**
- * Reads the values of chosen channels of a TDMS file (value ranges of each, in file order);
- * returns notes on channels whose raw data cannot be decoded. Throws InspectError when the
+ * Reads the values of chosen channels of a TDMS file, by its path or through a source
+ * (value ranges of each, in file order); returns the channels whose values were not all
+ * read (not decoded, or a chunk not what the metadata says). Throws InspectError when the
  * file cannot be read.
  */
 export async function readTdmsValues(
-  path: string,
+  data: string | ByteSource,
   requests: readonly TdmsValueRequest[],
   onValues: TdmsValuesHandler,
   options: TdmsValueOptions = {},
-): Promise<string[]> {
-  const data = await openForInspection(path);
-  try {
-    return await readTdmsSourceValues(data, requests, onValues, options);
-  } catch (err) {
-    if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
-    throw err;
-  } finally {
-    await data.close();
-  }
+): Promise<TdmsUnread[]> {
+  return throughSource(data, async (source) => {
+    try {
+      return await readTdmsSourceValues(source, requests, onValues, options);
+    } catch (err) {
+      if (err instanceof TdmsWalkError) throw walkError(source.name, source.size, err);
+      throw err;
+    }
+  });
 }
 
 type Walked = WalkResult & { fromIndex?: boolean };
@@ -192,7 +212,8 @@ async function walkIndex(
   let reason: string | undefined;
   try {
     const walk = await walkSegments(data, { index, onProgress: options.onProgress });
-    if (walk.problems.length > 0) reason = walk.problems[0]?.message;
+    const problem = walk.problems[0];
+    if (problem) reason = `segment ${problem.segment} (byte ${problem.offset}): ${problem.message}`;
     else if (walk.end !== data.size) {
       reason = `its segments cover ${walk.end} bytes, but the data file has ${data.size}`;
     } else if (!(await sameFirstLeadIn(data, index))) {
@@ -217,6 +238,24 @@ async function sameFirstLeadIn(data: ByteSource, index: ByteSource): Promise<boo
   const a = await data.read(4, 24);
   const b = await index.read(4, 24);
   return a.byteLength === 24 && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * A later segment's problem, saying what was read: a cut segment was read up to the end of
+ * the file (with the segments before it); a damaged one was not (the segments before it were).
+ */
+function problemText(p: WalkProblem): string {
+  const before = p.segment - 1;
+  if (p.readToEnd) {
+    const also =
+      before === 0
+        ? ''
+        : ` (after ${before === 1 ? 'the segment' : `the ${before} segments`} before it)`;
+    return `segment ${p.segment} (byte ${p.offset}) is cut short: ${p.message}; its values up to the end of the file were read${also}`;
+  }
+  const read =
+    before === 1 ? 'the first segment was read' : `the first ${before} segments were read`;
+  return `segment ${p.segment} (byte ${p.offset}): ${p.message}; ${read}, not this one or any after it`;
 }
 
 function walkError(file: string, size: number, err: TdmsWalkError): InspectError {

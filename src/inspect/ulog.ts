@@ -19,21 +19,30 @@
  * baseline and a cross-check of our fixtures.
  */
 import { type Issue, type IssueCode, issue, pushAll } from '../model/plain.js';
-import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
-import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
 import {
+  type ByteSource,
+  openForInspection,
+  refuseEmptyFile,
+  throughSource,
+} from './byte-source.js';
+import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
+import { type UlogDataHandlers, type UlogSizes, walkUlogData } from './ulog/data.js';
+import {
+  type FlattenProblem,
+  fieldOffset,
   flattenFormat,
   hasTimestamp,
+  MAX_FIELDS,
+  MAX_NESTING,
+  messageSizes,
   PRIMITIVE_SIZES,
-  typeSize,
+  resolveField,
   type UlogFormat,
   type UlogLeaf,
 } from './ulog/format.js';
 import { ChunkReader, text, view } from './ulog/reader.js';
 import {
   emptyScan,
-  MSG,
   type UlogFlags,
   type UlogGpsFix,
   type UlogInfo,
@@ -45,7 +54,7 @@ import {
 } from './ulog/scan.js';
 import { scalarAt } from './ulog/values.js';
 
-export type { UlogDataHandlers } from './ulog/data.js';
+export type { UlogDataHandlers, UlogSizes } from './ulog/data.js';
 export type { UlogFieldDef, UlogFormat, UlogLeaf } from './ulog/format.js';
 export type {
   UlogFlags,
@@ -123,10 +132,11 @@ export async function inspectUlogSource(
   const reader = new ChunkReader(source);
   const scan = await readHeader(reader, source.name);
   const walker = new UlogWalker(reader, scan, options.onProgress);
-  const first = await walkFlagBits(walker, reader);
+  // The definitions first (flag bits, wherever pyulog finds them among them), then the parts.
+  const definitionsEnd = await walker.walk(16, reader.size, true);
   refuseIncompatible(scan, source.name);
   const issues: Issue[] = [];
-  const parts = dataParts(scan, first, reader.size, source.name, issues);
+  const parts = dataParts(scan, definitionsEnd, reader.size, source.name, issues);
   for (const [i, [start, end]] of parts.entries()) {
     const stopped = await walker.walk(start, end);
     if (i > 0) scan.appended.push([start, end]);
@@ -143,27 +153,88 @@ export async function inspectUlogSource(
   return profileOf(scan, source, parts, issues);
 }
 
-/** A subscribed message's size (after its msg_id) and its channels with their byte offsets. */
+/**
+ * A subscribed message's size after its msg_id: `size` with every field, `minSize` without
+ * the padding at its end, which a logger may leave out (PX4's logger does; the format
+ * allows it).
+ */
 export interface UlogMessageLayout {
   msgId: number;
   messageName: string;
   instance: number;
   size: number;
-  leaves: UlogLeaf[];
+  minSize: number;
+  /** The top-level `timestamp`: its offset and type, when it is a primitive at a known offset. */
+  timestamp?: { offset: number; type: string };
+}
+
+/** The formats of a profile by name, one map per profile (format sizes are memoised per map). */
+const FORMATS = new WeakMap<UlogProfile, Map<string, UlogFormat>>();
+
+function formatsOf(profile: UlogProfile): Map<string, UlogFormat> {
+  let formats = FORMATS.get(profile);
+  if (!formats) {
+    formats = new Map(profile.formats.map((f) => [f.name, f]));
+    FORMATS.set(profile, formats);
+  }
+  return formats;
 }
 
 /** The layout of each subscription whose format has a known size. */
 export function ulogLayouts(profile: UlogProfile): UlogMessageLayout[] {
-  const formats = new Map(profile.formats.map((f) => [f.name, f]));
+  const formats = formatsOf(profile);
   const out: UlogMessageLayout[] = [];
   for (const s of profile.subscriptions) {
     const format = formats.get(s.messageName);
-    const size = format ? typeSize(format.name, formats) : undefined;
-    if (!format || size === undefined) continue;
-    const { leaves } = flattenFormat(format, formats);
-    out.push({ msgId: s.msgId, messageName: s.messageName, instance: s.multiId, size, leaves });
+    const sizes = format ? messageSizes(format, formats) : undefined;
+    if (!format || !sizes) continue;
+    const [minSize, size] = sizes;
+    const layout: UlogMessageLayout = {
+      msgId: s.msgId,
+      messageName: s.messageName,
+      instance: s.multiId,
+      size,
+      minSize,
+    };
+    const timestamp = fieldOffset(format, 'timestamp', formats);
+    if (timestamp && PRIMITIVE_SIZES[timestamp.type] !== undefined) layout.timestamp = timestamp;
+    out.push(layout);
   }
   return out;
+}
+
+/**
+ * The messages whose fields become channels (subscribed, with a format that has a top-level
+ * timestamp), each with its instances in subscription order.
+ */
+export function ulogChannelMessages(profile: UlogProfile): Map<string, number[]> {
+  const formats = formatsOf(profile);
+  const out = new Map<string, number[]>();
+  for (const s of profile.subscriptions) {
+    const format = formats.get(s.messageName);
+    if (!format || !hasTimestamp(format)) continue;
+    const instances = out.get(s.messageName) ?? [];
+    if (!instances.includes(s.multiId)) instances.push(s.multiId);
+    out.set(s.messageName, instances);
+  }
+  return out;
+}
+
+/**
+ * The channel `fieldName` names in the logged message `messageName` (with its type and byte
+ * offset), found by following the name through the format, never by unrolling it; undefined
+ * when the message has no format, no top-level timestamp (the platform leaves it out) or
+ * no such channel.
+ */
+export function ulogFieldLeaf(
+  profile: UlogProfile,
+  messageName: string,
+  fieldName: string,
+): UlogLeaf | undefined {
+  const formats = formatsOf(profile);
+  const format = formats.get(messageName);
+  if (!format || !hasTimestamp(format)) return undefined;
+  return resolveField(format, formats, fieldName);
 }
 
 /** A field's value in a message: a number, a 64-bit integer as decimal text, text for chars. */
@@ -178,23 +249,20 @@ export function ulogFieldValue(message: Uint8Array, leaf: UlogLeaf): string | nu
 }
 
 /**
- * Walks byte ranges of one data part of a ULog file (see `walkUlogData`), handing over
- * the data messages of the msg_ids in `sizes` and the logged texts. Throws InspectError
- * when the file cannot be opened.
+ * Walks byte ranges of one data part of a ULog file or source (see `walkUlogData`), handing
+ * over the data messages of the msg_ids in `sizes` and the logged texts. Throws
+ * InspectError when the file cannot be opened.
  */
 export async function readUlogData(
-  path: string,
+  data: string | ByteSource,
   part: readonly [number, number],
   ranges: ReadonlyArray<readonly [number, number]>,
-  sizes: ReadonlyMap<number, number>,
+  sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): Promise<void> {
-  const source = await openForInspection(path);
-  try {
-    await walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers);
-  } finally {
-    await source.close();
-  }
+  await throughSource(data, (source) =>
+    walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers),
+  );
 }
 
 async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> {
@@ -219,15 +287,6 @@ async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> 
   return emptyScan(head[7] as number, view(head).getBigUint64(8, true).toString());
 }
 
-/** Walks the first message when it is the flag bits; returns where the rest begins. */
-async function walkFlagBits(walker: UlogWalker, reader: ChunkReader): Promise<number> {
-  const head = await reader.get(16, 3);
-  if (!head || head[2] !== MSG.flagBits) return 16;
-  const end = 16 + 3 + ((head[0] as number) | ((head[1] as number) << 8));
-  if (end > reader.size) return 16;
-  return walker.walk(16, end);
-}
-
 /** Incompatible flags other than "data appended" mean a reader must not go on (the format says so). */
 function refuseIncompatible(scan: UlogScan, name: string): void {
   const incompat = scan.flags?.incompat ?? [];
@@ -241,7 +300,11 @@ function refuseIncompatible(scan: UlogScan, name: string): void {
   );
 }
 
-/** The parts to walk: [first, main end) then each appended part up to the next or the end. */
+/**
+ * The parts to walk: [first, main end) then each appended part up to the next or the end.
+ * An offset at the end of the file is an appended part with nothing in it yet (a logger
+ * that marked where it would append, then wrote nothing): nothing to read, nothing wrong.
+ */
 function dataParts(
   scan: UlogScan,
   first: number,
@@ -255,7 +318,8 @@ function dataParts(
     : [];
   const valid: number[] = [];
   for (const o of offsets) {
-    if (o > first && o < size && o > (valid.at(-1) ?? 0)) valid.push(o);
+    if (o === size && o >= first) continue;
+    if (o >= first && o < size && o > (valid.at(-1) ?? 0)) valid.push(o);
     else {
       issues.push(
         ulogIssue('ulog_appended_offset_invalid', `appended-data offset ${o} is outside the data`, {
@@ -328,46 +392,50 @@ function profileOf(
   return profile;
 }
 
-/** One field profile per (subscription, flattened field), in subscription order. */
+/** Issues of one kind shown at most; the rest are counted in one more. */
+const SHOWN = 5;
+
+/**
+ * One field profile per (subscription, flattened field), in subscription order, at most
+ * MAX_FIELDS of them for the whole log (every instance counts): a log whose nested arrays
+ * unroll past that gets `ulog_fields_over_limit` and the rest is left out. Issues of one
+ * kind (a missing format, a message without timestamp, an unreadable field) are counted;
+ * the first few are shown.
+ */
 function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfile[] {
   const fields: UlogFieldProfile[] = [];
   const flattened = new Map<string, ReturnType<typeof flattenFormat>>();
+  const found = { missing: [] as string[], untimed: [] as string[], unreadable: [] as string[] };
   const seen = new Set<string>();
+  let over: { at: string; left: number } | undefined;
   for (const sub of scan.subscriptions.values()) {
     // A message subscribed again (after a remove) under a new msg_id is the same channels.
     const id = `${sub.messageName}_${sub.multiId}`;
     if (seen.has(id)) continue;
     seen.add(id);
+    if (over) {
+      over.left += 1;
+      continue;
+    }
     const format = scan.formats.get(sub.messageName);
     if (!format) {
-      issues.push(
-        ulogIssue(
-          'ulog_format_missing',
-          `${sub.messageName} (instance ${sub.multiId}) is subscribed but has no format definition: its data cannot be read`,
-          { hint: 'The log is damaged or was written by a broken logger.', name },
-        ),
-      );
+      found.missing.push(`${sub.messageName} (instance ${sub.multiId})`);
       continue;
     }
     if (!hasTimestamp(format)) {
-      issues.push(
-        ulogIssue(
-          'ulog_format_without_timestamp',
-          `${sub.messageName} has no top-level uint64_t timestamp: the platform leaves it out`,
-          { name },
-        ),
-      );
+      found.untimed.push(sub.messageName);
       continue;
     }
     let flat = flattened.get(format.name);
     if (!flat) {
-      flat = flattenFormat(format, scan.formats);
+      flat = flattenFormat(format, scan.formats, MAX_FIELDS - fields.length);
       flattened.set(format.name, flat);
-      for (const p of flat.problems) issues.push(problemIssue(format.name, p, name));
+      for (const p of flat.problems) found.unreadable.push(problemText(format.name, p));
     }
-    for (const leaf of flat.leaves) {
+    const take = Math.min(flat.leaves.length, MAX_FIELDS - fields.length);
+    for (const leaf of flat.leaves.slice(0, take)) {
       fields.push({
-        name: `${sub.messageName}_${sub.multiId}.${leaf.field}`,
+        name: `${id}.${leaf.field}`,
         messageName: sub.messageName,
         instance: sub.multiId,
         fieldName: leaf.field,
@@ -375,25 +443,64 @@ function fieldsOf(scan: UlogScan, name: string, issues: Issue[]): UlogFieldProfi
         samples: [],
       });
     }
+    if (flat.capped || take < flat.leaves.length) over = { at: id, left: 0 };
   }
+  pushAll(issues, fieldIssues(found, name));
+  if (over) issues.push(overLimitIssue(over, name));
   return fields;
 }
 
-function problemIssue(
-  format: string,
-  p: ReturnType<typeof flattenFormat>['problems'][number],
+function fieldIssues(
+  found: { missing: string[]; untimed: string[]; unreadable: string[] },
   name: string,
-): Issue {
-  const what =
-    p.kind === 'unknown_type'
-      ? `field ${p.field} has type ${p.type}, which no format defines`
-      : p.kind === 'too_deep'
-        ? `field ${p.field} nests formats deeper than 32 levels (a cyclic definition?)`
-        : 'more than 100,000 fields once nested arrays are unrolled; the rest is left out';
-  return ulogIssue('ulog_field_unreadable', `${format}: ${what}`, {
-    hint: 'Those fields are left out; the log is probably damaged.',
-    name,
-  });
+): Issue[] {
+  return [
+    ...counted(found.missing, name, 'ulog_format_missing', {
+      one: (m) => `${m} is subscribed but has no format definition: its data cannot be read`,
+      more: (n) => `and ${n} more subscribed messages have no format definition`,
+      hint: 'The log is damaged or was written by a broken logger.',
+    }),
+    ...counted(found.untimed, name, 'ulog_format_without_timestamp', {
+      one: (m) => `${m} has no top-level timestamp field: the platform leaves it out`,
+      more: (n) => `and ${n} more subscribed messages have no top-level timestamp`,
+    }),
+    ...counted(found.unreadable, name, 'ulog_field_unreadable', {
+      one: (m) => m,
+      more: (n) => `and ${n} more fields that cannot be read`,
+      hint: 'Those fields are left out; the log is probably damaged.',
+    }),
+  ];
+}
+
+/** The first SHOWN findings of one kind as issues, the rest counted in one more. */
+function counted(
+  list: readonly string[],
+  name: string,
+  code: IssueCode,
+  text: { one: (x: string) => string; more: (n: number) => string; hint?: string },
+): Issue[] {
+  const extra = { name, ...(text.hint ? { hint: text.hint } : {}) };
+  const out = list.slice(0, SHOWN).map((x) => ulogIssue(code, text.one(x), extra));
+  if (list.length > SHOWN) out.push(ulogIssue(code, text.more(list.length - SHOWN), extra));
+  return out;
+}
+
+function overLimitIssue(over: { at: string; left: number }, name: string): Issue {
+  const rest = over.left > 0 ? ` and the ${over.left} message instance(s) after it` : '';
+  return ulogIssue(
+    'ulog_fields_over_limit',
+    `the subscribed messages unroll to more than ${MAX_FIELDS.toLocaleString('en-US')} fields (nested arrays multiply): the rest of ${over.at}${rest} is left out`,
+    {
+      hint: 'A real log has a few thousand fields; nested arrays this large mean a damaged or hostile log.',
+      name,
+    },
+  );
+}
+
+function problemText(format: string, p: FlattenProblem): string {
+  return p.kind === 'unknown_type'
+    ? `${format}: field ${p.field} has type ${p.type}, which no format defines`
+    : `${format}: field ${p.field} nests formats deeper than ${MAX_NESTING} levels (a cyclic definition?)`;
 }
 
 function damageIssues(scan: UlogScan, name: string): Issue[] {
@@ -416,6 +523,30 @@ function damageIssues(scan: UlogScan, name: string): Issue[] {
       ulogIssue('ulog_damaged', `and ${scan.damage.length - shown.length} more damaged places`, {
         name,
       }),
+    );
+  }
+  for (const [msgId, bad] of [...scan.badSizes].slice(0, SHOWN)) {
+    const sub = scan.subscriptions.get(msgId);
+    const range = bad.min === bad.max ? `${bad.max}` : `${bad.min} to ${bad.max}`;
+    out.push(
+      issue(
+        'ulog_damaged',
+        '',
+        `at offset ${bad.offset}: ${bad.count} data message(s) of ${sub?.messageName ?? '?'} (instance ${sub?.multiId ?? '?'}) of a size its format does not allow (${range} bytes after the msg_id)`,
+        {
+          hint: 'Those messages cannot be read (pyulog drops them as corrupt).',
+          source: { file: name, offset: bad.offset },
+        },
+      ),
+    );
+  }
+  if (scan.badSizes.size > SHOWN) {
+    out.push(
+      ulogIssue(
+        'ulog_damaged',
+        `and ${scan.badSizes.size - SHOWN} more subscriptions with data messages of a size their format does not allow`,
+        { name },
+      ),
     );
   }
   for (const [msgId, seen] of [...scan.unknownMsgIds].slice(0, 5)) {

@@ -47,12 +47,27 @@ function placeOf(value: unknown, path: string): { data: unknown; parent: SchemaN
   return { data, parent: schemaAt(COMMITTED_SCHEMAS.document, tokens) ?? {} };
 }
 
+/**
+ * A CH10 config inside a BatchConfig (`ch10Config` in a file entry, `defaultCh10Config`):
+ * the platform's BatchConfig has neither (a file entry holds at most one of csvConfig,
+ * tdmsConfig, parquetConfig, hdf5Config, ulogConfig), so a batch reads a CH10 file with
+ * Ch10Config's defaults. Said so, instead of the nearest key's name ("csvConfig").
+ */
+function ch10InBatch(path: string, key: string): Issue | undefined {
+  if (!path.startsWith('/batchConfig') || !/^(default)?ch10config$/i.test(key)) return undefined;
+  return issue('unknown_key', `${path}/${escapePointerToken(key)}`, `Unknown key ${show(key)}.`, {
+    hint: 'A batch has no CH10 config: list a CH10 file with its type only ({type: DATA_TYPE_KEY_CH10}); the platform reads it with the defaults of Ch10Config, and the batch sets its asset and run.',
+  });
+}
+
 function toIssue(e: ErrorObject, value: unknown): Issue {
   const path = e.instancePath;
   const { data, parent } = placeOf(value, path);
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      const ch10 = ch10InBatch(path, key);
+      if (ch10) return ch10;
       const props = Object.keys((parent.properties ?? {}) as Record<string, unknown>);
       const near =
         closest(camelCase(key), props) ??

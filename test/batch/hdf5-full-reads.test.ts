@@ -1,7 +1,7 @@
 /**
- * `check --full` of an HDF5 member of a deflated zip reads the archive about once a
- * dataset, not once a slice: the HDF5 worker keeps the member's reader from one slice to
- * the next, and the datasets are read one after another. The bytes the process reads are
+ * `check --full` of an HDF5 member of a deflated zip inflates the member once, not once a
+ * slice: the HDF5 worker keeps the member's reader from one slice to the next, and that
+ * reader keeps what it inflated (a member up to 32 MiB). The bytes the process reads are
  * Linux's count (/proc/self/io `rchar`: every thread, the HDF5 worker's included).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ function bytesReadByProcess(): number {
 }
 
 test.skipIf(!existsSync('/proc/self/io'))(
-  'a deflated HDF5 member is inflated about once a dataset, not once a slice',
+  'a deflated HDF5 member is inflated once, not once a slice',
   async () => {
     const h5 = await timeAndValues(join(tmp, 'flight.h5'), ROWS, 65_536);
     const zip = join(tmp, 'set.zip');
@@ -34,17 +34,19 @@ test.skipIf(!existsSync('/proc/self/io'))(
     const draft = await inferBatch(zip);
     const batch = draft.document.batchConfig as BatchConfig;
     expect(Object.keys(batch.fileConfigs ?? {})).toEqual(['flight.h5']);
-    // Once to load what the check loads, then counted.
-    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
-    const before = bytesReadByProcess();
-    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
-    const read = bytesReadByProcess() - before;
     const size = statSync(zip).size;
-    // Two datasets, about one pass over the member each (1.3 times the archive when
-    // measured); starting again at every slice, or reading the datasets side by side, read
-    // 6 to 7 times the archive.
-    expect(read).toBeGreaterThan(size);
-    expect(read).toBeLessThan(3 * size);
+    let before = bytesReadByProcess();
+    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
+    const first = bytesReadByProcess() - before;
+    before = bytesReadByProcess();
+    expect(await checkBatch(batch, zip, { full: true })).toEqual([]);
+    const again = bytesReadByProcess() - before;
+    // The member is inflated once (infer read its head; the check reads on from there:
+    // 0.74 times the archive measured, module loading included) and kept by the worker's
+    // reader, so a second check reads next to nothing (0.03); starting again at every
+    // slice, or reading the datasets side by side, read 6 to 7 times the archive.
+    expect(first).toBeLessThan(1.5 * size);
+    expect(again).toBeLessThan(0.2 * size);
   },
   60_000,
 );

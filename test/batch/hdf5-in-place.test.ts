@@ -95,15 +95,16 @@ describe('HDF5 members read in place', () => {
     const folder = await inferBatch(join(tmp, 'set'), { jobs: 2 });
     const configs = folder.document.batchConfig?.fileConfigs ?? {};
     expect(Object.keys(configs).sort()).toEqual([
+      'ch10/recorder.ch10',
       'h5/compound.h5',
       'h5/larger.h5',
       'h5/one d.h5',
       'run.csv',
     ]);
-    // A CH10 file is recognised by its content, and left out: batches do not import CH10.
-    expect(folder.issues.find((i) => i.source?.file === 'ch10/recorder.ch10')?.code).toBe(
-      'batch_file_left_out',
-    );
+    // A CH10 file is recognised by its content, and listed by its type only: a batch has no
+    // CH10 config.
+    expect(configs['ch10/recorder.ch10']).toEqual({ type: 'DATA_TYPE_KEY_CH10' });
+    expect(folder.issues.filter((i) => i.source?.file === 'ch10/recorder.ch10')).toEqual([]);
     // The damaged member's issue names it by its path inside, and the library's reason.
     const damaged = folder.issues.find((i) => i.source?.file === 'h5/damaged.h5');
     expect(damaged?.code).toBe('hdf5_unreadable');

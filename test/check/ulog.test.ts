@@ -129,6 +129,37 @@ describe('checkUlog', () => {
     ]);
   });
 
+  test('keys and names PX4 writes that are not C identifiers fit (pyulog reads them)', async () => {
+    expect(
+      await check('px4-names', {
+        relativeStartTime: '2024-05-01T12:00:00Z',
+        data: [
+          {
+            messageName: 'esc_status',
+            instance: '0',
+            fieldName: 'esc[1].rate-hz',
+            channelConfig: { name: 'rate', dataType: 'CHANNEL_DATA_TYPE_FLOAT' },
+          },
+        ],
+        infoKeys: [
+          'perf_counter_preflight-03',
+          'sys/uuid',
+          'perf_top-00',
+          'sys_uuid_bytes',
+          'esc_default',
+        ],
+        paramKeys: ['SENS-BOARD/ROT', 'LOG_BIG'],
+      }),
+    ).toEqual([]);
+    // An appended-data offset at the end of the file: nothing appended, nothing wrong.
+    expect(
+      await check('appended-empty', {
+        relativeStartTime: '2024-05-01T12:00:00Z',
+        data: [accel('0', 'x')],
+      }),
+    ).toEqual([]);
+  });
+
   test('no GPS and no relativeStartTime: the import would fail', async () => {
     expect(await check('no-gps', { data: [accel('0', 'x')] })).toEqual([
       {
@@ -168,6 +199,14 @@ describe('checkUlog', () => {
         path: '/ulogConfig/data/1/messageName',
         message:
           'log_messages_3: the log has no such logged text; it has log_messages, log_messages_7 and log_messages_1',
+      },
+      {
+        // The fixture logs both tag-7 lines at the same time: the platform keeps one of them.
+        code: 'time_repeated',
+        severity: 'warning',
+        path: '/ulogConfig/data/0',
+        message:
+          '1 message repeats the time of the message before; first at message 1 of log_messages_7 (offset 274, timestamp 2001000 µs)',
       },
     ]);
   });

@@ -57,9 +57,25 @@ describe('importkit check on a TDMS file', () => {
     const sampled = await call('check', out, DATA);
     expect(sampled.code).toBe(0);
     // The verdict names exactly what the TDMS check read: never "every row".
-    expect(sampled.stdout).toMatch(/fits .* \(its metadata read, no values\)\n$/);
+    expect(sampled.stdout.split('\n').at(-2)).toBe(
+      `✔ ${DATA} fits ${out} (its metadata and the first and last 10,000 values of each channel it imports read; --full reads every value)`,
+    );
     const full = await call('check', out, DATA, '--full');
-    expect(full.stdout).not.toMatch(/every row/);
+    expect(full.code).toBe(0);
+    expect(full.stdout.split('\n').at(-2)).toBe(
+      `✔ ${DATA} fits ${out} (its metadata and every value of the channels it imports read)`,
+    );
+  });
+
+  test('values the check could not read: the verdict says they were not read', async () => {
+    const daqmx = join(dirname(DATA), '..', 'tdms', 'daqmx.tdms');
+    const out = join(dir, 'daqmx.yaml');
+    expect((await call('infer', daqmx, '-o', out)).code).toBe(0);
+    const full = await call('check', out, daqmx, '--full');
+    expect(full.code).toBe(0);
+    expect(full.stdout.split('\n').at(-2)).toBe(
+      `✔ ${daqmx} fits ${out} (its metadata and every value of the channels it imports read; not the values tdms_values_not_read names) (2 warnings)`,
+    );
   });
 
   test('a wrong channel name: exit 1 in every reporter, at the config line, with did-you-mean', async () => {

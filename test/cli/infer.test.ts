@@ -177,6 +177,7 @@ describe('importkit infer', () => {
     [['x.csv', '--relative-start', 'yesterday']],
     [['x.csv', '--layout', 'wide']],
     [['x.csv', '--complex-types', 'ALL']],
+    [['x.tdms', '--tdms-names', 'short']],
     [['x.csv', '--header-row', 'first']],
     [['x.csv', '--delimiter', 'x']],
     [['x.csv', '--time-column', '0']],
@@ -204,10 +205,49 @@ describe('importkit infer', () => {
       '--layout',
       '--complex-types',
       '--time-dataset',
+      '--tdms-names',
       '--delimiter',
       '--header-row',
     ])
       expect(out.stdout).toContain(flag);
+  });
+});
+
+describe('TDMS channel names', () => {
+  const file = join(repoRoot, 'fixtures', 'tdms', 'complex-and-strings.tdms');
+  const names = (stdout: string) =>
+    (
+      parse(stdout) as { tdmsConfig: { data: Array<{ channelConfig: { name: string } }> } }
+    ).tdmsConfig.data.map((e) => e.channelConfig.name);
+
+  test('as the platform names them by default; plain with --tdms-names plain; the evidence says which', async () => {
+    const qualified = fakeIo();
+    expect(await run(['infer', file, '--explain'], qualified.io)).toBe(0);
+    expect(names(qualified.out.stdout)).toEqual([
+      'C.impedance.real',
+      'C.impedance.imag',
+      'C.phasor.real',
+      'C.phasor.imag',
+      'C.label',
+    ]);
+    expect(qualified.out.stderr).toMatch(
+      /\/tdmsConfig\/data\/0\/channelConfig\/name +<group>\.<channel> +high +as the platform's own command line and Python client name TDMS channels/,
+    );
+    expect(qualified.out.stderr).toContain(
+      '    - --tdms-names plain: the channel name, the group added only where names clash\n',
+    );
+    const plain = fakeIo();
+    expect(await run(['infer', file, '--explain', '--tdms-names', 'plain'], plain.io)).toBe(0);
+    expect(names(plain.out.stdout)).toEqual([
+      'impedance.real',
+      'impedance.imaginary',
+      'phasor.real',
+      'phasor.imaginary',
+      'label',
+    ]);
+    expect(plain.out.stderr).toMatch(
+      /channelConfig\/name +the channel name +high +given as an option \(plain\)/,
+    );
   });
 });
 
@@ -225,6 +265,7 @@ describe('flags → InferOptions', () => {
         layout: 'multi-channel',
         'complex-types': 'string',
         'time-dataset': '/g/time',
+        'tdms-names': 'plain',
         full: true,
       }),
     ).toEqual({
@@ -238,6 +279,7 @@ describe('flags → InferOptions', () => {
       layout: 'multi-channel',
       complexTypes: 'PARQUET_COMPLEX_TYPES_IMPORT_MODE_STRING',
       timeDataset: '/g/time',
+      tdmsNames: 'plain',
       full: true,
     });
     expect(inferOptionsFromArgs({ 'time-column': 'clock' })).toEqual({ timeColumn: 'clock' });

@@ -72,10 +72,33 @@ describe('importkit with ULog files', () => {
     },
   );
 
+  test('check decodes values, sampled and full, and the verdict says what was read', async () => {
+    const repeated = join(fixtures, 'check-ulog', 'repeated-data.ulg');
+    const draft = join(dir, 'repeated.yaml');
+    const start = ['--relative-start', '2024-05-01T12:00:00Z'];
+    expect((await call('infer', repeated, ...start, '-o', draft)).code).toBe(0);
+    for (const flags of [[], ['--full']]) {
+      const r = await call('check', draft, repeated, ...flags, '-r', 'github');
+      expect(r.stdout).toMatch(
+        /^::warning .*the timestamp of sensor_accel_0 goes backwards 1 time; first at message 40 of sensor_accel_0 \(offset \d+, timestamp 2000000 µs\)/m,
+      );
+    }
+    const sample = join(dir, 'sample.yaml');
+    expect((await call('infer', SAMPLE, '-o', sample)).code).toBe(0);
+    const sampled = await call('check', sample, SAMPLE);
+    expect(sampled.stdout).toContain(
+      `fits ${sample} (its definitions and message headers read; the messages the config names decoded from the head, three slices and the tail of the data section (all of it under 4 MiB) and the head of each appended part; --full decodes every one)`,
+    );
+    const full = await call('check', sample, SAMPLE, '--full');
+    expect(full.stdout).toContain(
+      `fits ${sample} (its definitions and message headers read; every message the config names decoded)`,
+    );
+  });
+
   test('check points at the config line of the field', async () => {
     const r = await call('check', wrong, SAMPLE, '-r', 'github');
     expect(r.stdout.split('\n')[0]).toMatch(
-      /^::error file=.*wrong\.yaml,line=5,col=18,title=ulog_field_not_in_file::/,
+      /^::error file=.*wrong.yaml,line=5,col=18,title=ulog_field_not_in_file::/,
     );
   });
 });

@@ -36,7 +36,8 @@ describe('the emulator imports TDMS files through importkit’s check', () => {
     const names = Object.values(emu.store.data.channels)
       .filter((c) => c.value.assetId === done.assetId)
       .map((c) => [c.value.name, c.value.unitId]);
-    expect(names).toEqual(Array.from({ length: 10 }, (_, i) => [`channel_${i}`, 'A']));
+    // Named as the platform's own tools name TDMS channels: <group>.<channel>.
+    expect(names).toEqual(Array.from({ length: 10 }, (_, i) => [`Measurements.channel_${i}`, 'A']));
 
     const broken = structuredClone(doc);
     const first = broken.tdmsConfig.data?.[0];

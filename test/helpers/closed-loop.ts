@@ -1,7 +1,7 @@
 /**
  * The closed loop of one data file: what `infer` writes, `lint` accepts, `fmt --check`
  * leaves alone, and `check` (sampled and `--full`) finds no error in that infer did not
- * report; a file infer refuses, check refuses too, with the same code. Shared by the test
+ * report (and exits 1 exactly when it reports an error); a file infer refuses, check refuses too, with the same code. Shared by the test
  * over every fixture and the property tests on generated files.
  *
  * The file is inferred by the library (`inferConfig`, or `inferBatch` for a folder or an
@@ -229,8 +229,11 @@ async function draftLoop(
     for (const full of [false, true]) {
       const args = [...checkFlags, ...fullFlag(full), file, path];
       const r = await cli(['check', '--reporter', 'json', ...args]);
-      for (const i of errorsOf(r))
-        if (!saidBefore(i)) out.add(full ? 'check --full' : 'check', i.code, i.message);
+      const stage = full ? 'check --full' : 'check';
+      const found = errorsOf(r);
+      for (const i of found) if (!saidBefore(i)) out.add(stage, i.code, i.message);
+      // Check exits 1 exactly when it reports an error.
+      if (r.code !== (found.length > 0 ? 1 : 0)) out.add(stage, `exit ${r.code}`);
     }
   }
 }

@@ -20,7 +20,12 @@ function entry(name: string, units: string, description: string, time?: string):
   return {
     groupName: 'Measurements',
     channelName: name,
-    channelConfig: { name, units, description, dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+    channelConfig: {
+      name: `Measurements.${name}`,
+      units,
+      description,
+      dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
+    },
     ...(time ? { timeChannelName: time } : {}),
   };
 }

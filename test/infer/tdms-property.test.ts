@@ -1,8 +1,8 @@
 /**
  * Generated TDMS object trees (groups, channels of every type, waveform or timestamp
  * timing, units, descriptions, names with quotes and slashes), written by the writer of the
- * test tooling in one segment or incrementally, little- or big-endian, then inferred back:
- * the draft must be exactly the one the tree implies.
+ * test tooling in one segment or incrementally, little- or big-endian, then inferred back
+ * with either way of naming channels: the draft must be exactly the one the tree implies.
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
@@ -13,6 +13,7 @@ import {
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
 import { draftFromTdmsProfile } from '../../src/infer/tdms.js';
+import type { TdmsNames } from '../../src/infer/types.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import type { ChannelDataType } from '../../src/model/enums.js';
@@ -92,7 +93,7 @@ function objectsOf(groups: readonly Group[]): ObjectSpec[] {
   return out;
 }
 
-function expectedEntries(groups: readonly Group[]): TdmsDataEntry[] {
+function expectedEntries(groups: readonly Group[], names: TdmsNames): TdmsDataEntry[] {
   const all = groups.flatMap((g) => [
     ...(g.time !== undefined ? [g.time] : []),
     ...g.channels.filter((c) => c.name !== g.time).map((c) => c.name),
@@ -102,7 +103,8 @@ function expectedEntries(groups: readonly Group[]): TdmsDataEntry[] {
     g.channels
       .filter((c) => c.name !== g.time)
       .flatMap((c): TdmsDataEntry[] => {
-        const base = shared(c.name) ? `${g.name}.${c.name}` : c.name;
+        const base = names === 'qualified' || shared(c.name) ? `${g.name}.${c.name}` : c.name;
+        const imaginary = names === 'qualified' ? 'imag' : 'imaginary';
         const config = (n: string) => ({
           name: n,
           ...(c.units ? { units: c.units } : {}),
@@ -118,7 +120,7 @@ function expectedEntries(groups: readonly Group[]): TdmsDataEntry[] {
         if (!c.type.startsWith('complex')) return [e(base)];
         return [
           { ...e(`${base}.real`), complexComponent: 'TDMS_COMPLEX_COMPONENT_REAL' },
-          { ...e(`${base}.imaginary`), complexComponent: 'TDMS_COMPLEX_COMPONENT_IMAGINARY' },
+          { ...e(`${base}.${imaginary}`), complexComponent: 'TDMS_COMPLEX_COMPONENT_IMAGINARY' },
         ];
       }),
   );
@@ -136,19 +138,25 @@ function segmentsOf(objects: ObjectSpec[], split: boolean, bigEndian: boolean): 
 
 test('generated TDMS object trees are written and inferred back exactly', async () => {
   await fc.assert(
-    fc.asyncProperty(tree, fc.boolean(), fc.boolean(), async (groups, split, bigEndian) => {
-      const { data } = tdmsBytes(segmentsOf(objectsOf(groups), split, bigEndian));
-      const profile = await inspectTdmsSource(memorySource(data, 'gen.tdms'));
-      const draft = draftFromTdmsProfile(profile);
-      expect(draft.document).toEqual({
-        tdmsConfig: {
-          assetName: 'gen',
-          data: expectedEntries(groups),
-          fallbackMethod: 'TDMS_FALLBACK_METHOD_FAIL_ON_ERROR',
-        },
-      });
-      expect(draft.issues.filter((i) => i.severity !== 'info')).toEqual([]);
-    }),
+    fc.asyncProperty(
+      tree,
+      fc.boolean(),
+      fc.boolean(),
+      fc.constantFrom<TdmsNames>('qualified', 'plain'),
+      async (groups, split, bigEndian, names) => {
+        const { data } = tdmsBytes(segmentsOf(objectsOf(groups), split, bigEndian));
+        const profile = await inspectTdmsSource(memorySource(data, 'gen.tdms'));
+        const draft = draftFromTdmsProfile(profile, { tdmsNames: names });
+        expect(draft.document).toEqual({
+          tdmsConfig: {
+            assetName: 'gen',
+            data: expectedEntries(groups, names),
+            fallbackMethod: 'TDMS_FALLBACK_METHOD_FAIL_ON_ERROR',
+          },
+        });
+        expect(draft.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+      },
+    ),
     { numRuns: 150 },
   );
 });

@@ -29,7 +29,11 @@ describe('the platform example ulog-sample.ulg', () => {
     expect(draft.document).toEqual({
       ulogConfig: {
         assetName: 'ulog-sample',
+        // In the order the platform's client drafts them: by message name, then instance.
         data: [
+          channel('battery_status', 'voltage_v', 'FLOAT'),
+          channel('battery_status', 'current_a', 'FLOAT'),
+          channel('battery_status', 'connected', 'BOOL'),
           channel('sensor_accel', 'x', 'FLOAT'),
           channel('sensor_accel', 'y', 'FLOAT'),
           channel('sensor_accel', 'z', 'FLOAT'),
@@ -38,9 +42,6 @@ describe('the platform example ulog-sample.ulg', () => {
           channel('sensor_gps', 'lon', 'INT_32'),
           channel('sensor_gps', 'alt', 'FLOAT'),
           channel('sensor_gps', 'satellites_used', 'UINT_32'),
-          channel('battery_status', 'voltage_v', 'FLOAT'),
-          channel('battery_status', 'current_a', 'FLOAT'),
-          channel('battery_status', 'connected', 'BOOL'),
           {
             messageName: 'log_messages',
             channelConfig: { name: 'log_messages', dataType: 'CHANNEL_DATA_TYPE_STRING' },

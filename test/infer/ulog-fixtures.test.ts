@@ -10,7 +10,7 @@ const { dir, cases, load, file: dataFile } = fixtureCases<Expected | ExpectedErr
 
 describe('ULog fixtures infer the drafts their generator expects', () => {
   test('there are fixtures of every kind', () => {
-    expect(cases).toHaveLength(9);
+    expect(cases).toHaveLength(11);
     expect(cases.filter((c) => c.startsWith('error-'))).toHaveLength(3);
   });
 

@@ -2,7 +2,8 @@
  * The synchronous reader of a place (what the HDF5 worker reads an archive member through):
  * whatever the order of reads, forward, backward or at random, it answers the place's bytes
  * exactly, for a file's range, raw deflate data in a file, and a member of a (multi-member)
- * gzip stream; a read behind what its cache keeps inflates again from the start.
+ * gzip stream; a place up to IN_MEMORY bytes is inflated once, a larger one's read behind
+ * what its cache keeps inflates again from the start.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import {
   BLOCK,
   CACHED_BLOCKS,
   HEAD_BLOCKS,
+  IN_MEMORY,
   openPlaceReader,
   type PlaceReader,
 } from '../../src/inspect/place-reader.js';
@@ -116,32 +118,52 @@ describe('a place reader', () => {
     }
   });
 
-  test('a backward read after forward ones: from the cache, else inflated again', () => {
+  test('a place up to IN_MEMORY bytes is inflated once, whatever the order of reads', () => {
     const blocks = HEAD_BLOCKS + CACHED_BLOCKS + 8;
     const size = blocks * BLOCK;
     const data = bytesOf(size, 2);
     for (const [kind, place] of places(data).slice(1)) {
       const reader = openPlaceReader(place, size);
       try {
-        // Forward to the end: the head stays, only the last CACHED_BLOCKS others do.
         for (let at = 0; at < size; at += BLOCK) readAt(reader, at, 100);
+        // Behind what the cache of a larger place keeps: kept all the same.
+        for (let at = size - BLOCK; at >= 0; at -= 3 * BLOCK) {
+          const got = readAt(reader, at + 7, 1000);
+          expect(Buffer.compare(got, data.subarray(at + 7, at + 1007)), `${kind} at ${at}`).toBe(0);
+        }
         expect(reader.restarts, kind).toBe(0);
-        // In the head, and among the recent blocks: no inflating again.
-        expect(Buffer.compare(readAt(reader, 5, 70_000), data.subarray(5, 70_005))).toBe(0);
-        const recent = size - 3 * BLOCK + 17;
-        expect(Buffer.compare(readAt(reader, recent, 10), data.subarray(recent, recent + 10))).toBe(
-          0,
-        );
-        expect(reader.restarts, kind).toBe(0);
-        // Behind the cache: inflated again from the start, and right.
-        const behind = (HEAD_BLOCKS + 2) * BLOCK + 3;
-        expect(Buffer.compare(readAt(reader, behind, 9), data.subarray(behind, behind + 9))).toBe(
-          0,
-        );
-        expect(reader.restarts, kind).toBe(1);
       } finally {
         reader.close();
       }
+    }
+  });
+
+  test('a larger place: a backward read from the cache, else inflated again', () => {
+    const size = IN_MEMORY + 8 * BLOCK;
+    // A pattern that does not repeat at a block's size, repeated (cheap to make and deflate).
+    const data = Buffer.alloc(size, bytesOf(3 * BLOCK + 5, 2));
+    const raw = deflateRawSync(data, { level: 1 });
+    const kind = 'deflate';
+    const place: Place = { kind, path: write(raw), start: 0, compressedSize: raw.byteLength };
+    const reader = openPlaceReader(place, size);
+    try {
+      // Forward to the end: the head stays, only the last CACHED_BLOCKS others do.
+      for (let at = 0; at < size; at += 16 * BLOCK) readAt(reader, at, 100);
+      readAt(reader, size - 3 * BLOCK, 100);
+      expect(reader.restarts, kind).toBe(0);
+      // In the head, and among the recent blocks: no inflating again.
+      expect(Buffer.compare(readAt(reader, 5, 70_000), data.subarray(5, 70_005))).toBe(0);
+      const recent = size - 3 * BLOCK + 17;
+      expect(Buffer.compare(readAt(reader, recent, 10), data.subarray(recent, recent + 10))).toBe(
+        0,
+      );
+      expect(reader.restarts, kind).toBe(0);
+      // Behind the cache: inflated again from the start, and right.
+      const behind = (HEAD_BLOCKS + 2) * BLOCK + 3;
+      expect(Buffer.compare(readAt(reader, behind, 9), data.subarray(behind, behind + 9))).toBe(0);
+      expect(reader.restarts, kind).toBe(1);
+    } finally {
+      reader.close();
     }
   });
 

@@ -205,6 +205,39 @@ describe('TDMS metadata reader', () => {
     expect((cut as InspectError).issue.code).toBe('tdms_truncated');
   });
 
+  test('a cut or damaged segment says which segments were read, and how far', async () => {
+    const one = tdmsBytes([{ objects: [{ path: ['G', 'a'], data: F64(100) }] }]).data;
+    const cut = await inspectTdmsSource(src(one.subarray(0, one.byteLength - 20)));
+    expect(cut.issues.map((i) => [i.code, i.message])).toEqual([
+      [
+        'tdms_segments_unread',
+        `x.tdms: segment 1 (byte 0) is cut short: it says it ends at byte ${one.byteLength}, but the file has ${one.byteLength - 20} bytes; its values up to the end of the file were read`,
+      ],
+    ]);
+    expect(cut.channels[0]?.valueCount).toBe(97);
+    const three = tdmsBytes([
+      { objects: [{ path: ['G', 'a'], data: F64(2) }] },
+      { noMeta: true, objects: [] },
+      { noMeta: true, objects: [] },
+    ]).data;
+    const third = three.byteLength - 44;
+    const cutThird = await inspectTdmsSource(src(three.subarray(0, three.byteLength - 1)));
+    expect(cutThird.issues.map((i) => i.message)).toEqual([
+      `x.tdms: segment 3 (byte ${third}) is cut short: it says it ends at byte ${three.byteLength}, but the file has ${three.byteLength - 1} bytes; its values up to the end of the file were read (after the 2 segments before it)`,
+    ]);
+    const damaged = three.slice();
+    damaged[third + 8] = 0; // the third segment's version
+    const bad = await inspectTdmsSource(src(damaged));
+    expect(bad.issues.map((i) => i.message)).toEqual([
+      `x.tdms: segment 3 (byte ${third}): version 4608 is not a TDMS version (4712 or 4713); the first 2 segments were read, not this one or any after it`,
+    ]);
+    damaged.copyWithin(third - 44, third); // the second segment damaged the same way
+    const bad2 = await inspectTdmsSource(src(damaged));
+    expect(bad2.issues.map((i) => i.message)).toEqual([
+      `x.tdms: segment 2 (byte ${third - 44}): version 4608 is not a TDMS version (4712 or 4713); the first segment was read, not this one or any after it`,
+    ]);
+  });
+
   test('progress every 1024 segments, in bytes of the file', async () => {
     const segments: SegmentSpec[] = Array.from({ length: 2100 }, (_, i) =>
       i === 0 ? { objects: [{ path: ['G', 'a'], data: F64(1) }] } : { noMeta: true, objects: [] },

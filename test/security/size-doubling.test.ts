@@ -23,7 +23,7 @@ import {
 } from '../../scripts/fixtures/tdms-writer.js';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { missingIssues } from '../../src/check/batch.js';
-import { checkBatch, checkConfig } from '../../src/check/index.js';
+import { checkBatch, checkConfig, readConfigRows } from '../../src/check/index.js';
 import { explainTable } from '../../src/cli/commands/_draft-output.js';
 import { profileText } from '../../src/cli/commands/inspect.js';
 import { draftFromCh10Profile } from '../../src/infer/ch10.js';
@@ -33,10 +33,11 @@ import { inferParquetSource } from '../../src/infer/parquet.js';
 import { draftFromTdmsProfile } from '../../src/infer/tdms.js';
 import type { Evidence } from '../../src/infer/types.js';
 import { draftFromUlogProfile } from '../../src/infer/ulog.js';
-import { memorySource } from '../../src/inspect/byte-source.js';
+import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
 import { inspectCh10Source, parseTmats } from '../../src/inspect/ch10.js';
 import { inspectCsvSource } from '../../src/inspect/csv.js';
 import type { BaseProfile } from '../../src/inspect/profile.js';
+import { readTdmsSourceValues } from '../../src/inspect/tdms/raw.js';
 import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import { inspectUlogSource } from '../../src/inspect/ulog.js';
 import type { BatchConfig } from '../../src/model/batch.js';
@@ -177,6 +178,127 @@ describe('TDMS metadata', () => {
   });
   test('segments', async () => {
     expect(await doublingRatio((n) => read(segments(n), 2), 500)).toBeLessThan(RATIO_BOUND);
+  });
+
+  // Incremental metadata adding one object per segment: the list in force grows with the
+  // file, and a segment must not cost a copy of it (20,000 such segments took 31 s).
+  const growing = (withData: boolean) =>
+    cached((n) => {
+      const list: SegmentSpec[] = [
+        { objects: [{ path: [] }, { path: ['G'] }, ...(withData ? [channel(0)] : [])] },
+      ];
+      for (let s = 1; s < n; s++) {
+        list.push({ newObjList: false, objects: [{ path: ['G', `n${s}`] }] });
+      }
+      return tdmsBytes(list).data;
+    });
+  const newObjects = growing(false);
+  const newObjectsBesideData = growing(true);
+  test('a new object in every segment', async () => {
+    expect(await doublingRatio((n) => read(newObjects(n), n - 1), 600)).toBeLessThan(RATIO_BOUND);
+  });
+  test('a new object in every segment, beside a channel with data in each', async () => {
+    const check = (n: number) => read(newObjectsBesideData(n), n);
+    expect(await doublingRatio(check, 600)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
+describe('TDMS raw data (preview --full and check --full)', () => {
+  const t0 = Date.parse('2024-03-01T12:00:00Z');
+  const document: ImportDocument = {
+    tdmsConfig: {
+      assetName: 'a',
+      data: [
+        {
+          groupName: 'G',
+          channelName: 'v',
+          timeChannelName: 'Time',
+          channelConfig: { name: 'G.v', dataType: 'CHANNEL_DATA_TYPE_STRING' },
+        },
+      ],
+    },
+  };
+  /** One segment of `chunks` chunks of `per` rows: a timestamp and a string each. */
+  const file = (name: string, per: number, chunks: number) =>
+    cached(async (n) => {
+      const rows = per * chunks * n;
+      const bytes = tdmsBytes([
+        {
+          objects: [
+            { path: ['G'] },
+            { path: ['G', 'Time'], data: { type: 'timestamp', count: per } },
+            { path: ['G', 'v'], data: { type: 'string', count: per, bytes: 0 } },
+          ],
+          chunks: chunks * n,
+          values: {
+            'G/Time': Array.from({ length: rows }, (_, i) => new Date(t0 + i).toISOString()),
+            'G/v': Array.from({ length: rows }, (_, i) => `v${i % 10}`),
+          },
+        },
+      ]).data;
+      const path = join(dir, `${name}-${n}.tdms`);
+      await writeFile(path, bytes);
+      return path;
+    });
+  const rowsOf = async (path: string, rows: number) => {
+    const read = await readConfigRows(document, path, { full: true });
+    let got = 0;
+    const done = await read?.read((b) => {
+      got += b.length;
+    });
+    expect([got, done?.complete]).toEqual([rows, true]);
+  };
+  const onePerChunk = file('one-per-chunk', 1, 1000);
+  const manyPerChunk = file('many-per-chunk', 1000, 1);
+
+  test('one value per chunk (a queued part per value)', async () => {
+    const read = async (n: number) => rowsOf(await onePerChunk(n), 1000 * n);
+    expect(await doublingRatio(read, 2)).toBeLessThan(RATIO_BOUND);
+  });
+  test('strings of a chunk', async () => {
+    const read = async (n: number) => rowsOf(await manyPerChunk(n), 1000 * n);
+    expect(await doublingRatio(read, 2)).toBeLessThan(RATIO_BOUND);
+  });
+
+  // End offsets of 0xFFFFFFF0 made every value of a chunk decode the rest of the file: the
+  // bytes read grew with the square of the file. Now the chunk is refused whole.
+  test('string end offsets that lie: the bytes read grow with the file, not its square', async () => {
+    const lying = (n: number) => {
+      const per = 4096 * n;
+      const { data } = tdmsBytes([
+        {
+          objects: [
+            { path: ['G'] },
+            { path: ['G', 'v'], data: { type: 'string', count: per, bytes: 0 } },
+          ],
+          values: { 'G/v': Array.from({ length: per }, () => 'abcdefgh') },
+        },
+      ]);
+      const at = data.byteLength - per * 12; // the end offsets, then the text
+      const view = new DataView(data.buffer);
+      for (let i = 0; i < per; i++) view.setUint32(at + 4 * i, 0xffff_fff0, true);
+      return data;
+    };
+    for (const n of [1, 8]) {
+      const bytes = lying(n);
+      const source = countingSource(memorySource(bytes, 'x.tdms'));
+      let values = 0;
+      const unread = await readTdmsSourceValues(
+        source,
+        [{ path: "/'G'/'v'", ranges: [[0, 4096 * n]], as: 'typed' }],
+        (_, v) => {
+          values += v.length;
+        },
+      );
+      expect(values).toBe(0);
+      expect(unread.map((u) => [u.kind, u.reason])).toEqual([
+        [
+          'invalid',
+          `string 1 of a chunk ends at byte 4294967280 of the chunk's ${32_768 * n} bytes of text`,
+        ],
+      ]);
+      expect(source.bytesRead).toBeLessThan(2 * bytes.byteLength);
+    }
   });
 });
 

@@ -108,7 +108,7 @@ export async function check(args: string[], io: Io): Promise<number> {
     pairs.length === 1
       ? {
           ...summarize(reports),
-          validText: `${first[1]} fits ${first[0]} (${withFlags(checkReads(firstChecked.document ?? {}, values.full), 'check')})`,
+          validText: `${first[1]} fits ${first[0]} (${withFlags(checkReads(firstChecked.document ?? {}, values.full, firstChecked.report.issues), 'check')})`,
         }
       : summarize(reports),
   );

@@ -1,7 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { type Draft, type InferOptions, inferConfig, type Layout } from '../../infer/index.js';
+import {
+  type Draft,
+  type InferOptions,
+  inferConfig,
+  type Layout,
+  type TdmsNames,
+} from '../../infer/index.js';
 import { containerKind } from '../../inspect/index.js';
 import {
   hasErrors,
@@ -37,6 +43,9 @@ Options:
       --layout <layout>         Parquet: flat, single-channel or multi-channel
       --complex-types <mode>    Parquet complexTypesImportMode: IGNORE, BOTH, STRING, BYTES
       --time-dataset <path>     HDF5: the time dataset
+      --tdms-names <names>      TDMS channel names: qualified (default: <group>.<channel>,
+                                as the platform's own tools name them) or plain (the
+                                channel name; the group added only where names clash)
       --full                    read the whole file instead of its head and a few slices
       --explain                 print the evidence for each choice as a table on stderr
       --format <yaml|json>      output format (default yaml; json prints the bare document)
@@ -53,6 +62,7 @@ anyway) or a file that cannot be read, 2 usage error.
 `;
 
 const LAYOUTS: readonly Layout[] = ['flat', 'single-channel', 'multi-channel'];
+const TDMS_NAMES: readonly TdmsNames[] = ['qualified', 'plain'];
 const COMPLEX_MODES = ['IGNORE', 'BOTH', 'STRING', 'BYTES'];
 
 /** The command-line flags of `infer` → InferOptions (usage errors for values that cannot be right). */
@@ -113,6 +123,12 @@ export function inferOptionsFromArgs(
   }
   const timeDataset = str('time-dataset');
   if (timeDataset !== undefined) options.timeDataset = timeDataset;
+  const names = str('tdms-names');
+  if (names !== undefined) {
+    if (!(TDMS_NAMES as readonly string[]).includes(names))
+      throw new UsageError(`--tdms-names takes ${TDMS_NAMES.join(' or ')}, not '${names}'`);
+    options.tdmsNames = names as TdmsNames;
+  }
   if (values.full === true) options.full = true;
   return options;
 }
@@ -129,6 +145,7 @@ const INFER_FLAGS = {
   layout: { type: 'string' },
   'complex-types': { type: 'string' },
   'time-dataset': { type: 'string' },
+  'tdms-names': { type: 'string' },
   full: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   format: { type: 'string', default: 'yaml' },

@@ -42,9 +42,10 @@ const DATA_EXTENSIONS = new Set([
   '.nc',
   '.tdms',
   '.ulg',
+  '.ch10',
 ]);
 
-/** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS and ULog". */
+/** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS, CH10 and ULog". */
 function batchTitles(): string {
   const titles = inspectFormats()
     .filter((f) => f.batch)

@@ -3,9 +3,18 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
-import type { ByteSource, Place } from '../byte-source.js';
+import { type ByteSource, isCompressedPlace, type Place } from '../byte-source.js';
+import { type Spilled, spill } from './spill.js';
 
-/** Counts reads into a source of `size` bytes: the bookkeeping every member source shares. */
+/** Bytes of a member read at once when it is spilled. */
+const SPILL_CHUNK = 1024 * 1024;
+
+/**
+ * Counts reads into a source of `size` bytes: the bookkeeping every member source shares. A
+ * source whose place is compressed can be spilled (ByteSource.spill): its bytes are read
+ * once, in order, through its own reads (so they count) into a private temp file, removed
+ * when it closes.
+ */
 function counted(
   name: string,
   size: number,
@@ -15,7 +24,8 @@ function counted(
 ): ByteSource {
   let bytesRead = 0;
   let reads = 0;
-  return {
+  let spilled: Promise<Spilled> | undefined;
+  const source: ByteSource = {
     name,
     size,
     ...(place ? { place } : {}),
@@ -33,8 +43,33 @@ function counted(
       reads += 1;
       return out;
     },
-    close,
+    async close() {
+      const file = spilled;
+      spilled = undefined;
+      try {
+        await close();
+      } finally {
+        await file?.then((s) => s.remove()).catch(() => {});
+      }
+    },
   };
+  if (isCompressedPlace(place)) {
+    source.spill = async () => {
+      spilled ??= spill(inOrder(source));
+      return (await spilled).file;
+    };
+  }
+  return source;
+}
+
+/** A source's bytes from its first, a chunk at a time. */
+async function* inOrder(source: ByteSource): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < source.size; ) {
+    const bytes = await source.read(at, Math.min(SPILL_CHUNK, source.size - at));
+    if (bytes.byteLength === 0) throw new Error(`the data ends at byte ${at} of ${source.size}`);
+    yield bytes;
+    at += bytes.byteLength;
+  }
 }
 
 /** How much of a member's start is kept once read from a file (format detection reads it first). */

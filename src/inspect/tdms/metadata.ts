@@ -158,9 +158,10 @@ export class MetaCursor {
         take(1);
         return v.getUint8(at) !== 0;
       case 0x44: {
-        const fraction = this.u64(what);
+        // Little-endian: the fraction, then the seconds; big-endian: the seconds first.
+        const fraction = this.little ? this.u64(what) : undefined;
         const seconds = this.i64(what);
-        return tdmsTimestampText(seconds, fraction);
+        return tdmsTimestampText(seconds, fraction ?? this.u64(what));
       }
       default: {
         const size = TDMS_TYPES.get(typeCode)?.size;

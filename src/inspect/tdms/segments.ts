@@ -10,15 +10,10 @@
  * "as in the previous segment"; properties may be added or changed in any later segment.
  */
 import type { ByteSource } from '../byte-source.js';
-import {
-  type DaqmxIndex,
-  parseMetadata,
-  type RawIndex,
-  type SegmentObject,
-  TdmsFormatError,
-  type TdmsProperty,
-} from './metadata.js';
-import { TDMS_TYPES } from './types.js';
+import { type Active, ActiveList, type ObjectState, valueSize } from './active.js';
+import { parseMetadata, type RawIndex, type SegmentObject, TdmsFormatError } from './metadata.js';
+
+export type { ObjectState } from './active.js';
 
 export const TOC = {
   metaData: 1 << 1,
@@ -36,21 +31,22 @@ const ALL_ONES = 0xffff_ffff_ffff_ffffn;
 /** The most metadata read ahead with a lead-in. */
 const MAX_GUESS = 64 * 1024;
 
-export interface ObjectState {
-  path: string;
-  properties: Map<string, TdmsProperty>;
-  /** The last raw data index with data (plain or DAQmx). */
-  index?: Extract<RawIndex, { kind: 'plain' | 'daqmx' }>;
-  /** Values in all segments; undefined when a chunk size could not be known. */
-  valueCount: number | undefined;
-  /** Segments in which the object has data. */
-  segments: number;
-}
-
-/** Something wrong after at least one good segment: the walk stops, what was read stands. */
-export interface WalkProblem {
+/** What is wrong with a segment. */
+interface Problem {
   kind: 'truncated' | 'invalid';
   message: string;
+}
+
+/**
+ * Something wrong after at least one good segment: the walk stops, what was read stands.
+ * `readToEnd`: the segment itself was read, up to the end of the file (it is cut short);
+ * otherwise the segments before it were read and it was not.
+ */
+export interface WalkProblem extends Problem {
+  /** The segment (from 1) and its offset in the data file. */
+  segment: number;
+  offset: number;
+  readToEnd: boolean;
 }
 
 export interface WalkResult {
@@ -104,15 +100,22 @@ interface LeadIn {
   raw: bigint;
 }
 
+/**
+ * The tag and the ToC mask are always little-endian; the version and both offsets are in
+ * the byte order the ToC's kTocBigEndian bit sets, as the rest of the segment is (npTDMS
+ * reads them so; a big-endian LabVIEW target writes them so).
+ */
 function parseLeadIn(b: Uint8Array, tag: string): LeadIn | string {
   const got = String.fromCharCode(b[0] ?? 0, b[1] ?? 0, b[2] ?? 0, b[3] ?? 0);
   if (got !== tag) return `no '${tag}' tag (found ${JSON.stringify(got)})`;
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const toc = v.getUint32(4, true);
+  const little = (toc & TOC.bigEndian) === 0;
   return {
-    toc: v.getUint32(4, true),
-    version: v.getUint32(8, true),
-    next: v.getBigUint64(12, true),
-    raw: v.getBigUint64(20, true),
+    toc,
+    version: v.getUint32(8, little),
+    next: v.getBigUint64(12, little),
+    raw: v.getBigUint64(20, little),
   };
 }
 
@@ -131,7 +134,15 @@ export interface RawSegment {
   length: number;
   interleaved: boolean;
   bigEndian: boolean;
-  objects: Array<{ path: string; index: RawIndex }>;
+  /** The segment's number, from 1. */
+  segment: number;
+  /** Bytes of one chunk (undefined: a type's size is unknown). */
+  chunk: number | undefined;
+  /**
+   * The objects with values here, in the order of their values, each with its number of
+   * values in the segment (a last chunk cut short holds fewer; undefined: not known).
+   */
+  objects: Array<{ path: string; index: RawIndex; count: number | undefined }>;
 }
 
 /** Walks every segment; throws TdmsWalkError when not even the first segment is usable. */
@@ -147,7 +158,7 @@ export async function walkSegments(
   };
   const metaSize = options.index ? options.index.size : data.size;
   const state = newWalk();
-  let cursor: Cursor = { pos: 0, metaPos: 0, guess: 0, active: [] };
+  let cursor: Cursor = { pos: 0, metaPos: 0, guess: 0, active: new ActiveList() };
   while (cursor.pos < data.size && (!options.index || cursor.metaPos < metaSize)) {
     const next = await walkSegment(walker, state, cursor);
     cursor = next.cursor;
@@ -183,8 +194,8 @@ interface Cursor {
    * metadata makes one read per segment instead of two.
    */
   guess: number;
-  /** The objects of the previous segment's list, with their raw data indexes. */
-  active: Active[];
+  /** The object list in force, with each object's raw data index (changed in place). */
+  active: ActiveList;
 }
 
 /**
@@ -198,8 +209,8 @@ async function walkSegment(
   cursor: Cursor,
 ): Promise<{ cursor: Cursor; stop: boolean }> {
   const { data, meta, options } = walker;
-  const { pos, metaPos } = cursor;
-  const stop = (problem: WalkProblem) => {
+  const { pos, metaPos, active } = cursor;
+  const stop = (problem: Problem) => {
     segmentProblem(state, pos, problem);
     return { cursor, stop: true };
   };
@@ -208,30 +219,38 @@ async function walkSegment(
   const { read, lead } = leadIn;
   const step = planSegment(lead, pos, data.size);
   if (typeof step === 'string') return stop({ kind: 'invalid', message: step });
-  if (step.cut) {
-    state.problems.push({
-      kind: 'truncated',
-      message: `segment ${state.segments + 1} (byte ${pos}): ${step.cut}`,
-    });
-  }
-  let active = cursor.active;
   if (lead.toc & TOC.metaData) {
     const objects = await segmentObjects(meta, read, metaPos, step, lead);
-    const applied = Array.isArray(objects)
+    const problem = Array.isArray(objects)
       ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
       : objects;
-    if (!Array.isArray(applied)) return stop(applied);
-    active = applied;
+    if (problem) return stop(problem);
+  }
+  if (step.cut) {
+    const segment = state.segments + 1;
+    state.problems.push({
+      kind: 'truncated',
+      message: step.cut,
+      segment,
+      offset: pos,
+      readToEnd: true,
+    });
   }
   const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
-  noteSegment(state, lead, active, dataLength);
-  if (options.onRawData && dataLength > 0) {
+  const values = noteSegment(state, lead, active, dataLength);
+  if (options.onRawData && values.length > 0) {
     await options.onRawData({
       offset: pos + LEAD_IN + step.metaLength,
       length: dataLength,
       interleaved: (lead.toc & TOC.interleaved) !== 0,
       bigEndian: (lead.toc & TOC.bigEndian) !== 0,
-      objects: active.map((a) => ({ path: a.state.path, index: a.index })),
+      segment: state.segments,
+      chunk: active.chunkSize(),
+      objects: values.map((v) => ({
+        path: v.active.state.path,
+        index: v.active.index,
+        count: v.count,
+      })),
     });
   }
   const next: Cursor = {
@@ -253,7 +272,7 @@ async function readLeadIn(
   cursor: Cursor,
   tag: string,
   first: boolean,
-): Promise<{ read: Uint8Array; lead: LeadIn } | WalkProblem> {
+): Promise<{ read: Uint8Array; lead: LeadIn } | Problem> {
   const read = await meta.at(cursor.metaPos, LEAD_IN + cursor.guess);
   const head = read.subarray(0, LEAD_IN);
   const tagFound = Buffer.from(head.subarray(0, 4)).toString('latin1');
@@ -278,10 +297,12 @@ async function readLeadIn(
  * A problem of the segment at `pos`: fatal in the first segment (nothing usable was read),
  * else noted and the walk stops with what was read.
  */
-function segmentProblem(state: WalkResult, pos: number, problem: WalkProblem): void {
-  const message = `segment ${state.segments + 1} (byte ${pos}): ${problem.message}`;
-  if (state.segments === 0) throw new TdmsWalkError(problem.kind, message);
-  state.problems.push({ kind: problem.kind, message });
+function segmentProblem(state: WalkResult, pos: number, problem: Problem): void {
+  const segment = state.segments + 1;
+  if (state.segments === 0) {
+    throw new TdmsWalkError(problem.kind, `segment ${segment} (byte ${pos}): ${problem.message}`);
+  }
+  state.problems.push({ ...problem, segment, offset: pos, readToEnd: false });
 }
 
 /** A segment's metadata block, parsed; what is wrong with it otherwise. */
@@ -291,7 +312,7 @@ async function segmentObjects(
   at: number,
   step: SegmentPlan,
   lead: LeadIn,
-): Promise<SegmentObject[] | WalkProblem> {
+): Promise<SegmentObject[] | Problem> {
   const block =
     read.byteLength - LEAD_IN >= step.metaLength
       ? read.subarray(LEAD_IN, LEAD_IN + step.metaLength)
@@ -355,28 +376,22 @@ function planSegment(lead: LeadIn, pos: number, size: number): SegmentPlan | str
     unfinished,
   };
   if (claimed > BigInt(size)) {
-    plan.cut = `the segment says it ends at byte ${claimed}, but the file has ${size} bytes`;
+    plan.cut = `it says it ends at byte ${claimed}, but the file has ${size} bytes`;
   }
   return plan;
 }
 
-interface Active {
-  state: ObjectState;
-  /** The index in force for this segment ('none': no data here). */
-  index: RawIndex;
-}
-
-/** Applies a segment's object list to the previous one; a message when an index cannot be resolved. */
+/**
+ * Applies a segment's object list to the list in force (in place); a problem when an index
+ * cannot be resolved.
+ */
 function applyObjects(
   walk: WalkResult,
-  previous: readonly Active[],
+  list: ActiveList,
   objects: readonly SegmentObject[],
   newList: boolean,
-): Active[] | WalkProblem {
-  const list: Active[] = newList ? [] : [...previous];
-  // Where each object sits in the list: a lookup per object, not a search of the list
-  // (a segment of n new objects would otherwise cost n² comparisons).
-  const place = new Map(list.map((a, i) => [a.state, i]));
+): Problem | undefined {
+  if (newList) list.clear();
   for (const o of objects) {
     let state = walk.objects.get(o.path);
     if (!state) {
@@ -396,65 +411,96 @@ function applyObjects(
     } else if (index.kind === 'plain' || index.kind === 'daqmx') {
       state.index = index;
     }
-    const at = place.get(state);
-    if (at !== undefined) list[at] = { state, index };
-    else place.set(state, list.push({ state, index }) - 1);
+    list.set(state, index);
   }
-  return list;
+  return undefined;
 }
 
-/** Adds a segment's values to each object with data there. */
+/** An object with values in a segment, and how many (undefined: not known). */
+interface SegmentValues {
+  active: Active;
+  count: number | undefined;
+}
+
+/**
+ * Notes the segment's layout flags and adds its values to each object with values there;
+ * answers those objects (none: nothing to read in this segment).
+ */
 function noteSegment(
   walk: WalkResult,
   lead: LeadIn,
-  active: readonly Active[],
+  list: ActiveList,
   dataLength: number,
-): void {
+): SegmentValues[] {
   walk.segments += 1;
   if (!walk.versions.includes(lead.version)) walk.versions.push(lead.version);
   if (lead.toc & TOC.interleaved) walk.interleaved = true;
   if (lead.toc & TOC.bigEndian) walk.bigEndian = true;
   if (lead.toc & TOC.daqmxRawData) walk.daqmx = true;
   if (lead.next === ALL_ONES) walk.unfinished = true;
-  const withData = active.filter((a) => a.index.kind === 'plain' || a.index.kind === 'daqmx');
-  if (withData.length === 0 || dataLength === 0) return;
-  const chunk = chunkSize(withData);
-  for (const a of withData) {
-    a.state.segments += 1;
-    const perChunk = valuesPerChunk(a.index);
-    if (chunk === undefined || a.state.valueCount === undefined || chunk === 0) {
-      a.state.valueCount = undefined;
-      continue;
-    }
-    a.state.valueCount += perChunk * Math.floor(dataLength / chunk);
+  if (dataLength === 0 || list.withDataCount === 0) return [];
+  const counts = valueCounts(list, (lead.toc & TOC.interleaved) !== 0, dataLength);
+  for (const { active, count } of counts) {
+    const state = active.state;
+    state.segments += 1;
+    state.valueCount =
+      count === undefined || state.valueCount === undefined ? undefined : state.valueCount + count;
   }
+  return counts;
 }
 
-function valuesPerChunk(index: RawIndex): number {
-  if (index.kind === 'plain') return index.valueCount;
-  if (index.kind === 'daqmx') return index.daqmx.valueCount;
+/**
+ * The values of each object in a segment's raw data: whole chunks (interleaved: whole
+ * rows), then what a last, partial chunk holds, as npTDMS reads it (a segment cut short,
+ * or an unfinished last one). The objects are visited only as far as the data reaches, so
+ * a segment costs at most a visit per byte of its raw data (but for types of unknown size,
+ * which no writer uses in practice: every object with data is visited).
+ */
+function valueCounts(list: ActiveList, interleaved: boolean, dataLength: number): SegmentValues[] {
+  const row = interleaved ? list.rowSize() : undefined;
+  if (row !== undefined && row > 0) {
+    const rows = Math.floor(dataLength / row);
+    return rows === 0 ? [] : list.withData().map((active) => ({ active, count: rows }));
+  }
+  const chunk = list.chunkSize();
+  if (chunk === undefined || chunk === 0) {
+    return list.withData().map((active) => ({ active, count: undefined }));
+  }
+  const chunks = Math.floor(dataLength / chunk);
+  // Interleaved data of no fixed row size has no partial chunk one could lay out.
+  let rest = interleaved ? 0 : dataLength - chunks * chunk;
+  const out: SegmentValues[] = [];
+  for (const active of list.withData()) {
+    if (chunks === 0 && rest === 0) break;
+    const per = valuesPerChunk(active);
+    let count = per * chunks;
+    if (rest > 0) {
+      const part = partialValues(active.index, per, rest);
+      count += part.values;
+      rest = part.rest;
+    }
+    if (count > 0) out.push({ active, count });
+  }
+  return out;
+}
+
+/** The values of an object that `rest` bytes of a partial chunk hold, and the bytes left after them. */
+function partialValues(
+  index: RawIndex,
+  per: number,
+  rest: number,
+): { values: number; rest: number } {
+  const size = valueSize(index);
+  const bytes =
+    size !== undefined ? size * per : index.kind === 'plain' ? (index.byteCount ?? 0) : undefined;
+  // Cut strings and DAQmx buffers cannot be read in part: nothing after them either.
+  if (bytes === undefined || (rest < bytes && size === undefined)) return { values: 0, rest: 0 };
+  if (rest >= bytes) return { values: per, rest: rest - bytes };
+  return { values: Math.floor(rest / (size as number)), rest: 0 };
+}
+
+function valuesPerChunk(a: Active): number {
+  if (a.index.kind === 'plain') return a.index.valueCount;
+  if (a.index.kind === 'daqmx') return a.index.daqmx.valueCount;
   return 0;
-}
-
-/** Bytes of one chunk of a segment's raw data; undefined when a type's size is unknown. */
-function chunkSize(active: readonly Active[]): number | undefined {
-  let total = 0;
-  let daqmx: DaqmxIndex | undefined;
-  for (const a of active) {
-    const index = a.index;
-    if (index.kind === 'daqmx') {
-      daqmx ??= index.daqmx;
-      continue;
-    }
-    if (index.kind !== 'plain') continue;
-    if (index.byteCount !== undefined) {
-      total += index.byteCount;
-      continue;
-    }
-    const size = TDMS_TYPES.get(index.typeCode)?.size;
-    if (size === undefined) return undefined;
-    total += size * index.valueCount;
-  }
-  if (daqmx) total += daqmx.valueCount * daqmx.rawDataWidths.reduce((s, w) => s + w, 0);
-  return total;
 }

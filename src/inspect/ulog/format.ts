@@ -38,28 +38,41 @@ export interface UlogFormat {
 /** How deep nested formats may go before a definition is taken as cyclic. */
 export const MAX_NESTING = 32;
 
-/** Fields visited while flattening one format at most (nested arrays multiply). */
-export const MAX_FLATTEN_STEPS = 100_000;
+/**
+ * Fields the subscribed messages of one log unroll to at most, every message and instance
+ * together (nested arrays multiply: 32 levels of `[200]` are 200^32 fields in a few hundred
+ * bytes of definitions). A real PX4 log has a few thousand.
+ */
+export const MAX_FIELDS = 100_000;
 
-/** Parses `type name` or `type[n] name`; undefined when it is not of that shape. */
+/**
+ * Parses `type name` or `type[n] name`: split at the first space, as pyulog splits a key or
+ * a field. The name is free text (info keys such as `perf_counter_preflight-03`, names
+ * with `/`); the type is one word with an optional array length. Undefined when there is
+ * no space, no name, or the type is not of that shape.
+ */
 export function parseFieldDef(text: string): UlogFieldDef | undefined {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d{1,5})\])?\s+([A-Za-z_][A-Za-z0-9_]*)$/.exec(
-    text.trim(),
-  );
-  if (!m) return undefined;
-  const field: UlogFieldDef = { type: m[1] as string, name: m[3] as string };
+  const trimmed = text.trim();
+  const space = trimmed.search(/\s/);
+  if (space <= 0) return undefined;
+  const name = trimmed.slice(space + 1).trim();
+  const m = /^([^\s[\]]+)(?:\[(\d{1,9})\])?$/.exec(trimmed.slice(0, space));
+  if (!m || name === '') return undefined;
+  const field: UlogFieldDef = { type: m[1] as string, name };
   if (m[2] !== undefined) field.arrayLength = Number(m[2]);
   return field;
 }
 
 /**
- * Parses a format message's text. Returns the format, or a reason when the text is not
- * `name:field;field;...` (a field that is not `type name` spoils the whole definition).
+ * Parses a format message's text: the message name is what comes before the first `:`
+ * (any characters, as pyulog reads it), then fields separated by `;`. Returns the format,
+ * or a reason when there is no `:` or a field is not `type name` (pyulog drops such a
+ * definition too).
  */
 export function parseFormat(text: string): UlogFormat | { error: string } {
   const colon = text.indexOf(':');
-  const name = colon < 0 ? '' : text.slice(0, colon);
-  if (!/^[A-Za-z_][A-Za-z0-9_/]*$/.test(name)) return { error: 'no message name before ":"' };
+  if (colon < 0) return { error: 'no ":" after the message name' };
+  const name = text.slice(0, colon);
   const fields: UlogFieldDef[] = [];
   for (const part of text.slice(colon + 1).split(';')) {
     if (part.trim() === '') continue;
@@ -107,6 +120,26 @@ export function typeSize(
   return size;
 }
 
+/**
+ * The sizes a data message of a format may have after its msg_id: without the padding at
+ * its end (a logger may leave it out: PX4's does, the format allows it) up to the whole
+ * format; undefined when its size is unknown.
+ */
+export function messageSizes(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+): readonly [number, number] | undefined {
+  const size = typeSize(format.name, formats);
+  if (size === undefined) return undefined;
+  let min = size;
+  for (let i = format.fields.length - 1; i >= 0; i--) {
+    const f = format.fields[i] as UlogFieldDef;
+    if (!f.name.startsWith('_padding')) break;
+    min -= (typeSize(f.type, formats) ?? 0) * (f.arrayLength ?? 1);
+  }
+  return [min, size];
+}
+
 /** The byte offset of a top-level primitive field in a message, if every field before it has a size. */
 export function fieldOffset(
   format: UlogFormat,
@@ -135,29 +168,46 @@ export interface UlogLeaf {
 
 /** What flattening left out or could not follow, for the profile's issues. */
 export interface FlattenProblem {
-  kind: 'unknown_type' | 'too_deep' | 'too_many';
+  kind: 'unknown_type' | 'too_deep';
   field: string;
   type: string;
 }
 
-/** The channels of a top-level format, in file order. */
+/**
+ * The channels of a top-level format, in file order, at most `limit` fields visited
+ * (array elements counted one by one, nested ones included): `capped` when it stopped there.
+ */
 export function flattenFormat(
   format: UlogFormat,
   formats: ReadonlyMap<string, UlogFormat>,
-): { leaves: UlogLeaf[]; problems: FlattenProblem[] } {
-  const out: Walk = { leaves: [], problems: [], steps: 0, formats };
+  limit = MAX_FIELDS,
+): { leaves: UlogLeaf[]; problems: FlattenProblem[]; capped: boolean } {
+  const out: Walk = { leaves: [], problems: [], left: limit, formats };
   walk(format, '', 0, out, 0);
-  if (out.steps > MAX_FLATTEN_STEPS) {
-    out.problems.push({ kind: 'too_many', field: '', type: format.name });
-  }
-  return { leaves: out.leaves, problems: out.problems };
+  return { leaves: out.leaves, problems: out.problems, capped: out.left < 0 };
 }
 
 interface Walk {
   leaves: UlogLeaf[];
   problems: FlattenProblem[];
-  steps: number;
+  /** Fields still to visit before the limit; below 0 once it is passed. */
+  left: number;
   formats: ReadonlyMap<string, UlogFormat>;
+}
+
+/** A leaf, with its offset when known. */
+function leafOf(field: string, type: string, offset: number | undefined): UlogLeaf {
+  return offset === undefined ? { field, type } : { field, type, offset };
+}
+
+/** `char` or `char[N]`: one text field. */
+function charType(f: UlogFieldDef): string {
+  return f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`;
+}
+
+/** True for the fields that are no channel: `_padding*` anywhere, the top-level `timestamp`. */
+function notAChannel(f: UlogFieldDef, depth: number): boolean {
+  return f.name.startsWith('_padding') || (depth === 0 && f.name === 'timestamp');
 }
 
 function walk(
@@ -173,26 +223,19 @@ function walk(
     const at = offset;
     const one = typeSize(f.type, formats);
     offset = at === undefined || one === undefined ? undefined : at + one * (f.arrayLength ?? 1);
-    out.steps += f.arrayLength ?? 1;
-    if (out.steps > MAX_FLATTEN_STEPS) return;
-    if (f.name.startsWith('_padding')) continue;
-    if (depth === 0 && f.name === 'timestamp') continue;
+    out.left -= f.arrayLength ?? 1;
+    if (out.left < 0) return;
+    if (notAChannel(f, depth)) continue;
     const name = `${prefix}${f.name}`;
-    const leaf = (field: string, type: string, o: number | undefined): UlogLeaf =>
-      o === undefined ? { field, type } : { field, type, offset: o };
     if (f.type === 'char') {
-      leaves.push(leaf(name, f.arrayLength === undefined ? 'char' : `char[${f.arrayLength}]`, at));
+      leaves.push(leafOf(name, charType(f), at));
       continue;
     }
-    const indexes =
-      f.arrayLength === undefined
-        ? ['']
-        : Array.from({ length: f.arrayLength }, (_, i) => `[${i}]`);
     const step = (i: number) => (at === undefined || one === undefined ? undefined : at + i * one);
+    const count = f.arrayLength ?? 1;
+    const index = (i: number) => (f.arrayLength === undefined ? '' : `[${i}]`);
     if (PRIMITIVE_SIZES[f.type] !== undefined) {
-      indexes.forEach((ix, i) => {
-        leaves.push(leaf(`${name}${ix}`, f.type, step(i)));
-      });
+      for (let i = 0; i < count; i++) leaves.push(leafOf(`${name}${index(i)}`, f.type, step(i)));
       continue;
     }
     const nested = formats.get(f.type);
@@ -204,15 +247,86 @@ function walk(
       problems.push({ kind: 'too_deep', field: name, type: f.type });
       continue;
     }
-    indexes.forEach((ix, i) => {
-      walk(nested, `${name}${ix}.`, depth + 1, out, step(i));
-    });
+    for (let i = 0; i < count && out.left >= 0; i++) {
+      walk(nested, `${name}${index(i)}.`, depth + 1, out, step(i));
+    }
   }
 }
 
-/** True when a format has the top-level `uint64_t timestamp` every logged message starts with. */
+/**
+ * The channel a field name names in a top-level format (`x`, `accel[2]`, `esc[0].rpm`, a
+ * text field), with its type and offset, found by following the name through the format
+ * rather than by unrolling it: the cost is the depth of the name, however many fields the
+ * format unrolls to. Undefined when the format has no such channel.
+ */
+export function resolveField(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+  fieldName: string,
+): UlogLeaf | undefined {
+  return follow(format, formats, fieldName, 0, 0, 0);
+}
+
+/** `resolveField` from `pos` in the name, `depth` formats down, the format at `base`. */
+function follow(
+  format: UlogFormat,
+  formats: ReadonlyMap<string, UlogFormat>,
+  name: string,
+  pos: number,
+  depth: number,
+  base: number | undefined,
+): UlogLeaf | undefined {
+  let offset: number | undefined = base;
+  for (const f of format.fields) {
+    const at: number | undefined = offset;
+    const one = typeSize(f.type, formats);
+    const count = f.arrayLength ?? 1;
+    offset = at === undefined || one === undefined ? undefined : at + one * count;
+    if (notAChannel(f, depth) || !name.startsWith(f.name, pos)) continue;
+    const end = pos + f.name.length;
+    if (f.type === 'char') {
+      if (end === name.length) return leafOf(name, charType(f), at);
+      continue;
+    }
+    const i = f.arrayLength === undefined ? 0 : indexAt(name, end);
+    const after = f.arrayLength === undefined ? end : indexEnd;
+    if (i < 0 || i >= count) continue;
+    const here = at === undefined || one === undefined ? undefined : at + i * one;
+    if (PRIMITIVE_SIZES[f.type] !== undefined) {
+      if (after === name.length) return leafOf(name, f.type, here);
+      continue;
+    }
+    const nested = formats.get(f.type);
+    if (!nested || depth + 1 >= MAX_NESTING || name[after] !== '.') continue;
+    const inner = follow(nested, formats, name, after + 1, depth + 1, here);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Where the index `indexAt` read last ends in the name (set by each call). */
+let indexEnd = 0;
+
+/** `[i]` at `pos` in a name: the index (its end in `indexEnd`), or -1 when there is none. */
+function indexAt(name: string, pos: number): number {
+  indexEnd = pos;
+  if (name.charCodeAt(pos) !== 91) return -1; // [
+  let i = 0;
+  let p = pos + 1;
+  for (; p < name.length && p - pos <= 10; p++) {
+    const d = name.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) break;
+    i = i * 10 + d;
+  }
+  if (p === pos + 1 || name.charCodeAt(p) !== 93) return -1; // ]
+  indexEnd = p + 1;
+  return i;
+}
+
+/**
+ * True when a format has a top-level field named `timestamp`, as the platform's client
+ * tests it (by name: the format wants a `uint64_t`, and a reader takes the time from it).
+ */
 export function hasTimestamp(format: UlogFormat): boolean {
-  return format.fields.some(
-    (f) => f.name === 'timestamp' && f.type === 'uint64_t' && f.arrayLength === undefined,
-  );
+  return format.fields.some((f) => f.name === 'timestamp');
 }

@@ -36,12 +36,16 @@ export class ChunkReader {
     return this.#buf.subarray(at, at + n);
   }
 
-  /** The bytes [offset, offset + n), reading a new window if needed; undefined past the end. */
-  async get(offset: number, n: number): Promise<Uint8Array | undefined> {
+  /**
+   * The bytes [offset, offset + n), reading a new window if needed (not past `until` when
+   * given, so that a walk over a range reads no further than the range needs); undefined
+   * past the end.
+   */
+  async get(offset: number, n: number, until = this.size): Promise<Uint8Array | undefined> {
     const hit = this.peek(offset, n);
     if (hit) return hit;
     if (offset < 0 || offset + n > this.size) return undefined;
-    const length = Math.min(Math.max(n, CHUNK), this.size - offset);
+    const length = Math.max(n, Math.min(CHUNK, this.size - offset, until - offset));
     this.#buf = await this.#source.read(offset, length);
     this.#start = offset;
     return this.peek(offset, n);

@@ -4,7 +4,7 @@
  * Only the first two bytes of a `D` message (its msg_id, to count it) and, until one is
  * found, the `time_utc_usec` field of a GPS message are looked at.
  */
-import { fieldOffset, parseFormat, type UlogFormat } from './format.js';
+import { fieldOffset, messageSizes, parseFormat, type UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
 import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
 
@@ -63,8 +63,9 @@ export interface UlogMultiInfo {
 }
 export interface UlogParameter {
   name: string;
+  /** `int32_t` or `float` as the format says; any other type is read too, as pyulog does. */
   type: string;
-  value: number;
+  value: UlogValue;
   /** Default parameters: bit 0 the system-wide default, bit 1 the current configuration's. */
   defaultTypes?: number;
 }
@@ -118,6 +119,11 @@ export interface UlogScan {
   damage: UlogDamage[];
   /** D messages whose msg_id no subscription announced, by msg_id. */
   unknownMsgIds: Map<number, { count: number; offset: number }>;
+  /**
+   * Data messages of a size their format does not allow (shorter than it without its end
+   * padding, or longer than it whole; pyulog drops them as corrupt), by msg_id.
+   */
+  badSizes: Map<number, { count: number; offset: number; min: number; max: number }>;
 }
 
 export function emptyScan(version: number, timestamp: string): UlogScan {
@@ -139,6 +145,7 @@ export function emptyScan(version: number, timestamp: string): UlogScan {
     dropouts: 0,
     damage: [],
     unknownMsgIds: new Map(),
+    badSizes: new Map(),
   };
 }
 
@@ -154,6 +161,8 @@ export class UlogWalker {
   readonly scan: UlogScan;
   #reader: ChunkReader;
   #gps = new Map<number, GpsProbe>();
+  /** The sizes a subscribed msg_id's messages may have after the msg_id: [min, max]. */
+  #sizes = new Map<number, readonly [number, number]>();
   #onProgress: ((done: number, total: number) => void) | undefined;
   #nextProgress = 0;
 
@@ -169,9 +178,10 @@ export class UlogWalker {
 
   /**
    * Walks the messages in [from, end). Returns the offset where the walk stopped (end, or
-   * where a message runs past it).
+   * where a message runs past it). With `definitions`, it stops before the first message
+   * of the data section (the definitions end there, as the format and pyulog say).
    */
-  async walk(from: number, end: number): Promise<number> {
+  async walk(from: number, end: number, definitions = false): Promise<number> {
     const reader = this.#reader;
     let pos = from;
     while (pos + 3 <= end) {
@@ -190,7 +200,7 @@ export class UlogWalker {
         pos = await this.#resync(pos, end, `unknown message type 0x${hex(type)}`);
         continue;
       }
-      if (next > end) break;
+      if (next > end || (definitions && DATA_SECTION.has(type))) break;
       this.scan.messages += 1;
       if (type === MSG.data) {
         const msgId =
@@ -246,6 +256,12 @@ export class UlogWalker {
       return undefined;
     }
     sub.messages += 1;
+    const allowed = this.#sizes.get(msgId);
+    if (allowed && (size - 2 < allowed[0] || size - 2 > allowed[1])) {
+      const bad = scan.badSizes.get(msgId);
+      if (bad) bad.count += 1;
+      else scan.badSizes.set(msgId, { count: 1, offset: pos, min: allowed[0], max: allowed[1] });
+    }
     if (scan.gps || this.#gps.size === 0) return undefined;
     const probe = this.#gps.get(msgId);
     return probe && probe.offset + 8 <= size - 2 ? probe : undefined;
@@ -305,11 +321,13 @@ export class UlogWalker {
     } else if (type === MSG.addSubscription) this.#subscription(pos, body);
   }
 
+  /**
+   * The flag bits. The format wants them first; pyulog reads them anywhere in the
+   * definitions (a later one replaces an earlier one) and skips them in the data section,
+   * and so does this walk.
+   */
   #flagBits(pos: number, body: Uint8Array): void {
-    if (this.scan.messages !== 1 || this.scan.flags) {
-      this.#malformed(pos, 'a flag-bits message that is not the first message; ignored');
-      return;
-    }
+    if (this.scan.dataStart !== undefined) return;
     if (body.byteLength < 40) {
       this.#malformed(pos, `a flag-bits message of ${body.byteLength} bytes (40 expected)`);
       return;
@@ -371,9 +389,6 @@ export class UlogWalker {
   #parameter(type: number, pos: number, body: Uint8Array): void {
     const isDefault = type === MSG.defaultParameter;
     this.#keyed(pos, body, isDefault ? 1 : 0, (name, keyType, value) => {
-      if (typeof value !== 'number') {
-        return this.#malformed(pos, `parameter ${name} of type ${keyType} (int32_t or float)`);
-      }
       const scan = this.scan;
       if (isDefault) {
         scan.defaultParameters.push({ name, type: keyType, value, defaultTypes: body[0] ?? 0 });
@@ -395,6 +410,9 @@ export class UlogWalker {
     const messageName = text(body.subarray(3));
     this.scan.subscriptions.set(msgId, { msgId, multiId, messageName, offset: pos, messages: 0 });
     const format = this.scan.formats.get(messageName);
+    const sizes = format ? messageSizes(format, this.scan.formats) : undefined;
+    if (sizes) this.#sizes.set(msgId, sizes);
+    else this.#sizes.delete(msgId);
     if (format && (GPS_MESSAGES as readonly string[]).includes(messageName)) {
       const at = fieldOffset(format, 'time_utc_usec', this.scan.formats);
       if (at?.type === 'uint64_t')

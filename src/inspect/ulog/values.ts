@@ -45,16 +45,20 @@ export function scalarAt(type: string, dv: DataView, at: number): UlogScalar {
 }
 
 /**
- * Decodes a value of a primitive key type. Text (`char`, `char[N]`) as a string; arrays as
- * lists; undefined when the type is not primitive or the bytes are too few.
+ * Decodes the value of a key as pyulog does: text for `char` and `char[N]`; a number (a
+ * 64-bit integer as decimal text) for a primitive, undefined when the bytes are too few for
+ * it; a list for a primitive array (its whole elements, as many as the bytes hold); the
+ * bytes themselves (a list of 0-255) for any other type (a nested format, a type the
+ * format does not define), which pyulog keeps raw.
  */
 export function decodeValue(k: UlogKey, bytes: Uint8Array): UlogValue | undefined {
   if (k.type === 'char') return text(bytes);
   const size = PRIMITIVE_SIZES[k.type];
-  if (size === undefined) return undefined;
-  const count = k.arrayLength ?? 1;
-  if (bytes.byteLength < size * count) return undefined;
+  if (size === undefined) return [...bytes];
   const dv = view(bytes);
-  if (k.arrayLength === undefined) return scalarAt(k.type, dv, 0);
+  if (k.arrayLength === undefined) {
+    return bytes.byteLength < size ? undefined : scalarAt(k.type, dv, 0);
+  }
+  const count = Math.min(k.arrayLength, Math.floor(bytes.byteLength / size));
   return Array.from({ length: count }, (_, i) => scalarAt(k.type, dv, i * size));
 }

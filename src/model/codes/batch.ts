@@ -5,13 +5,13 @@ export const batchCodes = {
   batch_file_left_out: {
     severity: 'info',
     summary:
-      'A file of the folder or archive is not a data file the platform imports in a batch (text, image, hidden file, `__MACOSX/`, a TDMS index, a CH10 file), so it is not listed.',
+      'A file of the folder or archive is not a data file the platform imports in a batch (text, image, hidden file, `__MACOSX/`, a TDMS index), so it is not listed.',
     fix: 'Nothing to do when the file is not data; list it by hand in `fileConfigs` if it is.',
   },
   batch_no_data_files: {
     severity: 'error',
     summary: 'The folder or archive holds no data file importkit can list in a batch.',
-    fix: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS and ULog files.',
+    fix: 'Check that this is the folder or archive you meant; batches import CSV, Parquet, HDF5, TDMS, CH10 and ULog files.',
   },
   batch_file_missing: {
     severity: 'error',

@@ -22,7 +22,7 @@ export const tdmsCodes = {
   tdms_segments_unread: {
     severity: 'warning',
     summary:
-      'A later segment is cut short or damaged: the segments before it were read, the rest of the file was not.',
+      'A segment is cut short (its values up to the end of the file were read, after the segments before it), or a later segment is damaged (the segments before it were read, the rest of the file was not).',
     fix: 'Copy the file again if it should be complete; otherwise the draft covers what the file holds up to that segment.',
   },
   tdms_segment_unfinished: {
@@ -116,6 +116,18 @@ export const tdmsCodes = {
     summary:
       'A channel cannot be timed (no time channel, no waveform properties) and `fallbackMethod` is IGNORE_ERROR: the platform skips it.',
     fix: 'Give the entry a time channel, or drop it from `data`.',
+  },
+  tdms_values_not_read: {
+    severity: 'warning',
+    summary:
+      "A channel the config imports was not read by the check: importkit does not decode its raw data (DAQmx raw data, as the platform's own reader skips it; extended floats; fixed point).",
+    fix: 'Nothing in the config to fix: its values are not checked (the import reads them as the platform does).',
+  },
+  tdms_raw_data_invalid: {
+    severity: 'error',
+    summary:
+      "A chunk of a channel's raw data is not what the metadata says (string end offsets that go backwards or past the chunk, data cut short): the file is damaged there.",
+    fix: 'Write or copy the file again; the message names the channel and the segment.',
   },
   tdms_complex_component_unexpected: {
     severity: 'warning',

@@ -50,14 +50,20 @@ export const ulogCodes = {
   ulog_format_without_timestamp: {
     severity: 'info',
     summary:
-      'A subscribed message has no top-level `uint64_t timestamp`: the platform leaves such messages out.',
+      'A subscribed message has no top-level field named `timestamp`: the platform leaves such messages out.',
     fix: 'Nothing to do; its fields do not become channels.',
   },
   ulog_field_unreadable: {
     severity: 'warning',
     summary:
-      'A field has a type no format defines, nests formats deeper than 32 levels (cyclic), or unrolls to more than 100,000 fields.',
+      'A field has a type no format defines, or nests formats deeper than 32 levels (cyclic). The first five are shown, the rest counted.',
     fix: 'Those fields are left out; the log is probably damaged.',
+  },
+  ulog_fields_over_limit: {
+    severity: 'warning',
+    summary:
+      "The log's subscribed messages unroll to more than 100,000 fields, every message and instance together (nested arrays multiply: 32 levels of `[200]` are 200^32 fields in a few hundred bytes): the rest is left out of the profile and the draft.",
+    fix: 'A real log has a few thousand fields: the log is damaged or hostile. `check` still finds a field a config names by following its name through the format.',
   },
   ulog_no_channels: {
     severity: 'warning',

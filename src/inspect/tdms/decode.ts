@@ -1,0 +1,360 @@
+/**
+ * TDMS raw values decoded from bytes: numbers as doubles (for drawing: timestamps as ms
+ * since 1970, bools 0/1, 64-bit integers rounded, one component of complex values), or as
+ * the typed array of the stored type (for judging: 64-bit integers exact as bigints, bool
+ * bytes as they are, timestamps as ns since 1970); strings from a chunk's end offsets and
+ * text, the offsets checked against the chunk first.
+ */
+import { TDMS_EPOCH_OFFSET } from './types.js';
+
+export type TdmsTypedValues =
+  | Float64Array
+  | Float32Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/** Values as a reader hands them over: numbers (doubles or the stored type) or text. */
+export type TdmsValues = TdmsTypedValues | string[];
+
+/** Where `n` values lie in a buffer: the first's byte, the bytes from one to the next. */
+export interface Run {
+  start: number;
+  n: number;
+  stride: number;
+}
+
+export interface ValueType {
+  code: number;
+  /** Bytes of a value. */
+  size: number;
+  /** Complex values: the part read (`imaginary`: the second). */
+  imaginary: boolean;
+  little: boolean;
+}
+
+type TypedCtor = new (n: number) => TdmsTypedValues;
+
+/** The typed array each stored type decodes into (complex: its component's). */
+const TYPED: ReadonlyMap<number, TypedCtor> = new Map<number, TypedCtor>([
+  [0x01, Int8Array],
+  [0x02, Int16Array],
+  [0x03, Int32Array],
+  [0x04, BigInt64Array],
+  [0x05, Uint8Array],
+  [0x06, Uint16Array],
+  [0x07, Uint32Array],
+  [0x08, BigUint64Array],
+  [0x09, Float32Array],
+  [0x0a, Float64Array],
+  [0x19, Float32Array],
+  [0x1a, Float64Array],
+  [0x21, Uint8Array],
+  [0x44, BigInt64Array],
+  [0x08000c, Float32Array],
+  [0x10000d, Float64Array],
+]);
+
+/** Whether values of a type code can be decoded (extended floats, fixed point cannot). */
+export function decodable(code: number): boolean {
+  return TYPED.has(code);
+}
+
+/** Decodes runs of values of one type from `bytes` as the stored type's typed array. */
+export function typedValues(bytes: Uint8Array, runs: readonly Run[], type: ValueType) {
+  const n = runs.reduce((s, r) => s + r.n, 0);
+  const Ctor = TYPED.get(type.code) as TypedCtor;
+  const view = wholeView(bytes, runs, type, Ctor);
+  if (view) return view;
+  const out = new Ctor(n);
+  if (type.code === 0x44) {
+    timestampsNs(bytes, runs, type.little, out as BigInt64Array);
+    return out;
+  }
+  const complex = type.code === 0x08000c || type.code === 0x10000d;
+  const size = complex ? type.size / 2 : type.size;
+  const shift = complex && type.imaginary ? size : 0;
+  const dst = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  let k = 0;
+  for (const r of runs) {
+    // Stored as the platform stores typed arrays (little-endian, packed): one copy.
+    if (type.little && r.stride === size && shift === 0) {
+      dst.set(bytes.subarray(r.start, r.start + r.n * size), k);
+      k += r.n * size;
+      continue;
+    }
+    for (let i = 0; i < r.n; i++) {
+      const at = r.start + i * r.stride + shift;
+      if (type.little) for (let b = 0; b < size; b++) dst[k + b] = bytes[at + b] as number;
+      else for (let b = 0; b < size; b++) dst[k + b] = bytes[at + size - 1 - b] as number;
+      k += size;
+    }
+  }
+  return out;
+}
+
+type TypedView = new (
+  buffer: ArrayBufferLike,
+  byteOffset: number,
+  length: number,
+) => TdmsTypedValues;
+
+/**
+ * The values as a view of `bytes`, not a copy, when `bytes` holds exactly them, packed,
+ * little-endian and aligned (a large chunk's values read apart): the view keeps nothing else
+ * alive.
+ */
+function wholeView(
+  bytes: Uint8Array,
+  runs: readonly Run[],
+  type: ValueType,
+  Ctor: TypedCtor,
+): TdmsTypedValues | undefined {
+  const [run] = runs;
+  const size = (Ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  if (runs.length !== 1 || !run || !type.little || type.code === 0x44) return undefined;
+  if (size !== type.size || run.start !== 0 || run.stride !== size) return undefined;
+  if (bytes.byteLength !== run.n * size || bytes.byteOffset % size !== 0) return undefined;
+  return new (Ctor as unknown as TypedView)(bytes.buffer, bytes.byteOffset, run.n);
+}
+
+type Decode = (v: DataView, at: number, little: boolean) => number;
+
+/** Decodes runs of values as doubles, as a chart draws them. */
+export function numberValues(bytes: Uint8Array, runs: readonly Run[], type: ValueType) {
+  const n = runs.reduce((s, r) => s + r.n, 0);
+  if (type.code === 0x0a || type.code === 0x1a) {
+    return typedValues(bytes, runs, type) as Float64Array;
+  }
+  const out = new Float64Array(n);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const decode = decoderOf(type.code, type.imaginary);
+  let k = 0;
+  for (const r of runs) {
+    for (let i = 0; i < r.n; i++) out[k++] = decode(view, r.start + i * r.stride, type.little);
+  }
+  return out;
+}
+
+/** How a value of a type code becomes a double. */
+function decoderOf(code: number, imaginary: boolean): Decode {
+  switch (code) {
+    case 0x01:
+      return (v, at) => v.getInt8(at);
+    case 0x02:
+      return (v, at, l) => v.getInt16(at, l);
+    case 0x03:
+      return (v, at, l) => v.getInt32(at, l);
+    case 0x04:
+      return (v, at, l) => Number(v.getBigInt64(at, l));
+    case 0x05:
+      return (v, at) => v.getUint8(at);
+    case 0x06:
+      return (v, at, l) => v.getUint16(at, l);
+    case 0x07:
+      return (v, at, l) => v.getUint32(at, l);
+    case 0x08:
+      return (v, at, l) => Number(v.getBigUint64(at, l));
+    case 0x09:
+    case 0x19:
+      return (v, at, l) => v.getFloat32(at, l);
+    case 0x21:
+      return (v, at) => (v.getUint8(at) === 0 ? 0 : 1);
+    case 0x44:
+      return timestampMs;
+    case 0x08000c:
+      return (v, at, l) => v.getFloat32(at + (imaginary ? 4 : 0), l);
+    case 0x10000d:
+      return (v, at, l) => v.getFloat64(at + (imaginary ? 8 : 0), l);
+    default:
+      return () => Number.NaN;
+  }
+}
+
+const HALF = 1n << 63n;
+
+/**
+ * A TDMS timestamp (fractions of 2^-64 s, then seconds since 1904; big-endian: the seconds
+ * first) as ms since 1970, the fraction rounded to the nearest ns first (so .1 s reads as
+ * 100 ms, not 99.999...).
+ */
+function timestampMs(v: DataView, at: number, little: boolean): number {
+  const fraction = little ? v.getBigUint64(at, true) : v.getBigUint64(at + 8, false);
+  const seconds = little ? v.getBigInt64(at + 8, true) : v.getBigInt64(at, false);
+  const nanos = (fraction * 1_000_000_000n + HALF) >> 64n;
+  return Number(seconds - TDMS_EPOCH_OFFSET) * 1000 + Number(nanos) / 1e6;
+}
+
+const TWO_32 = 4_294_967_296;
+const EPOCH = Number(TDMS_EPOCH_OFFSET);
+/** Seconds since 1970 past which ns since 1970 leave a signed 64-bit integer (years 1677, 2262). */
+const MAX_UNIX = 9_223_372_035;
+
+/**
+ * Timestamps as ns since 1970 in a BigInt64Array, written as two 32-bit halves per value
+ * (the array's memory is little-endian on every platform Node runs on): making a bigint per
+ * value costs more than the rest of the check. The fraction is rounded to the nearest ns
+ * (its doubles err by far less than a ns); times beyond the years 1677 to 2262, which 64-bit
+ * ns cannot hold, are held at the nearest end.
+ */
+export function timestampsNs(
+  bytes: Uint8Array,
+  runs: readonly Run[],
+  little: boolean,
+  out: BigInt64Array,
+): void {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const halves = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+  // Little-endian words aligned to 4 bytes are read through one Uint32Array (the common case).
+  const aligned = little && bytes.byteOffset % 4 === 0;
+  const words = aligned
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
+    : undefined;
+  let k = 0;
+  for (const r of runs) {
+    const wordRun = words !== undefined && r.start % 4 === 0 && r.stride % 4 === 0;
+    for (let i = 0; i < r.n; i++, k++) {
+      const at = r.start + i * r.stride;
+      let fracLo: number;
+      let fracHi: number;
+      let secLo: number;
+      let secHi: number;
+      if (wordRun) {
+        const w = at >> 2;
+        fracLo = words[w] as number;
+        fracHi = words[w + 1] as number;
+        secLo = words[w + 2] as number;
+        secHi = (words[w + 3] as number) | 0;
+      } else {
+        fracHi = v.getUint32(little ? at + 4 : at + 8, little);
+        fracLo = v.getUint32(little ? at : at + 12, little);
+        secHi = v.getInt32(little ? at + 12 : at, little);
+        secLo = v.getUint32(little ? at + 8 : at + 4, little);
+      }
+      nsHalves(secHi * TWO_32 + secLo - EPOCH, fracHi, fracLo, halves, 2 * k);
+    }
+  }
+}
+
+const INV_16 = 1 / 65_536;
+const INV_32 = 1 / TWO_32;
+const NS_PER_FRACTION_HI = 1e9 / TWO_32;
+
+/**
+ * unix seconds and a 64-bit fraction of a second as ns since 1970, a signed 64-bit
+ * integer's halves (low, then high), exact: the sum is split where doubles hold each part
+ * exactly (unix = sh * 2^16 + sl; divisions by powers of two are exact).
+ */
+function nsHalves(
+  seconds: number,
+  fracHi: number,
+  fracLo: number,
+  halves: Int32Array,
+  at: number,
+): void {
+  let unix = seconds;
+  let nanos = Math.round((fracHi + fracLo * INV_32) * NS_PER_FRACTION_HI);
+  if (nanos === 1e9) {
+    nanos = 0;
+    unix += 1;
+  }
+  if (unix > MAX_UNIX || unix < -MAX_UNIX - 1) {
+    halves[at] = unix > 0 ? -1 : 0;
+    halves[at + 1] = unix > 0 ? 0x7fff_ffff : -0x8000_0000;
+    return;
+  }
+  const sh = Math.floor(unix * INV_16);
+  const sl = unix - sh * 65_536;
+  const a = sh * 1e9;
+  const ah = Math.floor(a * INV_16);
+  const al = a - ah * 65_536;
+  const c = al * 65_536 + sl * 1e9 + nanos;
+  const ch = Math.floor(c * INV_32);
+  halves[at] = (c - ch * TWO_32) | 0;
+  halves[at + 1] = (ah + ch) | 0;
+}
+
+/** Where a chunk's strings lie: `count` u32 end offsets at `start`, then `textLength` bytes. */
+export interface StringTable {
+  start: number;
+  count: number;
+  textLength: number;
+  little: boolean;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Strings [from, to) of a chunk whose whole table is in `bytes`; a message when its end
+ * offsets go backwards or past the chunk's text (checked for every offset of the chunk, so a
+ * lying offset costs no more than the chunk's bytes).
+ */
+export function chunkStrings(
+  bytes: Uint8Array,
+  table: StringTable,
+  from: number,
+  to: number,
+): string[] | string {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bad = badEnds(v, table.start, 0, table.count, 0, table);
+  if (bad) return bad;
+  const endAt = (j: number) => v.getUint32(table.start + 4 * j, table.little);
+  const text = table.start + 4 * table.count;
+  const out: string[] = [];
+  let prev = from === 0 ? 0 : endAt(from - 1);
+  for (let j = from; j < to; j++) {
+    const end = endAt(j);
+    out.push(utf8.decode(bytes.subarray(text + prev, text + end)));
+    prev = end;
+  }
+  return out;
+}
+
+/**
+ * The first end offset of ends [from, to) (read at `start`, the ends before `from` ending at
+ * `prev`) that goes backwards or past the text, as a message; undefined when all are good.
+ */
+export function badEnds(
+  v: DataView,
+  start: number,
+  from: number,
+  to: number,
+  prev: number,
+  table: StringTable,
+): string | undefined {
+  if (table.textLength < 0) {
+    return `its strings' end offsets alone (${4 * table.count} bytes) are longer than the chunk's ${4 * table.count + table.textLength} bytes of strings`;
+  }
+  let last = prev;
+  for (let j = from; j < to; j++) {
+    const end = v.getUint32(start + 4 * (j - from), table.little);
+    if (end < last || end > table.textLength) {
+      return `string ${j + 1} of a chunk ends at byte ${end} of the chunk's ${table.textLength} bytes of text${end < last ? `, before the string before it (${last})` : ''}`;
+    }
+    last = end;
+  }
+  return undefined;
+}
+
+/** Strings from ends read apart from their text: `ends` of strings [from, to), `text` from `first`. */
+export function stringsOf(
+  ends: DataView,
+  text: Uint8Array,
+  first: number,
+  n: number,
+  little: boolean,
+): string[] {
+  const out: string[] = [];
+  let prev = first;
+  for (let j = 0; j < n; j++) {
+    const end = ends.getUint32(4 * j, little);
+    out.push(utf8.decode(text.subarray(prev - first, end - first)));
+    prev = end;
+  }
+  return out;
+}

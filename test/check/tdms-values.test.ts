@@ -1,0 +1,124 @@
+/**
+ * The TDMS check reads values: the findings of each fixture (fixtures/check-tdms, written
+ * by `npm run fixtures -- check-tdms` with the findings the generator put in the file) are
+ * compared whole, `--full` and sampled (these files are small: the sampled check reads every
+ * value too, and says its findings are of the values read).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
+import { checkConfig } from '../../src/check/index.js';
+import { checkTdms } from '../../src/check/tdms.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import type { ImportDocument } from '../../src/model/document.js';
+import type { Issue } from '../../src/model/issue.js';
+import type { TdmsConfig } from '../../src/model/tdms.js';
+import { valueFindingTests } from '../helpers/value-findings.js';
+
+const VALUE_CODES = new Set([
+  'time_decreasing',
+  'time_repeated',
+  'time_not_parseable',
+  'value_not_finite',
+  'value_outside_type',
+  'enum_value_unknown',
+  'tdms_raw_data_invalid',
+]);
+
+describe('TDMS check: value findings', () => {
+  const fixtures = valueFindingTests('check-tdms', '.tdms', VALUE_CODES);
+  test('clean: the whole check finds nothing, sampled or full', async () => {
+    const { document } = fixtures.load('clean');
+    for (const full of [false, true]) {
+      expect(await checkConfig(document, fixtures.file('clean'), { full })).toEqual([]);
+    }
+  });
+});
+
+describe('TDMS check: what the sampled check and --full read', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'importkit-tdms-values-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * 25,000 rows in five segments of 5,000: a time channel that steps back at row 12,001 (in
+   * the middle) and a channel with NaN at rows 15,000 (the middle) and 24,500 (the tail).
+   */
+  async function longFile(): Promise<{ path: string; size: number }> {
+    const per = 5000;
+    const t0 = Date.parse('2024-03-01T12:00:00Z');
+    const segments: SegmentSpec[] = [0, 1, 2, 3, 4].map((k) => {
+      const rows = Array.from({ length: per }, (_, i) => k * per + i);
+      return {
+        ...(k === 0
+          ? {
+              objects: [
+                { path: ['W'] },
+                { path: ['W', 'Time'], data: { type: 'timestamp', count: per } },
+                { path: ['W', 'v'], data: { type: 'f64', count: per } },
+              ],
+            }
+          : { noMeta: true, objects: [] }),
+        values: {
+          'W/Time': rows.map((r) => new Date(t0 + (r < 12_000 ? r : r - 5000) * 10).toISOString()),
+          'W/v': rows.map((r) => (r === 14_999 || r === 24_499 ? Number.NaN : r)),
+        },
+      };
+    });
+    const path = join(dir, 'long.tdms');
+    const bytes = tdmsBytes(segments).data;
+    await writeFile(path, bytes);
+    return { path, size: bytes.byteLength };
+  }
+  const document: ImportDocument = {
+    tdmsConfig: {
+      assetName: 'long',
+      data: [
+        {
+          groupName: 'W',
+          channelName: 'v',
+          timeChannelName: 'Time',
+          channelConfig: { name: 'W.v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+        },
+      ],
+    },
+  };
+  const said = (issues: Issue[]) => issues.map((i) => [i.code, i.message]);
+
+  test('sampled: the first and last 10,000 values of each channel; full: every value, with progress in bytes', async () => {
+    const { path, size } = await longFile();
+    const source = await openFileSource(path);
+    const sampled = await checkTdms(document.tdmsConfig as TdmsConfig, source);
+    await source.close();
+    expect(said(sampled)).toEqual([
+      [
+        'value_not_finite',
+        "channel 'W/v' (in the values read) holds 1 NaN; first at row 24500 (segment 5)",
+      ],
+    ]);
+    // The third segment (rows 10,001 to 15,000: 5,000 timestamps and doubles) is not read;
+    // the metadata (a few hundred bytes) is read twice, by inspection and by the value walk.
+    expect(source.bytesRead).toBeLessThan(size - 5000 * 24 + 1024);
+    const progress: Array<[number, number]> = [];
+    const full = await checkConfig(document, path, {
+      full: true,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(said(full)).toEqual([
+      [
+        'time_decreasing',
+        "the time of 'W/Time' goes backwards 1 time; first at row 12001 (segment 3)",
+      ],
+      ['value_not_finite', "channel 'W/v' holds 2 NaN; first at row 15000 (segment 3)"],
+    ]);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.every(([, total]) => total === size)).toBe(true);
+    expect(progress.at(-1)).toEqual([size, size]);
+  });
+});
