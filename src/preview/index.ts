@@ -24,6 +24,7 @@ import { ChannelStats, TimeStats } from './stats.js';
 import { type TimeView, timeFindings } from './time.js';
 
 export type { Finding, TimeView } from './time.js';
+export { isoTime } from './time.js';
 
 export interface PreviewInput {
   /** The config document (canonical: camelCase, full enum names). */
