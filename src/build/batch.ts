@@ -1,4 +1,5 @@
 import type { BatchConfig, BatchFileConfig, DataTypeKey } from '../model/index.js';
+import { setOwn } from '../model/plain.js';
 import { finish, knownKeys, RUN_KEYS, type RunInput, runFields } from './_common.js';
 import { type FileTypeName, fileType } from './_names.js';
 import type { CsvDocument } from './csv.js';
@@ -100,7 +101,8 @@ export function batchConfig(input: BatchConfigInput): BatchDocument {
   knownKeys('batchConfig()', input, [...RUN_KEYS, 'defaults', 'files']);
   const out: BatchConfig = { ...runFields(input), ...defaultFields(input.defaults) };
   const fileConfigs: Record<string, BatchFileConfig> = {};
-  for (const [path, file] of Object.entries(input.files)) fileConfigs[path] = fileEntry(file);
+  for (const [path, file] of Object.entries(input.files))
+    setOwn(fileConfigs, path, fileEntry(file));
   out.fileConfigs = fileConfigs;
   return finish('batch', { batchConfig: out });
 }

@@ -19,8 +19,8 @@ import {
   DATA_TYPE_KEY_KIND,
   type ImportDocument,
 } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
-import { notFoundHint } from '../validate/index.js';
+import { type Issue, issue, ownValue, pointer, pushAll } from '../model/plain.js';
+import { notFoundHint, pathSuggester } from '../validate/index.js';
 import { checkSource } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
 
@@ -99,7 +99,7 @@ async function examine(
   const detection = await detectFormat(source);
   const format = detection.format;
   const data = leftOutByContent(path, format, detection.by) === undefined;
-  const entry = batch.fileConfigs?.[path];
+  const entry = ownValue(batch.fileConfigs, path);
   if (!entry) return { format, data, issues: [] };
   const mismatch = typeIssue(path, entry, format);
   if (mismatch) return { format, data, issues: [mismatch] };
@@ -109,7 +109,11 @@ async function examine(
   return { format, data, issues: moved(found, config.key, config.base, path) };
 }
 
-function missingIssue(path: string, present: readonly string[]): Issue {
+function missingIssue(
+  path: string,
+  present: readonly string[],
+  near: (path: string) => string | undefined,
+): Issue {
   return issue(
     'batch_file_missing',
     pointer('batchConfig', 'fileConfigs', path),
@@ -119,9 +123,20 @@ function missingIssue(path: string, present: readonly string[]): Issue {
         path,
         present,
         'Paths are relative, with /, exactly as the archive holds them; it holds',
+        near(path),
       ),
     },
   );
+}
+
+/**
+ * The listed paths that are not there, each with its "did you mean" among the paths present
+ * (sorted): one suggester for them all, so that N missing paths against M present cost about
+ * N, not N × M, comparisons.
+ */
+export function missingIssues(missing: readonly string[], present: readonly string[]): Issue[] {
+  const near = pathSuggester(present);
+  return missing.map((p) => missingIssue(p, present, near));
 }
 
 function notListedIssue(path: string): Issue {
@@ -206,12 +221,19 @@ function memberOptions(
 
 function assemble(batch: BatchConfig, seen: Map<string, Seen>): Issue[] {
   const listed = Object.keys(batch.fileConfigs ?? {});
+  const isListed = new Set(listed);
   const present = [...seen.keys()].sort();
   const issues: Issue[] = [];
-  for (const p of listed) if (!seen.has(p)) issues.push(missingIssue(p, present));
+  pushAll(
+    issues,
+    missingIssues(
+      listed.filter((p) => !seen.has(p)),
+      present,
+    ),
+  );
   for (const p of present) {
     const s = seen.get(p) as Seen;
-    if (listed.includes(p)) issues.push(...s.issues);
+    if (isListed.has(p)) pushAll(issues, s.issues);
     else if (s.data) issues.push(notListedIssue(p));
   }
   return issues;

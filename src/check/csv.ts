@@ -16,7 +16,14 @@ import {
   wholeFileOf,
 } from '../inspect/index.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
-import { type Issue, type IssueSource, issue, pointer, unixUnitThatFits } from '../model/plain.js';
+import {
+  type Issue,
+  type IssueSource,
+  issue,
+  pointer,
+  pushAll,
+  unixUnitThatFits,
+} from '../model/plain.js';
 import { suggestClosest as closest, listSome } from '../validate/index.js';
 import { PLAUSIBLE, plausibleUnix, quoteValue, shortName, unitThatFits } from './_issue.js';
 import { nextLineStart } from './csv-head.js';
@@ -102,21 +109,25 @@ export async function checkCsv(
 
   const issues: Issue[] = [...structureIssues];
   const noDataRows = structureIssues.some((i) => i.code === 'csv_no_data_rows');
-  issues.push(
-    ...firstDataRowIssues(config.firstDataRow, totalRows, noDataRows, rows, at, dataPath),
+  pushAll(
+    issues,
+    firstDataRowIssues(config.firstDataRow, totalRows, noDataRows, rows, at, dataPath),
   );
   if (tally.again.count > 0) issues.push(repeatedHeaderIssue(tally.again, dataPath));
-  issues.push(...timeColumnPlaceIssues(timeCol, width, names, profile.fields, at, dataPath));
-  issues.push(...columnPlaceIssues(columns, width, names, dataPath));
+  pushAll(issues, timeColumnPlaceIssues(timeCol, width, names, profile.fields, at, dataPath));
+  pushAll(issues, columnPlaceIssues(columns, width, names, dataPath));
   if (timeSpec && tally.time && timeSpec.column <= width)
-    issues.push(...timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true));
+    pushAll(
+      issues,
+      timeIssues({ ...tally.time, ...timeSpec }, at, dataPath, options.full === true),
+    );
   columns.forEach((col, c) => {
     if (col.column <= width)
-      issues.push(...valueIssues({ ...col, ...(tally.columns[c] as ColumnTally) }, dataPath));
+      pushAll(issues, valueIssues({ ...col, ...(tally.columns[c] as ColumnTally) }, dataPath));
   });
   if (!useEmbedded)
-    issues.push(...unconfiguredColumnIssues(width, timeCol, columns, names, at, dataPath));
-  if (options.full) issues.push(...numRowsIssues(config.numRows, tally.dataRows, at, dataPath));
+    pushAll(issues, unconfiguredColumnIssues(width, timeCol, columns, names, at, dataPath));
+  if (options.full) pushAll(issues, numRowsIssues(config.numRows, tally.dataRows, at, dataPath));
   return issues;
 }
 
@@ -606,7 +617,7 @@ function timeIssues(
       ),
     );
   }
-  if (t.nonEmpty > t.bad && Number.isFinite(t.min)) out.push(...timeRangeIssues(t, at, file));
+  if (t.nonEmpty > t.bad && Number.isFinite(t.min)) pushAll(out, timeRangeIssues(t, at, file));
   return out;
 }
 

@@ -14,6 +14,7 @@ import type { ImportDocument } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
 import { type CheckFormat, type CheckOptions, configOfDocument } from './formats.js';
 import type { ConfigRows, RowReadOptions } from './rows.js';
+import type { Timeline } from './timeline.js';
 
 function formatMismatch(dataPath: string, key: string, format: FileFormat, entry: CheckFormat) {
   return issue(
@@ -88,4 +89,20 @@ export async function readConfigRows(
   if (!found || !load) return undefined;
   const config = (document as Record<string, unknown>)[found.key] as Record<string, unknown>;
   return (await load())(config ?? {}, found.key, dataPath, options);
+}
+
+/**
+ * Where each channel of a data file has data, for a document of a format whose rows
+ * cannot be shown and that has a timeline reader (CH10); undefined otherwise. Throws
+ * InspectError when the file cannot be read.
+ */
+export async function readConfigTimeline(
+  document: ImportDocument,
+  dataPath: string,
+): Promise<Timeline | undefined> {
+  const found = configOfDocument(document);
+  const load = found?.format?.timeline;
+  if (!found || !load) return undefined;
+  const config = (document as Record<string, unknown>)[found.key] as Record<string, unknown>;
+  return (await load())(config ?? {}, dataPath);
 }

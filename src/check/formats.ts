@@ -8,6 +8,7 @@
  */
 import type { ByteSource, FileFormat } from '../inspect/index.js';
 import {
+  type Ch10Config,
   CONFIG_KINDS,
   type CsvConfig,
   type Hdf5Config,
@@ -17,6 +18,7 @@ import {
 } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
 import type { RowReader } from './rows.js';
+import type { TimelineReader } from './timeline.js';
 
 export interface CheckOptions {
   /** Read every row (CSV), row group (Parquet) or element (HDF5) instead of samples. */
@@ -62,6 +64,8 @@ export interface CheckFormat {
   rows?: () => Promise<RowReader>;
   /** Why the rows cannot be shown, when there is no reader and a reason says more. */
   noRowsNote?: string;
+  /** Where each channel has data, for a format whose rows cannot be shown (the preview draws it). */
+  timeline?: () => Promise<TimelineReader>;
   /**
    * What its check reads of the file, sampled and with `full`, as the verdict says it
    * ("its head and tail sampled"): the verdict says only what was read.
@@ -84,8 +88,8 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('parquet'),
     reads: {
-      sampled: 'its footer and column statistics read; `full` reads every value',
-      full: 'every value of the columns it names read',
+      sampled: 'its footer read (schema and column statistics), no values; `full` reads values',
+      full: 'its footer and every value of its time column and typed channel columns read',
     },
     check: async (config, source, options) =>
       (await import('./parquet.js')).checkParquet(config as ParquetConfig, source, options),
@@ -94,8 +98,9 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('hdf5'),
     reads: {
-      sampled: 'its structure and the first and last time values read; `full` reads every value',
-      full: 'every value of its time and value datasets read',
+      sampled:
+        'its structure and attributes and the first and last 3 rows of its time datasets read; `full` reads every value',
+      full: 'its structure and every value of its time and value datasets read',
     },
     check: async (config, source, options) =>
       (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, source, options),
@@ -114,11 +119,15 @@ const BUILT_IN: readonly CheckFormat[] = [
   {
     ...builtIn('ch10'),
     reads: {
-      sampled: 'the config alone: the file itself is not checked',
-      full: 'the config alone: the file itself is not checked',
+      sampled:
+        "its TMATS record, the headers of the packets in its first and last MiB and the first time packet's time read, no other packet data; `full` reads every packet header",
+      full: "its TMATS record, every packet header and the first time packet's time read, no other packet data",
     },
+    check: async (config, source, options) =>
+      (await import('./ch10.js')).checkCh10(config as Ch10Config, source, options),
     noRowsNote:
-      'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)',
+      'CH10 values are not plotted: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page shows where each channel has packets instead of plots (the check verdict and the config stand)',
+    timeline: async () => (await import('./ch10.js')).ch10Timeline,
   },
   {
     ...builtIn('ulog'),

@@ -13,7 +13,7 @@ import {
   type SliceValues,
 } from '../inspect/index.js';
 import type { ChannelDataType } from '../model/index.js';
-import { type Issue, issue } from '../model/plain.js';
+import { type Issue, issue, maxOf, minOf, pushAll } from '../model/plain.js';
 import {
   arrayChunk,
   type Chunk,
@@ -94,8 +94,8 @@ export async function hdf5ValueIssues(
     const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
     await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
-    if (time) issues.push(...partlyRead(path, time.part), ...time.issues(path));
-    for (const c of channels) issues.push(...partlyRead(path, c.part), ...c.issues(path));
+    for (const r of time ? [time, ...channels] : channels)
+      pushAll(pushAll(issues, partlyRead(path, r.part)), r.issues(path));
   }
   return issues;
 }
@@ -105,7 +105,7 @@ function rowsOf(read: PartRead): number {
 }
 
 function groupRows(g: ReadGroup): number {
-  return Math.max(0, ...[g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0)));
+  return Math.max(0, maxOf([g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0))));
 }
 
 function timeState(read: PartRead) {
@@ -155,8 +155,8 @@ async function readPartByPart(
   options: ValueReadOptions,
   progress: (rows: number) => void,
 ): Promise<void> {
-  const rows = Math.max(0, ...parts.map((p) => p.rows));
-  const step = options.sliceRows ?? Math.min(...parts.map((p) => sliceRows(p.read.dataset)));
+  const rows = Math.max(0, maxOf(parts.map((p) => p.rows)));
+  const step = options.sliceRows ?? minOf(parts.map((p) => sliceRows(p.read.dataset)));
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   for (const [i, p] of parts.entries()) {
     for (let a = 0; a < p.rows && !p.unread; a += step) {

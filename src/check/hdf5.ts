@@ -13,7 +13,15 @@
 import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type ByteSource, type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { Hdf5Config, TimeFormat } from '../model/index.js';
-import { type Issue, issue, isUnixFormat, pointer, unixUnitThatFits } from '../model/plain.js';
+import {
+  type Issue,
+  issue,
+  isUnixFormat,
+  minOf,
+  pointer,
+  pushAll,
+  unixUnitThatFits,
+} from '../model/plain.js';
 import { listSome, notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
@@ -74,9 +82,9 @@ export async function checkHdf5(
   });
   if (options.full) {
     const read = { ...limit, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
-    scope.issues.push(...(await hdf5ValueIssues(data, [...scope.groups.values()], read)));
+    pushAll(scope.issues, await hdf5ValueIssues(data, [...scope.groups.values()], read));
   }
-  scope.issues.push(...unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
+  pushAll(scope.issues, unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
   return withoutRestatedTypeIssues(scope.issues);
 }
 
@@ -121,7 +129,7 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
       time: { dataset: t, column: tp.column, ptr: p('timeDataset') },
       channels: [],
     });
-    issues.push(...timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
+    pushAll(issues, timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
   }
   const channel = v && vp ? channelRead(e, v, vp, at('data', i, 'channelConfig')) : undefined;
   if (channel) {
@@ -421,7 +429,7 @@ function timeIssues(
             ),
       );
     }
-  } else if (format.startsWith('TIME_FORMAT_RELATIVE_') && Math.min(...nums) > 1e8) {
+  } else if (format.startsWith('TIME_FORMAT_RELATIVE_') && minOf(nums) > 1e8) {
     const fits = unixUnitThatFits(values);
     if (fits)
       out.push(

@@ -4,7 +4,7 @@
  */
 
 export { checkBatch } from './batch.js';
-export { checkFile, readConfigRows } from './dispatch.js';
+export { checkFile, readConfigRows, readConfigTimeline } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
 export {
   checkFormatOfKey,
@@ -28,5 +28,6 @@ export type {
 } from './rows.js';
 export { numericTime } from './rows.js';
 export { checkTdms } from './tdms.js';
+export type { Timeline, TimelineChannel } from './timeline.js';
 export type { UlogCheckOptions } from './ulog.js';
 export { checkUlog } from './ulog.js';

@@ -13,7 +13,7 @@ import {
   type ParquetProfile,
 } from '../inspect/index.js';
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
-import { type Issue, issue, isUnixFormat, pointer } from '../model/plain.js';
+import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
@@ -224,7 +224,7 @@ function checkColumns(scope: ParquetScope, config: ParquetConfig, at: At): Value
       at('singleChannelPerRow', 'multiChannel', 'dataPath'),
       'data column',
     );
-    if (name) scope.issues.push(...nameColumnIssues(name, namePtr, scope.dataPath));
+    if (name) pushAll(scope.issues, nameColumnIssues(name, namePtr, scope.dataPath));
   }
   return valued;
 }
@@ -295,8 +295,9 @@ function timeColumnIssues(
   let field = timeField;
   const t = scanned?.time;
   if (t && fullTime) {
-    found.push(
-      ...timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
+    pushAll(
+      found,
+      timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
     );
     // Every value was read: judge the range from them when the footer has no statistics.
     if (
@@ -307,7 +308,7 @@ function timeColumnIssues(
       field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
     }
   }
-  found.push(...timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
+  pushAll(found, timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
   return found;
 }
 
@@ -321,8 +322,9 @@ function valueIssues(
   for (const c of valued) {
     const tally = scanned?.channels.get(c.column);
     if (tally)
-      found.push(
-        ...channelValueIssues(
+      pushAll(
+        found,
+        channelValueIssues(
           c,
           tally,
           columnPlace(dataPath, c.column),
@@ -355,24 +357,17 @@ function timeIssues(
 ): Issue[] {
   const source = { file, column: f.path };
   const fmt = shortName(format);
-  if (f.temporal?.kind === 'TIMESTAMP' && f.temporal.unit) {
-    const fits = UNIX_OF_UNIT[f.temporal.unit] as TimeFormat;
+  const stamp = timestampOf(f);
+  if (stamp) {
+    const fits = UNIX_OF_UNIT[stamp.unit] as TimeFormat;
     if (format === fits) return [];
-    if (isUnixFormat(format)) {
-      return [
-        issue(
-          'time_wrong_unit',
-          ptr,
-          `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, but the format is ${fmt}`,
-          { hint: `Use format: ${fits}.`, source },
-        ),
-      ];
-    }
     return [
       issue(
-        'time_not_parseable',
+        isUnixFormat(format) ? 'time_wrong_unit' : 'time_not_parseable',
         ptr,
-        `the time column '${f.path}' is a TIMESTAMP in ${f.temporal.unit}, which ${fmt} does not read`,
+        isUnixFormat(format)
+          ? `the time column '${f.path}' is ${stamp.what}, but the format is ${fmt}`
+          : `the time column '${f.path}' is ${stamp.what}, which ${fmt} does not read`,
         { hint: `Use format: ${fits}.`, source },
       ),
     ];
@@ -422,6 +417,18 @@ function timeIssues(
       { source },
     ),
   ];
+}
+
+/**
+ * A time column whose type says its unit: a TIMESTAMP, or a legacy INT96 timestamp, which
+ * Arrow (and so the platform) reads as nanoseconds since the epoch: 8 bytes of nanoseconds
+ * of the day, then a Julian day, decoded so by both readers `--full` uses.
+ */
+function timestampOf(f: ParquetFieldProfile): { unit: string; what: string } | undefined {
+  const t = f.temporal;
+  if (t?.kind === 'TIMESTAMP' && t.unit) return { unit: t.unit, what: `a TIMESTAMP in ${t.unit}` };
+  if (t?.kind === 'INT96') return { unit: 'NANOS', what: 'an INT96 timestamp (nanoseconds)' };
+  return undefined;
 }
 
 function toBig(v: string | number): bigint | undefined {

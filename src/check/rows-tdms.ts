@@ -19,7 +19,7 @@ import {
   tdmsProperty,
 } from '../inspect/index.js';
 import type { TdmsConfig, TdmsDataEntry } from '../model/index.js';
-import { pointer } from '../model/plain.js';
+import { minOf, pointer } from '../model/plain.js';
 import {
   BatchBuilder,
   type ConfigRows,
@@ -246,7 +246,7 @@ function emit(
   numeric: ((v: number) => number) | undefined,
   channels: readonly RowChannel[],
 ): void {
-  const ready = Math.min(...e.queues.map((q) => q.length));
+  const ready = minOf(e.queues.map((q) => q.length));
   const timed = e.axis.time.kind === 'channel';
   for (let k = 0; k < ready; k++) {
     const range = e.ranges[e.range];

@@ -50,9 +50,44 @@ async function tdmsProfile(source: ByteSource): Promise<TdmsProfile> {
 interface Ctx {
   config: TdmsConfig;
   profile: TdmsProfile;
+  /** The file's groups and channels by name, built once: each entry is looked up, not searched. */
+  find: ProfileIndex;
   file: string;
   at: (...t: Array<string | number>) => string;
   issues: Issue[];
+}
+
+/** Lookups the entries make, each one a map read (a search per entry made a check of n channels n²). */
+interface ProfileIndex {
+  groups: Set<string>;
+  /** `group\0channel` → the channel. */
+  channel: Map<string, TdmsChannelProfile>;
+  /** A group's channel names, in file order. */
+  namesIn: Map<string, string[]>;
+  /** The first channel of each name, whatever its group. */
+  byName: Map<string, TdmsChannelProfile>;
+  /** A group's first timestamp channel. */
+  stampOf: Map<string, TdmsChannelProfile>;
+}
+
+function indexProfile(profile: TdmsProfile): ProfileIndex {
+  const find: ProfileIndex = {
+    groups: new Set(profile.groups.map((g) => g.name)),
+    channel: new Map(),
+    namesIn: new Map(),
+    byName: new Map(),
+    stampOf: new Map(),
+  };
+  for (const c of profile.channels) {
+    const key = `${c.group}\u0000${c.name}`;
+    if (!find.channel.has(key)) find.channel.set(key, c);
+    const names = find.namesIn.get(c.group);
+    if (names) names.push(c.name);
+    else find.namesIn.set(c.group, [c.name]);
+    if (!find.byName.has(c.name)) find.byName.set(c.name, c);
+    if (c.dataType === 'timestamp' && !find.stampOf.has(c.group)) find.stampOf.set(c.group, c);
+  }
+  return find;
 }
 
 /**
@@ -69,6 +104,7 @@ export async function checkTdms(
   const ctx: Ctx = {
     config,
     profile,
+    find: indexProfile(profile),
     file: typeof data === 'string' ? data : data.name,
     at: (...t) => pointer(key, ...t),
     issues: profile.issues.filter((i) => i.severity === 'warning'),
@@ -81,8 +117,13 @@ export async function checkTdms(
   });
   if (entries.length === 0) checkEverything(ctx);
   else {
+    const times = new Set(
+      entries
+        .filter((e) => e.groupName !== undefined && e.timeChannelName !== undefined)
+        .map((e) => `${e.groupName}\u0000${e.timeChannelName}`),
+    );
     for (const c of profile.channels) {
-      if (used.has(c.path) || isTimeChannelOfConfig(entries, c)) continue;
+      if (used.has(c.path) || times.has(`${c.group}\u0000${c.name}`)) continue;
       ctx.issues.push(
         issue(
           'column_not_in_config',
@@ -96,16 +137,11 @@ export async function checkTdms(
   return ctx.issues;
 }
 
-function isTimeChannelOfConfig(entries: readonly TdmsDataEntry[], c: TdmsChannelProfile): boolean {
-  return entries.some((e) => e.groupName === c.group && e.timeChannelName === c.name);
-}
-
 /** One data entry: its group, channel, time and type; the channel when found. */
 function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfile | undefined {
-  const { profile, file } = ctx;
+  const { profile, find, file } = ctx;
   const groupName = entry.groupName ?? '';
-  const group = profile.groups.find((g) => g.name === groupName);
-  if (!group) {
+  if (!find.groups.has(groupName)) {
     const names = profile.groups.map((g) => g.name);
     ctx.issues.push(
       issue(
@@ -121,14 +157,14 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
     return undefined;
   }
   const channelName = entry.channelName ?? '';
-  const channel = profile.channels.find((c) => c.group === groupName && c.name === channelName);
+  const channel = find.channel.get(`${groupName}\u0000${channelName}`);
   if (!channel) {
     ctx.issues.push(
       issue(
         'tdms_channel_not_in_file',
         ctx.at('data', i, 'channelName'),
         `channel '${channelName}' is not in group '${groupName}'`,
-        { hint: channelHint(profile, groupName, channelName), source: { file } },
+        { hint: channelHint(find, groupName, channelName), source: { file } },
       ),
     );
     return undefined;
@@ -138,10 +174,10 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
   return channel;
 }
 
-function channelHint(profile: TdmsProfile, group: string, name: string): string {
-  const inGroup = profile.channels.filter((c) => c.group === group).map((c) => c.name);
+function channelHint(find: ProfileIndex, group: string, name: string): string {
+  const inGroup = find.namesIn.get(group) ?? [];
   const near = closest(name, inGroup);
-  const elsewhere = profile.channels.find((c) => c.name === name);
+  const elsewhere = find.byName.get(name);
   if (!near && elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
   return notFoundHint(name, inGroup, "The group's channels", near);
 }
@@ -167,23 +203,22 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
         ignore ? 'tdms_channel_will_be_skipped' : 'tdms_waveform_missing',
         ctx.at('data', i),
         `channel '${channel.group}/${channel.name}' has no timeChannelName and no waveform properties (wf_start_time, wf_increment)${ignore ? ': the platform skips it' : ''}`,
-        { hint: timeHint(ctx.profile, channel.group), source: { file } },
+        { hint: timeHint(ctx.find, channel.group), source: { file } },
       ),
     );
     return;
   }
-  const time = ctx.profile.channels.find((c) => c.group === channel.group && c.name === timeName);
+  const time = ctx.find.channel.get(`${channel.group}\u0000${timeName}`);
   const ptr = ctx.at('data', i, 'timeChannelName');
   if (!time) {
-    const names = ctx.profile.channels.filter((c) => c.group === channel.group).map((c) => c.name);
-    const near = closest(timeName, names);
+    const near = closest(timeName, ctx.find.namesIn.get(channel.group) ?? []);
     ctx.issues.push(
       issue(
         'tdms_time_channel_not_in_file',
         ptr,
         `time channel '${timeName}' is not in group '${channel.group}'`,
         {
-          hint: near ? didYouMean(near) : timeHint(ctx.profile, channel.group),
+          hint: near ? didYouMean(near) : timeHint(ctx.find, channel.group),
           source: { file },
         },
       ),
@@ -202,15 +237,15 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
       {
         hint: NUMERIC.test(time.dataType)
           ? 'Set timeFormat (RELATIVE_SECONDS ...) and relativeStartTime.'
-          : timeHint(ctx.profile, channel.group),
+          : timeHint(ctx.find, channel.group),
         source: { file },
       },
     ),
   );
 }
 
-function timeHint(profile: TdmsProfile, group: string): string {
-  const stamp = profile.channels.find((c) => c.group === group && c.dataType === 'timestamp');
+function timeHint(find: ProfileIndex, group: string): string {
+  const stamp = find.stampOf.get(group);
   return stamp
     ? `Group '${group}' has the timestamp channel '${stamp.name}'.`
     : `Group '${group}' has no timestamp channel; give a numeric time channel with timeFormat, or drop the entry.`;

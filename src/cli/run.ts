@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Issue } from '../model/plain.js';
+import { maxOf } from '../model/plain.js';
 import { didYouMean, provideYaml, suggestClosest } from '../validate/index.js';
 import { type Command, type CommandName, commandSummaries, VERSION } from './args.js';
 import { CommandError, EXIT_INVALID, EXIT_USAGE, FileIssueError, UsageError } from './errors.js';
@@ -37,7 +38,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
 
 function usage(): string {
   const summaries = commandSummaries();
-  const width = Math.max(...summaries.map(([name]) => name.length));
+  const width = maxOf(summaries.map(([name]) => name.length));
   const lines = summaries.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}`);
   return [
     'Usage: importkit <command> [options]',

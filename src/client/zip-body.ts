@@ -29,7 +29,7 @@ interface Listed {
 async function listed(root: string, members: readonly string[]): Promise<Listed[]> {
   return Promise.all(
     members.map(async (member) => {
-      const file = join(root, ...member.split('/'));
+      const file = join(root, member);
       const s = await stat(file);
       return { member, file, size: s.size, mtime: s.mtime, mode: s.mode };
     }),

@@ -1,5 +1,5 @@
 /** What a config names: its columns, channels and time column, read per kind. */
-import type { BaseProfile, Hdf5Dataset } from '../inspect/index.js';
+import type { BaseProfile, Ch10Profile, Hdf5Dataset } from '../inspect/index.js';
 
 export interface NamedColumn {
   /** 1-based column number (CSV). */
@@ -178,6 +178,8 @@ export function timeOf(
     field = profile.fields.find((f) => f.path === p || f.name === p);
   } else if (kind === 'hdf5') {
     return hdf5TimeRange(config, profile);
+  } else if (kind === 'ch10') {
+    return ch10TimeRange(profile as Ch10Profile);
   }
   if (!field) return {};
   const lo = field.stats?.min;
@@ -188,6 +190,16 @@ export function timeOf(
   if (start) out.start = start;
   if (stop) out.stop = stop;
   return out;
+}
+
+/**
+ * CH10: UTC of the first and last packet, when a time packet gives a date with its year
+ * (the day-of-year format has none: then no range, rather than a guessed year). Relative
+ * times alone (the packets' relative time counter) give no date range.
+ */
+function ch10TimeRange(profile: Ch10Profile): { start?: string; stop?: string } {
+  const { start, stop } = profile.packets;
+  return { ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
 }
 
 /**

@@ -6,12 +6,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { MAX_NESTING_DEPTH } from '../model/index.js';
 
-/**
- * A gzip upload, or a batch archive once unpacked, may grow to at most this many times its
- * size (past a fixed slack): beyond it, it is treated as a decompression bomb.
- */
-export const MAX_INFLATION_RATIO = 100;
-
 /** gRPC code → HTTP status, as gateways map them. */
 const HTTP_OF_CODE: Record<number, number> = {
   3: 400,
@@ -100,12 +94,38 @@ export function sendFailure(req: IncomingMessage, res: ServerResponse, err: unkn
   return sendStatus(res, 13, `internal error${what}: the request was not carried out`);
 }
 
-export async function readJson(req: IncomingMessage, limit = 16 * 1024 * 1024): Promise<unknown> {
+/**
+ * The largest JSON request body: 4 MiB, gRPC's default largest message, which a gRPC
+ * service behind an HTTP gateway keeps unless it is raised (see docs/client.md).
+ */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The longest string (or object key) a stored body may hold, in UTF-8 bytes: 64 KiB. */
+export const MAX_STRING_BYTES = 64 * 1024;
+
+const tooLarge = (limit: number) =>
+  new HttpFailure(
+    3,
+    `the request body is larger than ${limit} bytes (${limit / 1024 / 1024} MiB), the most this service accepts`,
+    [],
+    413,
+  );
+
+/**
+ * A request's JSON body: at most MAX_BODY_BYTES (else 413), nested at most
+ * MAX_NESTING_DEPTH deep, and, unless `longStrings` (a body that is not stored), no string
+ * or key longer than MAX_STRING_BYTES (else a 400 naming the field).
+ */
+export async function readJson(
+  req: IncomingMessage,
+  options: { longStrings?: boolean } = {},
+): Promise<unknown> {
+  const limit = MAX_BODY_BYTES;
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw invalid(`the request body is larger than ${limit} bytes`);
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -120,7 +140,30 @@ export async function readJson(req: IncomingMessage, limit = 16 * 1024 * 1024): 
   if (nestsBeyond(value, MAX_NESTING_DEPTH)) {
     throw invalid(`the request body nests more than ${MAX_NESTING_DEPTH} levels deep`);
   }
+  if (!options.longStrings) boundStrings(value);
   return value;
+}
+
+/** A 400 naming the first string or key of `value` longer than MAX_STRING_BYTES. */
+function boundStrings(value: unknown): void {
+  const stack: Array<{ v: unknown; path: string }> = [{ v: value, path: '' }];
+  const over = (s: string) =>
+    s.length > MAX_STRING_BYTES / 3 && Buffer.byteLength(s) > MAX_STRING_BYTES;
+  const fail = (what: string, field: string, s: string) =>
+    invalid(
+      `${what} is ${Buffer.byteLength(s)} bytes long: a string may be at most ${MAX_STRING_BYTES} bytes (64 KiB)`,
+      field,
+    );
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { v, path } = top;
+    if (typeof v === 'string' && over(v)) throw fail(path || 'the body', path, v);
+    if (typeof v !== 'object' || v === null) continue;
+    for (const [k, child] of Object.entries(v)) {
+      const at = path ? `${path}.${k}` : k;
+      if (over(k)) throw fail(`a key in ${path || 'the body'}`, path, k);
+      stack.push({ v: child, path: at });
+    }
+  }
 }
 
 /** Whether a parsed JSON value has an object or array deeper than `limit` (no recursion). */

@@ -17,9 +17,11 @@ import {
   CONFIG_KEYS,
   type ImportDocument,
   kindOfKey,
+  pushAll,
 } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
 import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
+import { MAX_STRING_BYTES } from './http.js';
 import type { ImportRecord, Store } from './store.js';
 
 export interface ImportContext {
@@ -50,15 +52,16 @@ export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<
     await ctx.store.save();
     if (ctx.stepDelayMs > 0) await wait(ctx.stepDelayMs);
     const warnings = await process(rec, ctx);
-    if (warnings.length > 0) di.warnings = warnings;
+    if (warnings.length > 0) di.warnings = boundedWarnings(warnings);
     else delete di.warnings;
     delete di.errorMessage;
     setStatus(rec, 'DATA_IMPORT_STATUS_SUCCEEDED', ctx);
   } catch (err) {
-    di.errorMessage =
+    di.errorMessage = clipText(
       err instanceof ImportFailure
         ? err.message
-        : `internal error: ${(err as Error)?.message ?? String(err)}`;
+        : `internal error: ${(err as Error)?.message ?? String(err)}`,
+    );
     setStatus(rec, 'DATA_IMPORT_STATUS_FAILED', ctx);
   }
   try {
@@ -68,9 +71,29 @@ export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<
   }
 }
 
+/** Warnings kept on a DataImport: the first MAX_WARNINGS, each clipped, then how many more. */
+const MAX_WARNINGS = 100;
+
+function boundedWarnings(warnings: readonly string[]): string[] {
+  const kept = warnings.slice(0, MAX_WARNINGS).map((w) => clipText(w));
+  const more = warnings.length - kept.length;
+  return more > 0 ? [...kept, `and ${more} more warning${more === 1 ? '' : 's'}`] : kept;
+}
+
+/** A message the emulator stores, at most MAX_STRING_BYTES long (cut with '…'). */
+function clipText(text: string): string {
+  if (Buffer.byteLength(text) <= MAX_STRING_BYTES) return text;
+  // A character cut in two decodes as U+FFFD at the end: dropped.
+  const head = Buffer.from(text)
+    .subarray(0, MAX_STRING_BYTES - 3)
+    .toString('utf8');
+  return `${head.replace(/\uFFFD$/, '')}…`;
+}
+
 function setStatus(rec: ImportRecord, status: string, ctx: ImportContext): void {
   rec.dataImport.status = status;
   rec.dataImport.modifiedDate = ctx.now();
+  ctx.store.touch('imports', rec.dataImport.dataImportId ?? '');
 }
 
 function describeIssues(issues: readonly Issue[]): string {
@@ -101,7 +124,7 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
   const file = rec.filePath;
   const hidePath = (text: string) => text.split(file).join(rec.fileName ?? 'the file');
   if (kind === 'batch') {
-    warnings.push(...(await checkBatchUpload(file, config, hidePath)));
+    pushAll(warnings, await checkBatchUpload(file, config, hidePath));
     createResources(rec, config, 'batch', ctx);
     return warnings;
   }
@@ -119,7 +142,7 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     if (errors.length > 0) fail(hidePath(describeIssues(errors)));
     for (const i of checked) if (i.severity === 'warning') warnings.push(hidePath(i.message));
   }
-  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5') {
+  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5' || kind === 'ch10') {
     let profile: BaseProfile;
     try {
       profile = await inspectFile(file);
@@ -331,6 +354,7 @@ function findOrCreateAsset(name: string, owner: Owner, ctx: ImportContext): stri
       ...owner.stamp,
     },
   };
+  ctx.store.touch('assets', assetId);
   return assetId;
 }
 
@@ -352,6 +376,7 @@ function extendRun(
   if (start) run.value.startTime = start;
   if (stop) run.value.stopTime = stop;
   run.value.modifiedDate = owner.now;
+  ctx.store.touch('runs', runId);
   return runId;
 }
 
@@ -383,6 +408,7 @@ function createRun(
       ...owner.stamp,
     },
   };
+  ctx.store.touch('runs', id);
   return id;
 }
 
@@ -417,5 +443,6 @@ function createChannels(
       ...owner.stamp,
     };
     s.channels[channelId] = { orgId: owner.org, value: channel };
+    ctx.store.touch('channels', channelId);
   }
 }

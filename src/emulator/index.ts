@@ -11,3 +11,4 @@ export {
   type KeyOrganization as EmulatorOrganization,
   startEmulator,
 } from './server.js';
+export { StoreError } from './store.js';

@@ -21,7 +21,7 @@ import {
 import { FaultInjector, type FaultSpec } from './faults.js';
 import { HttpFailure, requestUrl, send, sendFailure, sendStatus } from './http.js';
 import { findRoute, ROUTES } from './routes/index.js';
-import { seedOrganization } from './seed.js';
+import { seededIds, seedOrganization } from './seed.js';
 import { Store } from './store.js';
 
 export type { KeyOrganization } from './context.js';
@@ -112,6 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       });
       await idle();
       await ctx.store.save();
+      await ctx.store.close();
       if (ownTemp) await rm(ownTemp, { recursive: true, force: true });
     },
   };
@@ -251,6 +252,10 @@ async function seedOnce(ctx: EmulatorContext, orgId: string, userId: string) {
   const undo = [data.views, data.savedSearches, data.udfVersions].map((table) => undoOf(table));
   seedOrganization(data, orgId, userId, ctx.now());
   data.seeded.push(orgId);
+  const ids = seededIds(orgId);
+  for (const id of ids.views) ctx.store.touch('views', id);
+  for (const id of ids.savedSearches) ctx.store.touch('savedSearches', id);
+  for (const id of ids.userDefinedFunctionVersions) ctx.store.touch('udfVersions', id);
   await commit(ctx, () => {
     for (const u of undo) u();
     data.seeded = data.seeded.filter((id) => id !== orgId);

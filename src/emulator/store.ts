@@ -1,9 +1,32 @@
 /**
  * The emulator's state: every resource by id, each tagged with its organization. Kept in
- * memory, and (with a data directory) written to `state.json` after every change, by a
- * temporary file and a rename, before the change is answered: a restart loses nothing.
+ * memory, and (with a data directory) in an append-only log, `store.jsonl`, written before
+ * a change is answered: a restart loses nothing.
+ *
+ * Each save appends the records marked as changed since the last one (`touch`), then a
+ * commit line, in one write: a save costs what changed, never the whole state. An import's
+ * document is written once, when the import is created; its later changes write the small
+ * rest of the record. A process killed mid-write leaves a commit without its commit line
+ * (or a partial line) at the end: it was never answered, and the next start drops it. When
+ * more of the log is superseded than live, it is compacted in the background: the live
+ * lines are copied to a new file while saves go on, the lines saved meanwhile are copied
+ * after them, and the new file replaces the log by a rename.
+ *
+ * A log of our own rather than an embedded database: node:sqlite is still experimental in
+ * Node 20, and a native module would be the emulator's only compiled dependency.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   Asset,
@@ -24,7 +47,10 @@ export interface ImportRecord {
   orgId: string;
   /** The user (of the key) who created it: stamped on what the import creates. */
   userId: string;
-  /** The resource as GetDataImport answers it. */
+  /**
+   * The resource as GetDataImport answers it, without its config: the config is kept once,
+   * in `document` (routes answer with both, `answerOf`).
+   */
   dataImport: DataImport & { warnings?: string[] };
   /** The document the import was created with (its config key and, for URL imports, url). */
   document: Record<string, unknown>;
@@ -39,7 +65,6 @@ export interface ImportRecord {
 }
 
 export interface StateData {
-  version: 1;
   seq: number;
   imports: Record<string, ImportRecord>;
   runs: Record<string, Owned<Run>>;
@@ -52,9 +77,20 @@ export interface StateData {
   seeded: string[];
 }
 
+/** The tables of records a change marks (`Store.touch`). */
+export type Table = Exclude<keyof StateData, 'seq' | 'seeded'>;
+const TABLES: readonly Table[] = [
+  'imports',
+  'runs',
+  'assets',
+  'channels',
+  'views',
+  'savedSearches',
+  'udfVersions',
+];
+
 export function emptyState(): StateData {
   return {
-    version: 1,
     seq: 0,
     imports: {},
     runs: {},
@@ -67,30 +103,101 @@ export function emptyState(): StateData {
   };
 }
 
+/** The log's file name in the data directory, and the file a compaction writes first. */
+export const LOG_FILE = 'store.jsonl';
+const COMPACT_SUFFIX = '.compact';
+/** The state file of earlier versions: read once, written into the log, then removed. */
+const LEGACY_FILE = 'state.json';
+const HEADER = `${JSON.stringify({ importkitEmulatorStore: 1 })}\n`;
+const COMMIT = `${JSON.stringify(['commit'])}\n`;
+/** Superseded bytes below this never start a compaction. */
+const COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
+/** Copies of a compaction go through a buffer of this size. */
+const COPY_CHUNK = 1024 * 1024;
+
+/** A store that cannot be opened: what is wrong, and what to do about it. */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+/** Where a record's latest line is in the log. */
+interface Place {
+  offset: number;
+  length: number;
+}
+
+/** Log lines: `["put", table, id, value]`, `["del", table, id]`, `["commit"]`. */
+type Op = ['put', string, string, unknown] | ['del', string, string];
+
+/** The key of a record in the log's index; `meta` keys hold `seq` and `seeded`. */
+const keyOf = (table: string, id: string) => `${table}\u0000${id}`;
+
+export interface StoreOptions {
+  /** Superseded bytes past which the log is compacted (and past its live size). */
+  compactAfterBytes?: number;
+}
+
 export class Store {
   data: StateData;
   readonly dataDir: string | undefined;
+  /** Bytes the store appended or copied to its files since it was opened. */
+  bytesWritten = 0;
+  private log: FileHandle | undefined;
+  private logBytes: number;
+  private index: Map<string, Place>;
+  private liveBytes: number;
+  private marks = new Set<string>();
+  private written: { seq: number; seeded: string };
+  /** The last write, compaction step or close: each runs after the one before. */
   private saving: Promise<void> = Promise.resolve();
-  private dirty = false;
+  private compacting: Promise<void> | undefined;
+  /** A failed write may have left part of itself: cut back to `logBytes` before the next. */
+  private torn = false;
+  private readonly compactAfter: number;
 
-  private constructor(data: StateData, dataDir: string | undefined) {
+  private constructor(
+    data: StateData,
+    dataDir?: string,
+    opened?: OpenedLog,
+    options?: StoreOptions,
+  ) {
     this.data = data;
     this.dataDir = dataDir;
+    this.log = opened?.handle;
+    this.logBytes = opened?.bytes ?? 0;
+    this.index = opened?.index ?? new Map();
+    this.liveBytes = [...this.index.values()].reduce((n, p) => n + p.length, 0);
+    this.written = { seq: data.seq, seeded: JSON.stringify(data.seeded) };
+    this.compactAfter = options?.compactAfterBytes ?? COMPACT_AFTER_BYTES;
   }
 
-  /** Opens the store: reads `state.json` from `dataDir` when there is one. */
-  static async open(dataDir?: string): Promise<Store> {
-    if (!dataDir) return new Store(emptyState(), undefined);
-    await mkdir(join(dataDir, 'uploads'), { recursive: true });
-    let data = emptyState();
+  /**
+   * Opens the store: reads `store.jsonl` from `dataDir` when there is one (a `state.json`
+   * of an earlier version is carried over). Throws StoreError when it cannot be read.
+   */
+  static async open(dataDir?: string, options: StoreOptions = {}): Promise<Store> {
+    if (!dataDir) return new Store(emptyState());
+    const path = join(dataDir, LOG_FILE);
     try {
-      const text = await readFile(join(dataDir, 'state.json'), 'utf8');
-      const parsed = JSON.parse(text) as Partial<StateData>;
-      if (parsed && parsed.version === 1) data = { ...emptyState(), ...parsed } as StateData;
+      await mkdir(join(dataDir, 'uploads'), { recursive: true });
+      await rm(path + COMPACT_SUFFIX, { force: true });
+      await carryOverLegacy(dataDir);
+      const opened = await openLog(path);
+      return new Store(opened.data, dataDir, opened, options);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      throw asStoreError(err, dataDir);
     }
-    return new Store(data, dataDir);
+  }
+
+  /** Marks a record as changed: the next save writes it (or its removal, when it is gone). */
+  touch(table: Table, id: string): void {
+    if (this.dataDir) this.marks.add(keyOf(table, id));
   }
 
   nextSeq(): number {
@@ -99,29 +206,444 @@ export class Store {
   }
 
   /**
-   * Persists the state (no-op in memory). Concurrent calls share one write at a time, and
-   * a call made while a write runs is covered by the write that follows it.
+   * Persists what changed (no-op in memory). Concurrent calls share one write at a time,
+   * and a call made while a write runs is covered by the write that follows it.
    */
   save(): Promise<void> {
     if (!this.dataDir) return Promise.resolve();
-    this.dirty = true;
-    const dir = this.dataDir;
-    // A failed write fails its own callers, never the writes after it.
-    const write = this.saving
-      .catch(() => {})
-      .then(async () => {
-        if (!this.dirty) return;
-        this.dirty = false;
-        const tmp = join(dir, 'state.json.tmp');
-        try {
-          await writeFile(tmp, JSON.stringify(this.data));
-          await rename(tmp, join(dir, 'state.json'));
-        } catch (err) {
-          this.dirty = true;
-          throw err;
-        }
-      });
-    this.saving = write;
-    return write;
+    return this.enqueue(() => this.write());
   }
+
+  /** Waits for the writes and the compaction under way, then closes the log. */
+  async close(): Promise<void> {
+    // The last writes may start a compaction: it ends before the log is closed.
+    await this.saving.catch(() => {});
+    while (this.compacting) await this.compacting;
+    await this.enqueue(async () => {
+      await this.log?.close();
+      this.log = undefined;
+    });
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    // A failed step fails its own callers, never the steps after it.
+    const next = this.saving.catch(() => {}).then(step);
+    this.saving = next;
+    return next;
+  }
+
+  /** Appends the marked records and a commit line, in one write. */
+  private async write(): Promise<void> {
+    const log = this.log;
+    if (!log) throw new Error('the store is closed');
+    const marks = this.marks;
+    this.marks = new Set();
+    // Taken now: a request may change them while the write runs (its own save follows).
+    const now = { seq: this.data.seq, seeded: JSON.stringify(this.data.seeded) };
+    const lines = this.changedLines(marks, now);
+    if (lines.length === 0) return;
+    const buffers = [...lines.map((l) => l.bytes), Buffer.from(COMMIT)];
+    const bytes = Buffer.concat(buffers);
+    try {
+      if (this.torn) await log.truncate(this.logBytes);
+      this.torn = false;
+      await writeAll(log, bytes, this.logBytes);
+    } catch (err) {
+      this.torn = true;
+      for (const m of marks) this.marks.add(m);
+      await log.truncate(this.logBytes).then(
+        () => {
+          this.torn = false;
+        },
+        () => {},
+      );
+      throw err;
+    }
+    let offset = this.logBytes;
+    for (const line of lines) {
+      this.place(line.key, line.put ? { offset, length: line.bytes.length } : undefined);
+      offset += line.bytes.length;
+    }
+    this.logBytes += bytes.length;
+    this.bytesWritten += bytes.length;
+    this.written = now;
+    this.maybeCompact();
+  }
+
+  /** The lines of the marked records, and of `seq` and `seeded` when they changed. */
+  private changedLines(marks: Set<string>, now: { seq: number; seeded: string }): Line[] {
+    const lines: Line[] = [];
+    for (const mark of marks) {
+      const [table, id] = mark.split('\u0000') as [Table, string];
+      const rec = Object.hasOwn(this.data[table], id) ? this.data[table][id] : undefined;
+      if (table === 'imports') {
+        const imp = rec as ImportRecord | undefined;
+        if (imp && !this.index.has(keyOf('documents', id)))
+          lines.push(line(['put', 'documents', id, imp.document]));
+        if (!imp && this.index.has(keyOf('documents', id)))
+          lines.push(line(['del', 'documents', id]));
+        if (imp) lines.push(line(['put', table, id, { ...imp, document: undefined }]));
+      } else if (rec) {
+        lines.push(line(['put', table, id, rec]));
+      }
+      if (!rec && this.index.has(mark)) lines.push(line(['del', table, id]));
+    }
+    if (now.seq !== this.written.seq) lines.push(line(['put', 'meta', 'seq', now.seq]));
+    if (now.seeded !== this.written.seeded)
+      lines.push(line(['put', 'meta', 'seeded', JSON.parse(now.seeded)]));
+    return lines;
+  }
+
+  private place(key: string, place: Place | undefined): void {
+    this.liveBytes -= this.index.get(key)?.length ?? 0;
+    if (place) {
+      this.index.set(key, place);
+      this.liveBytes += place.length;
+    } else {
+      this.index.delete(key);
+    }
+  }
+
+  /** Starts a compaction when more of the log is superseded than live (and enough of it). */
+  private maybeCompact(): void {
+    const superseded = this.logBytes - this.liveBytes;
+    if (this.compacting || superseded < this.compactAfter || superseded < this.liveBytes) return;
+    // A compaction that fails leaves the log as it was: the next one tries again.
+    this.compacting = this.compact()
+      .catch(() => {})
+      .finally(() => {
+        this.compacting = undefined;
+      });
+  }
+
+  /**
+   * Copies the live lines (as of now) to a new file while saves go on, then, between two
+   * saves, the lines saved meanwhile, and renames the new file over the log.
+   */
+  private async compact(): Promise<void> {
+    const dir = this.dataDir as string;
+    const path = join(dir, LOG_FILE);
+    const cut = this.logBytes;
+    const live = [...this.index].sort((a, b) => a[1].offset - b[1].offset);
+    const out = await open(path + COMPACT_SUFFIX, 'w');
+    try {
+      const src = await open(path, 'r');
+      const moved = new Map<string, Place>();
+      let at = await this.append(out, Buffer.from(HEADER), 0);
+      try {
+        for (const [key, place] of live) {
+          const copied = await this.copy(src, place.offset, place.length, out, at);
+          moved.set(key, { offset: at, length: place.length });
+          at += copied;
+        }
+      } finally {
+        await src.close();
+      }
+      at = await this.append(out, Buffer.from(COMMIT), at);
+      await this.enqueue(() => this.switchTo(out, at, cut, moved));
+    } catch (err) {
+      await out.close().catch(() => {});
+      await rm(path + COMPACT_SUFFIX, { force: true });
+      throw err;
+    }
+  }
+
+  /** The end of a compaction, between two saves: the lines saved since `cut`, then the swap. */
+  private async switchTo(out: FileHandle, at: number, cut: number, moved: Map<string, Place>) {
+    const log = this.log;
+    if (!log) throw new Error('the store is closed');
+    const path = join(this.dataDir as string, LOG_FILE);
+    const tail = this.logBytes - cut;
+    await this.copy(log, cut, tail, out, at);
+    await out.sync();
+    await out.close();
+    // Opened before the rename, so that the store never writes to a file no longer its log.
+    const next = await open(path + COMPACT_SUFFIX, 'r+');
+    try {
+      await rename(path + COMPACT_SUFFIX, path);
+    } catch (err) {
+      await next.close();
+      throw err;
+    }
+    const index = new Map<string, Place>();
+    for (const [key, place] of this.index) {
+      const now =
+        place.offset >= cut ? { ...place, offset: place.offset - cut + at } : moved.get(key);
+      if (now) index.set(key, now);
+    }
+    this.log = next;
+    this.index = index;
+    this.logBytes = at + tail;
+    await log.close().catch(() => {});
+  }
+
+  private async append(out: FileHandle, bytes: Buffer, at: number): Promise<number> {
+    await writeAll(out, bytes, at);
+    this.bytesWritten += bytes.length;
+    return at + bytes.length;
+  }
+
+  /** Copies `length` bytes at `from` of `src` to `out` at `to`; the bytes copied. */
+  private async copy(src: FileHandle, from: number, length: number, out: FileHandle, to: number) {
+    const buffer = Buffer.alloc(Math.min(COPY_CHUNK, Math.max(1, length)));
+    let done = 0;
+    while (done < length) {
+      const want = Math.min(buffer.length, length - done);
+      const { bytesRead } = await src.read(buffer, 0, want, from + done);
+      if (bytesRead === 0) throw new Error('the log ended before a line it indexes');
+      await this.append(out, buffer.subarray(0, bytesRead), to + done);
+      done += bytesRead;
+    }
+    return done;
+  }
+}
+
+interface Line {
+  key: string;
+  put: boolean;
+  bytes: Buffer;
+}
+
+function line(op: Op): Line {
+  return {
+    key: keyOf(op[1], op[2]),
+    put: op[0] === 'put',
+    bytes: Buffer.from(`${JSON.stringify(op)}\n`),
+  };
+}
+
+async function writeAll(handle: FileHandle, bytes: Buffer, at: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
+    done += bytesWritten;
+  }
+}
+
+interface OpenedLog {
+  data: StateData;
+  handle: FileHandle;
+  bytes: number;
+  index: Map<string, Place>;
+}
+
+/** Reads the log (creating it when there is none) and opens it for appending. */
+async function openLog(path: string): Promise<OpenedLog> {
+  const exists = await stat(path).then(
+    () => true,
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return false;
+      throw err;
+    },
+  );
+  if (!exists) {
+    // Written whole and renamed into place: a log is never there without its header.
+    await writeFile(path + COMPACT_SUFFIX, HEADER);
+    await rename(path + COMPACT_SUFFIX, path);
+    const handle = await open(path, 'r+');
+    return { data: emptyState(), handle, bytes: HEADER.length, index: new Map() };
+  }
+  const replay = new Replay();
+  await replay.read(path);
+  if (replay.end < replay.size) await truncate(path, replay.end);
+  return {
+    data: replay.state(),
+    handle: await open(path, 'r+'),
+    bytes: replay.end,
+    index: replay.index,
+  };
+}
+
+/**
+ * Rebuilds the state from the log, line by line (never the whole file as one string): a
+ * commit's lines take effect at its commit line. What follows the last commit line is a
+ * write cut short, dropped; a whole line that is not a log line is damage, an error.
+ */
+class Replay {
+  size = 0;
+  /** Where the last commit ends: the log's good length. */
+  end = 0;
+  index = new Map<string, Place>();
+  private tables = new Map<string, Map<string, unknown>>();
+  private pending: Array<{ op: Op; place: Place }> = [];
+  private lineNo = 0;
+
+  async read(path: string): Promise<void> {
+    let carry: Buffer[] = [];
+    let offset = 0;
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        const bytes = Buffer.concat([...carry, chunk.subarray(start, nl + 1)]);
+        carry = [];
+        this.line(bytes, offset);
+        offset += bytes.length;
+        start = nl + 1;
+      }
+      if (start < chunk.length) carry.push(chunk.subarray(start));
+    }
+    this.size = offset + carry.reduce((n, b) => n + b.length, 0);
+    if (this.lineNo === 0 && this.size > 0)
+      this.damaged(1, 'it is not an importkit emulator store');
+  }
+
+  private line(bytes: Buffer, offset: number): void {
+    this.lineNo += 1;
+    const text = bytes.toString('utf8');
+    if (this.lineNo === 1) {
+      if (text !== HEADER)
+        this.damaged(1, 'it is not an importkit emulator store (no store header)');
+      this.end = offset + bytes.length;
+      return;
+    }
+    let op: unknown;
+    try {
+      op = JSON.parse(text);
+    } catch {
+      this.damaged(this.lineNo, 'it is not JSON');
+    }
+    if (Array.isArray(op) && op.length === 1 && op[0] === 'commit') {
+      this.commit(offset + bytes.length);
+      return;
+    }
+    if (!isOp(op)) this.damaged(this.lineNo, 'it is not a record of the store');
+    this.pending.push({ op, place: { offset, length: bytes.length } });
+  }
+
+  private commit(end: number): void {
+    for (const { op, place } of this.pending) {
+      const [kind, table, id] = op;
+      const rows = this.tables.get(table) ?? new Map<string, unknown>();
+      this.tables.set(table, rows);
+      if (kind === 'put') {
+        rows.set(id, op[3]);
+        this.index.set(keyOf(table, id), place);
+      } else {
+        rows.delete(id);
+        this.index.delete(keyOf(table, id));
+      }
+    }
+    this.pending = [];
+    this.end = end;
+  }
+
+  private damaged(lineNo: number, why: string): never {
+    throw new StoreError(`${LOG_FILE} is damaged at line ${lineNo}: ${why}`, '');
+  }
+
+  /** The state the committed lines make: each import with its document. */
+  state(): StateData {
+    const data = emptyState();
+    const rows = (t: string) => this.tables.get(t) ?? new Map<string, unknown>();
+    for (const table of TABLES) {
+      const into = data[table] as Record<string, unknown>;
+      for (const [id, value] of rows(table)) into[id] = value;
+    }
+    const documents = rows('documents');
+    for (const [id, rec] of Object.entries(data.imports)) {
+      const document = documents.get(id);
+      if (!document)
+        throw new StoreError(`${LOG_FILE} holds data import ${id} without its document`, '');
+      rec.document = document as Record<string, unknown>;
+    }
+    const meta = rows('meta');
+    data.seq = Number(meta.get('seq') ?? 0);
+    data.seeded = (meta.get('seeded') as string[] | undefined) ?? [];
+    return data;
+  }
+}
+
+const LOG_TABLES = new Set<string>([...TABLES, 'documents', 'meta']);
+
+function isOp(v: unknown): v is Op {
+  if (!Array.isArray(v) || typeof v[1] !== 'string' || typeof v[2] !== 'string') return false;
+  if (!LOG_TABLES.has(v[1])) return false;
+  return (v[0] === 'put' && v.length === 4) || (v[0] === 'del' && v.length === 3);
+}
+
+/**
+ * A data directory of an earlier version holds `state.json`: its state is written into a
+ * new log (by a temporary file and a rename), then it is removed.
+ */
+async function carryOverLegacy(dataDir: string): Promise<void> {
+  const legacy = join(dataDir, LEGACY_FILE);
+  const path = join(dataDir, LOG_FILE);
+  const text = await readFile(legacy, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  if (text === undefined) return;
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  let parsed: Partial<StateData> & { version?: number };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    throw new StoreError(`${LEGACY_FILE} (written by an earlier version) is not JSON`, '');
+  }
+  if (parsed?.version !== 1) {
+    throw new StoreError(
+      `${LEGACY_FILE} (written by an earlier version) is not an emulator state`,
+      '',
+    );
+  }
+  const data: StateData = { ...emptyState(), ...parsed };
+  delete (data as { version?: number }).version;
+  const tmp = path + COMPACT_SUFFIX;
+  const out = await open(tmp, 'w');
+  try {
+    let at = 0;
+    const put = async (bytes: Buffer) => {
+      await writeAll(out, bytes, at);
+      at += bytes.length;
+    };
+    await put(Buffer.from(HEADER));
+    for (const table of TABLES) {
+      for (const [id, rec] of Object.entries(data[table])) {
+        if (table === 'imports') {
+          const imp = rec as ImportRecord;
+          for (const key of Object.keys(imp.document))
+            delete (imp.dataImport as Record<string, unknown>)[key];
+          await put(line(['put', 'documents', id, imp.document]).bytes);
+          await put(line(['put', table, id, { ...imp, document: undefined }]).bytes);
+        } else {
+          await put(line(['put', table, id, rec]).bytes);
+        }
+      }
+    }
+    await put(line(['put', 'meta', 'seq', data.seq]).bytes);
+    await put(line(['put', 'meta', 'seeded', data.seeded]).bytes);
+    await put(Buffer.from(COMMIT));
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  await rename(tmp, path);
+  await rm(legacy, { force: true });
+}
+
+/** Any failure to open the store, as a StoreError that says what is wrong and what to do. */
+function asStoreError(err: unknown, dataDir: string): StoreError {
+  const recover = `To start with an empty store, move ${dataDir} aside (or remove ${LOG_FILE} from it; the uploads stay); to keep what it held, restore the folder from a copy.`;
+  const e = err as NodeJS.ErrnoException;
+  const why =
+    err instanceof StoreError
+      ? err.message
+      : e.code === 'ERR_STRING_TOO_LONG'
+        ? `${LEGACY_FILE} (written by an earlier version) is larger than the largest string Node can read`
+        : e.code && e.path
+          ? `${e.syscall ?? 'access'} ${e.path} failed (${e.code})`
+          : e.message;
+  const hint =
+    e.code === 'EACCES' || e.code === 'EPERM'
+      ? `Check that this user may read and write ${dataDir} and what it holds.`
+      : e.code === 'ENOTDIR' || e.code === 'EEXIST'
+        ? `--data-dir must name a folder: ${dataDir} is not one.`
+        : recover;
+  return new StoreError(`cannot open the emulator's store in ${dataDir}: ${why}`, hint);
 }

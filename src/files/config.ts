@@ -1,12 +1,12 @@
 /**
- * A config file's text, read as `lint` reads it: at most 4 MiB (a larger file is a data
+ * A config file's text, read as `lint` reads it: at most MAX_CONFIG_BYTES (a larger file is a data
  * file given by mistake, refused before it is read), decoded as UTF-8 (a UTF-16 file and a
  * BOM are handled by the validator's decoder). Shared by the command line and the MCP
  * server, so that both refuse the same files with the same issue.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { type Issue, issue } from '../model/plain.js';
-import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../validate/index.js';
+import { decodeConfigBytes, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../validate/index.js';
 import { fileProblemSync } from './kind.js';
 
 /** The hint of a config refused as too large. */
@@ -32,7 +32,7 @@ export function readConfigFile(path: string): string | Issue {
     if (st.size > MAX_CONFIG_BYTES) {
       return configFileIssue(
         'input_too_large',
-        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
+        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (${MAX_CONFIG_TEXT}).`,
         CONFIG_TOO_LARGE_HINT,
       );
     }
@@ -48,7 +48,7 @@ export function readConfigFile(path: string): string | Issue {
     if (n > MAX_CONFIG_BYTES) {
       return configFileIssue(
         'input_too_large',
-        `The file is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        `The file is larger than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
         CONFIG_TOO_LARGE_HINT,
       );
     }

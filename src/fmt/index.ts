@@ -31,7 +31,7 @@ import {
   Uint64String,
   unwrapSchema,
 } from '../model/index.js';
-import { pointer } from '../model/plain.js';
+import { pointerOf } from '../model/plain.js';
 import {
   camelCase,
   duplicateKeyOffset,
@@ -251,7 +251,7 @@ function canonicalize(
         const info = enumInfoOf(d.entries);
         const full = info && fullEnumName(v, info);
         if (full !== undefined && full !== node.value) {
-          changes.push(`${pointer(...path)}: ${String(node.value)} → ${full}`);
+          changes.push(`${pointerOf(path)}: ${String(node.value)} → ${full}`);
           node.value = full;
           node.type = Scalar.PLAIN;
         }
@@ -263,7 +263,7 @@ function canonicalize(
         if (v instanceof ExactNumber || typeof v === 'number' || typeof v === 'bigint') {
           const src = node.range ? text.slice(node.range[0], node.range[1]).trim() : '';
           const exact = /^[+-]?\d+$/.test(src) ? src.replace(/^\+/, '') : String(node.value);
-          changes.push(`${pointer(...path)}: ${exact} written as a string`);
+          changes.push(`${pointerOf(path)}: ${exact} written as a string`);
           node.value = exact;
           node.type = Scalar.QUOTE_DOUBLE;
         }
@@ -294,7 +294,7 @@ function canonicalizeObject(
         Object.hasOwn(shape, camel) &&
         !map.items.some((p) => keyName(p) === camel)
       ) {
-        changes.push(`${pointer(...path, k)}: renamed to ${camel}`);
+        changes.push(`${pointerOf([...path, k])}: renamed to ${camel}`);
         if (isScalar(pair.key)) pair.key.value = camel;
         else pair.key = doc.createNode(camel);
         k = camel;
@@ -332,5 +332,5 @@ function reorder(
     map.commentBefore = null;
   }
   map.items = sorted;
-  changes.push(`${pointer(...path) || '/'}: keys reordered`);
+  changes.push(`${pointerOf(path) || '/'}: keys reordered`);
 }

@@ -4,7 +4,7 @@
  * evidence moved under each file's pointer.
  */
 import type { BatchConfig, DataTypeKey } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll, setOwn } from '../model/plain.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
@@ -193,7 +193,8 @@ export function assembleBatch(
   for (const [key, group] of folded) {
     const first = group[0] as Listed;
     Object.assign(batch, { [DEFAULT_KEY[key]]: first.config });
-    evidence.push(foldEvidence(key, group), ...movedEvidence(first, mover(first, true)));
+    evidence.push(foldEvidence(key, group));
+    pushAll(evidence, movedEvidence(first, mover(first, true)));
   }
   const issues: Issue[] = [];
   const fileConfigs: NonNullable<BatchConfig['fileConfigs']> = {};
@@ -205,12 +206,15 @@ export function assembleBatch(
     }
     const isFolded = folded.get(l.key)?.includes(l) ?? false;
     const move = mover(l, isFolded);
-    issues.push(...movedIssues(l, move));
+    pushAll(issues, movedIssues(l, move));
     // A file whose inference failed is not listed: its issues say why, under its pointer.
     if (r.outcome === 'failed') continue;
-    fileConfigs[l.path] =
-      isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config };
-    if (!isFolded) evidence.push(...movedEvidence(l, move));
+    setOwn(
+      fileConfigs,
+      l.path,
+      isFolded || !l.config ? { type: l.type } : { type: l.type, [l.key]: l.config },
+    );
+    if (!isFolded) pushAll(evidence, movedEvidence(l, move));
   }
   batch.fileConfigs = fileConfigs;
   if (listed.length === 0) issues.push(noDataIssue(name, results.length));

@@ -9,7 +9,7 @@ import {
   openForInspection,
 } from '../inspect/index.js';
 import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../model/index.js';
-import { type Issue, issue, pointer } from '../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import { didYouMean, suggestClosest } from '../validate/index.js';
 import {
   isRelativeFormat,
@@ -249,7 +249,7 @@ function chooseTimeColumnConfig(
 ): TimeChoice | undefined {
   const time = chooseTimeColumn(fields, options, file, issues);
   if (!time) return undefined;
-  issues.push(...timeCellIssues(time.field, file));
+  pushAll(issues, timeCellIssues(time.field, file));
   const timeColumn: NonNullable<CsvConfig['timeColumn']> = { columnNumber: time.field.column };
   ev(
     pointer(CSV, 'timeColumn', 'columnNumber'),
@@ -476,7 +476,7 @@ function chooseTimeColumn(
   const candidates = scoreTimeColumns(fields);
   const best = candidates[0];
   if (!best?.guess) {
-    issues.push(...noTimeColumnIssues(fields, best, file));
+    pushAll(issues, noTimeColumnIssues(fields, best, file));
     return undefined;
   }
   return bestTimeColumn(fields, candidates, best, file, issues);
@@ -601,7 +601,7 @@ function chooseTimeFormat(
   if (options.timeFormat !== undefined) {
     const format = parseTimeFormatName(options.timeFormat);
     if (format) {
-      issues.push(...givenFormatIssues(f, format, detected, file));
+      pushAll(issues, givenFormatIssues(f, format, detected, file));
       return { format, reason: 'as given', confidence: 'high' };
     }
     issues.push(
@@ -623,7 +623,7 @@ function chooseTimeFormat(
     );
     return undefined;
   }
-  issues.push(...detectedFormatIssues(f, detected, file));
+  pushAll(issues, detectedFormatIssues(f, detected, file));
   return detected;
 }
 

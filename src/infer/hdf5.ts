@@ -30,6 +30,7 @@ import {
   type Issue,
   issue as newIssue,
   parseTimeFormatName,
+  pushAll,
   RFC3339_TEXT,
 } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
@@ -415,6 +416,8 @@ interface Planned {
   type: Hdf5Type;
   name: string;
   nameReason: string;
+  /** Other names the file suggests (a name attribute, column names), for the evidence. */
+  nameAlternatives?: string[];
   units?: string;
   description?: string;
   reason: string;
@@ -429,10 +432,38 @@ interface Skip {
   reason: string;
 }
 
-function baseName(ds: Hdf5Dataset): { name: string; reason: string } {
+/** Datasets so named take their group's name (ONE_D), as the platform's CLI names them. */
+const VALUE_NAMES = ['value', 'values'];
+
+interface BaseName {
+  name: string;
+  reason: string;
+  alternatives: string[];
+}
+
+/**
+ * A dataset's channel name as the platform's own CLI gives it (`import hdf5`): the dataset
+ * path with `/` as `.` (`/a/b` → `a.b`); a ONE_D dataset named value or values (any case)
+ * below the root takes its group's path. A draft that names channels otherwise makes a
+ * second set of channels on an asset the CLI already fed. A name attribute (Name, Title,
+ * Sensor, Channel: the platform's Python client reads them, its CLI does not) is offered
+ * in the evidence, never used on its own.
+ */
+function baseName(ds: Hdf5Dataset, oneD = false): BaseName {
+  const group = parentOf(ds.path);
+  const valueLeaf = oneD && group !== '/' && VALUE_NAMES.includes(ds.name.toLowerCase());
+  const name = pathChannelName(valueLeaf ? group : ds.path);
+  const reason = valueLeaf
+    ? `the group path ${group} with / as . (the dataset is named ${ds.name}), as the platform's CLI names it`
+    : `the dataset path ${ds.path} with / as ., as the platform's CLI names it`;
   const attr = stringAttribute(ds, NAME_ATTRIBUTES);
-  if (attr) return { name: attr.value, reason: `attribute ${attr.name} of ${ds.path}` };
-  return { name: pathChannelName(ds.path), reason: `the dataset path ${ds.path} with / as .` };
+  const alternatives =
+    attr && attr.value !== name
+      ? [
+          `${attr.value}: attribute ${attr.name} of ${ds.path} (as the platform's Python client names it)`,
+        ]
+      : [];
+  return { name, reason, alternatives };
 }
 
 const NETCDF_DIMENSION_ONLY = /^This is a netCDF dimension but not a netCDF variable/;
@@ -681,7 +712,7 @@ function planOneD(oneD: Hdf5Dataset[], search: TimeSearch, plans: Plans): Set<st
       });
       continue;
     }
-    const base = baseName(p.ds);
+    const base = baseName(p.ds, true);
     const units = stringAttribute(p.ds, UNIT_ATTRIBUTES)?.value;
     const description = stringAttribute(p.ds, DESCRIPTION_ATTRIBUTES)?.value;
     plans.planned.push({
@@ -691,6 +722,7 @@ function planOneD(oneD: Hdf5Dataset[], search: TimeSearch, plans: Plans): Set<st
       type: p.ds.type,
       name: base.name,
       nameReason: base.reason,
+      nameAlternatives: base.alternatives,
       ...(units !== undefined ? { units } : {}),
       ...(description !== undefined ? { description } : {}),
       reason: `ONE_D: ${p.ds.path} [${p.ds.shape?.[0]}] is timed by ${p.time.path} (${p.how})`,
@@ -869,7 +901,7 @@ function dataEntries(
       ...(typeChoice.enumTypes ? { enumTypes: typeChoice.enumTypes } : {}),
     };
     data.push(entryOf(p, channelConfig));
-    evidence.push(...entryEvidence(p, at, name, typeChoice.dataType));
+    pushAll(evidence, entryEvidence(p, at, name, typeChoice.dataType));
   });
   return { data, evidence };
 }
@@ -892,14 +924,15 @@ function uniqueName(p: Planned, used: Set<string>, at: string, out: Findings): s
   return name;
 }
 
+/** A data entry, its keys in the model's order (the order `fmt` writes). */
 function entryOf(p: Planned, channelConfig: ChannelConfig): Hdf5DataEntry {
   const entry: Hdf5DataEntry = { timeDataset: p.time.dataset.path };
   if (p.time.column !== undefined) entry.timeIndex = String(p.time.column);
-  if (p.time.member !== undefined) entry.timeField = p.time.member;
   entry.valueDataset = p.value.path;
   if (p.valueIndex !== undefined) entry.valueIndex = String(p.valueIndex);
-  if (p.valueField !== undefined) entry.valueField = p.valueField;
   entry.channelConfig = channelConfig;
+  if (p.time.member !== undefined) entry.timeField = p.time.member;
+  if (p.valueField !== undefined) entry.valueField = p.valueField;
   return entry;
 }
 
@@ -921,7 +954,8 @@ function entryEvidence(
       path: `${at}/channelConfig/name`,
       choice: name,
       reason: p.nameReason,
-      confidence: p.nameReason.startsWith('attribute') ? 'high' : 'medium',
+      confidence: 'high',
+      ...(p.nameAlternatives?.length ? { alternatives: p.nameAlternatives } : {}),
     },
     {
       path: `${at}/channelConfig/dataType`,
@@ -1066,7 +1100,7 @@ function planTwoD(
     return;
   }
   if (scaled && scale) {
-    planned.push(...scaledColumns(ds, scale, n, k));
+    pushAll(planned, scaledColumns(ds, scale, n, k));
     usedAsTime.add(scale.path);
     return;
   }
@@ -1082,7 +1116,7 @@ function planTwoD(
     });
     return;
   }
-  planned.push(...timedColumns(ds, n, k, columnNames, named));
+  pushAll(planned, timedColumns(ds, n, k, columnNames, named));
 }
 
 function typeRefusal(ds: Hdf5Dataset): string | undefined {
@@ -1107,13 +1141,29 @@ function columnUnits(ds: Hdf5Dataset, k: number): (c: number) => string | undefi
   return (c) => (unitsList ? unitsList[c] : typeof unitsAttr === 'string' ? unitsAttr : undefined);
 }
 
+/** Names a column could have beside the CLI's: by a name attribute, by a column-names attribute. */
+function columnAlternatives(
+  base: BaseName,
+  columnNames: string[] | undefined,
+  c: number,
+  suffixed: boolean,
+): string[] {
+  const named = columnNames?.[c];
+  return [
+    ...base.alternatives,
+    ...(suffixed && named !== undefined
+      ? [`${base.name}.${named}: the column's name in a columns attribute`]
+      : []),
+  ];
+}
+
 /** Every column of a dataset timed by its dimension scale is a channel. */
 function scaledColumns(ds: Hdf5Dataset, scale: Hdf5Dataset, n: number, k: number): Planned[] {
   const base = baseName(ds);
   const columnNames = stringList(attribute(ds, COLUMN_NAME_ATTRIBUTES)?.value, k);
   const unitsOf = columnUnits(ds, k);
   return Array.from({ length: k }, (_, c): Planned => {
-    const suffix = k === 1 ? '' : `.${columnNames?.[c] ?? c}`;
+    const suffix = k === 1 ? '' : `.${c}`;
     const units = unitsOf(c);
     return {
       layout: 'TWO_D',
@@ -1122,7 +1172,8 @@ function scaledColumns(ds: Hdf5Dataset, scale: Hdf5Dataset, n: number, k: number
       valueIndex: c,
       type: ds.type,
       name: `${base.name}${suffix}`,
-      nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+      nameReason: `${base.reason}${suffix ? ' and the column index' : ''}`,
+      nameAlternatives: columnAlternatives(base, columnNames, c, suffix !== ''),
       ...(units ? { units } : {}),
       reason: `TWO_D: ${ds.path} is [${n}, ${k}] and its dimension 0 has the dimension scale ${scale.path} (DIMENSION_LIST): time from the scale, one channel per column`,
       confidence: 'high',
@@ -1145,7 +1196,8 @@ function timedColumns(
   const planned: Planned[] = [];
   for (let c = 0; c < k; c++) {
     if (c === timeColumn) continue;
-    const suffix = k === 2 ? '' : `.${columnNames?.[c] ?? c}`;
+    // The CLI names each column of a 2-D dataset by its index, [N, 2] ones too.
+    const suffix = `.${c}`;
     const units = unitsOf(c);
     planned.push({
       layout: 'TWO_D',
@@ -1154,7 +1206,8 @@ function timedColumns(
       valueIndex: c,
       type: ds.type,
       name: `${base.name}${suffix}`,
-      nameReason: `${base.reason}${suffix ? ` and ${columnNames ? 'the column name' : 'the column index'}` : ''}`,
+      nameReason: `${base.reason} and the column index`,
+      nameAlternatives: columnAlternatives(base, columnNames, c, true),
       ...(units ? { units } : {}),
       ...(description !== undefined && k === 2 ? { description } : {}),
       reason: `TWO_D: ${ds.path} is [${n}, ${k}] with time in column ${timeColumn}${named >= 0 ? ` (named ${columnNames?.[named]})` : ''} and values in column ${c}`,
@@ -1217,6 +1270,7 @@ function planCompound(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): voi
       type: m.type,
       name: `${base.name}.${m.name}`,
       nameReason: `${base.reason} and the member name`,
+      nameAlternatives: base.alternatives.map((a) => `${a}, with the member name`),
       ...(units ? { units } : {}),
       reason: `COMPOUND: ${ds.path} has the time member ${time.name} (${named >= 0 ? 'named like time' : 'no member is named like time: the first member'}) and the value member ${m.name}`,
       confidence: named >= 0 ? 'high' : 'medium',

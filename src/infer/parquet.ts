@@ -280,6 +280,15 @@ function timeColumnOf(
     return undefined;
   }
   const timeColumn: ParquetTimeColumn = { path: time.field.name, format: time.format };
+  const nulls = time.field.nullCount ?? 0;
+  if (nulls > 0) {
+    out.issue(
+      'time_null',
+      P,
+      `${time.field.name}: the row-group statistics count ${nulls} row${nulls === 1 ? '' : 's'} without a time (null); the platform cannot place ${nulls === 1 ? 'it' : 'them'}`,
+      'Fill in or drop the rows without a time before importing.',
+    );
+  }
   if (time.format.startsWith('TIME_FORMAT_RELATIVE_')) {
     const start = options.relativeStartTime ?? startTimeFromFileName(file);
     if (start) {
@@ -598,7 +607,13 @@ function buildSingleChannelPerRow(config: ParquetConfig, plan: RowsPlan, out: Fi
       channelFor(f, `${path}/columnConfig/dataType`, path, out);
     });
   }
-  config.singleChannelPerRow = scpr;
+  // Keys in the model's order (the order `fmt` writes): timeColumn, columns, then the channel.
+  const { singleChannel, multiChannel, ...head } = scpr;
+  config.singleChannelPerRow = {
+    ...head,
+    ...(singleChannel ? { singleChannel } : {}),
+    ...(multiChannel ? { multiChannel } : {}),
+  };
   return layoutPath;
 }
 
@@ -713,6 +728,7 @@ function complexTypesOf(
 }
 
 const TIME_CODES = new Set<string>([
+  'time_null',
   'parquet_time_not_utc',
   'parquet_time_int96',
   'parquet_time_out_of_range',
@@ -722,8 +738,51 @@ const TIME_CODES = new Set<string>([
 
 type Report = (code: Issue['code'], path: string, message: string, hint?: string) => void;
 
-/** Candidates in order of strength: TIMESTAMP, INT96, time-named numbers, date-time text. */
+/**
+ * The names the platform's CLI takes a time column by (`import parquet`, any case; its
+ * Python client looks for a TIMESTAMP column first, then an integer one named ts, timestamp
+ * or time).
+ */
+const PLATFORM_TIME_NAMES = ['time', 'timestamp', 'timestamps', 'ts'];
+
+/**
+ * The time column: the first column the platform's CLI takes by its name (time, timestamp,
+ * timestamps, ts, any case) when it is a TIMESTAMP, INT96 or a number (text so named is
+ * taken below only when its first page reads as date-times), so that a draft times its channels as
+ * the platform's own tools do; else the candidates in order of strength: TIMESTAMP, INT96,
+ * time-named numbers, date-time text.
+ */
 async function pickTime(
+  flat: ParquetFieldProfile[],
+  readHead: HeadReader,
+  issue: Report,
+): Promise<TimeChoice | undefined> {
+  const named = flat.find(
+    (f) =>
+      PLATFORM_TIME_NAMES.includes(f.name.toLowerCase()) &&
+      (f.temporal?.kind === 'TIMESTAMP' ||
+        f.temporal?.kind === 'INT96' ||
+        (isNumeric(f) && f.physicalType !== 'BOOLEAN')),
+  );
+  // What the strongest candidate by type says is said only when it is the one chosen.
+  const held: Array<() => void> = [];
+  const byType = await pickTimeByType(flat, readHead, (...i) => held.push(() => issue(...i)));
+  if (!named || named === byType?.field) {
+    for (const say of held) say();
+    return byType;
+  }
+  const t = await timeOfField(named, readHead, issue, false);
+  return {
+    ...t,
+    reason: `${named.name} is named as the platform's CLI names a time column (${PLATFORM_TIME_NAMES.join(', ')}); ${t.reason}`,
+    alternatives: flat
+      .filter((f) => f === byType?.field)
+      .map((f) => `${f.name} (${f.logicalType ?? f.physicalType}): the strongest by type`),
+  };
+}
+
+/** Candidates in order of strength: TIMESTAMP, INT96, time-named numbers, date-time text. */
+async function pickTimeByType(
   flat: ParquetFieldProfile[],
   readHead: HeadReader,
   issue: Report,
@@ -826,14 +885,14 @@ async function timeOfField(
     issue(
       'parquet_time_int96',
       P,
-      `${f.name} is a legacy INT96 timestamp; no unix time format describes it exactly`,
-      'Rewrite the file with INT64 timestamps.',
+      `${f.name} is a legacy INT96 timestamp (deprecated in Parquet); the platform reads it, through Arrow, as unix nanoseconds`,
+      'Rewrite the file with INT64 timestamps where you can (Spark: `spark.sql.parquet.outputTimestampType=TIMESTAMP_MICROS`).',
     );
     return {
       field: f,
       format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
-      reason: `${f.name} is an INT96 timestamp (nanosecond precision)`,
-      confidence: 'low',
+      reason: `${f.name} is an INT96 timestamp (nanoseconds of the day and a Julian day), which Arrow, and so the platform, reads as unix nanoseconds`,
+      confidence: 'medium',
       alternatives: [],
     };
   }

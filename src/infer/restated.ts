@@ -23,6 +23,8 @@ export const RESTATED_BY: Readonly<Partial<Record<IssueCode, readonly IssueCode[
   parquet_relative_start_unknown: ['relative_start_time_missing'],
   hdf5_no_channels: ['time_format_missing'],
   hdf5_relative_start_invalid: ['relative_start_time_missing'],
+  // A folder or archive with no data file drafts an empty fileConfigs.
+  batch_no_data_files: ['batch_empty'],
 };
 
 function parentOf(pointer: string): string {

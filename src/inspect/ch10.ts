@@ -1,25 +1,39 @@
 /**
  * CH10 (IRIG 106 Chapter 10) inspection: finds the first packet header (sync `0xEB25` and
  * a header checksum that matches), reads its TMATS setup record (computer-generated data,
- * format 1) and lists the recorder's channels: ID, name and data type. Only the first
- * packet is read; no npm package reads Chapter 10 files.
+ * format 1) and lists the recorder's channels: ID, name and data type. Then it walks the
+ * packet headers (`ch10/walk.ts`: headers only, positioned reads) and says what the
+ * recording holds: per channel ID its packets, data types, bytes and first and last
+ * relative time; the time packets, and the absolute time one of them gives. No npm package
+ * reads Chapter 10 files.
  */
 import { type Issue, issue } from '../model/plain.js';
 import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
+import { ch10Fields, inventoryIssues, walkIssues } from './ch10/findings.js';
+import {
+  type Ch10Header,
+  DATA_TYPE,
+  HEADER,
+  hasSecondary,
+  headerAt,
+  SECONDARY,
+} from './ch10/header.js';
+import {
+  channelsOf,
+  MAX_CHANNELS,
+  parseTmats,
+  type TmatsSummary,
+  tmatsSummary,
+} from './ch10/tmats.js';
+import type { Ch10Channel, Ch10ChannelPackets, Ch10Packets } from './ch10/types.js';
+import { walkPackets } from './ch10/walk.js';
+import type { BaseProfile } from './profile.js';
+import { InspectError } from './profile.js';
 
-export interface Ch10Channel {
-  /** The recorder group (`R-1`). */
-  recorder: string;
-  /** Channel ID (`R-x\TK1-n`). */
-  channelId?: number;
-  /** Data source ID (`R-x\DSI-n`): the channel's name. */
-  name: string;
-  /** Channel data type (`R-x\CDT-n`): PCMIN, 1553IN, ANAIN, TIMEIN, VIDIN ... */
-  dataType: string;
-  /** `R-x\CHE-n`: T or F. */
-  enabled?: boolean;
-}
+export { dataChannels as ch10DataChannels } from './ch10/findings.js';
+export type { Ch10Time } from './ch10/time.js';
+export { parseTmats } from './ch10/tmats.js';
+export type { Ch10Channel, Ch10ChannelPackets, Ch10Damage, Ch10Packets } from './ch10/types.js';
 
 export interface Ch10Profile extends BaseProfile {
   format: 'ch10';
@@ -33,64 +47,46 @@ export interface Ch10Profile extends BaseProfile {
     dataTypeVersion: number;
     secondaryHeader: boolean;
   };
-  tmats: {
-    programName?: string;
-    recorderId?: string;
-    /** `G\106`: the IRIG 106 release the record follows. */
-    irig106?: string;
-    /** Data conversion groups (`C-x\DCN`): how raw values scale to units. */
-    conversions: number;
-    attributes: Record<string, string>;
-  };
+  tmats: TmatsSummary;
+  /** The channels the TMATS record lists. */
   channels: Ch10Channel[];
+  /** What the walk over the packet headers read and found. */
+  packets: Ch10Packets;
+  /** Per channel ID that has packets (the recorder's own channel 0 too), in ID order. */
+  inventory: Ch10ChannelPackets[];
 }
 
-const HEADER = 24;
-const SECONDARY = 12;
+export interface Ch10InspectOptions {
+  /**
+   * Walk only the packet headers in the first and last `sampleBytes` of the file (check
+   * without `full`); by default every packet header is read.
+   */
+  sampleBytes?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** How far the first packet header is looked for. */
 const SEARCH = 1024 * 1024;
 /** A TMATS record larger than this is refused (memory stays bounded). */
 const MAX_TMATS = 16 * 1024 * 1024;
 
 /** Inspects a CH10 file. Throws InspectError for non-CH10, truncated or TMATS-less files. */
-export async function inspectCh10(path: string): Promise<Ch10Profile> {
+export async function inspectCh10(
+  path: string,
+  options: Ch10InspectOptions = {},
+): Promise<Ch10Profile> {
   const source = await openForInspection(path);
   try {
-    return { ...(await inspectCh10Source(source)), file: { path, size: source.size } };
+    return { ...(await inspectCh10Source(source, options)), file: { path, size: source.size } };
   } finally {
     await source.close();
   }
 }
 
-interface Header {
-  channelId: number;
-  packetLength: number;
-  dataLength: number;
-  dataTypeVersion: number;
-  flags: number;
-  dataType: number;
-  checksumOk: boolean;
-}
-
-function headerAt(b: Uint8Array, at: number): Header | undefined {
-  if (at + HEADER > b.byteLength || b[at] !== 0x25 || b[at + 1] !== 0xeb) return undefined;
-  const v = new DataView(b.buffer, b.byteOffset + at, HEADER);
-  let sum = 0;
-  for (let i = 0; i < 22; i += 2) sum = (sum + v.getUint16(i, true)) & 0xffff;
-  return {
-    channelId: v.getUint16(2, true),
-    packetLength: v.getUint32(4, true),
-    dataLength: v.getUint32(8, true),
-    dataTypeVersion: v.getUint8(12),
-    flags: v.getUint8(14),
-    dataType: v.getUint8(15),
-    checksumOk: sum === v.getUint16(22, true),
-  };
-}
-
-/** The first header whose checksum matches, else the one at byte 0 (checksum reported). */
-function findSync(head: Uint8Array): { at: number; header: Header } | undefined {
-  for (let at = 0; at + 1 < head.byteLength; at++) {
-    if (head[at] !== 0x25 || head[at + 1] !== 0xeb) continue;
+/** The first header whose checksum matches, else the one at byte 0 (the walk reports it). */
+function findSync(head: Uint8Array): { at: number; header: Ch10Header } | undefined {
+  for (let at = head.indexOf(0x25); at >= 0; at = head.indexOf(0x25, at + 1)) {
+    if (head[at + 1] !== 0xeb) continue;
     const header = headerAt(head, at);
     if (header?.checksumOk && header.packetLength >= HEADER) return { at, header };
   }
@@ -103,10 +99,63 @@ function ch10Error(file: string, code: Issue['code'], message: string, hint: str
 }
 
 /** Inspects CH10 bytes from a source. */
-export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile> {
+export async function inspectCh10Source(
+  source: ByteSource,
+  options: Ch10InspectOptions = {},
+): Promise<Ch10Profile> {
   refuseEmptyFile(source);
   const file = source.name;
   const head = await source.read(0, Math.min(SEARCH, source.size));
+  const { at, header } = firstPacket(file, head, source.size);
+  const attributes = parseTmats(await readTmats(source, head, at, header));
+  const channels = channelsOf(attributes);
+  if (!channels) {
+    throw ch10Error(
+      file,
+      'ch10_too_many_channels',
+      `${file}: the TMATS record lists more than ${MAX_CHANNELS} channels, more than the channel IDs a recording has`,
+      'The setup record is damaged or not a recorder setup: check the recording.',
+    );
+  }
+  const walked = await walkPackets(source, at, {
+    head,
+    ...(options.sampleBytes === undefined ? {} : { sampleBytes: options.sampleBytes }),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const inventory = named(walked.channels, channels);
+  const issues: Issue[] = [
+    ...(channels.length === 0 ? [noChannels(file)] : []),
+    ...walkIssues(file, walked.packets),
+    ...inventoryIssues(file, walked.packets, channels, inventory),
+  ];
+  return {
+    format: 'ch10',
+    file: { path: file, size: source.size },
+    bytesRead: source.bytesRead,
+    fields: ch10Fields(channels, inventory, walked.packets.read === 'all'),
+    issues,
+    syncOffset: at,
+    firstPacket: {
+      channelId: header.channelId,
+      packetLength: header.packetLength,
+      dataLength: header.dataLength,
+      dataType: header.dataType,
+      dataTypeVersion: header.dataTypeVersion,
+      secondaryHeader: hasSecondary(header),
+    },
+    tmats: tmatsSummary(attributes),
+    channels,
+    packets: walked.packets,
+    inventory,
+  };
+}
+
+/** The first packet, which must be a TMATS setup record; else the error that refuses the file. */
+function firstPacket(
+  file: string,
+  head: Uint8Array,
+  size: number,
+): { at: number; header: Ch10Header } {
   const found = findSync(head);
   if (!found) {
     if (head.byteLength < HEADER && head[0] === 0x25 && head[1] === 0xeb) {
@@ -120,23 +169,12 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
     throw ch10Error(
       file,
       'ch10_sync_missing',
-      `${file}: not a CH10 file (no packet header with sync 0xEB25 in the first ${Math.min(SEARCH, source.size)} bytes)`,
+      `${file}: not a CH10 file (no packet header with sync 0xEB25 in the first ${Math.min(SEARCH, size)} bytes)`,
       'Check that this is the recording you meant.',
     );
   }
-  const { at, header } = found;
-  const issues: Issue[] = [];
-  if (!header.checksumOk) {
-    issues.push(
-      issue(
-        'ch10_header_checksum',
-        '',
-        `${file}: the first packet header's checksum does not match its words`,
-        { source: { file } },
-      ),
-    );
-  }
-  if (header.dataType !== 0x01) {
+  const { header } = found;
+  if (header.dataType !== DATA_TYPE.tmats) {
     throw ch10Error(
       file,
       'ch10_tmats_missing',
@@ -144,34 +182,7 @@ export async function inspectCh10Source(source: ByteSource): Promise<Ch10Profile
       'IRIG 106 requires the TMATS record first; check the recording.',
     );
   }
-  const tmats = await readTmats(source, head, at, header);
-  const attributes = parseTmats(tmats);
-  const channels = channelsOf(attributes);
-  if (channels.length === 0) {
-    issues.push(
-      issue('ch10_no_channels', '', `${file}: the TMATS record lists no recorder data sources`, {
-        source: { file },
-      }),
-    );
-  }
-  return {
-    format: 'ch10',
-    file: { path: file, size: source.size },
-    bytesRead: source.bytesRead,
-    fields: channels.map(fieldOf),
-    issues,
-    syncOffset: at,
-    firstPacket: {
-      channelId: header.channelId,
-      packetLength: header.packetLength,
-      dataLength: header.dataLength,
-      dataType: header.dataType,
-      dataTypeVersion: header.dataTypeVersion,
-      secondaryHeader: (header.flags & 0x80) !== 0,
-    },
-    tmats: tmatsSummary(attributes),
-    channels,
-  };
+  return found;
 }
 
 /** The TMATS text of the first packet (after the 4-byte channel-specific word). */
@@ -179,10 +190,10 @@ async function readTmats(
   source: ByteSource,
   head: Uint8Array,
   at: number,
-  header: Header,
+  header: Ch10Header,
 ): Promise<string> {
   const file = source.name;
-  const start = at + HEADER + ((header.flags & 0x80) !== 0 ? SECONDARY : 0) + 4;
+  const start = at + HEADER + (hasSecondary(header) ? SECONDARY : 0) + 4;
   const length = header.dataLength - 4;
   if (length < 0 || length > MAX_TMATS) {
     throw ch10Error(
@@ -207,63 +218,24 @@ async function readTmats(
   return new TextDecoder('latin1').decode(bytes);
 }
 
-/** TMATS `CODE:value;` attributes, in order; later duplicates win. */
-export function parseTmats(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(';')) {
-    const entry = raw.replace(/^[\s\0]+/, '');
-    const colon = entry.indexOf(':');
-    if (colon <= 0) continue;
-    const code = entry.slice(0, colon).trim();
-    if (!/^[A-Za-z]/.test(code) || code.length > 64) continue;
-    out[code] = entry.slice(colon + 1).trim();
-  }
-  return out;
+function noChannels(file: string): Issue {
+  return issue('ch10_no_channels', '', `${file}: the TMATS record lists no recorder data sources`, {
+    source: { file },
+  });
 }
 
-function channelsOf(attributes: Record<string, string>): Ch10Channel[] {
-  const recorders = Object.keys(attributes)
-    .map((k) => /^(R-\d+)\\ID$/.exec(k)?.[1] ?? /^(R-\d+)\\N$/.exec(k)?.[1])
-    .filter((r): r is string => r !== undefined);
-  const channels: Ch10Channel[] = [];
-  for (const r of [...new Set(recorders)]) {
-    const n = Number(attributes[`${r}\\N`] ?? 0);
-    for (let i = 1; Number.isInteger(n) && i <= Math.min(n, 65535); i++) {
-      const get = (code: string) => attributes[`${r}\\${code}-${i}`];
-      const id = get('TK1');
-      const enabled = get('CHE');
-      const channel: Ch10Channel = {
-        recorder: r,
-        name: get('DSI') ?? `${r} source ${i}`,
-        dataType: get('CDT') ?? '',
-      };
-      if (id !== undefined && /^\d+$/.test(id)) channel.channelId = Number(id);
-      if (enabled !== undefined) channel.enabled = enabled.toUpperCase() === 'T';
-      channels.push(channel);
-    }
-  }
-  return channels;
-}
-
-function tmatsSummary(attributes: Record<string, string>): Ch10Profile['tmats'] {
-  const out: Ch10Profile['tmats'] = {
-    conversions: Object.keys(attributes).filter((k) => /^C-[^\\]+\\DCN$/.test(k)).length,
-    attributes,
-  };
-  const pn = attributes['G\\PN'];
-  const id = attributes['R-1\\ID'];
-  const irig = attributes['G\\106'];
-  if (pn !== undefined) out.programName = pn;
-  if (id !== undefined) out.recorderId = id;
-  if (irig !== undefined) out.irig106 = irig;
-  return out;
-}
-
-function fieldOf(c: Ch10Channel): FieldProfile {
-  return {
-    name: c.name,
-    path: c.channelId === undefined ? c.recorder : `${c.recorder}/${c.channelId}`,
-    physicalType: c.dataType,
-    samples: [],
-  };
+/** The inventory with each channel ID's TMATS name, where the record lists the ID. */
+function named(
+  inventory: Ch10ChannelPackets[],
+  channels: readonly Ch10Channel[],
+): Ch10ChannelPackets[] {
+  const byId = new Map<number, string>();
+  for (const c of channels)
+    if (c.channelId !== undefined && !byId.has(c.channelId)) byId.set(c.channelId, c.name);
+  return inventory.map((p) => {
+    const name = byId.get(p.channelId);
+    if (name === undefined) return p;
+    const { channelId, ...rest } = p;
+    return { channelId, name, ...rest };
+  });
 }

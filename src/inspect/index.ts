@@ -37,8 +37,16 @@ export {
   throughSource,
   wholeFileOf,
 } from './byte-source.js';
-export type { Ch10Channel, Ch10Profile } from './ch10.js';
-export { inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';
+export type {
+  Ch10Channel,
+  Ch10ChannelPackets,
+  Ch10Damage,
+  Ch10InspectOptions,
+  Ch10Packets,
+  Ch10Profile,
+  Ch10Time,
+} from './ch10.js';
+export { ch10DataChannels, inspectCh10, inspectCh10Source, parseTmats } from './ch10.js';
 export type { NumberStyle, TextShape } from './csv/cells.js';
 export { classifyCell, numberStyleOf, textShape } from './csv/cells.js';
 export {

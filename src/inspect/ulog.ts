@@ -18,7 +18,7 @@
  * `time_utc_usec` until it finds one. The package stays a dev dependency: the benchmark's
  * baseline and a cross-check of our fixtures.
  */
-import { type Issue, type IssueCode, issue } from '../model/plain.js';
+import { type Issue, type IssueCode, issue, pushAll } from '../model/plain.js';
 import { type ByteSource, openForInspection, refuseEmptyFile } from './byte-source.js';
 import { type BaseProfile, type FieldProfile, InspectError } from './profile.js';
 import { type UlogDataHandlers, walkUlogData } from './ulog/data.js';
@@ -289,7 +289,7 @@ function profileOf(
 ): UlogProfile {
   const dataStart = scan.dataStart ?? parts[0]?.[1] ?? source.size;
   const fields = fieldsOf(scan, source.name, issues);
-  issues.push(...damageIssues(scan, source.name));
+  pushAll(issues, damageIssues(scan, source.name));
   const flags = scan.flags;
   const profile: UlogProfile = {
     format: 'ulog',

@@ -12,3 +12,12 @@ export const INT64_MAX = 9_223_372_036_854_775_807n;
  * documents; the emulator refuses deeper request bodies.
  */
 export const MAX_NESTING_DEPTH = 64;
+
+/**
+ * A compressed upload (a gzip file, an archive's members) may unpack to at most this many
+ * times its size, past INFLATION_SLACK: beyond it, it is treated as a decompression bomb.
+ * The command line's archive walks and the emulator keep the same bound.
+ */
+export const MAX_INFLATION_RATIO = 100;
+/** Room above the ratio, so that a small archive of small files is never refused. */
+export const INFLATION_SLACK = 16 * 1024 * 1024;

@@ -45,6 +45,11 @@ export function escapePointerToken(token: string | number): string {
 
 /** Builds a JSON pointer from tokens: pointer('csvConfig', 'dataColumns', '2') → '/csvConfig/dataColumns/2'. */
 export function pointer(...tokens: ReadonlyArray<string | number>): string {
+  return pointerOf(tokens);
+}
+
+/** `pointer` of a list of tokens (a path walked so far), without spreading it into a call. */
+export function pointerOf(tokens: ReadonlyArray<string | number>): string {
   return tokens.map((t) => `/${escapePointerToken(t)}`).join('');
 }
 

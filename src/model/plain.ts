@@ -9,6 +9,8 @@ export * from './codes/index.js';
 export * from './enum-values.js';
 export * from './issue.js';
 export * from './kinds.js';
+export * from './lists.js';
 export * from './make-issue.js';
+export * from './own.js';
 export * from './schema-files.js';
 export * from './vocabulary.js';

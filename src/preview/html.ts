@@ -2,13 +2,26 @@
  * The preview page as one HTML string: header, time axis, one section per channel, the
  * config with its issues, the evidence. Everything is inlined (uPlot's script and styles,
  * the page's script, the data as JSON); the fonts are the system's, so the page opens
- * from disk and fetches nothing.
+ * from disk and fetches nothing. Every part is made with `html` (safe-html.ts), which
+ * escapes what it interpolates: names, units, types, messages and file names are text,
+ * never markup, and the page's Content Security Policy runs only its own two scripts.
  */
-import type { RowChannel } from '../check/index.js';
+import type { RowChannel, Timeline } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
 import type { Issue } from '../model/plain.js';
 import { uplotAssets } from './assets.js';
 import { PAGE_SCRIPT } from './page-script.js';
+import {
+  attr,
+  contentSecurityPolicy,
+  type HtmlValue,
+  html,
+  inlineScript,
+  inlineStyle,
+  joinHtml,
+  jsonScript,
+  type SafeHtml,
+} from './safe-html.js';
 import type { ChannelStats } from './stats.js';
 import { duration, isoTime, rate, type TimeView } from './time.js';
 
@@ -35,6 +48,8 @@ export interface PageModel {
   channels: ChannelView[];
   /** Decimated times of each axis (ms). */
   axes: number[][];
+  /** Where each channel has packets, for a file whose values are not plotted (CH10). */
+  timeline?: Timeline | undefined;
 }
 
 const STYLE = `
@@ -64,18 +79,6 @@ pre.config .issue { white-space: normal; display: block; margin-left: 3em; paddi
 .note { color: #9a6700; }
 `;
 
-function esc(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
-
-/** JSON safe inside a script element. */
-function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, '\\u003c');
-}
-
 function bytes(n: number): string {
   if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(2)} GiB`;
   if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
@@ -88,112 +91,154 @@ function num(v: number): string {
 }
 
 export function renderPage(m: PageModel): string {
-  const { script, style } = uplotAssets();
-  return `<!doctype html>
+  const uplot = uplotAssets();
+  const inline = [
+    inlineStyle(uplot.style),
+    inlineStyle(STYLE),
+    inlineScript(uplot.script),
+    inlineScript(PAGE_SCRIPT),
+  ];
+  const [uplotStyle, pageStyle, uplotScript, pageScript] = inline.map((e) => e.element);
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${contentSecurityPolicy(inline)}
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>importkit preview: ${esc(m.file.name)}</title>
-<style>${style}</style>
-<style>${STYLE}</style>
+<title>importkit preview: ${m.file.name}</title>
+${uplotStyle}
+${pageStyle}
 </head>
 <body>
 ${header(m)}
 ${timeSection(m)}
+${timelineSection(m)}
 ${channelsSection(m)}
 ${configSection(m)}
 ${evidenceSection(m)}
-<script type="application/json" id="preview-data">${scriptJson(pageData(m))}</script>
-<script>${script}</script>
-<script>${PAGE_SCRIPT}</script>
+${jsonScript('preview-data', pageData(m))}
+${uplotScript}
+${pageScript}
 </body>
 </html>
-`;
+`.text;
 }
 
-function header(m: PageModel): string {
+/** A `<dl>` of facts: each name beside its value (`data-fact` when asked, for tests). */
+function facts(rows: ReadonlyArray<[string, HtmlValue]>, tagged = false): SafeHtml {
+  const items = rows.map(([k, v]) =>
+    tagged ? html`<dt>${k}</dt><dd data-fact="${k}">${v}</dd>` : html`<dt>${k}</dt><dd>${v}</dd>`,
+  );
+  return html`<dl class="facts">${items}</dl>`;
+}
+
+function header(m: PageModel): SafeHtml {
   const count = (s: string) => m.issues.filter((i) => i.severity === s).length;
   const errors = count('error');
   const warnings = count('warning');
   const verdict =
     errors > 0
-      ? `<span class="bad">does not fit: ${errors} error(s), ${warnings} warning(s)</span>`
-      : `<span class="ok">fits${warnings > 0 ? ` (${warnings} warning(s))` : ''}</span>`;
+      ? html`<span class="bad">does not fit: ${errors} error(s), ${warnings} warning(s)</span>`
+      : html`<span class="ok">fits${warnings > 0 ? ` (${warnings} warning(s))` : ''}</span>`;
   const read = m.complete
     ? `${m.rows} (every row)`
     : `${m.rows} (head and slices; --full reads every row)`;
-  const facts: Array<[string, string]> = [
-    ['file', esc(m.file.name)],
-    ['format', esc(m.file.format.toUpperCase())],
+  const rows: Array<[string, HtmlValue]> = [
+    ['file', m.file.name],
+    ['format', m.file.format.toUpperCase()],
     ['size', bytes(m.file.size)],
-    ['config', `${esc(m.configName)} (${esc(m.kind)})`],
-    ['asset', esc(m.assetName ?? '-')],
-    ['run', esc(m.runName ?? '-')],
+    ['config', `${m.configName} (${m.kind})`],
+    ['asset', m.assetName ?? '-'],
+    ['run', m.runName ?? '-'],
     ['check', verdict],
     ['rows read', read],
   ];
-  const notes = m.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('');
-  return `<header id="summary"><h1>${esc(m.file.name)}</h1>
-<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd data-fact="${k}">${v}</dd>`).join('')}</dl>${notes}</header>`;
+  const notes = m.notes.map((n) => html`<p class="note">${n}</p>`);
+  return html`<header id="summary"><h1>${m.file.name}</h1>
+${facts(rows, true)}${notes}</header>`;
 }
 
-function timeSection(m: PageModel): string {
+function timeSection(m: PageModel): SafeHtml {
   const t = m.time;
-  if (!t) return '<section id="time"><h2>Time axis</h2><p>No rows were read.</p></section>';
-  const bad = t.findings.some((f) => f.bad);
-  const cls = (b: boolean) => (b ? ' class="bad"' : '');
-  const facts: Array<[string, string]> = [
-    ['format', esc(t.format)],
-    ['first', `<time id="time-first"${cls(t.firstBad)}>${isoTime(t.first)}</time>`],
-    ['last', `<time id="time-last"${cls(t.lastBad)}>${isoTime(t.last)}</time>`],
+  if (!t) return html`<section id="time"><h2>Time axis</h2><p>No rows were read.</p></section>`;
+  const anyBad = t.findings.some((f) => f.bad);
+  const bad = (b: boolean) => attr('class', b ? 'bad' : undefined);
+  const rows: Array<[string, HtmlValue]> = [
+    ['format', t.format],
+    ['first', html`<time id="time-first"${bad(t.firstBad)}>${isoTime(t.first)}</time>`],
+    ['last', html`<time id="time-last"${bad(t.lastBad)}>${isoTime(t.last)}</time>`],
     ['duration', Number.isFinite(t.max - t.min) ? duration(t.max - t.min) : '-'],
     ['median step', t.medianStep === undefined ? '-' : duration(t.medianStep)],
     ['sample rate', rate(t.medianStep)],
   ];
-  const findings = t.findings
-    .map(
-      (f) =>
-        `<li class="finding${f.bad ? ' bad' : ' ok'}"${f.code ? ` data-code="${esc(f.code)}"` : ''}>${esc(f.text)}</li>`,
-    )
-    .join('');
-  return `<section id="time"${bad ? ' class="has-bad"' : ''}><h2>Time axis</h2>
-<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
+  const findings = t.findings.map(
+    (f) =>
+      html`<li class="finding ${f.bad ? 'bad' : 'ok'}"${attr('data-code', f.code)}>${f.text}</li>`,
+  );
+  return html`<section id="time"${attr('class', anyBad ? 'has-bad' : undefined)}><h2>Time axis</h2>
+${facts(rows)}
 <ul class="findings">${findings}</ul></section>`;
 }
 
-function channelsSection(m: PageModel): string {
-  const items = m.channels.map((c, i) => channelBlock(c, i)).join('\n');
-  return `<section id="channels"><h2>Channels (${m.channels.length})</h2>
-<p class="meta">Drag across a plot to zoom every plot to that time range; double-click to zoom out. Times are UTC.</p>
-${items}</section>`;
+/**
+ * Per channel: its packets, bytes, first and last time and a bar over the recording's span
+ * (SVG attributes, no inline style). Only counts and times from the packet headers: no value.
+ */
+function timelineSection(m: PageModel): SafeHtml | undefined {
+  const t = m.timeline;
+  if (!t) return undefined;
+  const lo = t.channels.reduce((a, c) => Math.min(a, c.first), Number.POSITIVE_INFINITY);
+  const hi = t.channels.reduce((a, c) => Math.max(a, c.last), Number.NEGATIVE_INFINITY);
+  const span = hi > lo ? hi - lo : 1;
+  const start = t.start === undefined ? undefined : Date.parse(t.start);
+  const when = (s: number) =>
+    `${s.toFixed(3)} s${start === undefined ? '' : ` (${isoTime(start + s * 1000)})`}`;
+  const bar = (first: number, last: number) => {
+    const x = Math.round(((first - lo) / span) * 1000);
+    const w = Math.max(2, Math.round(((last - first) / span) * 1000));
+    return html`<svg class="span" viewBox="0 0 1000 10" preserveAspectRatio="none" width="240" height="10"><rect x="${x}" y="0" width="${w}" height="10" fill="#0969da"></rect></svg>`;
+  };
+  const rows = t.channels.map(
+    (c) =>
+      html`<tr data-channel="${c.name}"><td>${c.name}</td><td>${c.detail}</td><td>${c.packets}</td><td>${bytes(c.bytes)}</td><td>${when(c.first)}</td><td>${when(c.last)}</td><td>${bar(c.first, c.last)}</td></tr>`,
+  );
+  const origin = `0 s is ${t.origin}${t.start === undefined ? ' (no time packet gives its date)' : `: ${t.start}`}.`;
+  const read = t.complete ? 'every packet header read' : 'some packet headers read';
+  return html`<section id="timeline"><h2>Packets by channel (${t.channels.length})</h2>
+<p class="meta">${origin} From the packet headers (${read}); no value of the data is shown.</p>
+<table class="timeline"><thead><tr><th>channel</th><th>what</th><th>packets</th><th>bytes</th><th>first</th><th>last</th><th>span</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
-function channelBlock(v: ChannelView, index: number): string {
+function channelsSection(m: PageModel): SafeHtml {
+  const items = m.channels.map((c, i) => channelBlock(c, i));
+  return html`<section id="channels"><h2>Channels (${m.channels.length})</h2>
+<p class="meta">Drag across a plot to zoom every plot to that time range; double-click to zoom out. Times are UTC.</p>
+${joinHtml(items, html`\n`)}</section>`;
+}
+
+function channelBlock(v: ChannelView, index: number): SafeHtml {
   const c = v.channel;
   const s = v.stats;
   const type = c.dataType.replace(/^CHANNEL_DATA_TYPE_/, '');
   const meta = [
-    c.units ? `units ${esc(c.units)}` : 'no units',
+    c.units ? `units ${c.units}` : 'no units',
     type,
     `count ${s.count}`,
     `nulls ${s.nulls}`,
     ...(c.values === 'number' ? [`min ${num(s.min)}`, `max ${num(s.max)}`] : []),
-  ].join(' · ');
+  ];
   const body =
     c.values === 'number'
-      ? `<div class="plot" data-plot="${index}"></div>`
+      ? html`<div class="plot" data-plot="${index}"></div>`
       : firstValuesTable(v.stats);
-  return `<div class="channel" data-channel="${esc(c.name)}" data-kind="${kindOf(c)}">
-<h3>${esc(c.name)}</h3><p class="meta">${meta}</p>${body}</div>`;
+  return html`<div class="channel" data-channel="${c.name}" data-kind="${kindOf(c)}">
+<h3>${c.name}</h3><p class="meta">${joinHtml(meta, html` · `)}</p>${body}</div>`;
 }
 
-function firstValuesTable(s: ChannelStats): string {
-  if (s.firstValues.length === 0) return '<p class="meta">No values in the rows read.</p>';
-  const rows = s.firstValues
-    .map((r) => `<tr><td>${isoTime(r.t)}</td><td>${esc(r.v)}</td></tr>`)
-    .join('');
-  return `<table class="values"><thead><tr><th>time</th><th>first values</th></tr></thead><tbody>${rows}</tbody></table>`;
+function firstValuesTable(s: ChannelStats): SafeHtml {
+  if (s.firstValues.length === 0) return html`<p class="meta">No values in the rows read.</p>`;
+  const rows = s.firstValues.map((r) => html`<tr><td>${isoTime(r.t)}</td><td>${r.v}</td></tr>`);
+  return html`<table class="values"><thead><tr><th>time</th><th>first values</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function kindOf(c: RowChannel): 'line' | 'enum' | 'bool' | 'text' {
@@ -203,7 +248,7 @@ function kindOf(c: RowChannel): 'line' | 'enum' | 'bool' | 'text' {
   return 'line';
 }
 
-function configSection(m: PageModel): string {
+function configSection(m: PageModel): SafeHtml {
   const byLine = new Map<number, Issue[]>();
   const unplaced: Issue[] = [];
   for (const i of m.issues) {
@@ -211,31 +256,29 @@ function configSection(m: PageModel): string {
     else byLine.set(i.line, [...(byLine.get(i.line) ?? []), i]);
   }
   const issue = (i: Issue) =>
-    `<span class="issue ${i.severity}" data-code="${esc(i.code)}">${i.severity} ${esc(i.code)}: ${esc(i.message)}${i.hint ? ` (${esc(i.hint)})` : ''}</span>`;
+    html`<span class="issue ${i.severity}" data-code="${i.code}">${i.severity} ${i.code}: ${i.message}${i.hint ? ` (${i.hint})` : ''}</span>`;
   const lines = m.configText.replace(/\n$/, '').split('\n');
-  const body = lines
-    .map((text, k) => {
-      const here = byLine.get(k + 1) ?? [];
-      return `<span class="line${here.length ? ' has-issue' : ''}"><span class="no">${k + 1}</span>${esc(text)}${here.map(issue).join('')}</span>`;
-    })
-    .join('');
+  const body = lines.map((text, k) => {
+    const here = byLine.get(k + 1) ?? [];
+    return html`<span class="line${here.length ? ' has-issue' : ''}"><span class="no">${k + 1}</span>${text}${here.map(issue)}</span>`;
+  });
   const rest = unplaced.length
-    ? `<ul>${unplaced.map((i) => `<li>${issue(i)}</li>`).join('')}</ul>`
+    ? html`<ul>${unplaced.map((i) => html`<li>${issue(i)}</li>`)}</ul>`
     : '';
-  return `<section id="config"><h2>Config: ${esc(m.configName)}</h2><pre class="config">${body}</pre>${rest}</section>`;
+  return html`<section id="config"><h2>Config: ${m.configName}</h2><pre class="config">${body}</pre>${rest}</section>`;
 }
 
-function evidenceSection(m: PageModel): string {
+function evidenceSection(m: PageModel): SafeHtml | '' {
   if (m.evidence.length === 0) return '';
-  const rows = m.evidence
-    .map(
-      (e) =>
-        `<tr><td>${esc(e.path)}</td><td>${esc(e.choice)}</td><td>${e.confidence}</td><td>${esc(e.reason)}${
-          e.alternatives?.length ? `<br><small>${e.alternatives.map(esc).join('<br>')}</small>` : ''
-        }</td></tr>`,
-    )
-    .join('');
-  return `<section id="evidence"><h2>Evidence</h2><table><thead><tr><th>path</th><th>choice</th><th>confidence</th><th>reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  const rows = m.evidence.map(
+    (e) =>
+      html`<tr><td>${e.path}</td><td>${e.choice}</td><td>${e.confidence}</td><td>${e.reason}${
+        e.alternatives?.length
+          ? html`<br><small>${joinHtml(e.alternatives, html`<br>`)}</small>`
+          : ''
+      }</td></tr>`,
+  );
+  return html`<section id="evidence"><h2>Evidence</h2><table><thead><tr><th>path</th><th>choice</th><th>confidence</th><th>reason</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 /** What the page script plots: the axes' times and each numeric channel's values. */

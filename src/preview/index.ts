@@ -12,6 +12,7 @@ import {
   checkFormatOfKey,
   type RowBatch,
   readConfigRows,
+  readConfigTimeline,
 } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
 import { detectFormat, openForInspection } from '../inspect/index.js';
@@ -85,6 +86,7 @@ export async function buildPreview(input: PreviewInput): Promise<Preview> {
     ...(input.onProgress ? { onProgress: input.onProgress } : {}),
   });
   const gathered = rows ? await gather(rows) : undefined;
+  const timeline = rows ? undefined : await readConfigTimeline(input.document, input.dataPath);
   const issues = locateIssues(input.issues, input.configText, input.configName);
   const key = Object.keys(input.document).find((k) => kindOfKey(k) !== undefined);
   const kind = key ? kindOfKey(key) : undefined;
@@ -109,6 +111,7 @@ export async function buildPreview(input: PreviewInput): Promise<Preview> {
       : undefined,
     channels: gathered?.channels ?? [],
     axes: gathered?.axes ?? [],
+    timeline,
   };
   return {
     html: renderPage(model),

@@ -158,19 +158,19 @@ errors++;
 }
 if(data.columnNumber !== undefined){
 if(!(validate54(data.columnNumber, {instancePath:instancePath+"/columnNumber",parentData:data,parentDataProperty:"columnNumber",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(vErrors === null){vErrors = validate54.errors.slice();} else {for(const e of validate54.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.format !== undefined){
 if(!(validate58(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(vErrors === null){vErrors = validate58.errors.slice();} else {for(const e of validate58.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.relativeStartTime !== undefined){
 if(!(validate60(data.relativeStartTime, {instancePath:instancePath+"/relativeStartTime",parentData:data,parentDataProperty:"relativeStartTime",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -287,7 +287,7 @@ errors++;
 }
 if(data.key !== undefined){
 if(!(validate54(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(vErrors === null){vErrors = validate54.errors.slice();} else {for(const e of validate54.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -427,13 +427,13 @@ errors++;
 }
 if(data.index !== undefined){
 if(!(validate70(data.index, {instancePath:instancePath+"/index",parentData:data,parentDataProperty:"index",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+if(vErrors === null){vErrors = validate70.errors.slice();} else {for(const e of validate70.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.bitCount !== undefined){
 if(!(validate54(data.bitCount, {instancePath:instancePath+"/bitCount",parentData:data,parentDataProperty:"bitCount",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(vErrors === null){vErrors = validate54.errors.slice();} else {for(const e of validate54.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -540,13 +540,13 @@ errors++;
 }
 if(data.type !== undefined){
 if(!(validate76(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(vErrors === null){vErrors = validate76.errors.slice();} else {for(const e of validate76.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.archivedDate !== undefined){
 if(!(validate60(data.archivedDate, {instancePath:instancePath+"/archivedDate",parentData:data,parentDataProperty:"archivedDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -679,7 +679,7 @@ errors++;
 }
 if(data.key !== undefined){
 if(!(validate75(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+if(vErrors === null){vErrors = validate75.errors.slice();} else {for(const e of validate75.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -722,13 +722,13 @@ errors++;
 }
 if(data.relationValue !== undefined){
 if(!(validate80(data.relationValue, {instancePath:instancePath+"/relationValue",parentData:data,parentDataProperty:"relationValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+if(vErrors === null){vErrors = validate80.errors.slice();} else {for(const e of validate80.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.archivedDate !== undefined){
 if(!(validate60(data.archivedDate, {instancePath:instancePath+"/archivedDate",parentData:data,parentDataProperty:"archivedDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -822,7 +822,7 @@ errors++;
 }
 if(data.dataType !== undefined){
 if(!(validate64(data.dataType, {instancePath:instancePath+"/dataType",parentData:data,parentDataProperty:"dataType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(vErrors === null){vErrors = validate64.errors.slice();} else {for(const e of validate64.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -832,7 +832,7 @@ if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate66(data4[i0], {instancePath:instancePath+"/enumTypes/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+if(vErrors === null){vErrors = validate66.errors.slice();} else {for(const e of validate66.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -854,7 +854,7 @@ if(Array.isArray(data6)){
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 if(!(validate69(data6[i1], {instancePath:instancePath+"/bitFieldElements/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(vErrors === null){vErrors = validate69.errors.slice();} else {for(const e of validate69.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -876,7 +876,7 @@ if(Array.isArray(data8)){
 const len2 = data8.length;
 for(let i2=0; i2<len2; i2++){
 if(!(validate74(data8[i2], {instancePath:instancePath+"/metadata/" + i2,parentData:data8,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(vErrors === null){vErrors = validate74.errors.slice();} else {for(const e of validate74.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1010,13 +1010,13 @@ errors++;
 }
 if(data.firstDataRow !== undefined){
 if(!(validate54(data.firstDataRow, {instancePath:instancePath+"/firstDataRow",parentData:data,parentDataProperty:"firstDataRow",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(vErrors === null){vErrors = validate54.errors.slice();} else {for(const e of validate54.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.timeColumn !== undefined){
 if(!(validate56(data.timeColumn, {instancePath:instancePath+"/timeColumn",parentData:data,parentDataProperty:"timeColumn",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+if(vErrors === null){vErrors = validate56.errors.slice();} else {for(const e of validate56.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1049,7 +1049,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!(validate63(data5[key2], {instancePath:instancePath+"/dataColumns/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data5,parentDataProperty:key2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1067,7 +1067,7 @@ errors++;
 }
 if(data.numRows !== undefined){
 if(!(validate85(data.numRows, {instancePath:instancePath+"/numRows",parentData:data,parentDataProperty:"numRows",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(vErrors === null){vErrors = validate85.errors.slice();} else {for(const e of validate85.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1266,7 +1266,7 @@ errors++;
 }
 if(data.channelConfig !== undefined){
 if(!(validate63(data.channelConfig, {instancePath:instancePath+"/channelConfig",parentData:data,parentDataProperty:"channelConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1296,7 +1296,7 @@ errors++;
 }
 if(data.complexComponent !== undefined){
 if(!(validate95(data.complexComponent, {instancePath:instancePath+"/complexComponent",parentData:data,parentDataProperty:"complexComponent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(vErrors === null){vErrors = validate95.errors.slice();} else {for(const e of validate95.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1403,13 +1403,13 @@ errors++;
 }
 if(data.startTimeOverride !== undefined){
 if(!(validate60(data.startTimeOverride, {instancePath:instancePath+"/startTimeOverride",parentData:data,parentDataProperty:"startTimeOverride",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.fileSize !== undefined){
 if(!(validate85(data.fileSize, {instancePath:instancePath+"/fileSize",parentData:data,parentDataProperty:"fileSize",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(vErrors === null){vErrors = validate85.errors.slice();} else {for(const e of validate85.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1431,7 +1431,7 @@ if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate93(data5[i0], {instancePath:instancePath+"/data/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(vErrors === null){vErrors = validate93.errors.slice();} else {for(const e of validate93.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1449,19 +1449,19 @@ errors++;
 }
 if(data.fallbackMethod !== undefined){
 if(!(validate98(data.fallbackMethod, {instancePath:instancePath+"/fallbackMethod",parentData:data,parentDataProperty:"fallbackMethod",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(vErrors === null){vErrors = validate98.errors.slice();} else {for(const e of validate98.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.timeFormat !== undefined){
 if(!(validate58(data.timeFormat, {instancePath:instancePath+"/timeFormat",parentData:data,parentDataProperty:"timeFormat",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(vErrors === null){vErrors = validate58.errors.slice();} else {for(const e of validate58.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.relativeStartTime !== undefined){
 if(!(validate60(data.relativeStartTime, {instancePath:instancePath+"/relativeStartTime",parentData:data,parentDataProperty:"relativeStartTime",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1534,13 +1534,13 @@ errors++;
 }
 if(data.format !== undefined){
 if(!(validate58(data.format, {instancePath:instancePath+"/format",parentData:data,parentDataProperty:"format",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(vErrors === null){vErrors = validate58.errors.slice();} else {for(const e of validate58.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.relativeStartTime !== undefined){
 if(!(validate60(data.relativeStartTime, {instancePath:instancePath+"/relativeStartTime",parentData:data,parentDataProperty:"relativeStartTime",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1599,7 +1599,7 @@ errors++;
 }
 if(data.channelConfig !== undefined){
 if(!(validate63(data.channelConfig, {instancePath:instancePath+"/channelConfig",parentData:data,parentDataProperty:"channelConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1645,7 +1645,7 @@ errors++;
 }
 if(data.timeColumn !== undefined){
 if(!(validate105(data.timeColumn, {instancePath:instancePath+"/timeColumn",parentData:data,parentDataProperty:"timeColumn",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(vErrors === null){vErrors = validate105.errors.slice();} else {for(const e of validate105.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1655,7 +1655,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate109(data1[i0], {instancePath:instancePath+"/dataColumns/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(vErrors === null){vErrors = validate109.errors.slice();} else {for(const e of validate109.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1739,7 +1739,7 @@ errors++;
 }
 if(data.columnConfig !== undefined){
 if(!(validate63(data.columnConfig, {instancePath:instancePath+"/columnConfig",parentData:data,parentDataProperty:"columnConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1798,7 +1798,7 @@ errors++;
 }
 if(data.channel !== undefined){
 if(!(validate63(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1909,7 +1909,7 @@ errors++;
 }
 if(data.timeColumn !== undefined){
 if(!(validate105(data.timeColumn, {instancePath:instancePath+"/timeColumn",parentData:data,parentDataProperty:"timeColumn",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(vErrors === null){vErrors = validate105.errors.slice();} else {for(const e of validate105.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1919,7 +1919,7 @@ if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate115(data1[i0], {instancePath:instancePath+"/columns/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+if(vErrors === null){vErrors = validate115.errors.slice();} else {for(const e of validate115.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -1937,13 +1937,13 @@ errors++;
 }
 if(data.singleChannel !== undefined){
 if(!(validate118(data.singleChannel, {instancePath:instancePath+"/singleChannel",parentData:data,parentDataProperty:"singleChannel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(vErrors === null){vErrors = validate118.errors.slice();} else {for(const e of validate118.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.multiChannel !== undefined){
 if(!(validate121(data.multiChannel, {instancePath:instancePath+"/multiChannel",parentData:data,parentDataProperty:"multiChannel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(vErrors === null){vErrors = validate121.errors.slice();} else {for(const e of validate121.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2062,31 +2062,31 @@ errors++;
 }
 if(data.flatDataset !== undefined){
 if(!(validate104(data.flatDataset, {instancePath:instancePath+"/flatDataset",parentData:data,parentDataProperty:"flatDataset",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+if(vErrors === null){vErrors = validate104.errors.slice();} else {for(const e of validate104.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.singleChannelPerRow !== undefined){
 if(!(validate113(data.singleChannelPerRow, {instancePath:instancePath+"/singleChannelPerRow",parentData:data,parentDataProperty:"singleChannelPerRow",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(vErrors === null){vErrors = validate113.errors.slice();} else {for(const e of validate113.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.footerOffset !== undefined){
 if(!(validate85(data.footerOffset, {instancePath:instancePath+"/footerOffset",parentData:data,parentDataProperty:"footerOffset",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(vErrors === null){vErrors = validate85.errors.slice();} else {for(const e of validate85.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.footerLength !== undefined){
 if(!(validate54(data.footerLength, {instancePath:instancePath+"/footerLength",parentData:data,parentDataProperty:"footerLength",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(vErrors === null){vErrors = validate54.errors.slice();} else {for(const e of validate54.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.complexTypesImportMode !== undefined){
 if(!(validate126(data.complexTypesImportMode, {instancePath:instancePath+"/complexTypesImportMode",parentData:data,parentDataProperty:"complexTypesImportMode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(vErrors === null){vErrors = validate126.errors.slice();} else {for(const e of validate126.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2146,7 +2146,7 @@ errors++;
 }
 if(data.timeIndex !== undefined){
 if(!(validate85(data.timeIndex, {instancePath:instancePath+"/timeIndex",parentData:data,parentDataProperty:"timeIndex",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(vErrors === null){vErrors = validate85.errors.slice();} else {for(const e of validate85.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2164,13 +2164,13 @@ errors++;
 }
 if(data.valueIndex !== undefined){
 if(!(validate85(data.valueIndex, {instancePath:instancePath+"/valueIndex",parentData:data,parentDataProperty:"valueIndex",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(vErrors === null){vErrors = validate85.errors.slice();} else {for(const e of validate85.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.channelConfig !== undefined){
 if(!(validate63(data.channelConfig, {instancePath:instancePath+"/channelConfig",parentData:data,parentDataProperty:"channelConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2280,7 +2280,7 @@ if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate130(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(vErrors === null){vErrors = validate130.errors.slice();} else {for(const e of validate130.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2298,13 +2298,13 @@ errors++;
 }
 if(data.timeFormat !== undefined){
 if(!(validate58(data.timeFormat, {instancePath:instancePath+"/timeFormat",parentData:data,parentDataProperty:"timeFormat",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(vErrors === null){vErrors = validate58.errors.slice();} else {for(const e of validate58.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.relativeStartTime !== undefined){
 if(!(validate60(data.relativeStartTime, {instancePath:instancePath+"/relativeStartTime",parentData:data,parentDataProperty:"relativeStartTime",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2404,7 +2404,7 @@ errors++;
 }
 if(data.instance !== undefined){
 if(!(validate140(data.instance, {instancePath:instancePath+"/instance",parentData:data,parentDataProperty:"instance",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(vErrors === null){vErrors = validate140.errors.slice();} else {for(const e of validate140.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2422,7 +2422,7 @@ errors++;
 }
 if(data.channelConfig !== undefined){
 if(!(validate63(data.channelConfig, {instancePath:instancePath+"/channelConfig",parentData:data,parentDataProperty:"channelConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+if(vErrors === null){vErrors = validate63.errors.slice();} else {for(const e of validate63.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2545,7 +2545,7 @@ if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate139(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(vErrors === null){vErrors = validate139.errors.slice();} else {for(const e of validate139.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2563,7 +2563,7 @@ errors++;
 }
 if(data.relativeStartTime !== undefined){
 if(!(validate60(data.relativeStartTime, {instancePath:instancePath+"/relativeStartTime",parentData:data,parentDataProperty:"relativeStartTime",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(vErrors === null){vErrors = validate60.errors.slice();} else {for(const e of validate60.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2625,7 +2625,7 @@ errors++;
 }
 if(data.parseErrorPolicy !== undefined){
 if(!(validate145(data.parseErrorPolicy, {instancePath:instancePath+"/parseErrorPolicy",parentData:data,parentDataProperty:"parseErrorPolicy",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(vErrors === null){vErrors = validate145.errors.slice();} else {for(const e of validate145.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2720,37 +2720,37 @@ errors++;
 }
 if(data.type !== undefined){
 if(!(validate155(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+if(vErrors === null){vErrors = validate155.errors.slice();} else {for(const e of validate155.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.csvConfig !== undefined){
 if(!(validate53(data.csvConfig, {instancePath:instancePath+"/csvConfig",parentData:data,parentDataProperty:"csvConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(vErrors === null){vErrors = validate53.errors.slice();} else {for(const e of validate53.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.tdmsConfig !== undefined){
 if(!(validate90(data.tdmsConfig, {instancePath:instancePath+"/tdmsConfig",parentData:data,parentDataProperty:"tdmsConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(vErrors === null){vErrors = validate90.errors.slice();} else {for(const e of validate90.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.parquetConfig !== undefined){
 if(!(validate103(data.parquetConfig, {instancePath:instancePath+"/parquetConfig",parentData:data,parentDataProperty:"parquetConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(vErrors === null){vErrors = validate103.errors.slice();} else {for(const e of validate103.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.hdf5Config !== undefined){
 if(!(validate129(data.hdf5Config, {instancePath:instancePath+"/hdf5Config",parentData:data,parentDataProperty:"hdf5Config",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(vErrors === null){vErrors = validate129.errors.slice();} else {for(const e of validate129.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.ulogConfig !== undefined){
 if(!(validate138(data.ulogConfig, {instancePath:instancePath+"/ulogConfig",parentData:data,parentDataProperty:"ulogConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(vErrors === null){vErrors = validate138.errors.slice();} else {for(const e of validate138.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2832,31 +2832,31 @@ errors++;
 }
 if(data.defaultCsvConfig !== undefined){
 if(!(validate53(data.defaultCsvConfig, {instancePath:instancePath+"/defaultCsvConfig",parentData:data,parentDataProperty:"defaultCsvConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(vErrors === null){vErrors = validate53.errors.slice();} else {for(const e of validate53.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.defaultTdmsConfig !== undefined){
 if(!(validate90(data.defaultTdmsConfig, {instancePath:instancePath+"/defaultTdmsConfig",parentData:data,parentDataProperty:"defaultTdmsConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(vErrors === null){vErrors = validate90.errors.slice();} else {for(const e of validate90.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.defaultParquetConfig !== undefined){
 if(!(validate103(data.defaultParquetConfig, {instancePath:instancePath+"/defaultParquetConfig",parentData:data,parentDataProperty:"defaultParquetConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(vErrors === null){vErrors = validate103.errors.slice();} else {for(const e of validate103.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.defaultHdf5Config !== undefined){
 if(!(validate129(data.defaultHdf5Config, {instancePath:instancePath+"/defaultHdf5Config",parentData:data,parentDataProperty:"defaultHdf5Config",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(vErrors === null){vErrors = validate129.errors.slice();} else {for(const e of validate129.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.defaultUlogConfig !== undefined){
 if(!(validate138(data.defaultUlogConfig, {instancePath:instancePath+"/defaultUlogConfig",parentData:data,parentDataProperty:"defaultUlogConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(vErrors === null){vErrors = validate138.errors.slice();} else {for(const e of validate138.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2889,7 +2889,7 @@ errors++;
 }
 for(const key2 in data8){
 if(!(validate154(data8[key2], {instancePath:instancePath+"/fileConfigs/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data8,parentDataProperty:key2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(vErrors === null){vErrors = validate154.errors.slice();} else {for(const e of validate154.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
@@ -2960,43 +2960,43 @@ errors++;
 }
 if(data.csvConfig !== undefined){
 if(!(validate53(data.csvConfig, {instancePath:instancePath+"/csvConfig",parentData:data,parentDataProperty:"csvConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(vErrors === null){vErrors = validate53.errors.slice();} else {for(const e of validate53.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.ch10Config !== undefined){
 if(!(validate88(data.ch10Config, {instancePath:instancePath+"/ch10Config",parentData:data,parentDataProperty:"ch10Config",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
+if(vErrors === null){vErrors = validate88.errors.slice();} else {for(const e of validate88.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.tdmsConfig !== undefined){
 if(!(validate90(data.tdmsConfig, {instancePath:instancePath+"/tdmsConfig",parentData:data,parentDataProperty:"tdmsConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(vErrors === null){vErrors = validate90.errors.slice();} else {for(const e of validate90.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.parquetConfig !== undefined){
 if(!(validate103(data.parquetConfig, {instancePath:instancePath+"/parquetConfig",parentData:data,parentDataProperty:"parquetConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(vErrors === null){vErrors = validate103.errors.slice();} else {for(const e of validate103.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.hdf5Config !== undefined){
 if(!(validate129(data.hdf5Config, {instancePath:instancePath+"/hdf5Config",parentData:data,parentDataProperty:"hdf5Config",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(vErrors === null){vErrors = validate129.errors.slice();} else {for(const e of validate129.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.ulogConfig !== undefined){
 if(!(validate138(data.ulogConfig, {instancePath:instancePath+"/ulogConfig",parentData:data,parentDataProperty:"ulogConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(vErrors === null){vErrors = validate138.errors.slice();} else {for(const e of validate138.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }
 if(data.batchConfig !== undefined){
 if(!(validate148(data.batchConfig, {instancePath:instancePath+"/batchConfig",parentData:data,parentDataProperty:"batchConfig",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+if(vErrors === null){vErrors = validate148.errors.slice();} else {for(const e of validate148.errors){vErrors.push(e);}}
 errors = vErrors.length;
 }
 }

@@ -70,11 +70,16 @@ function nested(
   return [null, i];
 }
 
-function mapping(lines: Line[], start: number, indent: number): [unknown, number] {
+/**
+ * A block mapping from line `start` at `indent`. `first`, when given, stands for line
+ * `start` (the rest of a `- key: value` line, whose key sits right of the dash): the lines
+ * themselves are never copied, so a sequence of n compact mappings reads in linear time.
+ */
+function mapping(lines: Line[], start: number, indent: number, first?: Line): [unknown, number] {
   const out: Record<string, unknown> = {};
   let i = start;
   while (i < lines.length) {
-    const line = lines[i] as Line;
+    const line = (i === start && first) || (lines[i] as Line);
     if (line.indent < indent) break;
     if (line.indent > indent || isItem(line.text)) give();
     const [key, rest] = splitKey(line.text);
@@ -112,9 +117,7 @@ function sequence(lines: Line[], start: number, indent: number): [unknown, numbe
     } else if (keyOf(rest) !== undefined) {
       // A compact mapping: `- key: value` with its other keys under `key`.
       const column = indent + 1 + (after.length - rest.length);
-      const copy = lines.slice();
-      copy[i] = { indent: column, text: rest };
-      const [v, next] = mapping(copy, i, column);
+      const [v, next] = mapping(lines, i, column, { indent: column, text: rest });
       out.push(v);
       i = next;
     } else {

@@ -1,4 +1,5 @@
 import type { Issue } from '../model/plain.js';
+import { pushAll } from '../model/plain.js';
 
 export interface FormatOptions {
   /** The config text the issues are about: adds a code frame under each issue. */
@@ -29,7 +30,7 @@ export function formatIssues(issues: readonly Issue[], options: FormatOptions = 
       const file = options.filename ?? i.file;
       const where = [file, i.line, i.column].filter((x) => x !== undefined).join(':');
       out.push(`  → at ${i.path === '' ? '/' : i.path}${where ? ` (${where})` : ''}`);
-      if (lines && i.line !== undefined) out.push(...frame(lines, i.line, i.column ?? 1, options));
+      if (lines && i.line !== undefined) pushAll(out, frame(lines, i.line, i.column ?? 1, options));
       if (i.hint) out.push(`  hint: ${i.hint}`);
       return out.join('\n');
     })

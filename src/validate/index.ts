@@ -22,6 +22,7 @@ export {
   duplicateKeyOffset,
   MAX_ALIAS_COUNT,
   MAX_CONFIG_BYTES,
+  MAX_CONFIG_TEXT,
   type ParsedSource,
   type ParseSourceOptions,
   parseConfigSource,
@@ -36,6 +37,7 @@ export {
   editDistance,
   listSome,
   notFoundHint,
+  pathSuggester,
 } from './suggest.js';
 export {
   assertValidConfig,

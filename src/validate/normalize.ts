@@ -8,6 +8,7 @@ import {
   type Issue,
   issue,
   MAX_NESTING_DEPTH,
+  setOwn,
   UINT64_MAX,
 } from '../model/plain.js';
 import { show } from './_issue.js';
@@ -77,14 +78,11 @@ function shapeOf(node: SchemaNode): Shape {
 /**
  * Keys that name JavaScript's object machinery. No config has them; in plain assignment
  * `__proto__` would replace the prototype and hide what it holds from every later
- * check, so each is reported (`unknown_key`) wherever it appears and kept as an own key.
+ * check, so each is reported (`unknown_key`) wherever a field name is expected, and kept
+ * as an own key. A map's keys (a batch's member paths) are data, not field names: any of
+ * them is kept as it is, unreported.
  */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** `out[key] = value` that makes an own property even for `__proto__`. */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 function reportReserved(key: string, path: string, issues: Issue[]): void {
   if (!RESERVED_KEYS.has(key)) return;
@@ -134,9 +132,9 @@ function walk(value: unknown, shape: Shape, path: string, depth: number, issues:
         : plain(value, path, depth, issues);
     case 'record': {
       if (!isPlainObject(value)) return plain(value, path, depth, issues);
+      // A map's keys are data (archive member paths, column numbers): any name is one.
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        reportReserved(k, path, issues);
         setOwn(out, k, walk(v, shape.value, `${path}/${escapePointerToken(k)}`, depth + 1, issues));
       }
       return out;

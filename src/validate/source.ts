@@ -3,8 +3,18 @@ import { type Issue, issue, parsePointer } from '../model/plain.js';
 import { yaml } from './_yaml.js';
 import { camelCase } from './suggest.js';
 
-/** The largest config text read (a config is KBs; anything this big is a mistake). */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest config text read: 16 MiB. Most configs are KBs, but a draft of a wide file is
+ * MBs, and every config importkit writes must read back: the JSON draft of a TDMS file of
+ * 20,000 channels is 5.2 MB (3.3 MB as YAML), so about 60,000 such channels fit; the widest
+ * Parquet file importkit reads (10,000 columns) drafts about 2 MB, a CSV of 100,000 columns
+ * about 10 MB. Not more: a config with an issue is read again with positions, and the YAML
+ * reader's tree takes about 60 times the text (1 GB at its peak for 16 MiB).
+ */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/** The limit in words, for messages. */
+export const MAX_CONFIG_TEXT = `${MAX_CONFIG_BYTES / 1024 / 1024} MiB`;
 /** Alias references allowed per document (guards against "billion laughs"). */
 export const MAX_ALIAS_COUNT = 100;
 
@@ -96,7 +106,7 @@ export function parseConfigSource(source: string, options: ParseSourceOptions = 
       issue(
         'input_too_large',
         '',
-        `The config is ${text.length} characters long; a config file is at most ${MAX_CONFIG_BYTES} (4 MiB).`,
+        `The config is ${text.length} characters long; a config file is at most ${MAX_CONFIG_BYTES} (${MAX_CONFIG_TEXT}).`,
       ),
       { line: 1, column: 1 },
     );

@@ -42,6 +42,57 @@ export function closest(
   return best;
 }
 
+/** Up to this many candidates, a path is compared with each of them. */
+const ALL_UP_TO = 64;
+/** Past ALL_UP_TO, how many neighbours on each side of a path, in each order, it is compared with. */
+const NEIGHBOURS = 12;
+
+/** The index in sorted `keys` where `key` would go. */
+function insertionPoint(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A path's last part first, then the rest: `day2/run-1.csv` → `run-1.csv/day2`. */
+function nameFirst(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at < 0 ? path : `${path.slice(at + 1)}/${path.slice(0, at)}`;
+}
+
+/**
+ * `closest` for many paths against the same many candidates (the members of an archive a
+ * batch lists): the candidates are sorted once, by path and by name first, and each path is
+ * compared only with its neighbours in both orders (those that share its start, or its file
+ * name with a near folder) instead of with every candidate, so that N missing paths against
+ * M members cost N × a constant comparisons, not N × M (2,000 against 2,000 took 40 s). With
+ * a few candidates it is `closest` itself.
+ */
+export function pathSuggester(
+  candidates: readonly string[],
+): (given: string) => string | undefined {
+  if (candidates.length <= ALL_UP_TO) return (given) => closest(given, candidates);
+  const byPath = [...candidates].sort();
+  const byName = candidates
+    .map((c) => [nameFirst(c), c] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const names = byName.map(([key]) => key);
+  return (given) => {
+    const near = new Set<string>();
+    const at = insertionPoint(byPath, given);
+    for (const c of byPath.slice(Math.max(0, at - NEIGHBOURS), at + NEIGHBOURS)) near.add(c);
+    const atName = insertionPoint(names, nameFirst(given));
+    for (const [, c] of byName.slice(Math.max(0, atName - NEIGHBOURS), atName + NEIGHBOURS))
+      near.add(c);
+    return closest(given, near);
+  };
+}
+
 /** `a`, `a and b`, `a, b and 3 more`: the one way a list of candidates is written. */
 export function listSome(items: readonly string[], max = 3, total = items.length): string {
   const shown = items.slice(0, max);

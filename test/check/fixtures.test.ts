@@ -32,7 +32,7 @@ function drafts(
     });
 }
 
-const AREAS = { csv: 47, parquet: 10, hdf5: 10 } as const;
+const AREAS = { csv: 47, parquet: 11, hdf5: 10 } as const;
 
 /** What `importkit check` says on a draft: whether the config validates, and the file's errors. */
 interface Verdict {

@@ -196,15 +196,15 @@ describe('an empty file', () => {
 });
 
 describe('fmt reads configs as lint does', () => {
-  test('a config over 4 MiB is refused without being read whole', async () => {
+  test('a config over 16 MiB is refused without being read whole', async () => {
     const big = join(dir, 'big.yaml');
-    writeFileSync(big, `csvConfig:\n  assetName: "${'x'.repeat(4 * 1024 * 1024)}"\n`);
+    writeFileSync(big, `csvConfig:\n  assetName: "${'x'.repeat(16 * 1024 * 1024)}"\n`);
     const r = await call(['fmt', big, '--check']);
     expect(r.code).toBe(1);
     expect(r.out).toContain('input_too_large');
     expect(r.out).toContain(big);
   });
-  test('endless standard input is read up to 4 MiB, then refused', async () => {
+  test('endless standard input is read up to 16 MiB, then refused', async () => {
     let given = 0;
     async function* endless() {
       const chunk = new Uint8Array(64 * 1024).fill(0x61);
@@ -217,6 +217,6 @@ describe('fmt reads configs as lint does', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('error input_too_large: <stdin>: Standard input holds more than');
     expect(r.out).toContain('hint:');
-    expect(given).toBeLessThanOrEqual(4 * 1024 * 1024 + 64 * 1024);
+    expect(given).toBeLessThanOrEqual(16 * 1024 * 1024 + 64 * 1024);
   });
 });

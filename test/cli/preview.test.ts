@@ -55,13 +55,13 @@ describe('importkit preview', () => {
     expect(flagged.map((m) => m[1])).toEqual(['7']);
   });
 
-  test('CH10: the command and the page say its rows are not shown yet, and plot nothing', async () => {
+  test('CH10: no plots; the page shows the packets of each channel from their headers', async () => {
     const config = join(dir, 'ch10.yaml');
     await writeFile(config, 'ch10Config:\n  assetName: recorder\n  runName: sortie-4\n');
     const data = join(fixtures, '..', 'ch10', 'recorder.ch10');
     const r = await call('preview', config, data, '-o', 'ch10.html');
     const note =
-      'CH10 rows are not shown yet: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page has no time axis and no plots (the check verdict and the config stand)';
+      'CH10 values are not plotted: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page shows where each channel has packets instead of plots (the check verdict and the config stand)';
     expect(r).toEqual({ code: 0, stdout: '', stderr: `wrote ch10.html\nnote: ${note}\n` });
     const html = readFileSync(join(dir, 'ch10.html'), 'utf8');
     expect({
@@ -69,6 +69,20 @@ describe('importkit preview', () => {
       plots: html.includes('<div class="plot" data-plot="'),
       channels: html.includes('<div class="channel" data-channel='),
     }).toEqual({ note: true, plots: false, channels: false });
+    // One row per data channel, each cell from the packet headers (the bar's cell aside).
+    const rows = [...html.matchAll(/<tr data-channel="[^"]*">(.*?)<\/tr>/g)].map((m) =>
+      [...(m[1] as string).matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]).slice(0, 6),
+    );
+    const at = (s: string) => `${s} s (2024-03-01T12:00:0${s.slice(0, 1)}.${s.slice(2)}Z)`;
+    expect(rows).toEqual([
+      ['IRIG-TIME', 'channel 1 · TIMIN · 0x11 time F1', '3', '108 B', at('0.000'), at('2.000')],
+      ['PCM-MAIN', 'channel 3 · PCMIN · 0x09 PCM F1', '6', '504 B', at('0.100'), at('2.600')],
+      ['BUS-A', 'channel 4 · 1553IN · 0x19 1553 F1', '3', '180 B', at('0.200'), at('2.200')],
+      ['ANALOG-1', 'channel 5 · ANAIN · 0x21 analog F1', '3', '132 B', at('0.300'), at('2.300')],
+    ]);
+    expect(html).toContain(
+      '0 s is the earliest relative time counter of the data and time packets: 2024-03-01T12:00:00.000Z. From the packet headers (every packet header read); no value of the data is shown.',
+    );
   });
 
   test('usage errors exit 2 with one line', async () => {

@@ -4,7 +4,7 @@
  * building it first when it is missing or older than the sources it needs.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -129,6 +129,36 @@ describe('importkit serve + submit, as processes', () => {
     expect(usage.stderr).toContain("unknown kind 'oops'");
     await stop(s.child);
   }, 60_000);
+
+  test('a store that cannot be read: what is wrong and how to recover, exit 1, no stack trace', async () => {
+    const damaged = join(dir, 'damaged');
+    await mkdir(damaged);
+    const header = JSON.stringify({ importkitEmulatorStore: 1 });
+    const lines = [header, '["put","meta","seq",1]', '["commit"]', '{"seq":', '["commit"]'];
+    await writeFile(join(damaged, 'store.jsonl'), `${lines.join('\n')}\n`);
+    const notAFolder = join(dir, 'not-a-folder');
+    await writeFile(notAFolder, 'x');
+    const run = (dataDir: string) =>
+      spawnSync(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const answers = [run(damaged), run(notAFolder)].map((r) => ({
+      code: r.status,
+      stderr: r.stderr,
+    }));
+    const open = (d: string) => `importkit serve: cannot open the emulator's store in ${d}:`;
+    expect(answers).toEqual([
+      {
+        code: 1,
+        stderr: `${open(damaged)} store.jsonl is damaged at line 4: it is not JSON\n  hint: To start with an empty store, move ${damaged} aside (or remove store.jsonl from it; the uploads stay); to keep what it held, restore the folder from a copy.\n`,
+      },
+      {
+        code: 1,
+        stderr: `${open(notAFolder)} mkdir ${notAFolder}/uploads failed (ENOTDIR)\n  hint: --data-dir must name a folder: ${notAFolder} is not one.\n`,
+      },
+    ]);
+  }, 120_000);
 
   test('without --data-dir, a stopped server leaves nothing in the temp directory', async () => {
     const temp = await mkdtemp(join(dir, 'temp-'));

@@ -30,21 +30,12 @@ import { repoRoot } from '../helpers/paths.js';
 // direction, so a fixed case must leave the table.
 // =======================================================================================
 const KNOWN_CONTRADICTIONS: Readonly<Record<string, string>> = {
-  'ch10/error-no-tmats.ch10 | check: fits':
-    'CH10 has no check yet: check reads the config alone, so a file infer refuses fits',
-  'ch10/error-no-tmats.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-not-ch10.ch10 | check: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-not-ch10.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-truncated.ch10 | check: fits': 'CH10 has no check yet (as above)',
-  'ch10/error-truncated.ch10 | check --full: fits': 'CH10 has no check yet (as above)',
   'check-hdf5/every-finding.h5 | check --full: time_not_parseable':
     "HDF5: infer reads a few values of each time dataset, not /grid's NaN time",
   'check-hdf5/every-finding.h5 | check --full: value_outside_type':
     "HDF5: infer reads no values of value datasets, so not /flag's bool byte of 2",
   'check-hdf5/float-time.h5 | check --full: time_not_parseable':
     "HDF5: infer reads a few values of each time dataset, not /t's NaN time",
-  'check-parquet/every-finding.parquet | check --full: time_null':
-    "Parquet: the footer's statistics count 2 null times, but infer does not report them",
   'ulog/damaged-truncated.ulg | check: ulog_damage_fails_import':
     'ULog: infer warns ulog_damaged but drafts the default FAIL_ON_ERROR parseErrorPolicy, which check says fails the import',
   'ulog/damaged-truncated.ulg | check --full: ulog_damage_fails_import':

@@ -15,7 +15,7 @@ import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
-import { toYaml } from '../../src/cli/commands/_draft-output.js';
+import { draftText } from '../../src/cli/commands/_draft-output.js';
 import { formatConfigText } from '../../src/fmt/index.js';
 import { finishDraft } from '../../src/infer/index.js';
 import { type ConfigKind, kindOfKey } from '../../src/model/index.js';
@@ -299,10 +299,12 @@ describe('the draft writer', () => {
         const kind = (kindOfKey(key) ?? 'csv') as ConfigKind;
         const draft = finishDraft({ document: built, kind, evidence: [], issues: [] });
         expect(draft.document).toEqual(doc);
-        const yaml = formatConfigText(toYaml(draft, 'data.csv'), { filename: 'draft.yaml' });
+        const yaml = formatConfigText(draftText(draft, 'data.csv', 'yaml'), {
+          filename: 'draft.yaml',
+        });
         expect(yaml.changes).toEqual([]);
         expect(yaml.changed).toBe(false);
-        const json = `${JSON.stringify(draft.document, null, 2)}\n`;
+        const json = draftText(draft, 'data.csv', 'json');
         const jsonFormatted = formatConfigText(json, { filename: 'draft.json' });
         expect(jsonFormatted.changes).toEqual([]);
         expect(jsonFormatted.changed).toBe(false);

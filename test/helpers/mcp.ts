@@ -77,9 +77,7 @@ export async function startMcp(
         undefined,
         callOptions,
       )) as CallToolResult;
-      const text = result.content
-        .map((c) => (c.type === 'text' ? c.text : ''))
-        .join('\n');
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       return {
         result,
         isError: result.isError === true,

@@ -16,7 +16,7 @@ const {
 
 describe('CH10 fixtures', () => {
   test('there are fixtures of every kind', () => {
-    expect(cases).toHaveLength(5);
+    expect(cases).toHaveLength(10);
   });
 
   test.each(cases)('%s', async (name) => {
@@ -33,16 +33,26 @@ describe('CH10 fixtures', () => {
       return;
     }
     const draft = await inferConfig(file, expected.options);
-    expect({ document: draft.document, issues: draft.issues }).toEqual({
-      document: expected.document,
-      issues: [],
-    });
     const profile = await inspectCh10(file);
-    expect(
-      profile.channels.map((c) => ({ channelId: c.channelId, name: c.name, dataType: c.dataType })),
-    ).toEqual(expected.channels);
-    expect(profile.tmats.programName).toBe('FLIGHT-TEST-7');
-    expect(profile.bytesRead).toBe(profile.file.size); // one read of the (small) head
+    expect({
+      document: draft.document,
+      issues: draft.issues.map((i) => ({ code: i.code, severity: i.severity })),
+      programName: profile.tmats.programName,
+      channels: profile.channels.map((c) => ({
+        channelId: c.channelId,
+        name: c.name,
+        dataType: c.dataType,
+      })),
+      packets: profile.inventory.map((c) => ({
+        channelId: c.channelId,
+        packets: c.packets,
+        dataTypes: c.dataTypes.map((t) => t.dataType),
+      })),
+      start: profile.packets.start,
+      stop: profile.packets.stop,
+    }).toEqual({ start: undefined, stop: undefined, ...expected, options: undefined });
+    expect(profile.packets.read).toBe('all');
+    expect(profile.bytesRead).toBe(profile.file.size); // the head read once, headers from it
   });
 
   test('the explain evidence names what scaleValues was decided from', async () => {
@@ -52,8 +62,47 @@ describe('CH10 fixtures', () => {
       [
         '/ch10Config/scaleValues',
         'true',
-        'the TMATS record defines 1 data conversion (C-x\\DCN) for 4 channels (TIMEIN, PCMIN, 1553IN, ANAIN)',
+        'the TMATS record defines 1 data conversion (C-x\\DCN) for 4 channels (TIMIN, PCMIN, 1553IN, ANAIN)',
       ],
     ]);
+  });
+
+  test('the inventory of a recording where most listed channels are idle', async () => {
+    const profile = await inspectCh10(join(dir, 'idle-channels.ch10'));
+    expect(
+      profile.issues.map((i) => [i.code, i.severity, i.message.replace(/^.*?: /, '')]),
+    ).toEqual([
+      [
+        'ch10_channel_without_packets',
+        'info',
+        "4 of the 6 channels the TMATS record lists carry no packets (2 of them disabled): 3 'PCM-MAIN', 5 'ANALOG-1', 6 'VIDEO-1' and 7 'DISCRETE-1'",
+      ],
+      [
+        'ch10_channel_not_in_tmats',
+        'warning',
+        'packets on 1 channel ID the TMATS record does not list: 9 (1 packet of 0x19 1553 F1)',
+      ],
+    ]);
+    expect(profile.fields.map((f) => [f.name, f.logicalType ?? '', f.samples.join(' | ')])).toEqual(
+      [
+        ['IRIG-TIME', '0x11 time F1', '2 packets | 72 bytes | 0.000 s to 1.000 s'],
+        ['PCM-MAIN', '', 'no packets'],
+        ['BUS-A', '0x19 1553 F1', '2 packets | 120 bytes | 0.200 s to 1.200 s'],
+        ['ANALOG-1', '', 'no packets'],
+        ['VIDEO-1', '', 'no packets'],
+        ['DISCRETE-1', '', 'no packets'],
+        ['channel 9 (not in TMATS)', '0x19 1553 F1', '1 packet | 60 bytes | 0.300 s to 0.300 s'],
+      ],
+    );
+  });
+
+  test('a time packet in the day-of-year format gives no date: no absolute time range', async () => {
+    const profile = await inspectCh10(join(dir, 'no-conversions.ch10'));
+    expect(profile.packets.firstTime?.time).toEqual({
+      format: 'day',
+      text: 'day 061 12:00:00.000',
+      source: 1,
+    });
+    expect([profile.packets.start, profile.packets.stop]).toEqual([undefined, undefined]);
   });
 });

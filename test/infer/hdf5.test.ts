@@ -42,7 +42,7 @@ describe('the platform examples infer the configs the corpus README lists', () =
     expect(draft.issues).toEqual([]);
   });
 
-  test('hdf5-two-d.h5: time and value dataset the same, timeIndex 0, valueIndex 1', async () => {
+  test("hdf5-two-d.h5: time and value dataset the same, timeIndex 0, valueIndex 1; each channel named as the platform's CLI names a column, not by its Name attribute", async () => {
     const draft = await inferConfig(join(corpus, 'hdf5-two-d.h5'));
     expect(draft.document).toEqual({
       hdf5Config: {
@@ -53,7 +53,7 @@ describe('the platform examples infer the configs the corpus README lists', () =
           valueDataset: `/sensor_${i}`,
           valueIndex: '1',
           channelConfig: {
-            name: `sensor_${i}`,
+            name: `sensor_${i}.1`,
             units: 'm/s',
             dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
           },
@@ -199,7 +199,7 @@ describe('importkit infer on HDF5', () => {
           {
             timeDataset: '/clock',
             valueDataset: '/g/v',
-            channelConfig: { name: 'volts', dataType: 'CHANNEL_DATA_TYPE_FLOAT' },
+            channelConfig: { name: 'g.v', dataType: 'CHANNEL_DATA_TYPE_FLOAT' },
           },
         ],
         timeFormat: 'TIME_FORMAT_RELATIVE_MILLISECONDS',
@@ -210,6 +210,13 @@ describe('importkit infer on HDF5', () => {
     expect(explained).toContain('given as an option (--time-dataset)');
     expect(explained).toContain('given as an option (--time-format)');
     expect(explained).toContain('given as an option (--relative-start)');
+    // The Name attribute is offered, not used: the platform's CLI names channels by path.
+    expect(explained).toContain(
+      "the dataset path /g/v with / as ., as the platform's CLI names it",
+    );
+    expect(explained).toContain(
+      "volts: attribute Name of /g/v (as the platform's Python client names it)",
+    );
   });
 
   test('without options the same file has no time for /g/v: an empty draft, exit 1', async () => {

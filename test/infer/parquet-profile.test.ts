@@ -246,3 +246,36 @@ describe('draftFromProfile', () => {
     });
   });
 });
+
+describe("the time column the platform's CLI takes by its name", () => {
+  test('a column named Timestamp (any case) is the time, before a TIMESTAMP of another name', async () => {
+    const p = profile([
+      field('event_time', 0, {
+        physicalType: 'INT64',
+        logicalType: 'TIMESTAMP(MICROS, UTC)',
+        temporal: { kind: 'TIMESTAMP', unit: 'MICROS', utc: true },
+      }),
+      field('Timestamp', 1, {
+        physicalType: 'INT64',
+        stats: { min: '1709294400000000000', max: '1709294460000000000' },
+      }),
+      field('speed', 2, {}),
+    ]);
+    const draft = await draftFromProfile(p, {}, noPages);
+    expect(draft.document.parquetConfig?.flatDataset?.timeColumn).toEqual({
+      path: 'Timestamp',
+      format: 'TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS',
+    });
+    expect(
+      draft.document.parquetConfig?.flatDataset?.dataColumns?.map((c) => c.channelConfig?.name),
+    ).toEqual(['event_time', 'speed']);
+    expect(codes(draft)).toEqual(['info parquet_temporal_as_int64']);
+    const evidence = draft.evidence.find((e) => e.path.endsWith('/timeColumn/path'));
+    expect(evidence?.reason).toMatch(
+      /^Timestamp is named as the platform's CLI names a time column/,
+    );
+    expect(evidence?.alternatives).toEqual([
+      'event_time (TIMESTAMP(MICROS, UTC)): the strongest by type',
+    ]);
+  });
+});

@@ -94,6 +94,17 @@ const PINNED: Record<string, string[]> = {
   hdf5_time_dataset_not_found: [],
   hdf5_time_format_invalid: [],
   hdf5_relative_start_invalid: ['relative_start_time_missing'],
+  // A batch's inference: a folder or archive without data drafts an empty fileConfigs.
+  batch_file_left_out: [],
+  batch_no_data_files: ['batch_empty'],
+  batch_file_missing: [],
+  batch_file_not_listed: [],
+  batch_type_mismatch: [],
+  archive_corrupt: [],
+  archive_member_name_unsafe: [],
+  archive_member_duplicate: [],
+  archive_members_overlap: [],
+  archive_too_large: [],
 };
 
 const INFERENCE_CODES = [
@@ -101,13 +112,14 @@ const INFERENCE_CODES = [
   ...Object.keys(CODE_AREAS.csv),
   ...Object.keys(CODE_AREAS.parquet),
   ...Object.keys(CODE_AREAS.hdf5),
+  ...Object.keys(CODE_AREAS.batch),
 ] as IssueCode[];
 
 const RANK = { info: 0, warning: 1, error: 2 } as const;
 
 describe('the restatement table', () => {
   test('every inference code absorbs exactly the validation codes pinned here', () => {
-    expect(INFERENCE_CODES).toHaveLength(80);
+    expect(INFERENCE_CODES).toHaveLength(90);
     const actual = Object.fromEntries(INFERENCE_CODES.map((c) => [c, [...(RESTATED_BY[c] ?? [])]]));
     expect(actual).toEqual(PINNED);
     expect(
@@ -118,7 +130,7 @@ describe('the restatement table', () => {
   test('each absorbed code is a validation code, no more severe than the issue that keeps the fact', () => {
     const validate = Object.keys(CODE_AREAS.validate);
     const pairs = Object.entries(RESTATED_BY).flatMap(([i, vs]) => (vs ?? []).map((v) => [i, v]));
-    expect(pairs).toHaveLength(12);
+    expect(pairs).toHaveLength(13);
     for (const [i, v] of pairs as Array<[IssueCode, IssueCode]>) {
       expect(validate, `${i} absorbs ${v}`).toContain(v);
       expect(RANK[CODES[i].severity], `${i} vs ${v}`).toBeGreaterThanOrEqual(

@@ -58,19 +58,24 @@ describe('point 3: reserved keys', () => {
     expect(JSON.parse(JSON.stringify(r.value))).toEqual(JSON.parse(protoJson));
   });
 
-  test('constructor and prototype anywhere are unknown keys', () => {
+  test('constructor and prototype are unknown keys wherever a field is expected; a map key is data', () => {
     const r = validateConfigText(
       `{"constructor": 1, "csvConfig": {"prototype": {}, "dataColumns": {"constructor": {"name": "x"}}}}`,
       { filename: 'c.json' },
     );
-    expect(r.issues.filter((i) => i.code === 'unknown_key').map(place)).toEqual([
+    expect(
+      r.issues
+        .filter((i) => i.code === 'unknown_key' || i.code.startsWith('data_column'))
+        .map(place),
+    ).toEqual([
       'unknown_key /constructor',
       'unknown_key /csvConfig/prototype',
-      'unknown_key /csvConfig/dataColumns/constructor',
+      // A map's key is data: dataColumns keys are column numbers, and this one is not one.
+      'data_column_key_invalid /csvConfig/dataColumns/constructor',
     ]);
   });
 
-  test('property: a reserved key put into any object of a valid config is reported at its place, and kept', () => {
+  test('property: a reserved key put into any object of a valid config (not a map) is reported at its place, and kept', () => {
     fc.assert(
       fc.property(
         arbDocument,
@@ -80,9 +85,12 @@ describe('point 3: reserved keys', () => {
         (doc, key, pick, asYaml) => {
           const value = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
           const objects: Array<[string, Record<string, unknown>]> = [];
+          // Maps (a batch's fileConfigs, a CSV's dataColumns) take any key as data.
+          const isMap = (path: string) => /\/(fileConfigs|dataColumns)$/.test(path);
           const collect = (v: unknown, path: string) => {
             if (typeof v !== 'object' || v === null) return;
-            if (!Array.isArray(v)) objects.push([path, v as Record<string, unknown>]);
+            if (!Array.isArray(v) && !isMap(path))
+              objects.push([path, v as Record<string, unknown>]);
             for (const [k, child] of Object.entries(v))
               collect(child, `${path}/${escapePointerToken(k)}`);
           };

@@ -4,12 +4,17 @@
  * times far below what a quadratic cost gives (see `doublingRatio`). Sizes are small: the
  * point is the growth, not the speed (speed is measured by the benchmarks).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ch10Bytes, type RecorderChannel, tmatsOf } from '../../scripts/fixtures/ch10.js';
+import {
+  ch10Bytes,
+  claimedSourcesBytes,
+  type RecorderChannel,
+  tmatsOf,
+} from '../../scripts/fixtures/ch10.js';
 import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import {
   type ObjectSpec,
@@ -17,7 +22,8 @@ import {
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
-import { checkConfig } from '../../src/check/index.js';
+import { missingIssues } from '../../src/check/batch.js';
+import { checkBatch, checkConfig } from '../../src/check/index.js';
 import { explainTable } from '../../src/cli/commands/_draft-output.js';
 import { profileText } from '../../src/cli/commands/inspect.js';
 import { draftFromCh10Profile } from '../../src/infer/ch10.js';
@@ -33,7 +39,10 @@ import { inspectCsvSource } from '../../src/inspect/csv.js';
 import type { BaseProfile } from '../../src/inspect/profile.js';
 import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import { inspectUlogSource } from '../../src/inspect/ulog.js';
+import type { BatchConfig } from '../../src/model/batch.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import { validateConfigText } from '../../src/validate/index.js';
+import { shapeValidator } from '../../src/validate/shape.js';
 import { doublingRatio, RATIO_BOUND } from './_helpers.js';
 
 let dir: string;
@@ -242,6 +251,17 @@ describe('CH10 TMATS', () => {
     };
     expect(await doublingRatio(read, 500)).toBeLessThan(RATIO_BOUND);
   });
+  // Each recorder claims 65,535 sources (`R-i\N:65535`) and lists one: the channels built
+  // are the ones listed (n), and the work grows with the record, not with the claims (a
+  // reader that trusted them built 65,535 channels a recorder: 6.7 s and 940 MB for one).
+  const recorders = cached((n) => claimedSourcesBytes(n));
+  test('recorders that each claim 65,535 sources', async () => {
+    const read = async (n: number) => {
+      const profile = await inspectCh10Source(memorySource(recorders(n), 'x.ch10'));
+      expect(profile.channels.length).toBe(n);
+    };
+    expect(await doublingRatio(read, 100)).toBeLessThan(RATIO_BOUND);
+  });
 });
 
 describe('Parquet footer and schema', () => {
@@ -290,6 +310,87 @@ describe('HDF5 (the library runs in a worker: few runs)', () => {
   });
 });
 
+describe('config size: lint and check of a config of n channels', () => {
+  const waveform = (i: number): ObjectSpec => ({
+    path: ['G', `c${i}`],
+    data: { type: 'f64', count: 2 },
+    properties: [
+      { name: 'wf_start_time', type: 'timestamp', value: '2024-03-01T00:00:00Z' },
+      { name: 'wf_increment', type: 'f64', value: 0.001 },
+    ],
+  });
+  const entry = (i: number, dataType = 'CHANNEL_DATA_TYPE_DOUBLE') => ({
+    groupName: 'G',
+    channelName: `c${i}`,
+    channelConfig: { name: `c${i}`, dataType },
+  });
+  const document = (n: number, dataType?: string) => ({
+    tdmsConfig: { assetName: 'a', data: Array.from({ length: n }, (_, i) => entry(i, dataType)) },
+  });
+  /** The YAML importkit writes: a `- key: value` line per entry, its other keys under it. */
+  const yamlText = cached((n) => {
+    const lines = ['tdmsConfig:', '  assetName: a', '  data:'];
+    for (let i = 0; i < n; i++) {
+      lines.push(
+        '    - groupName: G',
+        `      channelName: c${i}`,
+        '      channelConfig:',
+        `        name: c${i}`,
+        '        dataType: CHANNEL_DATA_TYPE_DOUBLE',
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  });
+  const jsonText = cached((n) => `${JSON.stringify(document(n), null, 2)}\n`);
+  const lint = (text: string, file: string, n: number) => {
+    const r = validateConfigText(text, { filename: file });
+    expect(r.issues).toEqual([]);
+    expect(r.value?.tdmsConfig?.data?.length).toBe(n);
+  };
+
+  test('lint of a YAML config (each sequence item read once)', async () => {
+    // Reading copied the remaining lines for every item: from 1,000 entries to 8,000
+    // took 377 times as long (3.3 times now).
+    expect(await doublingRatio((n) => lint(yamlText(n), 'c.yaml', n), 1000, 1)).toBeLessThan(
+      RATIO_BOUND,
+    );
+  });
+  test('lint of a JSON config', async () => {
+    expect(await doublingRatio((n) => lint(jsonText(n), 'c.json', n), 400)).toBeLessThan(
+      RATIO_BOUND,
+    );
+  });
+  test('the shape check of a config whose every entry is wrong', async () => {
+    // ajv's code copied the errors so far at each failing item, n² copies: from 5,000
+    // failing entries to 40,000 took 1,315 times as long (7 times now).
+    const wrong = cached((n) => document(n, 'DOUBLE_PRECISION'));
+    const shape = (n: number) => {
+      const validate = shapeValidator();
+      expect(validate(wrong(n))).toBe(false);
+      expect(validate.errors?.length).toBe(n);
+    };
+    expect(await doublingRatio(shape, 5000, 1)).toBeLessThan(RATIO_BOUND);
+  });
+  test('check of a TDMS file against its config (one lookup per entry)', async () => {
+    const file = cached(async (n) => {
+      const path = join(dir, `wide-${n}.tdms`);
+      const objects = [
+        { path: [] },
+        { path: ['G'] },
+        ...Array.from({ length: n }, (_, i) => waveform(i)),
+      ];
+      await writeFile(path, tdmsBytes([{ objects }]).data);
+      return path;
+    });
+    const check = async (n: number) => {
+      expect(await checkConfig(document(n) as ImportDocument, await file(n))).toEqual([]);
+    };
+    // Each entry searched the file's channels (n² steps): from 4,000 channels to 32,000 took
+    // 33 times as long, 11 times now. Smaller here, to keep the suite quick.
+    expect(await doublingRatio(check, 1500, 1)).toBeLessThan(RATIO_BOUND);
+  });
+});
+
 describe('no data-sized array is spread into a call', () => {
   // 150,000 arguments already overflow the stack, and a TDMS file's few MiB of metadata can
   // list that many channels: the tables were sized by Math.max(...rows).
@@ -319,5 +420,45 @@ describe('no data-sized array is spread into a call', () => {
       confidence: 'high',
     }));
     expect(explainTable(evidence).split('\n').length).toBeGreaterThan(n);
+  });
+});
+
+describe('batches', () => {
+  /** A folder of `n` small CSV files, ten to a subfolder, three levels deep. */
+  const folderOf = cached(async (n) => {
+    const root = join(dir, `folder-${n}`);
+    for (let i = 0; i < n; i++) {
+      const sub = join(
+        root,
+        `a${i % 10}`,
+        `b${Math.floor(i / 10) % 10}`,
+        `c${Math.floor(i / 100)}`,
+      );
+      await mkdir(sub, { recursive: true });
+      await writeFile(join(sub, `run-${i}.csv`), `time,v\n${iso(i)},${i}\n`);
+    }
+    return root;
+  });
+  const batchListing = (paths: string[]): BatchConfig => ({
+    defaultCsvConfig: { firstDataRow: 2 },
+    fileConfigs: Object.fromEntries(paths.map((p) => [p, { type: 'DATA_TYPE_KEY_CSV' }])),
+  });
+
+  test('did-you-mean hints: n listed paths under day1/ against n members under day2/', async () => {
+    const hints = (n: number) => {
+      const missing = Array.from({ length: n }, (_, i) => `day1/run-${i}.csv`);
+      const present = Array.from({ length: n }, (_, i) => `day2/run-${i}.csv`).sort();
+      const issues = missingIssues(missing, present);
+      expect(issues[n - 1]?.hint).toBe(`Did you mean 'day2/run-${n - 1}.csv'?`);
+    };
+    expect(await doublingRatio(hints, 100, 2)).toBeLessThan(RATIO_BOUND);
+  });
+
+  test('a folder of n files in nested subfolders', async () => {
+    const check = async (n: number) => {
+      const issues = await checkBatch(batchListing([]), await folderOf(n));
+      expect(issues.filter((i) => i.code === 'batch_file_not_listed')).toHaveLength(n);
+    };
+    expect(await doublingRatio(check, 50, 2)).toBeLessThan(RATIO_BOUND);
   });
 });

@@ -278,6 +278,8 @@ batchConfig:
     singleChannelPerRow:
       singleChannel: { dataPath: v }
       multiChannel: { namePath: n, dataPath: v }
+  fileConfigs:
+    x.parquet: { type: DATA_TYPE_KEY_PARQUET_SINGLE_CHANNEL_PER_ROW }
 `,
     want: [
       ['channel_mode_missing', '/parquetConfig/singleChannelPerRow', 2, 3],

@@ -79,7 +79,7 @@ describe('hostile input ends in one clear issue, fast', () => {
   const cases: Array<[string, string, string]> = [
     ['deep brackets', `a: ${'['.repeat(100_000)}`, 'nesting_too_deep'],
     ['deep flow maps', `a: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}`, 'nesting_too_deep'],
-    ['too large', `a: "${'x'.repeat(5 * 1024 * 1024)}"\n`, 'input_too_large'],
+    ['too large', `a: "${'x'.repeat(17 * 1024 * 1024)}"\n`, 'input_too_large'],
     [
       'alias bomb',
       `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [${'*a, '.repeat(9)}*a]\nc: &c [${'*b, '.repeat(9)}*b]\nd: [${'*c, '.repeat(9)}*c]\n`,

@@ -2,7 +2,8 @@
 import { basename } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
-import { CONFIG_KINDS, type Issue } from '../../model/index.js';
+import { CONFIG_KINDS, type Issue, issue } from '../../model/index.js';
+import { MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
 import { escapedAfterC0, hasUnsafeCharacters, printable, printableJson } from '../printable.js';
@@ -22,11 +23,34 @@ export async function writeDraft(
 }
 
 /**
+ * The draft's text, JSON or YAML. A draft larger than a config importkit reads is an error
+ * of the draft (printed with it): lint, fmt and check would refuse what infer wrote.
+ */
+export function draftText(draft: Draft, file: string, format: string): string {
+  const text = format === 'json' ? toJson(draft) : toYaml(draft, file);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_CONFIG_BYTES) {
+    draft.issues.push(
+      issue(
+        'input_too_large',
+        '',
+        `the draft is ${bytes} bytes, more than the ${MAX_CONFIG_TEXT} lint, fmt and check read`,
+        {
+          hint: 'Import the file in parts (a draft per group or per set of channels), or write YAML (smaller than JSON).',
+          source: { file },
+        },
+      ),
+    );
+  }
+  return text;
+}
+
+/**
  * The draft as YAML with a comment saying what it was inferred from. Names from the file
  * (members, columns) are kept exact: a string holding a control or bidi character is
  * double-quoted and those characters written as escapes, so nothing raw reaches a terminal.
  */
-export function toYaml(draft: Draft, file: string): string {
+function toYaml(draft: Draft, file: string): string {
   const doc = new Document(draft.document);
   visit(doc, {
     Scalar(_, node) {
@@ -54,7 +78,7 @@ export function toYaml(draft: Draft, file: string): string {
 }
 
 /** The draft as JSON (the bare document), printed safely. */
-export function toJson(draft: Draft): string {
+function toJson(draft: Draft): string {
   return `${printableJson(draft.document)}\n`;
 }
 

@@ -7,7 +7,7 @@ import {
   readConfigFile,
 } from '../../files/index.js';
 import type { Issue } from '../../model/plain.js';
-import { decodeConfigBytes, MAX_CONFIG_BYTES } from '../../validate/index.js';
+import { decodeConfigBytes, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -138,10 +138,10 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** A config file's text (at most 4 MiB), or the issue why it cannot be read. */
+/** A config file's text (at most MAX_CONFIG_BYTES), or the issue why it cannot be read. */
 export const readConfig = readConfigFile;
 
-/** A config from standard input: at most 4 MiB are read, as from a file. */
+/** A config from standard input: at most MAX_CONFIG_BYTES are read, as from a file. */
 export async function readConfigStdin(io: Io): Promise<string | Issue> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -151,7 +151,7 @@ export async function readConfigStdin(io: Io): Promise<string | Issue> {
     if (size > MAX_CONFIG_BYTES) {
       return configFileIssue(
         'input_too_large',
-        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (4 MiB).`,
+        `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
         CONFIG_TOO_LARGE_HINT,
       );
     }

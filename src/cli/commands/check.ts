@@ -5,6 +5,7 @@ import { checkAsConfigured, type checkConfig, checkReads } from '../../check/ind
 import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/index.js';
 import type { Issue } from '../../model/plain.js';
+import { pushAll } from '../../model/plain.js';
 import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -92,33 +93,32 @@ export async function check(args: string[], io: Io): Promise<number> {
   }
   const reporter = await openReporter(values, io, 'check');
   const options = { full: values.full, ...dialect };
-  let reports: FileReport[];
+  let checked: CheckedPair[];
   if (pairs.length === 1) {
     const [configFile, dataFile] = pairs[0] as [string, string];
-    reports = [await checkPair(configFile, dataFile, io, failOn, { ...options, jobs })];
+    checked = [await checkPair(configFile, dataFile, io, failOn, { ...options, jobs })];
   } else {
-    reports = await checkPairs(pairs, io, failOn, options, jobs);
+    checked = await checkPairs(pairs, io, failOn, options, jobs);
   }
+  const reports = checked.map((c) => c.report);
   for (const report of reports) reporter.write(report);
   const [first] = pairs as [[string, string]];
-  const [firstReport] = reports as [FileReport];
+  const [firstChecked] = checked as [CheckedPair];
   reporter.end(
     pairs.length === 1
       ? {
           ...summarize(reports),
-          validText: `${first[1]} fits ${first[0]} (${withFlags(readsOf(firstReport, values.full), 'check')})`,
+          validText: `${first[1]} fits ${first[0]} (${withFlags(checkReads(firstChecked.document ?? {}, values.full), 'check')})`,
         }
       : summarize(reports),
   );
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
 }
 
-/** What the check of a report's config reads of its data file, as its verdict says it. */
-function readsOf(report: FileReport, full: boolean): string {
-  const document = validateConfigText(report.text ?? '', { filename: report.file }).documents.find(
-    (d) => d.value !== undefined,
-  )?.value;
-  return checkReads(document ?? {}, full);
+/** A pair's report, and the config document it checked (its verdict says what that reads). */
+interface CheckedPair {
+  report: FileReport;
+  document: ImportDocument | undefined;
 }
 
 /** `--jobs`: a whole number from 1; the cores when not given. */
@@ -145,7 +145,7 @@ async function checkPair(
   failOn: FailOn,
   options: PairOptions,
   showProgress = true,
-): Promise<FileReport> {
+): Promise<CheckedPair> {
   const text = await readConfigText(configFile, io);
   const dataPath = resolve(io.cwd, dataFile);
   const result = validateConfigText(text, { filename: configFile });
@@ -154,14 +154,15 @@ async function checkPair(
     | ImportDocument
     | undefined;
   if (document) {
-    issues.push(
-      ...(await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
+    pushAll(
+      issues,
+      await checkAgainstData(document, text, configFile, dataFile, dataPath, io, {
         ...options,
         progress: showProgress,
-      })),
+      }),
     );
   }
-  return { file: configFile, valid: isValid(issues, failOn), issues, text };
+  return { report: { file: configFile, valid: isValid(issues, failOn), issues, text }, document };
 }
 
 /**
@@ -174,13 +175,13 @@ async function checkPairs(
   failOn: FailOn,
   options: PairOptions,
   jobs: number,
-): Promise<FileReport[]> {
+): Promise<CheckedPair[]> {
   const atOnce = Math.min(jobs, pairs.length);
   const each = { ...options, jobs: Math.max(1, Math.floor(jobs / atOnce)) };
   const progress = options.full
     ? createProgress(io, `checking ${pairs.length} files`, pairs.length, { unit: 'items' })
     : undefined;
-  const reports: FileReport[] = new Array(pairs.length);
+  const reports: CheckedPair[] = new Array(pairs.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -282,8 +283,9 @@ export async function withDataChecks(
     | ImportDocument
     | undefined;
   if (!document) return;
-  report.issues.push(
-    ...(await checkAgainstData(document, report.text, report.file, dataFile, dataPath, io)),
+  pushAll(
+    report.issues,
+    await checkAgainstData(document, report.text, report.file, dataFile, dataPath, io),
   );
   report.valid = isValid(report.issues, failOn);
 }

@@ -4,7 +4,7 @@ import { hasErrors } from '../../model/index.js';
 import { EXIT_INVALID, EXIT_OK } from '../errors.js';
 import type { Io } from '../io.js';
 import { createProgress } from '../progress.js';
-import { explainTable, toJson, toYaml, writeDraft, writeIssues } from './_draft-output.js';
+import { draftText, explainTable, writeDraft, writeIssues } from './_draft-output.js';
 
 export interface BatchFlags {
   defaults: boolean;
@@ -40,7 +40,7 @@ export async function inferBatchCommand(
   } finally {
     progress.done();
   }
-  const text = flags.format === 'json' ? toJson(draft) : toYaml(draft, file);
+  const text = draftText(draft, file, flags.format);
   if (flags.explain) io.stderr.write(explainTable(draft.evidence));
   writeIssues(draft.issues, file, io.stderr);
   if (!(await writeDraft(io, text, flags.output))) return EXIT_INVALID;

@@ -15,7 +15,7 @@ import type { Io } from '../io.js';
 import { checkDataArgument } from '../mistakes.js';
 import { createProgress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
-import { explainTable, toJson, toYaml, writeDraft, writeIssues } from './_draft-output.js';
+import { draftText, explainTable, writeDraft, writeIssues } from './_draft-output.js';
 import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 import { refuseOverwritingInputs } from './_outputs.js';
 
@@ -179,7 +179,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
   await refuseFlagsOfOtherFormats(path, file, options);
   const draft = await inferWithProgress(io, file, path, options);
 
-  const text = format === 'json' ? toJson(draft) : toYaml(draft, file);
+  const text = draftText(draft, file, format);
   if (values.explain) io.stderr.write(explainTable(draft.evidence));
   writeIssues(draft.issues, file, io.stderr);
   if (!(await writeDraft(io, text, typeof values.output === 'string' ? values.output : undefined)))

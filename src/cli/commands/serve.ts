@@ -3,9 +3,9 @@
  * runs the local emulator until interrupted, printing the URL it listens on.
  */
 import { resolve } from 'node:path';
-import { parseFaults, seededIds, startEmulator } from '../../emulator/index.js';
+import { parseFaults, StoreError, seededIds, startEmulator } from '../../emulator/index.js';
 import { parseCommandArgs } from '../args.js';
-import { EXIT_OK, UsageError } from '../errors.js';
+import { CommandError, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 
 const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
@@ -69,6 +69,10 @@ export async function serve(args: string[], io: Io): Promise<number> {
     ...(apiKeys ? { apiKeys } : {}),
     ...(faults ? { faults } : {}),
     stepDelayMs,
+  }).catch((err: unknown) => {
+    // A store that cannot be read: what is wrong and how to recover, exit 1.
+    if (err instanceof StoreError) throw new CommandError(err.message, err.hint);
+    throw err;
   });
   io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
   for (const [key, org] of emulator.organizations) {

@@ -7,7 +7,7 @@ export const channelUpdate: UpdateSpec = {
   key: 'channel',
   schema: Channel,
   what: 'channel',
-  table: (data) => data.channels,
+  table: 'channels',
   idField: 'channelId',
   fields: [
     'name',

@@ -21,7 +21,9 @@ export const importRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/v2/data-imports:detect-config',
-    handler: async ({ req }) => detectConfig(objectBody(await readJson(req))),
+    // Not stored: its base64 sample may be longer than a stored string.
+    handler: async ({ req }) =>
+      detectConfig(objectBody(await readJson(req, { longStrings: true }))),
   },
   {
     method: 'GET',
@@ -33,10 +35,16 @@ export const importRoutes: Route[] = [
     method: 'GET',
     path: new RegExp(`^/api/v2/data-imports/${ID}$`),
     handler: ({ params, orgId }, ctx) => ({
-      dataImport: DataImport.parse(ownImport(ctx, params[0] ?? '', orgId).dataImport),
+      dataImport: DataImport.parse(answerOf(ownImport(ctx, params[0] ?? '', orgId))),
     }),
   },
 ];
+
+/** The DataImport as the service answers it: the record's fields and its config. */
+function answerOf(rec: ImportRecord): Record<string, unknown> {
+  const { url: _url, ...config } = rec.document;
+  return { ...rec.dataImport, ...config };
+}
 
 function ownImport(ctx: EmulatorContext, id: string, orgId: string): ImportRecord {
   const imports = ctx.store.data.imports;
@@ -85,6 +93,7 @@ async function retry({ params, orgId }: RouteCall, ctx: EmulatorContext) {
   rec.dataImport.modifiedDate = ctx.now();
   delete rec.dataImport.errorMessage;
   delete rec.dataImport.warnings;
+  ctx.store.touch('imports', id);
   await commit(ctx, undo);
   startImport(ctx, rec);
   return {};
@@ -119,10 +128,10 @@ function newImport(
       status: 'DATA_IMPORT_STATUS_PENDING',
       createdDate: t,
       modifiedDate: t,
-      [key]: body[key],
     },
   };
   ctx.store.data.imports[id] = rec;
+  ctx.store.touch('imports', id);
   return rec;
 }
 
@@ -130,7 +139,10 @@ function newImport(
 function forget(ctx: EmulatorContext, rec: ImportRecord) {
   const data = ctx.store.data;
   const id = rec.dataImport.dataImportId;
-  if (id !== undefined) delete data.imports[id];
+  if (id !== undefined) {
+    delete data.imports[id];
+    ctx.store.touch('imports', id);
+  }
   if (data.seq === rec.seq) data.seq -= 1;
 }
 
@@ -177,14 +189,34 @@ function listImports(ctx: EmulatorContext, q: URLSearchParams, orgId: string) {
   const all = Object.values(ctx.store.data.imports)
     .filter((r) => r.orgId === orgId && test(r))
     .sort(order);
-  const page = all.slice(offset, offset + pageSize).map((r) => DataImport.parse(r.dataImport));
+  const page = pageOf(all, offset, pageSize);
   const body: { dataImports: unknown[]; nextPageToken?: string } = { dataImports: page };
-  if (offset + pageSize < all.length) {
-    body.nextPageToken = Buffer.from(
-      JSON.stringify({ o: offset + pageSize, q: stableId(query) }),
-    ).toString('base64url');
+  const next = offset + page.length;
+  if (next < all.length) {
+    body.nextPageToken = Buffer.from(JSON.stringify({ o: next, q: stableId(query) })).toString(
+      'base64url',
+    );
   }
   return body;
+}
+
+/**
+ * A page holds at most this much JSON: past it, the page ends early (it always holds one
+ * import) and its token goes on from there, so that a list of imports with 4 MiB configs
+ * never builds an answer larger than a string can be.
+ */
+const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+
+function pageOf(all: readonly ImportRecord[], offset: number, pageSize: number): unknown[] {
+  const page: unknown[] = [];
+  let bytes = 0;
+  for (const rec of all.slice(offset, offset + pageSize)) {
+    const item = DataImport.parse(answerOf(rec));
+    bytes += JSON.stringify(item).length;
+    if (page.length > 0 && bytes > MAX_PAGE_BYTES) break;
+    page.push(item);
+  }
+  return page;
 }
 
 async function detectConfig(body: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -8,7 +8,7 @@ export const runUpdate: UpdateSpec = {
   key: 'run',
   schema: Run,
   what: 'run',
-  table: (data) => data.runs,
+  table: 'runs',
   idField: 'runId',
   fields: RUN_UPDATE_MASK_FIELDS,
   onField: (run, path, value, id, ctx) => {

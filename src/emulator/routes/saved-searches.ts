@@ -7,7 +7,7 @@ export const savedSearchUpdate: UpdateSpec = {
   key: 'savedSearch',
   schema: SavedSearch,
   what: 'saved search',
-  table: (data) => data.savedSearches,
+  table: 'savedSearches',
   idField: 'savedSearchId',
   fields: ['name', 'properties'],
 };

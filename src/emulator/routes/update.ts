@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { toCamelPath } from '../../model/plain.js';
 import { commit, type EmulatorContext, owned, stamp, undoOf } from '../context.js';
 import { invalid, parseBody, readJson, requiredId } from '../http.js';
-import type { Owned, StateData } from '../store.js';
+import type { Owned, Table } from '../store.js';
 import type { Route, RouteCall } from './table.js';
 
 export interface UpdateSpec {
@@ -18,7 +18,7 @@ export interface UpdateSpec {
   /** How messages name the resource (`saved search`). */
   what: string;
   /** The resource's table in the state. */
-  table: (data: StateData) => Record<string, Owned<unknown>>;
+  table: Exclude<Table, 'imports'>;
   /** The body field holding the id; without it, the id is the path's capture. */
   idField?: string;
   /** The update-mask paths that can be updated (snake_case). */
@@ -45,13 +45,14 @@ async function update(spec: UpdateSpec, call: RouteCall, ctx: EmulatorContext) {
   const patch = body[spec.key] as Record<string, unknown>;
   const id =
     spec.idField === undefined ? (call.params[0] ?? '') : requiredId(patch, spec.idField, spec.key);
-  const table = spec.table(ctx.store.data);
+  const table = ctx.store.data[spec.table] as Record<string, Owned<unknown>>;
   const target = owned(table, id, call.orgId, spec.what).value as Record<string, unknown>;
   const undo = undoOf(target);
   applyMask(target, patch, body.updateMask as string | undefined, spec.fields, spec.what, (p, v) =>
     spec.onField?.(target, p, v, id, ctx),
   );
   stamp(ctx, target, call.userId);
+  ctx.store.touch(spec.table, id);
   await commit(ctx, undo);
   return { [spec.key]: spec.schema.parse(target) };
 }

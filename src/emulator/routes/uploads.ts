@@ -9,12 +9,11 @@ import { basename, join } from 'node:path';
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { INFLATION_SLACK, MAX_INFLATION_RATIO } from '../../model/plain.js';
 import { commit, type EmulatorContext, startImport } from '../context.js';
-import { HttpFailure, invalid, MAX_INFLATION_RATIO, notFound } from '../http.js';
+import { HttpFailure, invalid, notFound } from '../http.js';
 import type { ImportRecord } from '../store.js';
 import type { Route, RouteCall } from './table.js';
-
-const INFLATION_SLACK = 16 * 1024 * 1024;
 
 export const uploadRoutes: Route[] = [
   { method: 'POST', path: /^\/uploads\/([^/]+)$/, handler: upload },
@@ -64,6 +63,7 @@ async function receive(ctx: EmulatorContext, req: IncomingMessage, rec: ImportRe
   rec.filePath = path;
   rec.fileName = name;
   rec.dataImport.modifiedDate = ctx.now();
+  ctx.store.touch('imports', id);
   await commit(ctx, async () => {
     delete rec.filePath;
     delete rec.fileName;

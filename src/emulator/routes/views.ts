@@ -7,6 +7,6 @@ export const viewUpdate: UpdateSpec = {
   key: 'view',
   schema: View,
   what: 'view',
-  table: (data) => data.views,
+  table: 'views',
   fields: ['name', 'axis_groups', 'channels', 'is_pinned'],
 };

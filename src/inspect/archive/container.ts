@@ -1,7 +1,8 @@
 /**
  * A folder or an archive of many files, read member by member through ByteSources: zip
  * members in place (through their local headers), tar members in place (by their offsets),
- * tar.gz as one stream. Nothing is extracted to disk.
+ * tar.gz as one stream read once (a member over TAR_KEEP_WHOLE goes to a private temp file
+ * as it passes; see tar.ts).
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -14,9 +15,14 @@ import type { Container, ContainerKind } from './types.js';
 export type { Container, ContainerKind, ContainerMember, MemberVisit } from './types.js';
 export { archiveError } from './types.js';
 
-/** Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or undefined. */
+/**
+ * Why a path is not data by its name alone (hidden, macOS metadata, a TDMS index), or
+ * undefined. A leading `./` (what `tar czf x.tar.gz .` writes before every name) is the
+ * archive's top folder, not a hidden part.
+ */
 export function leftOutByName(path: string): string | undefined {
   const parts = path.split('/');
+  while (parts[0] === '.' && parts.length > 1) parts.shift();
   if (parts[0] === '__MACOSX') return 'macOS metadata (__MACOSX/)';
   if (parts.some((p) => p.startsWith('.'))) return 'a hidden file';
   if (path.toLowerCase().endsWith('.tdms_index'))

@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pushAll } from '../../model/plain.js';
 import { openFileSource } from '../byte-source.js';
 import { renamedSource } from './member-source.js';
 import { createPool } from './pool.js';
@@ -11,7 +12,7 @@ async function listFiles(root: string, prefix = ''): Promise<ContainerMember[]> 
   const entries = await readdir(join(root, prefix), { withFileTypes: true });
   for (const e of entries) {
     const rel = prefix === '' ? e.name : `${prefix}/${e.name}`;
-    if (e.isDirectory()) out.push(...(await listFiles(root, rel)));
+    if (e.isDirectory()) pushAll(out, await listFiles(root, rel));
     else if (e.isFile()) out.push({ path: rel, size: (await lstat(join(root, rel))).size });
   }
   return out;

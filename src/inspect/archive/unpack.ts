@@ -1,10 +1,11 @@
 /**
  * Unpacking chosen members of an archive (zip, tar or tar.gz) to a folder, as the platform
  * does with a batch it imports (the emulator's batch import uses it; inference and checks
- * read members in place and never unpack). A zip or a tar.gz is read as a stream, a plain
- * tar by member offsets, each member written to disk as it is read (memory stays at a chunk
- * or two whatever the sizes); a name that could escape the folder is refused, and an
- * optional cap bounds the bytes written against the archive's size.
+ * read members in place and never unpack). A zip is listed from its central directory, a
+ * plain tar by member offsets, a tar.gz read as a stream; each member is written to disk as
+ * it is read (memory stays at a chunk or two whatever the sizes). The archive's listing
+ * keeps the rules the command line's walks keep (rules.ts: safe names, each name once, zip
+ * members apart, the inflation budget), or the unpacking stops with an UnpackError.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -13,9 +14,10 @@ import { dirname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type yauzl from 'yauzl';
 import type { Issue } from '../../model/plain.js';
 import { openFileSource } from '../byte-source.js';
+import { InspectError } from '../profile.js';
+import { ArchiveListing } from './rules.js';
 import { TarError, tarMembers } from './tar-index.js';
 import type { ContainerKind } from './types.js';
 
@@ -36,27 +38,8 @@ export class UnpackError extends Error {
 }
 
 export interface UnpackOptions {
-  /** The listed members may unpack to at most this many times the archive's size. */
+  /** The members may unpack to at most this many times the archive's size (a test's bound; default MAX_INFLATION_RATIO, as the command line's walks). */
   maxRatio?: number;
-}
-
-/** Room above the ratio, so that a small archive of small members is never refused. */
-const SLACK = 16 * 1024 * 1024;
-
-/** Bytes the listed members may still unpack to. */
-class Budget {
-  private left: number;
-  constructor(
-    archiveSize: number,
-    private readonly ratio: number | undefined,
-  ) {
-    this.left = ratio === undefined ? Number.POSITIVE_INFINITY : archiveSize * ratio + SLACK;
-  }
-  take(member: string, size: number): void {
-    this.left -= size;
-    if (this.left < 0)
-      throw new UnpackError(member, `unpacks to more than ${this.ratio} times the archive`);
-  }
 }
 
 /** Where a member is written under `root`; UnpackError when its name could escape it. */
@@ -65,103 +48,87 @@ export function memberTarget(root: string, name: string): string {
   if (name.startsWith('/') || name.includes('\\') || parts.some((p) => p === '..' || p === '')) {
     throw new UnpackError(name, 'the name is not a relative path inside the archive');
   }
-  return join(root, ...parts);
-}
-
-/** The next entry of a zip opened with lazyEntries, or undefined at its end. */
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      zip.off('entry', onEntry);
-      zip.off('end', onEnd);
-      zip.off('error', onError);
-    };
-    const onEntry = (e: yauzl.Entry) => {
-      done();
-      resolve(e);
-    };
-    const onEnd = () => {
-      done();
-      resolve(undefined);
-    };
-    const onError = (err: Error) => {
-      done();
-      reject(err);
-    };
-    zip.on('entry', onEntry);
-    zip.on('end', onEnd);
-    zip.on('error', onError);
-    zip.readEntry();
-  });
+  return join(root, name);
 }
 
 async function unpackZip(
   archive: string,
   root: string,
   listed: ReadonlySet<string>,
-  budget: Budget,
+  ratio: number | undefined,
 ): Promise<void> {
   // Loaded when an archive is unpacked, not with the inspect stage (a folder never needs it).
   const { default: yauzl } = await import('yauzl');
+  const { zipMembers } = await import('./zip.js');
+  const { size } = await stat(archive);
   const zip = await yauzl
-    .openPromise(archive, {
-      lazyEntries: true,
-      autoClose: false,
-      decodeStrings: true,
-      validateEntrySizes: true,
-    })
+    .openPromise(archive, { autoClose: false, decodeStrings: true, validateEntrySizes: true })
     .catch((err: Error) => {
       throw new UnpackError(undefined, err.message);
     });
   let current: string | undefined;
   try {
-    for (let e = await nextEntry(zip); e; e = await nextEntry(zip)) {
+    for (const e of await zipMembers(zip, '', size, ratio)) {
       current = e.fileName;
-      if (!listed.has(e.fileName) || e.fileName.endsWith('/')) continue;
-      const file = memberTarget(root, e.fileName);
-      budget.take(e.fileName, e.uncompressedSize);
-      await writeStream(await zip.openReadStreamPromise(e), file);
+      if (!listed.has(e.fileName)) continue;
+      await writeStream(await zip.openReadStreamPromise(e), memberTarget(root, e.fileName));
     }
   } catch (err) {
-    throw err instanceof UnpackError ? err : new UnpackError(current, (err as Error).message);
+    throw unpackError(current, err);
   } finally {
     zip.close();
   }
 }
 
-/** A plain tar: its headers walked, then each listed member copied from its byte range. */
+/** A refusal or a read failure as the UnpackError naming the member being read. */
+function unpackError(current: string | undefined, err: unknown): UnpackError {
+  if (err instanceof UnpackError) return err;
+  if (err instanceof InspectError) return new UnpackError(undefined, err.message);
+  if (err instanceof TarError) return new UnpackError(err.member, err.message);
+  return new UnpackError(current, (err as Error).message);
+}
+
+/** A plain tar: its headers walked (the listing's rules kept), then each listed member copied. */
 async function unpackPlainTar(
   archive: string,
   root: string,
   listed: ReadonlySet<string>,
-  budget: Budget,
+  ratio: number | undefined,
 ): Promise<void> {
   const source = await openFileSource(archive);
   let current: string | undefined;
   try {
-    for (const m of await tarMembers(source)) {
+    const members = await tarMembers(source);
+    const listing = new ArchiveListing('', source.size, ratio);
+    for (const m of members) listing.see(m.path, m.size);
+    for (const m of members) {
       current = m.path;
       if (!listed.has(m.path)) continue;
       const file = memberTarget(root, m.path);
-      budget.take(m.path, m.size);
       const range = { start: m.dataStart, end: m.dataStart + m.size - 1 };
       await writeStream(m.size === 0 ? Readable.from([]) : createReadStream(archive, range), file);
     }
   } catch (err) {
-    if (err instanceof UnpackError) throw err;
-    throw new UnpackError(err instanceof TarError ? err.member : current, (err as Error).message);
+    throw unpackError(current, err);
   } finally {
     await source.close();
   }
 }
 
+/**
+ * A tar.gz, as one stream: every member's header passes the listing's rules before its data
+ * (an unlisted member too, since the stream inflates it to reach the next header: its size
+ * counts against the budget, and one past it is refused before a byte of it is inflated).
+ */
 async function unpackStreamedTar(
   archive: string,
   root: string,
   listed: ReadonlySet<string>,
-  budget: Budget,
+  ratio: number | undefined,
 ): Promise<void> {
   const { default: tar } = await import('tar-stream');
+  const { size: archiveSize } = await stat(archive);
+  const listing = new ArchiveListing('', archiveSize, ratio);
   const input = createReadStream(archive);
   const extract = tar.extract();
   const piped = pipeline(input, createGunzip(), extract);
@@ -171,18 +138,21 @@ async function unpackStreamedTar(
     for await (const entry of extract) {
       const { name, type, size } = entry.header;
       current = name;
-      if (!listed.has(name) || (type !== 'file' && type !== 'contiguous-file')) {
+      if (type !== 'file' && type !== 'contiguous-file') {
         entry.resume();
         continue;
       }
-      const file = memberTarget(root, name);
-      budget.take(name, size ?? 0);
-      await writeStream(entry, file);
+      listing.see(name, size ?? 0);
+      if (!listed.has(name)) {
+        entry.resume();
+        continue;
+      }
+      await writeStream(entry, memberTarget(root, name));
     }
     await piped;
   } catch (err) {
     input.destroy();
-    throw err instanceof UnpackError ? err : new UnpackError(current, (err as Error).message);
+    throw unpackError(current, err);
   }
 }
 
@@ -198,11 +168,10 @@ export async function unpackMembers(
   listed: ReadonlySet<string>,
   options: UnpackOptions = {},
 ): Promise<void> {
-  const { size } = await stat(archive);
-  const budget = new Budget(size, options.maxRatio);
-  if (kind === 'zip') await unpackZip(archive, root, listed, budget);
-  else if (kind === 'tar') await unpackPlainTar(archive, root, listed, budget);
-  else await unpackStreamedTar(archive, root, listed, budget);
+  const ratio = options.maxRatio;
+  if (kind === 'zip') await unpackZip(archive, root, listed, ratio);
+  else if (kind === 'tar') await unpackPlainTar(archive, root, listed, ratio);
+  else await unpackStreamedTar(archive, root, listed, ratio);
 }
 
 /** Runs `use` on a new private folder under the system's temp folder, removed afterwards. */

@@ -3,6 +3,7 @@ import yauzl from 'yauzl';
 import { type ByteSource, openFileSource, type Place } from '../byte-source.js';
 import { sliceSource, streamedSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { ArchiveListing, refuseOverlaps, zipNameError } from './rules.js';
 import { archiveError, type Container } from './types.js';
 
 const CHUNK = 64 * 1024;
@@ -23,6 +24,37 @@ class SourceReader extends yauzl.RandomAccessReader {
     }
     return Readable.from(chunks(), { objectMode: false });
   }
+}
+
+/**
+ * The regular members of a zip's central directory (directories left out), once the
+ * listing's rules hold (ArchiveListing, refuseOverlaps): the command line's walk and the
+ * emulator's unpacking both list a zip through it.
+ */
+export async function zipMembers(
+  zip: yauzl.ZipFile,
+  name: string,
+  archiveSize: number,
+  ratio?: number,
+): Promise<yauzl.Entry[]> {
+  let entries: yauzl.Entry[];
+  try {
+    entries = await readEntries(zip);
+  } catch (err) {
+    throw zipNameError(name, err) ?? err;
+  }
+  const listing = new ArchiveListing(name, archiveSize, ratio);
+  const files = entries.filter((e) => !e.fileName.endsWith('/'));
+  for (const e of files) listing.see(e.fileName, e.uncompressedSize);
+  refuseOverlaps(
+    name,
+    entries.map((e) => ({
+      name: e.fileName,
+      start: e.relativeOffsetOfLocalHeader,
+      length: 30 + e.fileNameLength + e.compressedSize,
+    })),
+  );
+  return files;
 }
 
 /** The central directory's entries (the listing: names, sizes, methods). */
@@ -91,7 +123,7 @@ export async function openZip(path: string, name: string): Promise<Container> {
       decodeStrings: true,
       validateEntrySizes: true,
     });
-    entries = (await readEntries(zip)).filter((e) => !e.fileName.endsWith('/'));
+    entries = await zipMembers(zip, name, archive.size);
   } catch (err) {
     await archive.close();
     throw archiveError(name, undefined, err);

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { maxOf } from '../../model/plain.js';
 
 /** How a CSV file is written: encoding, line ends, delimiter, quote. */
 export interface CsvDialect {
@@ -170,12 +171,12 @@ export function detectDelimiter(
   // Consistency from the table's start first; then whether the first row (the header)
   // splits as the rows do (a header that splits on `,` while its cells hold `;` says `,`;
   // `time;temp` above `…;20,1` says `;`); then the share of all rows; then more fields.
-  const top = Math.max(...usable.map((s) => s.consistency));
+  const top = maxOf(usable.map((s) => s.consistency));
   const consistent = usable.filter((s) => s.consistency >= top - 0.02);
   const headed = consistent.some((s) => s.firstFits)
     ? consistent.filter((s) => s.firstFits)
     : consistent;
-  const topOverall = Math.max(...headed.map((s) => s.overall));
+  const topOverall = maxOf(headed.map((s) => s.overall));
   const near = headed.filter((s) => s.overall >= topOverall - 0.02);
   near.sort((a, b) => b.fields - a.fields);
   const chosen = near[0] as DelimiterScore;

@@ -256,7 +256,7 @@ async function readLeadIn(
 ): Promise<{ read: Uint8Array; lead: LeadIn } | WalkProblem> {
   const read = await meta.at(cursor.metaPos, LEAD_IN + cursor.guess);
   const head = read.subarray(0, LEAD_IN);
-  const tagFound = String.fromCharCode(...head.subarray(0, 4));
+  const tagFound = Buffer.from(head.subarray(0, 4)).toString('latin1');
   if (tagFound !== tag && first) {
     throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
   }

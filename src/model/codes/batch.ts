@@ -35,4 +35,28 @@ export const batchCodes = {
       'The archive (zip, tar, tar.gz) cannot be read: it is truncated or damaged, or a member is stored with a method importkit cannot read.',
     fix: 'Check the archive (`unzip -t`, `tar -tzf`); make it again from its folder.',
   },
+  archive_member_name_unsafe: {
+    severity: 'error',
+    summary:
+      "An archive member's name is not a relative path inside the archive (it is absolute, names a drive, holds `..`, a backslash or an empty part): the platform refuses the archive.",
+    fix: 'Make the archive again from inside its folder (`zip -r x.zip .`, `tar czf x.tar.gz .`), so that every name is relative.',
+  },
+  archive_member_duplicate: {
+    severity: 'error',
+    summary:
+      'Two members of the archive have the same name: which one would be imported is not defined, so the archive is refused.',
+    fix: 'Make the archive again from its folder, so that each name is there once.',
+  },
+  archive_members_overlap: {
+    severity: 'error',
+    summary:
+      "Two members of a zip share the same bytes of the archive (their central directory entries point into each other's data): a crafted archive, refused.",
+    fix: 'Make the zip again from its folder (`zip -r`).',
+  },
+  archive_too_large: {
+    severity: 'error',
+    summary:
+      "The archive's members unpack to more than 100 times the archive's size (past 16 MiB): it is treated as a decompression bomb and refused.",
+    fix: 'Send the data files less compressed (or in several archives); a real data file rarely compresses 100 times.',
+  },
 } as const satisfies Record<string, CodeDoc>;

@@ -66,7 +66,7 @@ export const checkCodes = {
   time_null: {
     severity: 'error',
     summary:
-      'With --full, rows of the time column hold no value (null): those rows cannot be imported.',
+      'Rows of the time column hold no value (null): those rows cannot be imported. `check --full` counts them; `infer` reads the count in Parquet statistics.',
     fix: 'Fill in or drop the rows without a time.',
   },
   value_not_finite: {

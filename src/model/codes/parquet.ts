@@ -87,7 +87,7 @@ export const parquetCodes = {
   parquet_time_int96: {
     severity: 'warning',
     summary:
-      'The time column is a legacy INT96 timestamp (Impala, Hive, older Spark), which the unix time formats do not describe.',
+      'The time column is a legacy INT96 timestamp (Impala, Hive, older Spark): deprecated in Parquet, and read by the platform (through Arrow) as unix nanoseconds, as importkit reads it.',
     fix: 'Rewrite the file with INT64 timestamps (Spark: `spark.sql.parquet.outputTimestampType=TIMESTAMP_MICROS`).',
   },
   parquet_time_out_of_range: {

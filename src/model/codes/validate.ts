@@ -45,7 +45,8 @@ export const validateCodes = {
   },
   input_too_large: {
     severity: 'error',
-    summary: 'The config text is larger than a config file can reasonably be (4 MiB).',
+    summary:
+      'The config text is larger than importkit reads (16 MiB, room for a draft of about 60,000 channels).',
     fix: 'Check that this is a config file and not a data file.',
   },
   nesting_too_deep: {
@@ -369,6 +370,23 @@ export const validateCodes = {
     severity: 'error',
     summary: 'A batch file entry with no config of its own and no default config for its type.',
     fix: 'Give the entry a config, or add the default (for example `defaultCsvConfig`).',
+  },
+  batch_empty: {
+    severity: 'error',
+    summary: 'The BatchConfig lists no file in `fileConfigs`: the import would import nothing.',
+    fix: 'List the data files of the archive in `fileConfigs` (`importkit infer <folder or archive>` writes them).',
+  },
+  batch_channel_type_conflict: {
+    severity: 'error',
+    summary:
+      'Two files of one batch write a channel of the same name into the batch’s asset with different data types: a channel of an asset has one type.',
+    fix: 'Give the channel one `dataType` in every file’s config, or rename it in one of them.',
+  },
+  batch_channel_units_conflict: {
+    severity: 'warning',
+    summary:
+      'Two files of one batch write a channel of the same name into the batch’s asset with different units.',
+    fix: 'Give the channel the same `units` in every file’s config, or rename it in one of them.',
   },
   run_field_in_file_config: {
     severity: 'error',

@@ -4,13 +4,16 @@ import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule }
 const RUN_FIELDS = ['runName', 'runId', 'assetName'] as const;
 
 /**
- * Batch: each file entry has a real type, at most one config and of that type (or a
- * default for it), and run/asset fields are set once for the batch, not per file.
+ * Batch: it lists at least one file (an empty batch would import nothing, yet succeed), each
+ * file entry has a real type, at most one config and of that type (or a default for it),
+ * and run/asset fields are set once for the batch, not per file.
  */
 export const batchRule: Rule = (doc) => {
   const out: Issue[] = [];
   const batch = obj(doc.batchConfig);
   if (batch) {
+    const files = batch.fileConfigs === undefined ? {} : obj(batch.fileConfigs);
+    if (files && Object.keys(files).length === 0) out.push(emptyIssue());
     for (const [name, e] of Object.entries(obj(batch.fileConfigs) ?? {})) {
       const entry = obj(e);
       if (entry) checkEntry(batch, name, entry, out);
@@ -32,6 +35,15 @@ export const batchRule: Rule = (doc) => {
   }
   return out;
 };
+
+function emptyIssue(): Issue {
+  return issue(
+    'batch_empty',
+    '/batchConfig/fileConfigs',
+    'The batch lists no file in fileConfigs: it would import nothing.',
+    'List the data files of the archive in fileConfigs (importkit infer <folder or archive> writes them).',
+  );
+}
 
 function checkEntry(
   batch: Record<string, unknown>,

@@ -5,6 +5,7 @@ import type { Issue } from '../../model/plain.js';
  */
 import type { Rule } from './_walk.js';
 import { batchRule } from './batch.js';
+import { batchChannelRule } from './batch-channels.js';
 import { channelNameRule } from './channel-names.js';
 import { channelTypeRule } from './channels.js';
 import { csvRule } from './csv.js';
@@ -30,6 +31,7 @@ export const RULES: ReadonlyArray<{ name: string; rule: Rule }> = [
   { name: 'parquet', rule: parquetRule },
   { name: 'hdf5', rule: hdf5Rule },
   { name: 'batch', rule: batchRule },
+  { name: 'batch-channels', rule: batchChannelRule },
   { name: 'enum-defaults', rule: enumDefaultRule },
 ];
 

@@ -1,0 +1,214 @@
+/**
+ * CH10 inspection: TMATS attributes read by lines, the channels a record really lists,
+ * and the walk over the packet headers (what it reads, sampled and whole, and what it
+ * makes of damage).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  claimedSourcesBytes,
+  offsetOfPacket,
+  type PacketSpec,
+  recording,
+  START_MS,
+  timeBody,
+  tmatsBody,
+  tmatsOf,
+} from '../../scripts/fixtures/ch10.js';
+import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
+import { inspectCh10, inspectCh10Source, parseTmats } from '../../src/inspect/ch10.js';
+import { InspectError } from '../../src/inspect/profile.js';
+import { repoRoot } from '../helpers/paths.js';
+
+const fixtures = join(repoRoot, 'fixtures', 'ch10');
+const MiB = 1 << 20;
+
+describe('TMATS attributes, read by lines', () => {
+  test('comment lines without a semicolon end there: the program name after them is kept', async () => {
+    const profile = await inspectCh10(join(fixtures, 'comment-lines.ch10'));
+    expect(profile.tmats.programName).toBe('NIGHT-SORTIE');
+    expect(profile.tmats.attributes['G\\COM']).toBe('second comment line, no semicolon either');
+    expect(profile.channels.map((c) => [c.channelId, c.name, c.dataType])).toEqual([
+      [1, 'IRIG-TIME', 'TIMIN'],
+      [3, 'PCM-MAIN', 'PCMIN'],
+    ]);
+  });
+
+  test('several attributes on a line, continuation lines and text that is no code', () => {
+    const text = [
+      'G\\PN:P;G\\106:17;',
+      'G\\COM:first line',
+      'continued: not an attribute',
+      'G\\TA:a value: with colons ;',
+      '  R-1\\ID:REC ;',
+      'nocode:x;',
+      '',
+    ].join('\n');
+    expect(parseTmats(text)).toEqual({
+      'G\\PN': 'P',
+      'G\\106': '17',
+      'G\\COM': 'first line',
+      'G\\TA': 'a value: with colons',
+      'R-1\\ID': 'REC',
+    });
+  });
+
+  test('any attributes, written with or without the semicolon before a line end, read back', () => {
+    const code = fc
+      .tuple(
+        fc.constantFrom('G', 'R-1', 'R-12', 'C-3', 'P-1'),
+        fc.stringMatching(/^[A-Z][A-Z0-9]{0,4}(-[0-9]{1,3}){0,2}$/),
+      )
+      .map(([g, rest]) => `${g}\\${rest}`);
+    const value = fc.stringMatching(/^[A-Za-z0-9 .,:/_-]{0,20}$/).map((v) => v.trim());
+    const entry = fc.tuple(code, value, fc.constantFrom(';\r\n', ';\n', ';', '\r\n', '\n'));
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: ([c]) => c, maxLength: 30 }), (entries) => {
+        // An attribute without a line end after it needs its semicolon.
+        const text = entries
+          .map(
+            ([c, v, end], k) =>
+              `${c}:${v}${k === entries.length - 1 || end.includes('\n') ? end : ';'}`,
+          )
+          .join('');
+        expect(parseTmats(text)).toEqual(Object.fromEntries(entries.map(([c, v]) => [c, v])));
+      }),
+    );
+  });
+});
+
+describe('the channels a TMATS record lists', () => {
+  test('a recorder that claims 65,535 sources (R-1\\N) and lists one has one channel', async () => {
+    const bytes = claimedSourcesBytes(1);
+    const profile = await inspectCh10Source(memorySource(bytes, 'claim.ch10'));
+    expect(profile.tmats.attributes['R-1\\N']).toBe('65535');
+    expect(profile.channels).toEqual([
+      { recorder: 'R-1', channelId: 2, name: 'R-1 source 1', dataType: 'PCMIN' },
+    ]);
+  });
+
+  test('more channels than a recording has channel IDs: a coded error, not a profile', async () => {
+    const attributes: Array<[string, string]> = [['G\\PN', 'TOO-MANY']];
+    for (let n = 1; n <= 65_536; n++) attributes.push([`R-1\\TK1-${n}`, String(n % 65_536)]);
+    const bytes = recording(tmatsBody(attributes), []);
+    const err = await inspectCh10Source(memorySource(bytes, 'many.ch10')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InspectError);
+    expect((err as InspectError).issue).toMatchObject({
+      code: 'ch10_too_many_channels',
+      severity: 'error',
+      message:
+        'many.ch10: the TMATS record lists more than 65535 channels, more than the channel IDs a recording has',
+    });
+  });
+});
+
+/**
+ * A recording of `packets` data packets of `bytes` each on channel 3, a time packet every
+ * 50, with the header of packet `damaged` (when given) no longer matching its checksum and
+ * the last `cut` bytes left out.
+ */
+function longRecording(packets: number, bytes: number, damaged?: number, cut = 0): Uint8Array {
+  const specs: PacketSpec[] = [];
+  for (let k = 0; k < packets; k++) {
+    const at = k / 100;
+    if (k % 50 === 0)
+      specs.push({ channelId: 1, dataType: 0x11, at, body: timeBody(START_MS + at * 1000) });
+    specs.push({ channelId: 3, dataType: 0x09, at, body: new Uint8Array(bytes).fill(k & 0xff) });
+  }
+  const channels = [
+    { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
+    { id: 3, name: 'PCM-MAIN', type: 'PCMIN' },
+  ];
+  const out = recording(tmatsBody(tmatsOf(channels)), specs);
+  if (damaged !== undefined) {
+    const at = offsetOfPacket(out, damaged);
+    out[at + 22] = (out[at + 22] as number) ^ 0x5a;
+  }
+  return out.subarray(0, out.byteLength - cut);
+}
+
+describe('the walk over the packet headers', () => {
+  // About 3.5 MiB: 3,400 packets of 1 KiB and 68 time packets, packet 1,700 damaged
+  // (about 1.7 MiB in), the last packet cut.
+  const long = longRecording(3400, 1000, 1700, 100);
+
+  test('sampled: the headers in the first and last MiB, no more; the damage between is not seen', async () => {
+    const source = countingSource(memorySource(long, 'long.ch10'));
+    const profile = await inspectCh10Source(source, { sampleBytes: MiB });
+    expect(profile.issues.map((i) => i.code)).toEqual(['ch10_last_packet_incomplete']);
+    expect(profile.packets.read).toBe('sampled');
+    const [head, tail] = profile.packets.ranges as [[number, number], [number, number]];
+    expect(head[0]).toBe(0);
+    expect(head[1]).toBeGreaterThanOrEqual(MiB);
+    expect(head[1]).toBeLessThan(MiB + 1100);
+    expect(tail).toEqual([long.byteLength - MiB, long.byteLength]);
+    expect(source.bytesRead).toBeGreaterThanOrEqual(2 * MiB);
+    expect(source.bytesRead).toBeLessThan(2 * MiB + 4096);
+  });
+
+  test('whole: every header, the damage reported and walked past, the file read once', async () => {
+    const source = countingSource(memorySource(long, 'long.ch10'));
+    const profile = await inspectCh10Source(source);
+    expect(profile.issues.map((i) => [i.code, i.source?.offset])).toEqual([
+      ['ch10_packet_damaged', offsetOfPacket(long, 1700)],
+      ['ch10_last_packet_incomplete', offsetOfPacket(long, 3468)],
+    ]);
+    expect(profile.packets.read).toBe('all');
+    // TMATS, 68 time packets, 3,400 data packets less the damaged one and the cut one.
+    expect(profile.packets.headers).toBe(1 + 68 + 3400 - 2);
+    expect(source.bytesRead).toBeLessThan(long.byteLength * 1.01);
+  });
+
+  test('packets larger than 64 KiB: their headers are read alone, their data never', async () => {
+    const big = longRecording(20, 256 * 1024);
+    const source = countingSource(memorySource(big, 'video.ch10'));
+    const profile = await inspectCh10Source(source);
+    expect(profile.issues).toEqual([]);
+    expect(profile.inventory.map((c) => [c.channelId, c.packets])).toEqual([
+      [0, 1],
+      [1, 1],
+      [3, 20],
+    ]);
+    // The first MiB (the head every inspection reads), then a header (36 bytes) a packet.
+    expect(big.byteLength).toBeGreaterThan(4 * MiB);
+    expect(source.bytesRead).toBeLessThan(MiB + 20 * 36);
+  });
+
+  test('any bytes written over the packets after the TMATS record: a profile, never a throw', async () => {
+    const whole = readFileSync(join(fixtures, 'recorder.ch10'));
+    const tmatsEnd = offsetOfPacket(whole, 1);
+    const known = [
+      'ch10_packet_damaged',
+      'ch10_last_packet_incomplete',
+      'ch10_no_time_packets',
+      'ch10_channel_without_packets',
+      'ch10_channel_not_in_tmats',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: tmatsEnd, max: whole.byteLength - 1 }),
+            fc.integer({ min: 0, max: 255 }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
+        fc.integer({ min: tmatsEnd, max: whole.byteLength }),
+        async (writes, end) => {
+          const bytes = new Uint8Array(whole.subarray(0, end));
+          for (const [at, v] of writes) if (at < end) bytes[at] = v;
+          const profile = await inspectCh10Source(memorySource(bytes, 'x.ch10'));
+          for (const i of profile.issues) expect(known).toContain(i.code);
+          expect(profile.packets.headers).toBeLessThanOrEqual(16);
+          expect(profile.packets.read).toBe('all');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
