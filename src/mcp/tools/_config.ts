@@ -5,6 +5,7 @@ import type { ImportDocument } from '../../model/index.js';
 import type { Issue } from '../../model/plain.js';
 import {
   MAX_CONFIG_BYTES,
+  MAX_CONFIG_TEXT,
   type TextValidationResult,
   validateConfigText,
 } from '../../validate/index.js';
@@ -34,7 +35,7 @@ export interface ConfigArgs {
 /** The name an inline config is shown by. */
 const INLINE = '<config>';
 
-/** The config's text and the name it is shown by; read as `lint` reads a file (at most 4 MiB). */
+/** The config's text and the name it is shown by; read as `lint` reads a file (at most MAX_CONFIG_TEXT). */
 export async function configText(
   args: ConfigArgs,
   sandbox: Sandbox,
@@ -49,7 +50,7 @@ export async function configText(
     if (Buffer.byteLength(args.config) > MAX_CONFIG_BYTES)
       throw fail(
         'input_too_large',
-        `the config text is larger than ${MAX_CONFIG_BYTES} bytes (4 MiB)`,
+        `the config text is larger than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT})`,
         'Check that this is a config and not data.',
       );
     return { text: args.config, name: INLINE };
