@@ -5,14 +5,18 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { MAX_CONFIG_BYTES } from '../validate/index.js';
 import { docText } from './docs.js';
 import { createMcpServer, type McpOptions } from './server.js';
 
 export type { McpOptions } from './server.js';
 export { createMcpServer } from './server.js';
 
-/** The largest message the server reads (a config is at most 4 MiB, written as JSON text). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest message the server reads: a config of MAX_CONFIG_BYTES given inline, written
+ * as JSON text (escaping can double it), with room to spare.
+ */
+const MAX_MESSAGE_BYTES = 4 * MAX_CONFIG_BYTES;
 
 /**
  * Serves the tools on `stdin`/`stdout` until the client closes `stdin`. Writes one line to
