@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -8,6 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one worker on a 2-core machine,
+    // which ran the whole suite file after file. Much of it waits on child processes, servers
+    // and worker threads, so two workers keep both cores busy there.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Worker threads started by the code under test load the TypeScript sources.
     execArgv: [
       '--import',

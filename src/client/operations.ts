@@ -18,7 +18,7 @@ import {
   View,
 } from '../model/index.js';
 import { RequestError, type RequestPlace, ResponseError } from './errors.js';
-import { maskOf, maskPaths } from './mask.js';
+import { maskOf, maskPaths, toSnakePath } from './mask.js';
 import type { QueryValue, Transport } from './transport.js';
 import { fileBody, type UploadOptions } from './upload.js';
 import { zipBody } from './zip-body.js';
@@ -90,15 +90,36 @@ const ListBody = z.looseObject({
 });
 const DetectBody = z.looseObject({});
 
-/** Parses `body[key]` (or the body itself for key `''`) with `schema`. */
+/**
+ * `value` without its `null` members: protobuf's JSON writer (the gateway emits unpopulated
+ * fields) writes `null` for an unset message field, which means the same as leaving it out.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null) continue;
+    Object.defineProperty(out, k, {
+      value: withoutNulls(v),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** Parses `body[key]` (or the body itself for key `''`) with `schema`, nulls read as unset. */
 function field<S extends z.ZodType>(key: string, schema: S) {
   return (body: unknown, place: RequestPlace): z.infer<S> => {
-    const value =
+    const value = withoutNulls(
       key === ''
         ? body
         : typeof body === 'object' && body !== null
           ? (body as Record<string, unknown>)[key]
-          : undefined;
+          : undefined,
+    );
     if (value === undefined) throw new ResponseError(place, 200, `the answer has no '${key}'`);
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
@@ -131,22 +152,31 @@ interface UpdateSpec<T> {
   key: string;
   idField: string;
   schema: z.ZodType<T>;
+  /** A mask path the service names otherwise (`display_unit_id` → `display_units`). */
+  maskNames?: Readonly<Record<string, string>>;
 }
 
-/** The mask paths of an update: the given mask or one built from the fields, checked against `allowed`. */
+/**
+ * The mask paths of an update: the given mask or one built from the fields, in snake_case
+ * as the reference writes them (a given mask may use either case: `isPinned` is sent as
+ * `is_pinned`), checked against `allowed`.
+ */
 function updatePaths(
   label: string,
   idField: string,
   fields: Record<string, unknown>,
   options: UpdateOptions,
   allowed?: ReadonlySet<string>,
+  maskNames: Readonly<Record<string, string>> = {},
 ): string[] {
   const id = fields[idField];
   if (typeof id !== 'string' || id === '') {
     throw new RequestError(`${label}: '${idField}' is required`, 'update_mask_invalid');
   }
   const mask = options.updateMask ?? maskOf(fields, idField);
-  const paths = maskPaths(mask);
+  const paths = maskPaths(mask)
+    .map(toSnakePath)
+    .map((p) => maskNames[p] ?? p);
   if (paths.length === 0) {
     throw new RequestError(
       `${label}: nothing to update (no field besides '${idField}' and no updateMask)`,
@@ -172,7 +202,7 @@ async function sendUpdate<T>(
   options: UpdateOptions,
   allowed?: ReadonlySet<string>,
 ): Promise<T> {
-  const paths = updatePaths(label, spec.idField, fields, options, allowed);
+  const paths = updatePaths(label, spec.idField, fields, options, allowed, spec.maskNames);
   return t.request({
     method: spec.method,
     path: spec.path,
@@ -397,6 +427,8 @@ function updateChannel(
       key: 'channel',
       idField: 'channelId',
       schema: Channel,
+      // The proto's UpdateChannel mask names the display unit `display_units`.
+      maskNames: { display_unit_id: 'display_units' },
     },
     fields,
     options,

@@ -3,8 +3,9 @@
  * reaches into the server's closure), and the helpers that change the state safely.
  */
 import { createHash } from 'node:crypto';
-import { notFound } from './http.js';
+import { invalid, notFound } from './http.js';
 import { runImport } from './imports.js';
+import type { Dropped } from './proto-read.js';
 import type { ImportRecord, Owned, Store } from './store.js';
 
 export interface KeyOrganization {
@@ -27,6 +28,29 @@ export interface EmulatorContext {
   running: Set<Promise<void>>;
   /** Imports whose file is arriving right now (a second upload meanwhile is refused). */
   uploading: Set<string>;
+  /** Refuse (400, or FAILED for a config) what the platform would silently drop. */
+  strict: boolean;
+  /** The emulator's log: one line each, for what an answer does not show. */
+  log: (line: string) => void;
+  /** URL prefix → local folder: URL imports of these addresses read the folder. */
+  urlMap: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * What the gateway dropped from a request (unknown fields, unknown enum names): each named
+ * in the log, as the platform drops it; in strict mode, a 400 naming them instead.
+ */
+export function noteDropped(ctx: EmulatorContext, operation: string, dropped: Dropped[]): void {
+  if (dropped.length === 0) return;
+  const list = dropped.map((d) => `${d.path} (${d.why})`).join(', ');
+  if (ctx.strict) {
+    throw invalid(
+      `${operation}: the platform would silently drop ${list}; refused in strict mode`,
+      dropped[0]?.path,
+    );
+  }
+  for (const d of dropped)
+    ctx.log(`${operation}: dropped ${d.path}, ${d.why}, as the platform does`);
 }
 
 /** A stable UUID-shaped id from its parts (same parts, same id, across restarts). */

@@ -3,7 +3,6 @@
  * guarded reading of a request's JSON body and path. Every route speaks through these.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
 import { MAX_NESTING_DEPTH } from '../model/index.js';
 
 /** gRPC code → HTTP status, as gateways map them. */
@@ -182,20 +181,6 @@ export function objectBody(body: unknown): Record<string, unknown> {
     throw invalid('the request body must be a JSON object');
   }
   return body as Record<string, unknown>;
-}
-
-/** A request body read with `schema`; its first problem is a 400 naming the field. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const r = schema.safeParse(body);
-  if (!r.success) {
-    const first = r.error.issues[0];
-    const where = first?.path.join('.') ?? '';
-    throw invalid(
-      `invalid request${where ? ` at ${where}` : ''}: ${first?.message ?? 'bad shape'}`,
-      where || undefined,
-    );
-  }
-  return r.data;
 }
 
 /** `patch[key]`, a non-empty string, else a 400 naming `what.key`. */

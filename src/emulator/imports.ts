@@ -4,9 +4,9 @@
  * validated, the file is inspected where an inspector exists for its kind, and every
  * column, path or dataset the config names must be in that profile.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -33,6 +33,10 @@ export interface ImportContext {
   stepDelayMs: number;
   /** How long fetching a URL import's file may take, redirects included. */
   fetchTimeoutMs: number;
+  /** The emulator's log (an import's warnings go there: the DataImport has no field for them). */
+  log: (line: string) => void;
+  /** URL prefix → local folder, for URL imports of addresses the emulator does not fetch. */
+  urlMap: ReadonlyArray<readonly [string, string]>;
 }
 
 class ImportFailure extends Error {}
@@ -52,8 +56,8 @@ export async function runImport(rec: ImportRecord, ctx: ImportContext): Promise<
     await ctx.store.save();
     if (ctx.stepDelayMs > 0) await wait(ctx.stepDelayMs);
     const warnings = await process(rec, ctx);
-    if (warnings.length > 0) di.warnings = boundedWarnings(warnings);
-    else delete di.warnings;
+    for (const w of boundedWarnings(warnings))
+      ctx.log(`data import ${di.dataImportId}: warning: ${w}`);
     delete di.errorMessage;
     setStatus(rec, 'DATA_IMPORT_STATUS_SUCCEEDED', ctx);
   } catch (err) {
@@ -96,7 +100,8 @@ function setStatus(rec: ImportRecord, status: string, ctx: ImportContext): void 
   ctx.store.touch('imports', rec.dataImport.dataImportId ?? '');
 }
 
-function describeIssues(issues: readonly Issue[]): string {
+/** The first errors of `issues`, each with its place, in one line. */
+export function describeIssues(issues: readonly Issue[]): string {
   const errors = issues.filter((i) => i.severity === 'error');
   const shown = errors.slice(0, 3).map((i) => (i.path ? `${i.message} (at ${i.path})` : i.message));
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
@@ -105,6 +110,7 @@ function describeIssues(issues: readonly Issue[]): string {
 
 async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]> {
   const warnings: string[] = [];
+  if (rec.refusal !== undefined) fail(rec.refusal);
   const { url: _url, ...configs } = rec.document;
   // Loaded here, with the first import, so the server starts without it.
   const { validateConfig } = await import('../validate/index.js');
@@ -160,13 +166,48 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     const times = timeOf(kind, config, profile);
     if (times.start) rec.dataImport.dataStartTime = times.start;
     if (times.stop) rec.dataImport.dataStopTime = times.stop;
-  } else if (!checked) {
+  } else if (checked) {
+    const times = await rowsTimeRange(result.value as ImportDocument, file);
+    if (times.start) rec.dataImport.dataStartTime = times.start;
+    if (times.stop) rec.dataImport.dataStopTime = times.stop;
+  } else {
     warnings.push(
       `the emulator does not read ${kind?.toUpperCase() ?? key} files: the file was not checked`,
     );
   }
   createResources(rec, config, kind ?? 'csv', ctx);
   return warnings;
+}
+
+/**
+ * dataStartTime / dataStopTime of a format whose profile gives none (TDMS, ULog): the
+ * earliest and latest row time of the rows the format's row reader samples (the one
+ * `importkit preview` draws: the head and the tail of each time axis, and slices between).
+ * Nothing for relative times without a start (they would count from 1970), or rows that
+ * cannot be read.
+ */
+async function rowsTimeRange(
+  document: ImportDocument,
+  file: string,
+): Promise<{ start?: string; stop?: string }> {
+  const { readConfigRows } = await import('../check/index.js');
+  const rows = await readConfigRows(document, file).catch(() => undefined);
+  if (!rows) return {};
+  if (rows.timeFormat?.startsWith('TIME_FORMAT_RELATIVE_') && !rows.relativeStartTime) return {};
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  const read = await rows
+    .read((batch) => {
+      for (let i = 0; i < batch.length; i++) {
+        const t = batch.times[i] ?? Number.NaN;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+      }
+    })
+    .catch(() => undefined);
+  if (!read || !Number.isFinite(lo) || !Number.isFinite(hi)) return {};
+  if (Math.abs(lo) > 8.64e15 || Math.abs(hi) > 8.64e15) return {};
+  return { start: new Date(lo).toISOString(), stop: new Date(hi).toISOString() };
 }
 
 /** A batch: the archive's listed members unpacked and checked; the warnings, or FAILED. */
@@ -230,7 +271,7 @@ function allowedUrl(text: string, asked: string): URL {
   if (u.protocol !== 'http:' || !LOOPBACK_HOSTS.has(u.hostname)) {
     const via = text === asked ? '' : ` (redirected to '${text}')`;
     fail(
-      `cannot fetch '${asked}'${via}: the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1])`,
+      `cannot fetch '${asked}'${via}: the emulator fetches only http addresses on this machine (127.0.0.1, localhost, [::1]); map other addresses to a local folder with --url-map PREFIX=FOLDER`,
     );
   }
   return u;
@@ -268,9 +309,50 @@ export function fetchedName(u: URL): string {
   return name === '' || name === '.' || name === '..' ? 'download' : name;
 }
 
-/** URL imports: http on loopback only, fetched into the uploads folder; anything else fails. */
+/**
+ * The local file a mapped URL names (`https://bucket.example/a/b.csv` with the prefix
+ * `https://bucket.example/` mapped to `./data` → `./data/a/b.csv`); undefined when no
+ * prefix maps it. A path that leaves the folder fails the import.
+ */
+function mappedFile(url: string, map: ImportContext['urlMap']): string | undefined {
+  const entry = map.find(([prefix]) => url.startsWith(prefix));
+  if (!entry) return undefined;
+  const [prefix, folder] = entry;
+  let rest: string;
+  try {
+    rest = decodeURIComponent(url.slice(prefix.length).replace(/[?#].*$/, ''));
+  } catch {
+    fail(`cannot fetch '${url}': its path holds a malformed percent-encoding`);
+  }
+  const root = resolve(folder);
+  const file = resolve(root, rest);
+  const inside = relative(root, file);
+  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || rest.includes('\0'))
+    fail(`cannot fetch '${url}': its path leaves the folder it is mapped to`);
+  return file;
+}
+
+/** A mapped URL's file, copied into the uploads folder as a download would be. */
+async function copyMapped(rec: ImportRecord, ctx: ImportContext, url: string, file: string) {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) fail(`cannot fetch '${url}': HTTP 404 (no file at the mapped path)`);
+  const dir = join(ctx.uploadsDir, rec.dataImport.dataImportId ?? 'unknown');
+  const name = fetchedName(new URL(url));
+  const path = join(dir, name);
+  await mkdir(dir, { recursive: true });
+  await pipeline(createReadStream(file), createWriteStream(path));
+  rec.filePath = path;
+  rec.fileName = name;
+}
+
+/**
+ * URL imports: an address under a mapped prefix reads its local folder; otherwise http on
+ * loopback only, fetched into the uploads folder; anything else fails.
+ */
 async function fetchSource(rec: ImportRecord, ctx: ImportContext): Promise<void> {
   const url = rec.dataImport.sourceUrl ?? '';
+  const mapped = mappedFile(url, ctx.urlMap);
+  if (mapped !== undefined) return copyMapped(rec, ctx, url, mapped);
   const signal = AbortSignal.timeout(ctx.fetchTimeoutMs);
   const response = await fetchChecked(url, signal);
   if (!response.ok || !response.body) {
@@ -369,12 +451,11 @@ function extendRun(
   const run = ctx.store.data.runs[runId];
   if (!run || run.orgId !== owner.org) fail(`run ${runId} not found`);
   const start = rec.dataImport.dataStartTime;
-  const stop = rec.dataImport.dataStopTime;
   if (assetId && !run.value.assetIds?.includes(assetId))
     run.value.assetIds = [...(run.value.assetIds ?? []), assetId];
-  // A later ingestion overwrites the run's start time with the start of its data.
+  // A later ingestion overwrites the run's start time with the start of its data (UpdateRun's
+  // rule 3, which names start_time only: the stop time is left as it is).
   if (start) run.value.startTime = start;
-  if (stop) run.value.stopTime = stop;
   run.value.modifiedDate = owner.now;
   ctx.store.touch('runs', runId);
   return runId;

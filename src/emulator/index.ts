@@ -5,6 +5,7 @@
  */
 export { type FaultKind, type FaultRule, type FaultSpec, parseFaults } from './faults.js';
 export { seededIds } from './seed.js';
+export { type EmulatorSeed, SeedError } from './seed-file.js';
 export {
   type Emulator,
   type EmulatorOptions,

@@ -22,6 +22,7 @@ import { FaultInjector, type FaultSpec } from './faults.js';
 import { HttpFailure, requestUrl, send, sendFailure, sendStatus } from './http.js';
 import { findRoute, ROUTES } from './routes/index.js';
 import { seededIds, seedOrganization } from './seed.js';
+import { applySeed, type EmulatorSeed, SeedError, type SeededIds } from './seed-file.js';
 import { Store } from './store.js';
 
 export type { KeyOrganization } from './context.js';
@@ -46,6 +47,21 @@ export interface EmulatorOptions {
   fetchTimeoutMs?: number;
   /** Time limits of one request, in ms (defaults well under Node's: see EMULATOR_TIMEOUTS). */
   timeouts?: Partial<EmulatorTimeouts>;
+  /**
+   * Refuse what the platform silently drops (an unknown field or enum name): a 400 for an
+   * update, FAILED for an import's config. Default false: drop it, as the platform does,
+   * and say so in the log.
+   */
+  strict?: boolean;
+  /** Where the emulator's log lines go (dropped fields, import warnings). Default: nowhere. */
+  log?: (line: string) => void;
+  /**
+   * URL prefix → local folder: a URL import of an address under the prefix reads the file
+   * from the folder (`{ 'https://bucket.example/': './data' }`). The emulator stays offline.
+   */
+  urlMap?: Record<string, string>;
+  /** Resources to start with (see EmulatorSeed), for the organization it names or the first key's. */
+  seed?: EmulatorSeed;
 }
 
 export interface EmulatorTimeouts {
@@ -73,6 +89,8 @@ export interface Emulator {
   readonly store: Store;
   /** The organization of each key. */
   readonly organizations: ReadonlyMap<string, KeyOrganization>;
+  /** The ids of what `seed` put in, and the organization they belong to. */
+  readonly seeded: { organization: KeyOrganization; ids: SeededIds } | undefined;
   /** Resolves when every import under way has ended. */
   idle(): Promise<void>;
   /** Stops listening, waits for imports under way, and writes the state. */
@@ -86,6 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const [key, name] of Object.entries(options.apiKeys ?? { 'emulator-key': 'local' })) {
     keys.set(key, { organizationId: stableId('organization', name), organizationName: name });
   }
+  const seeded = options.seed ? await seedFromOptions(ctx, options.seed, keys) : undefined;
   resumeImports(ctx);
   const server = createEmulatorServer({ ...EMULATOR_TIMEOUTS, ...options.timeouts }, (req, res) =>
     onRequest(ctx, faults, keys, req, res),
@@ -104,6 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     store: ctx.store,
     organizations: keys,
+    seeded,
     idle,
     async close() {
       await new Promise<void>((resolve) => {
@@ -141,8 +161,32 @@ async function openContext(
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
     running: new Set(),
     uploading: new Set(),
+    strict: options.strict ?? false,
+    log: options.log ?? (() => {}),
+    urlMap: Object.entries(options.urlMap ?? {}),
   };
   return { ctx, ownTemp };
+}
+
+/** The seed's resources, given to the organization it names (else the first key's). */
+async function seedFromOptions(
+  ctx: EmulatorContext,
+  seed: EmulatorSeed,
+  keys: ReadonlyMap<string, KeyOrganization>,
+): Promise<{ organization: KeyOrganization; ids: SeededIds }> {
+  const all = [...keys.entries()];
+  const named = seed.organization;
+  const found =
+    named === undefined ? all[0] : all.find(([, org]) => org.organizationName === named);
+  if (!found)
+    throw new SeedError(
+      `the seed names organization '${named}', which no API key has (${all.map(([, o]) => o.organizationName).join(', ')})`,
+    );
+  const [key, organization] = found;
+  const userId = stableId('user', key);
+  await seedOnce(ctx, organization.organizationId, userId);
+  const ids = await applySeed(ctx, seed, organization.organizationId, userId);
+  return { organization, ids };
 }
 
 /** Imports a restart interrupted pick up where they were. */
@@ -196,6 +240,14 @@ async function onRequest(
   res: ServerResponse,
 ) {
   if (await injectFault(faults, req, res)) return;
+  let found: ReturnType<typeof routeOf>;
+  try {
+    // As behind the gateway, a path that names no operation is answered before the service
+    // (and its authentication) is reached.
+    found = routeOf(req);
+  } catch (err) {
+    return sendFailure(req, res, err);
+  }
   const auth = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   const org = m?.[1] ? keys.get(m[1]) : undefined;
@@ -207,15 +259,37 @@ async function onRequest(
       m
         ? 'the bearer credential is not valid'
         : 'missing bearer credential (Authorization: Bearer <key>)',
+      [],
+      // RFC 6750: a 401 names the scheme it wants.
+      {
+        'www-authenticate': m
+          ? 'Bearer realm="importkit-emulator", error="invalid_token"'
+          : 'Bearer realm="importkit-emulator"',
+      },
     );
   }
   const userId = stableId('user', m[1]);
   try {
     await seedOnce(ctx, org.organizationId, userId);
-    await dispatch(ctx, req, res, org, userId);
+    await dispatch(ctx, req, res, found, org, userId);
   } catch (err) {
     sendFailure(req, res, err);
   }
+}
+
+/**
+ * The request's route, or the failure the gateway answers: 404 with code 5 `Not Found` for
+ * a path no operation has, 501 with code 12 for a method the path does not take.
+ */
+function routeOf(req: IncomingMessage) {
+  const url = requestUrl(req.url ?? '/');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+  const found = findRoute(ROUTES, method, path);
+  if (found) return { url, found };
+  const known = ['GET', 'POST', 'PATCH'].some((m) => findRoute(ROUTES, m, path));
+  if (known) throw new HttpFailure(12, `${method} ${path} is not an operation of this service`);
+  throw new HttpFailure(5, 'Not Found');
 }
 
 /** Acts on the fault injector's decision for this request; true when it was answered. */
@@ -267,14 +341,10 @@ async function dispatch(
   ctx: EmulatorContext,
   req: IncomingMessage,
   res: ServerResponse,
+  { url, found }: ReturnType<typeof routeOf>,
   org: KeyOrganization,
   userId: string,
 ) {
-  const url = requestUrl(req.url ?? '/');
-  const path = url.pathname;
-  const method = req.method ?? 'GET';
-  const found = findRoute(ROUTES, method, path);
-  if (!found) throw new HttpFailure(12, `${method} ${path} is not an operation of this service`);
   const params = found.captures.map((c) => decodeURIComponent(c));
   const call = { req, res, url, params, org, orgId: org.organizationId, userId };
   send(res, 200, await found.route.handler(call, ctx));

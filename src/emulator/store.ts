@@ -51,7 +51,7 @@ export interface ImportRecord {
    * The resource as GetDataImport answers it, without its config: the config is kept once,
    * in `document` (routes answer with both, `answerOf`).
    */
-  dataImport: DataImport & { warnings?: string[] };
+  dataImport: DataImport;
   /** The document the import was created with (its config key and, for URL imports, url). */
   document: Record<string, unknown>;
   source: 'upload' | 'url';
@@ -62,6 +62,8 @@ export interface ImportRecord {
   fileName?: string;
   /** Creation order, for stable listing. */
   seq: number;
+  /** Strict mode: why the import ends FAILED (the config held what the platform drops). */
+  refusal?: string;
 }
 
 export interface StateData {

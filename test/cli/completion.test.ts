@@ -35,6 +35,7 @@ async function script(shell: string) {
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const hasZsh = has('zsh');
 if (!hasZsh) console.log('zsh is not installed: the zsh completion test is skipped');
+if (!has('fish')) console.log('fish is not installed: the fish completion test is skipped');
 
 /** A shell with no importkit, no npx and no project: only the system's own programs. */
 const bare = () => ({ cwd: dir, encoding: 'utf8' as const, env: { PATH: '/usr/bin:/bin' } });
@@ -168,6 +169,30 @@ describe('importkit completion', () => {
       await writeFile(file, fish.stdout);
       expect(spawnSync('fish', ['-n', file], { encoding: 'utf8' }).stderr).toBe('');
     }
+  });
+
+  test.skipIf(!has('fish'))('fish: a real fish completes importkit and npx importkit', async () => {
+    const file = join(dir, 'importkit.fish');
+    await writeFile(file, (await script('fish')).stdout);
+    /** What fish offers for a command line (the word after the last space being completed). */
+    const fish = (line: string) => {
+      const r = spawnSync(
+        'fish',
+        ['--no-config', '-c', `source ${quote(file)}; complete -C ${quote(line)}`],
+        bare(),
+      );
+      expect(r.stderr).toBe('');
+      return r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split('\t')[0]);
+    };
+    expect(fish('importkit chec')).toEqual(['check']);
+    expect(fish('importkit check --ful')).toEqual(['--full']);
+    expect(fish('npx importk')).toContain('importkit');
+    expect(fish('npx importkit chec')).toEqual(['check']);
+    expect(fish('npx importkit check --ful')).toEqual(['--full']);
+    expect(fish('npx importkit completion ')).toEqual(['bash', 'fish', 'zsh']); // fish sorts
   });
 
   test('an unknown shell: exit 2 naming the shells', async () => {

@@ -32,10 +32,12 @@ afterAll(async () => {
 function serve(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
+  cwd?: string,
 ): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
+    ...(cwd ? { cwd } : {}),
   });
   children.push(child);
   let err = '';
@@ -129,6 +131,69 @@ describe('importkit serve + submit, as processes', () => {
     expect(usage.stderr).toContain("unknown kind 'oops'");
     await stop(s.child);
   }, 60_000);
+
+  test('--seed, --url-map and --strict: seeded ids printed, mapped URLs imported, drops logged or refused', async () => {
+    const bucket = join(dir, 'bucket');
+    await mkdir(bucket, { recursive: true });
+    await writeFile(join(bucket, 'data.csv'), 'time,temp\n2024-01-01T00:00:00Z,1\n');
+    await writeFile(
+      join(dir, 'seed.json'),
+      JSON.stringify({ channels: [{ channelId: 'chan-1', name: 'temp', active: true }] }),
+    );
+    const flags = ['--api-key', `${KEY}=e2e-org`, '--seed', 'seed.json'];
+    const mapped = ['--url-map', `https://bucket.example/=${bucket}`];
+    const started = await Promise.all([
+      serve([...flags, ...mapped], { ...process.env }, dir),
+      serve([...flags, '--strict'], { ...process.env }, dir),
+    ]);
+    const patch = (url: string) =>
+      fetch(`${url}/api/v3/channels`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          channel: { channelId: 'chan-1', active: false, hack: 1 },
+          updateMask: 'active',
+        }),
+      });
+    const [lax, strict] = await Promise.all(started.map((s) => patch(s.url)));
+    const created = await fetch(`${started[0]?.url}/api/v2/data-imports:url`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        url: 'https://bucket.example/data.csv',
+        csvConfig: {
+          assetName: 'rig',
+          runName: 'mapped',
+          firstDataRow: 2,
+          timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
+          dataColumns: { '2': { name: 'temp', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+        },
+      }),
+    });
+    const { dataImportId } = (await created.json()) as { dataImportId: string };
+    const status = cli(
+      ['status', dataImportId, '--wait', '--poll-interval', '0.05'],
+      started[0]?.url ?? '',
+    );
+    expect(status.stderr).toContain('status: SUCCEEDED');
+    expect([lax?.status, strict?.status]).toEqual([200, 400]);
+    for (const s of started)
+      expect(s.stderr()).toContain('seeded for organization e2e-org: channels chan-1\n');
+    expect(started[0]?.stderr()).toContain(
+      'emulator: UpdateChannel: dropped channel.hack, an unknown field, as the platform does\n',
+    );
+    for (const s of started) expect(await stop(s.child)).toBe(0);
+    const usage = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, 'serve', ...args], { cwd: dir, encoding: 'utf8' });
+    const refused = [usage(['--url-map', 'bucket']), usage(['--seed', 'nothing.json'])];
+    expect(refused.map((r) => [r.status, r.stderr.split('\n')[0]])).toEqual([
+      [
+        2,
+        "importkit serve: --url-map 'bucket': expected PREFIX=FOLDER, e.g. https://bucket.example/=./data/",
+      ],
+      [2, 'importkit serve: --seed nothing.json: cannot read it (ENOENT)'],
+    ]);
+  }, 120_000);
 
   test('a store that cannot be read: what is wrong and how to recover, exit 1, no stack trace', async () => {
     const damaged = join(dir, 'damaged');

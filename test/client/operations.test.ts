@@ -130,7 +130,7 @@ describe('the eight operations, as the reference writes them', () => {
       },
       {
         channel: { channelId: 'c1', active: false, displayUnitId: 'u' },
-        updateMask: 'active,display_unit_id',
+        updateMask: 'active,display_units',
       },
       undefined,
       undefined,

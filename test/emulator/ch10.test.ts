@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Expected } from '../../scripts/fixtures/ch10.js';
 import { type Client, createClient, ImportFailedError } from '../../src/client/index.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
+import { normalizeTimestamp } from '../../src/emulator/proto-read.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { fixtureCases } from '../helpers/fixtures.js';
 
@@ -32,10 +33,11 @@ describe('the emulator imports CH10 files through importkit’s check', () => {
   test('dated time packets: the import and its run span the packets', async () => {
     const done = await importDraft('recorder');
     const expected = load('recorder');
+    // Answered as protobuf's JSON writer writes a Timestamp (no `.000`).
     expect([done.status, done.dataStartTime, done.dataStopTime]).toEqual([
       'DATA_IMPORT_STATUS_SUCCEEDED',
-      expected.start,
-      expected.stop,
+      normalizeTimestamp(expected.start ?? ''),
+      normalizeTimestamp(expected.stop ?? ''),
     ]);
     const run = emu.store.data.runs[done.runId ?? '']?.value;
     expect([run?.startTime, run?.stopTime]).toEqual([expected.start, expected.stop]);

@@ -57,10 +57,10 @@ describe('import flow', () => {
     );
     expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
     expect(statuses.at(-1)).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
-    expect(done.errorMessage).toBeUndefined();
+    expect(done.errorMessage).toBe('');
     expect([done.dataStartTime, done.dataStopTime]).toEqual([
-      '2024-01-01T00:00:00.000Z',
-      '2024-01-01T00:00:02.000Z',
+      '2024-01-01T00:00:00Z',
+      '2024-01-01T00:00:02Z',
     ]);
     expect(done.csvConfig?.assetName).toBe('rig-1');
     const asset = await client.getAsset(done.assetId ?? '');
@@ -344,6 +344,8 @@ describe('persistence', () => {
       wait,
     });
     const run = await c1.updateRun({ runId: done.runId ?? '', description: 'kept' });
+    expect(run.description).toBe('kept');
+    const stored = structuredClone(first.store.data.runs[done.runId ?? '']?.value);
     const asset = await c1.getAsset(done.assetId ?? '');
     await first.close();
     const second = await startEmulator({ dataDir, apiKeys: { [KEY]: 'acme' } });
@@ -351,7 +353,7 @@ describe('persistence', () => {
       const c2 = createClient({ baseUrl: second.url, apiKey: KEY });
       expect(await c2.getDataImport(done.dataImportId ?? '')).toEqual(done);
       expect(await c2.getAsset(done.assetId ?? '')).toEqual(asset);
-      expect(second.store.data.runs[done.runId ?? '']?.value).toEqual(run);
+      expect(second.store.data.runs[done.runId ?? '']?.value).toEqual(stored);
     } finally {
       await second.close();
     }
@@ -406,7 +408,7 @@ describe('other kinds', () => {
     doc.parquetConfig.assetName = 'pq';
     const done = await client.importFile(parquet, doc as never, { wait });
     expect(done.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
-    expect(done.dataStartTime).toBe('2024-01-01T00:00:00.000Z');
+    expect(done.dataStartTime).toBe('2024-01-01T00:00:00Z');
     const named = new Set(
       Object.values(emu.store.data.channels)
         .filter((c) => c.value.assetId === done.assetId)

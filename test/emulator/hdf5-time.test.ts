@@ -23,8 +23,8 @@ afterAll(async () => {
 });
 
 describe('HDF5 imports in the emulator', () => {
-  const T0 = '2025-01-01T00:00:00.000Z';
-  const T7 = '2025-01-01T00:00:07.000Z';
+  const T0 = '2025-01-01T00:00:00Z';
+  const T7 = '2025-01-01T00:00:07Z';
   // [file, the time datasets to import (all: undefined), start, stop]
   const cases: Array<[string, string[] | undefined, string, string]> = [
     ['one-d-root.h5', undefined, T0, T7],

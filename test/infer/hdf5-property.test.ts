@@ -163,7 +163,9 @@ function build(tree: Tree): Built {
         ...(v.kind === 'enum' ? { enumMembers: ENUM } : {}),
         ...(v.named ? { attrs: { Name: `sig ${name}` } } : {}),
       });
-      const channel = v.named ? `sig ${name}` : path.slice(1).replace(/\//g, '.');
+      // A Name attribute is offered in the evidence, never used: the platform's CLI names a
+      // channel by its path, and a draft must feed the channels the CLI made.
+      const channel = path.slice(1).replace(/\//g, '.');
       pairs.push(`${timePath} → ${path} | ${channelTypeOfKind(v.kind)} | ${channel}`);
     }
   }
@@ -183,7 +185,7 @@ function build(tree: Tree): Built {
         }),
       });
       for (let c = 1; c < m.columns; c++) {
-        const name = m.columns === 2 ? `m${i}` : `m${i}.${c}`;
+        const name = `m${i}.${c}`; // [N, 2] too: the CLI names every column path.index
         pairs.push(`${path}[0] → ${path}[${c}] | ${channelTypeOfKind(m.kind)} | ${name}`);
       }
     });

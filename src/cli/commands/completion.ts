@@ -5,7 +5,7 @@
  * importkit: it works where `importkit` is not on the PATH (a clone, a devDependency run
  * through `npx`) and where `npx` cannot run (a shell started in `$HOME`). The script binds
  * `importkit` (bash and zsh also take it by a path such as `node_modules/.bin/importkit`)
- * and `npx importkit` (bash and zsh: `npx` is bound only when nothing else completes it).
+ * and `npx importkit` (`npx` is bound only when nothing else completes it).
  */
 
 import { type Command, commandSummaries, parseCommandArgs } from '../args.js';
@@ -26,9 +26,9 @@ once, from the project where importkit is installed, and load that file:
          then in ~/.bashrc: source ~/.importkit-completion.bash
   zsh    npx importkit completion zsh > ~/.importkit-completion.zsh
          then in ~/.zshrc, after compinit: source ~/.importkit-completion.zsh
-  fish   npx importkit completion fish > ~/.config/fish/completions/importkit.fish
+  fish   npx importkit completion fish > ~/.config/fish/conf.d/importkit.fish
 
-It completes \`importkit ...\`, \`node_modules/.bin/importkit ...\` and (bash, zsh)
+It completes \`importkit ...\`, \`node_modules/.bin/importkit ...\` and
 \`npx importkit ...\`. Write it again after upgrading importkit.
 
 Options:
@@ -199,11 +199,22 @@ function fish(commands: readonly CommandWords[]): string {
     ),
   ]);
   return `# importkit completion for fish (static: it never runs importkit):
-# npx importkit completion fish > ~/.config/fish/completions/importkit.fish
+# npx importkit completion fish > ~/.config/fish/conf.d/importkit.fish
 complete -c importkit -f
 ${lines.join('\n')}
 complete -c importkit -n '__fish_seen_subcommand_from completion' -a ${words(SHELLS)}
 complete -c importkit -n 'not __fish_use_subcommand; and not __fish_seen_subcommand_from completion' -F
+
+# npx importkit ...: the words above for what follows importkit (fish completes the line
+# as if it began with importkit); bound only when nothing else completes npx.
+function __importkit_npx
+    set -l tokens (commandline -opc)
+    complete -C (string join ' ' -- importkit $tokens[3..-1] (commandline -ct))
+end
+if not complete -c npx | string match -q '*'
+    complete -c npx -n 'test (count (commandline -opc)) -eq 1' -a importkit
+    complete -c npx -n '__fish_seen_subcommand_from importkit' -f -a '(__importkit_npx)'
+end
 `;
 }
 

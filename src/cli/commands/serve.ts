@@ -1,14 +1,27 @@
 /**
- * `importkit serve [--port 0] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]`:
- * runs the local emulator until interrupted, printing the URL it listens on.
+ * `importkit serve [--port 0] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
+ * [--strict] [--url-map PREFIX=FOLDER ...] [--seed FILE]`: runs the local emulator until
+ * interrupted, printing the URL it listens on; its log goes to stderr.
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseFaults, StoreError, seededIds, startEmulator } from '../../emulator/index.js';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  type EmulatorSeed,
+  parseFaults,
+  SeedError,
+  StoreError,
+  seededIds,
+  startEmulator,
+} from '../../emulator/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { printable } from '../printable.js';
 
 const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
+                      [--strict] [--url-map PREFIX=FOLDER ...] [--seed FILE]
 
 Runs a local emulator of the platform's HTTP interface (data imports and the eight
 operations) until interrupted. Prints the URL it listens on.
@@ -22,8 +35,83 @@ Options:
                     (PARAM: Retry-After seconds), latency (PARAM: ms) or drop, AMOUNT a
                     probability (0.2, 20%) or Nx (the first N requests); seed=N
   --step-delay MS   pause between the steps of an import (default 0)
+  --strict          refuse what the platform silently drops (unknown fields and enum
+                    names): 400 for an update, FAILED for an import's config
+  --url-map PREFIX=FOLDER
+                    URL imports of addresses starting with PREFIX read FOLDER instead
+                    (repeatable), e.g. https://bucket.example/=./data/
+  --seed FILE       start with the runs, assets, channels, views, saved searches and
+                    function versions of a JSON file; their ids are printed
   -h, --help        this help
 `;
+
+/** `--api-key KEY=ORG` pairs; undefined when none is given. */
+function apiKeysOf(pairs: readonly string[]): Record<string, string> | undefined {
+  let apiKeys: Record<string, string> | undefined;
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1)
+      throw new UsageError(`--api-key '${pair.replace(/=.*/, '=…')}': expected KEY=ORG`);
+    apiKeys ??= {};
+    apiKeys[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return apiKeys;
+}
+
+/** The options for tests of pipelines: --strict, --url-map, --seed, and the log on stderr. */
+async function testOptionsOf(
+  values: { strict?: boolean; 'url-map'?: string[]; seed?: string },
+  io: Io,
+): Promise<Pick<EmulatorOptions, 'strict' | 'urlMap' | 'seed' | 'log'>> {
+  const seed = values.seed === undefined ? undefined : await readSeed(values.seed, io.cwd);
+  return {
+    strict: values.strict === true,
+    urlMap: urlMapOf(values['url-map'] ?? [], io.cwd),
+    ...(seed ? { seed } : {}),
+    log: (line) => io.stderr.write(`emulator: ${printable(line)}\n`),
+  };
+}
+
+/** The ids `--seed` put in, for tests to name. */
+function printSeeded(emulator: Emulator, io: Io): void {
+  if (!emulator.seeded) return;
+  const { organization, ids } = emulator.seeded;
+  const lists = Object.entries(ids).map(([list, got]) => `${list} ${got.join(', ')}`);
+  io.stderr.write(
+    `seeded for organization ${organization.organizationName}: ${lists.join('; ')}\n`,
+  );
+}
+
+/** `--url-map PREFIX=FOLDER` pairs, each folder resolved from the working directory. */
+function urlMapOf(pairs: readonly string[], cwd: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const m = /^([a-z][a-z0-9+.-]*:\/\/[^=]*)=(.+)$/i.exec(pair);
+    if (!m?.[1] || !m[2])
+      throw new UsageError(
+        `--url-map '${pair}': expected PREFIX=FOLDER, e.g. https://bucket.example/=./data/`,
+      );
+    map[m[1]] = resolve(cwd, m[2]);
+  }
+  return map;
+}
+
+/** The seed file, read as JSON; a file that cannot be read or parsed is a usage error. */
+async function readSeed(path: string, cwd: string): Promise<EmulatorSeed> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `--seed ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  try {
+    return JSON.parse(text) as EmulatorSeed;
+  } catch (err) {
+    throw new UsageError(`--seed ${path}: not JSON (${(err as Error).message})`);
+  }
+}
 
 export async function serve(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -33,6 +121,9 @@ export async function serve(args: string[], io: Io): Promise<number> {
     'api-key': { type: 'string', multiple: true },
     faults: { type: 'string' },
     'step-delay': { type: 'string' },
+    strict: { type: 'boolean' },
+    'url-map': { type: 'string', multiple: true },
+    seed: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -46,14 +137,7 @@ export async function serve(args: string[], io: Io): Promise<number> {
   const stepDelayMs = values['step-delay'] === undefined ? 0 : Number(values['step-delay']);
   if (!Number.isFinite(stepDelayMs) || stepDelayMs < 0)
     throw new UsageError('--step-delay must be ms ≥ 0');
-  let apiKeys: Record<string, string> | undefined;
-  for (const pair of values['api-key'] ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0 || eq === pair.length - 1)
-      throw new UsageError(`--api-key '${pair.replace(/=.*/, '=…')}': expected KEY=ORG`);
-    apiKeys ??= {};
-    apiKeys[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
+  const apiKeys = apiKeysOf(values['api-key'] ?? []);
   let faults: ReturnType<typeof parseFaults> | undefined;
   if (values.faults !== undefined) {
     try {
@@ -69,12 +153,16 @@ export async function serve(args: string[], io: Io): Promise<number> {
     ...(apiKeys ? { apiKeys } : {}),
     ...(faults ? { faults } : {}),
     stepDelayMs,
+    ...(await testOptionsOf(values, io)),
   }).catch((err: unknown) => {
     // A store that cannot be read: what is wrong and how to recover, exit 1.
     if (err instanceof StoreError) throw new CommandError(err.message, err.hint);
+    if (err instanceof SeedError)
+      throw new CommandError(`--seed ${values.seed}: ${err.message}`, 'fix the seed file');
     throw err;
   });
   io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
+  printSeeded(emulator, io);
   for (const [key, org] of emulator.organizations) {
     const ids = seededIds(org.organizationId);
     const shownKey = apiKeys ? '' : ` (key: ${key})`;

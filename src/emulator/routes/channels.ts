@@ -1,24 +1,19 @@
-/** Channels: `PATCH /api/v3/channels` (the id in the body). */
+/**
+ * Channels: `PATCH /api/v3/channels` (the id in the body). The mask allows what the public
+ * proto lists for UpdateChannel: `display_description`, `display_units` (it sets
+ * `displayUnitId`: the Channel message has no `display_units` field), `metadata`, `active`.
+ */
 import { Channel } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const channelUpdate: UpdateSpec = {
+  operation: 'UpdateChannel',
   path: '/api/v3/channels',
   key: 'channel',
   schema: Channel,
   what: 'channel',
   table: 'channels',
   idField: 'channelId',
-  fields: [
-    'name',
-    'description',
-    'unit_id',
-    'display_description',
-    'display_unit_id',
-    'active',
-    'metadata',
-    'enum_types',
-    'bit_field_elements',
-    'data_type',
-  ],
+  fields: ['display_description', 'display_units', 'metadata', 'active'],
+  fieldOf: { display_units: 'displayUnitId' },
 };

@@ -1,5 +1,7 @@
 /** User-defined function versions: listed by version ids and/or function id. */
 import { UserDefinedFunctionVersion } from '../../model/index.js';
+import { messageOf } from '../proto-shape.js';
+import { writeMessage } from '../proto-write.js';
 import type { Route } from './table.js';
 
 export const functionRoutes: Route[] = [
@@ -14,7 +16,8 @@ export const functionRoutes: Route[] = [
         .map((v) => v.value)
         .filter((v) => ids.length === 0 || ids.includes(v.userDefinedFunctionVersionId ?? ''))
         .filter((v) => !fid || v.userDefinedFunctionId === fid);
-      return { userDefinedFunctions: all.map((v) => UserDefinedFunctionVersion.parse(v)) };
+      const message = messageOf(UserDefinedFunctionVersion);
+      return { userDefinedFunctions: all.map((v) => writeMessage(message, v)) };
     },
   },
 ];

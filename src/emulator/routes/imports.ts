@@ -4,12 +4,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONFIG_KEYS, DataImport } from '../../model/index.js';
-import { commit, type EmulatorContext, stableId, startImport, undoOf } from '../context.js';
+import { CONFIG_KEYS, DataImport, ImportDocument, toSnakePath } from '../../model/index.js';
+import {
+  commit,
+  type EmulatorContext,
+  noteDropped,
+  stableId,
+  startImport,
+  undoOf,
+} from '../context.js';
 import { HttpFailure, invalid, notFound, objectBody, readJson } from '../http.js';
+import { describeIssues } from '../imports.js';
 import { FilterError, parseFilter, parseOrderBy } from '../list.js';
+import { type Dropped, readMessage } from '../proto-read.js';
+import { DetectConfigRequest, DetectConfigResponse, messageOf } from '../proto-shape.js';
+import { writeMessage } from '../proto-write.js';
 import type { ImportRecord } from '../store.js';
 import type { Route, RouteCall } from './table.js';
 
@@ -22,8 +34,12 @@ export const importRoutes: Route[] = [
     method: 'POST',
     path: '/api/v2/data-imports:detect-config',
     // Not stored: its base64 sample may be longer than a stored string.
-    handler: async ({ req }) =>
-      detectConfig(objectBody(await readJson(req, { longStrings: true }))),
+    handler: async ({ req }, ctx) => {
+      const raw = await readJson(req, { longStrings: true });
+      const read = readMessage(messageOf(DetectConfigRequest), raw);
+      noteDropped(ctx, 'DetectConfig', read.dropped);
+      return writeMessage(messageOf(DetectConfigResponse), await detectConfig(read.value));
+    },
   },
   {
     method: 'GET',
@@ -35,7 +51,7 @@ export const importRoutes: Route[] = [
     method: 'GET',
     path: new RegExp(`^/api/v2/data-imports/${ID}$`),
     handler: ({ params, orgId }, ctx) => ({
-      dataImport: DataImport.parse(answerOf(ownImport(ctx, params[0] ?? '', orgId))),
+      dataImport: answerOf(ownImport(ctx, params[0] ?? '', orgId)),
     }),
   },
 ];
@@ -43,8 +59,43 @@ export const importRoutes: Route[] = [
 /** The DataImport as the service answers it: the record's fields and its config. */
 function answerOf(rec: ImportRecord): Record<string, unknown> {
   const { url: _url, ...config } = rec.document;
-  return { ...rec.dataImport, ...config };
+  return writeMessage(messageOf(DataImport), { ...rec.dataImport, ...config });
 }
+
+/**
+ * A create's body read as the gateway reads it (the config normalised: names in either
+ * case, enum numbers, quoted integers, nulls; a wrong type or a bad timestamp is a 400).
+ * What the gateway would drop is dropped and logged, with what importkit's validator says
+ * of the document as it was sent; in strict mode the import is created but ends FAILED
+ * with the validator's errors (`refusal`), as `importkit check` would have said.
+ */
+async function readDocument(
+  req: IncomingMessage,
+  ctx: EmulatorContext,
+  operation: string,
+  source: 'upload' | 'url',
+): Promise<{ body: Record<string, unknown>; refusal?: string }> {
+  const raw = objectBody(await readJson(req));
+  const { value: body, dropped } = readMessage(messageOf(ImportDocument), raw);
+  if (source === 'upload' && body.url !== undefined) {
+    delete body.url;
+    dropped.push({ path: 'url', why: 'an unknown field' });
+  }
+  if (dropped.length === 0) return { body };
+  noteDropped({ ...ctx, strict: false }, operation, dropped);
+  const { url: _url, ...sent } = raw;
+  const { validateConfig } = await import('../../validate/index.js');
+  const issues = validateConfig(sent).issues;
+  for (const i of issues)
+    ctx.log(
+      `${operation}: the validator, on the config as sent: ${i.severity} at ${i.path || '/'}: ${i.message}`,
+    );
+  if (!ctx.strict) return { body };
+  return { body, refusal: `invalid config: ${describeIssues(issues) || listDropped(dropped)}` };
+}
+
+const listDropped = (dropped: readonly Dropped[]) =>
+  dropped.map((d) => `${d.path} is ${d.why}`).join('; ');
 
 function ownImport(ctx: EmulatorContext, id: string, orgId: string): ImportRecord {
   const imports = ctx.store.data.imports;
@@ -54,20 +105,22 @@ function ownImport(ctx: EmulatorContext, id: string, orgId: string): ImportRecor
 }
 
 async function createForUpload({ req, orgId, userId }: RouteCall, ctx: EmulatorContext) {
-  const body = objectBody(await readJson(req));
+  const { body, refusal } = await readDocument(req, ctx, 'CreateDataImportFromUpload', 'upload');
   const rec = newImport(ctx, body, 'upload', orgId, userId);
+  if (refusal !== undefined) rec.refusal = refusal;
   await commit(ctx, () => forget(ctx, rec));
   const uploadUrl = `${ctx.baseUrl}/uploads/${rec.dataImport.dataImportId}?token=${rec.uploadToken}`;
   return { uploadUrl, dataImportId: rec.dataImport.dataImportId };
 }
 
 async function createFromUrl({ req, orgId, userId }: RouteCall, ctx: EmulatorContext) {
-  const body = objectBody(await readJson(req));
+  const { body, refusal } = await readDocument(req, ctx, 'CreateDataImportFromUrl', 'url');
   const url = body.url;
   if (typeof url !== 'string' || !/^(https?|s3):\/\/\S+$/i.test(url)) {
     throw invalid('url must be an http, https or s3 address', 'url');
   }
   const rec = newImport(ctx, body, 'url', orgId, userId);
+  if (refusal !== undefined) rec.refusal = refusal;
   rec.dataImport.sourceUrl = url;
   await commit(ctx, () => forget(ctx, rec));
   startImport(ctx, rec);
@@ -92,7 +145,6 @@ async function retry({ params, orgId }: RouteCall, ctx: EmulatorContext) {
   rec.dataImport.status = 'DATA_IMPORT_STATUS_PENDING';
   rec.dataImport.modifiedDate = ctx.now();
   delete rec.dataImport.errorMessage;
-  delete rec.dataImport.warnings;
   ctx.store.touch('imports', id);
   await commit(ctx, undo);
   startImport(ctx, rec);
@@ -111,9 +163,6 @@ function newImport(
     throw invalid(`the body needs exactly one of ${CONFIG_KEYS.join(', ')} (found ${keys.length})`);
   }
   const key = keys[0] as string;
-  if (typeof body[key] !== 'object' || body[key] === null || Array.isArray(body[key])) {
-    throw invalid(`${key} must be an object`, key);
-  }
   const id = ctx.newId();
   const t = ctx.now();
   const rec: ImportRecord = {
@@ -146,8 +195,16 @@ function forget(ctx: EmulatorContext, rec: ImportRecord) {
   if (data.seq === rec.seq) data.seq -= 1;
 }
 
+/**
+ * A query parameter by its JSON name or its proto name (`pageSize`, `page_size`), as the
+ * gateway maps both onto the request's field.
+ */
+function param(q: URLSearchParams, name: string): string | null {
+  return q.get(name) ?? q.get(toSnakePath(name));
+}
+
 function pageSizeOf(q: URLSearchParams): number {
-  const sizeText = q.get('pageSize');
+  const sizeText = param(q, 'pageSize');
   if (sizeText === null || sizeText === '') return 50;
   const n = Number(sizeText);
   if (!Number.isInteger(n) || n < 0)
@@ -157,7 +214,7 @@ function pageSizeOf(q: URLSearchParams): number {
 
 /** Where a page starts: 0, or the offset its token holds when made for the same query. */
 function offsetOf(q: URLSearchParams, query: string): number {
-  const token = q.get('pageToken');
+  const token = param(q, 'pageToken');
   if (!token) return 0;
   try {
     const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
@@ -173,8 +230,8 @@ function offsetOf(q: URLSearchParams, query: string): number {
 
 function listImports(ctx: EmulatorContext, q: URLSearchParams, orgId: string) {
   const pageSize = pageSizeOf(q);
-  const filter = q.get('filter') ?? '';
-  const orderBy = q.get('orderBy') ?? '';
+  const filter = param(q, 'filter') ?? '';
+  const orderBy = param(q, 'orderBy') ?? '';
   let test: ReturnType<typeof parseFilter>;
   let order: ReturnType<typeof parseOrderBy>;
   try {
@@ -190,7 +247,7 @@ function listImports(ctx: EmulatorContext, q: URLSearchParams, orgId: string) {
     .filter((r) => r.orgId === orgId && test(r))
     .sort(order);
   const page = pageOf(all, offset, pageSize);
-  const body: { dataImports: unknown[]; nextPageToken?: string } = { dataImports: page };
+  const body = { dataImports: page, nextPageToken: '' };
   const next = offset + page.length;
   if (next < all.length) {
     body.nextPageToken = Buffer.from(JSON.stringify({ o: next, q: stableId(query) })).toString(
@@ -211,7 +268,7 @@ function pageOf(all: readonly ImportRecord[], offset: number, pageSize: number):
   const page: unknown[] = [];
   let bytes = 0;
   for (const rec of all.slice(offset, offset + pageSize)) {
-    const item = DataImport.parse(answerOf(rec));
+    const item = answerOf(rec);
     bytes += JSON.stringify(item).length;
     if (page.length > 0 && bytes > MAX_PAGE_BYTES) break;
     page.push(item);

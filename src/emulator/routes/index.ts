@@ -4,6 +4,7 @@
  */
 import { assetRoutes } from './assets.js';
 import { channelUpdate } from './channels.js';
+import { emulatorRoutes } from './emulator.js';
 import { functionRoutes } from './functions.js';
 import { importRoutes } from './imports.js';
 import { organizationRoutes } from './organization.js';
@@ -27,4 +28,5 @@ export const ROUTES: readonly Route[] = [
   ...UPDATES.map(updateRoute),
   ...functionRoutes,
   ...assetRoutes,
+  ...emulatorRoutes,
 ];

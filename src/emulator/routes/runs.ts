@@ -4,6 +4,7 @@ import { HttpFailure } from '../http.js';
 import type { UpdateSpec } from './update.js';
 
 export const runUpdate: UpdateSpec = {
+  operation: 'UpdateRun',
   path: '/api/v2/runs',
   key: 'run',
   schema: Run,

@@ -3,6 +3,7 @@ import { SavedSearch } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const savedSearchUpdate: UpdateSpec = {
+  operation: 'UpdateSavedSearch',
   path: '/api/v1/saved_searches',
   key: 'savedSearch',
   schema: SavedSearch,

@@ -3,6 +3,7 @@ import { View } from '../../model/index.js';
 import type { UpdateSpec } from './update.js';
 
 export const viewUpdate: UpdateSpec = {
+  operation: 'UpdateView',
   path: /^\/api\/v1\/views\/([^/]+)$/,
   key: 'view',
   schema: View,
