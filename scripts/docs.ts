@@ -19,6 +19,7 @@ const AREA_TITLES: Record<string, string> = {
   normalize: 'Rewriting a CSV file (`importkit normalize`)',
   client: 'The platform client (`importkit submit`, `importkit status`)',
   cli: 'The command line',
+  mcp: 'The MCP server (`importkit mcp`)',
 };
 
 function cell(s: string): string {

@@ -9,16 +9,17 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inferConfig } from '../../src/infer/index.js';
-import { corpusDir } from '../client/_helpers.js';
-import { BIN, ensureBuilt } from '../helpers/bin.js';
+import { corpusDir, repoRoot } from '../client/_helpers.js';
+import { ensureBuilt } from '../helpers/built.js';
 
+const BIN = join(repoRoot, 'bin', 'importkit.js');
 const KEY = 'e2e-key-0123456789';
 const DATA = join(corpusDir, 'csv-absolute-datetime.csv');
 let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await ensureBuilt();
+  await ensureBuilt('dist/src/emulator/server.js', ['client', 'emulator', 'cli']);
   dir = await mkdtemp(join(tmpdir(), 'importkit-e2e-'));
 }, 240_000);
 

@@ -25,9 +25,10 @@ import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { BIN, ensureBuilt } from '../helpers/bin.js';
-import { platformExamples } from '../helpers/paths.js';
+import { ensureBuilt } from '../helpers/built.js';
+import { platformExamples, repoRoot } from '../helpers/paths.js';
 
+const BIN = join(repoRoot, 'bin', 'importkit.js');
 const KEY = 'unfinished-key-0123456789';
 const DATA = join(platformExamples, 'csv-absolute-datetime.csv');
 let emu: Emulator;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const draft = await inferConfig(DATA);
   (draft.document as { csvConfig: { assetName?: string } }).csvConfig.assetName = 'rig';
   await writeFile(join(dir, 'good.json'), JSON.stringify(draft.document));
-  await ensureBuilt();
+  await ensureBuilt('dist/src/cli/run.js', ['cli', 'client', 'emulator']);
 }, 240_000);
 afterAll(async () => {
   await emu.close();
