@@ -15,6 +15,7 @@ import type {
   EnumType,
   TimeFormat,
 } from '../model/index.js';
+import { MS_PER_UNIT } from '../model/plain.js';
 
 /** One channel the config makes. */
 export interface RowChannel {
@@ -85,19 +86,6 @@ export type RowReader = (
 // ---------------------------------------------------------------------------------------
 // Shared by the readers
 
-const MS_PER: Partial<Record<TimeFormat, number>> = {
-  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1000,
-  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
-  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e-3,
-  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e-6,
-  TIME_FORMAT_RELATIVE_NANOSECONDS: 1e-6,
-  TIME_FORMAT_RELATIVE_MICROSECONDS: 1e-3,
-  TIME_FORMAT_RELATIVE_MILLISECONDS: 1,
-  TIME_FORMAT_RELATIVE_SECONDS: 1000,
-  TIME_FORMAT_RELATIVE_MINUTES: 60_000,
-  TIME_FORMAT_RELATIVE_HOURS: 3_600_000,
-};
-
 /**
  * How a number in the time column becomes ms since 1970 under `format`: unix units scaled,
  * relative units added to `relativeStartTime` (to 1970 when it is missing, as a config
@@ -108,7 +96,7 @@ export function numericTime(
   format: TimeFormat | undefined,
   relativeStartTime: string | undefined,
 ): ((v: number) => number) | undefined {
-  const per = format ? MS_PER[format] : undefined;
+  const per = format ? MS_PER_UNIT[format] : undefined;
   if (per === undefined || !format) return undefined;
   if (format.startsWith('TIME_FORMAT_ABSOLUTE_')) return (v) => v * per;
   const parsed = relativeStartTime ? Date.parse(relativeStartTime) : 0;

@@ -1,5 +1,7 @@
 /** What a config names: its columns, channels and time column, read per kind. */
 import type { BaseProfile, Ch10Profile, Hdf5Dataset } from '../inspect/index.js';
+import type { TimeFormat } from '../model/index.js';
+import { isUnixFormat, MS_PER_UNIT } from '../model/plain.js';
 
 export interface NamedColumn {
   /** 1-based column number (CSV). */
@@ -110,21 +112,6 @@ export function channelsOf(kind: string, config: Obj): NamedChannel[] {
   return raw.map(channel).filter((c): c is NamedChannel => !!c);
 }
 
-const UNIX_SCALE: Record<string, number> = {
-  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1000,
-  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
-  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e-3,
-  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e-6,
-};
-const RELATIVE_SCALE: Record<string, number> = {
-  TIME_FORMAT_RELATIVE_NANOSECONDS: 1e-6,
-  TIME_FORMAT_RELATIVE_MICROSECONDS: 1e-3,
-  TIME_FORMAT_RELATIVE_MILLISECONDS: 1,
-  TIME_FORMAT_RELATIVE_SECONDS: 1000,
-  TIME_FORMAT_RELATIVE_MINUTES: 60_000,
-  TIME_FORMAT_RELATIVE_HOURS: 3_600_000,
-};
-
 /** One time value as an ISO timestamp, in the config's format; undefined when it cannot say. */
 export function timeValueToIso(
   value: unknown,
@@ -137,16 +124,15 @@ export function timeValueToIso(
   if (format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME') {
     const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
     ms = Number.isNaN(t) ? undefined : t;
-  } else if (format in UNIX_SCALE) {
+  } else {
+    const per = MS_PER_UNIT[format as TimeFormat];
     const n = Number(text);
-    ms = Number.isFinite(n) ? n * (UNIX_SCALE[format] ?? 1) : undefined;
-  } else if (format in RELATIVE_SCALE && relativeStart) {
-    const n = Number(text);
-    const base = Date.parse(relativeStart);
-    ms =
-      Number.isFinite(n) && !Number.isNaN(base)
-        ? base + n * (RELATIVE_SCALE[format] ?? 1)
-        : undefined;
+    if (per !== undefined && isUnixFormat(format as TimeFormat))
+      ms = Number.isFinite(n) ? n * per : undefined;
+    else if (per !== undefined && relativeStart) {
+      const base = Date.parse(relativeStart);
+      ms = Number.isFinite(n) && !Number.isNaN(base) ? base + n * per : undefined;
+    }
   }
   if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
   return new Date(ms).toISOString();

@@ -61,6 +61,23 @@ export function isUnixFormat(format: TimeFormat): boolean {
   return format.startsWith('TIME_FORMAT_ABSOLUTE_UNIX_');
 }
 
+/**
+ * How many milliseconds one unit of each numeric time format is (unix units since 1970,
+ * relative units since the start): the one table the row readers and the emulator scale by.
+ */
+export const MS_PER_UNIT: Readonly<Partial<Record<TimeFormat, number>>> = {
+  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1000,
+  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
+  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e-3,
+  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e-6,
+  TIME_FORMAT_RELATIVE_NANOSECONDS: 1e-6,
+  TIME_FORMAT_RELATIVE_MICROSECONDS: 1e-3,
+  TIME_FORMAT_RELATIVE_MILLISECONDS: 1,
+  TIME_FORMAT_RELATIVE_SECONDS: 1000,
+  TIME_FORMAT_RELATIVE_MINUTES: 60_000,
+  TIME_FORMAT_RELATIVE_HOURS: 3_600_000,
+};
+
 /** The unix formats, coarsest first, with how many of their units make a second. */
 export const UNIX_UNITS = [
   { format: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS', perSecond: 1n, name: 'seconds' },
