@@ -5,6 +5,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Type tests (`expectTypeOf`, `@ts-expect-error` in `*.test-d.ts`) run with the suite:
+    // vitest checks them with tsc and fails on a type error or an unused `@ts-expect-error`.
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: 'tsconfig.typetests.json',
+    },
     globalSetup: ['test/setup/temp-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

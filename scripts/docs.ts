@@ -16,6 +16,7 @@ const AREA_TITLES: Record<string, string> = {
   hdf5: 'HDF5 files',
   ulog: 'ULog files',
   check: 'Checking a config against its file (`importkit check`)',
+  normalize: 'Rewriting a CSV file (`importkit normalize`)',
   client: 'The platform client (`importkit submit`, `importkit status`)',
   cli: 'The command line',
   mcp: 'The MCP server (`importkit mcp`)',

@@ -41,15 +41,38 @@ interface CsvEmbeddedInput extends CsvCommon {
 
 export type CsvConfigInput = RunInput & (CsvColumnsInput | CsvEmbeddedInput);
 
+/**
+ * The input for `useEmbeddedConfig: E`: one shape, not a union of both, so that TypeScript
+ * checks an object literal against the shape meant and reports a misspelled key where it is
+ * (`colums`: "Did you mean to write 'columns'?"), not deep inside another key.
+ */
+type CsvConfigInputOf<E extends boolean> = RunInput &
+  (E extends true ? CsvEmbeddedInput : CsvColumnsInput);
+
 export type CsvDocument = { csvConfig: CsvConfig };
+
+/** What `csvConfig()` returns when the time and data columns are given: both are there. */
+export type CsvColumnsDocument = {
+  csvConfig: CsvConfig & {
+    timeColumn: CsvTimeColumn & {
+      columnNumber: number;
+      format: NonNullable<CsvTimeColumn['format']>;
+    };
+    dataColumns: Record<string, ChannelConfig>;
+  };
+};
 
 /**
  * A CSV import config: `csvConfig({ asset: 'car', time: { column: 1, format:
  * 'absolute_datetime' }, columns: { 2: { name: 'speed', type: 'double', units: 'm/s' } } })`
  * → `{ csvConfig: { assetName: 'car', timeColumn: {...}, dataColumns: { '2': {...} } } }`.
  * Throws ConfigBuildError when the result is not a valid config (a column number below 1,
- * the time column listed as a data column, ...).
+ * the time column listed as a data column, ...). Given time and columns, the result's type
+ * has `timeColumn` and `dataColumns` (no `undefined` to rule out).
  */
+export function csvConfig<E extends boolean = false>(
+  input: CsvConfigInputOf<E> & { useEmbeddedConfig?: E },
+): E extends true ? CsvDocument : CsvColumnsDocument;
 export function csvConfig(input: CsvConfigInput): CsvDocument {
   const b = 'csvConfig()';
   knownKeys(b, input, [

@@ -31,7 +31,13 @@ export {
   type EnumValuesInput,
   type MetadataInput,
 } from './channel.js';
-export { type CsvConfigInput, type CsvDocument, type CsvTimeInput, csvConfig } from './csv.js';
+export {
+  type CsvColumnsDocument,
+  type CsvConfigInput,
+  type CsvDocument,
+  type CsvTimeInput,
+  csvConfig,
+} from './csv.js';
 export { ConfigBuildError } from './error.js';
 export { type Hdf5ConfigInput, type Hdf5DataInput, type Hdf5Document, hdf5Config } from './hdf5.js';
 export {

@@ -43,6 +43,7 @@ export type {
 export type { WaitOptions } from './poll.js';
 export type { RetryOptions } from './retry.js';
 export type { FetchLike, TransportOptions as ClientOptions } from './transport.js';
+export { plainHttpHost } from './transport.js';
 export type { UploadOptions } from './upload.js';
 
 export interface ImportFileOptions extends CallOptions {

@@ -25,9 +25,16 @@ export interface TransportOptions {
   /**
    * The API key, sent as `Authorization: Bearer <key>` to the origin of `baseUrl` only
    * (an upload URL on another origin gets no key), and never over plain http to another
-   * machine: an `http://` baseUrl must be 127.0.0.1, localhost or [::1].
+   * machine: an `http://` baseUrl must be 127.0.0.1, localhost or [::1], or a host named in
+   * `allowHttpHosts`.
    */
   apiKey: string;
+  /**
+   * Hosts (as `baseUrl` names them: `emulator`, `10.0.0.5`) the key may be sent to over plain
+   * http, on a network you trust: a CI service container, a docker compose service. The key
+   * crosses that network in clear text; say so to whoever runs it. Default: none.
+   */
+  allowHttpHosts?: readonly string[];
   /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
   fetch?: FetchLike;
   /** One attempt's time limit in ms (default 30 s; 0: none). */
@@ -139,7 +146,7 @@ function resolveOptions(options: TransportOptions): TransportConfig {
   return {
     apiKey,
     base,
-    baseOrigin: keyedOrigin(base),
+    baseOrigin: keyedOrigin(base, options.allowHttpHosts ?? []),
     idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
     doFetch: options.fetch ?? ((input, init) => fetch(input, init)),
     // Streamed bodies go through node:http unless the caller brought their own fetch.
@@ -400,12 +407,25 @@ function toNetworkError(
 /** Hosts a plain-http baseUrl may name: the key then never leaves this machine. */
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** The origin the key is sent to; refuses plain http to another machine. */
-function keyedOrigin(base: string): string {
+/**
+ * The host of a plain-http address on another machine, lower-case and without IPv6
+ * brackets (`10.0.0.5`, `emulator`, `fd00::2`); undefined for https and for this machine.
+ */
+export function plainHttpHost(address: string): string | undefined {
+  const u = new URL(address);
+  if (u.protocol !== 'http:' || LOOPBACK.test(u.hostname)) return undefined;
+  return bare(u.hostname);
+}
+
+const bare = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+
+/** The origin the key is sent to; refuses plain http to another machine not allowed by name. */
+function keyedOrigin(base: string, allowed: readonly string[]): string {
   const u = new URL(base);
-  if (u.protocol === 'http:' && !LOOPBACK.test(u.hostname)) {
+  const host = plainHttpHost(base);
+  if (host !== undefined && !allowed.some((h) => bare(h.trim()) === host)) {
     throw new ClientError(
-      `baseUrl ${u.origin}: the API key is never sent over plain http to another machine; use https (http is for 127.0.0.1, localhost and [::1])`,
+      `baseUrl ${u.origin}: the API key is never sent over plain http to another machine; use https (http is for 127.0.0.1, localhost and [::1], and for hosts named in allowHttpHosts)`,
       'client_options_invalid',
     );
   }

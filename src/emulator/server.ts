@@ -111,7 +111,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   );
   const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  ctx.baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  // A wildcard address is not one to connect to: its loopback is (other addresses: serve).
+  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  ctx.baseUrl = `http://${local}:${address.port}`;
 
   async function idle() {
     while (ctx.running.size > 0) await Promise.allSettled([...ctx.running]);

@@ -274,7 +274,7 @@ function timeColumnOf(
     out.issue(
       'parquet_no_time_column',
       P,
-      'no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)',
+      `${file}: no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)`,
       'Name it with the `timeColumn` option and give its format with `timeFormat`.',
     );
     return undefined;

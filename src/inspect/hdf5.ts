@@ -228,7 +228,7 @@ export async function inspectHdf5(
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   );
   if (!result.ok) throw unreadable(path, result.reason);
-  const { groups, datasets, links, objects } = result.value;
+  const { groups, datasets, links, objects, bytesRead = 0 } = result.value;
   const issues: Issue[] = [];
   if (objects > 100_000) {
     issues.push(
@@ -245,6 +245,7 @@ export async function inspectHdf5(
       path: d.path,
       name: d.name,
       physicalType: typeName(d.type),
+      ...(d.shape ? { shape: d.shape } : {}),
       samples: [...(d.head ?? []), ...(d.tail ?? [])].map((r) =>
         r.length === 1 ? (r[0] ?? '') : `[${r.join(', ')}]`,
       ),
@@ -258,7 +259,8 @@ export async function inspectHdf5(
   return {
     format: 'hdf5',
     file: { path, size: checked.size },
-    bytesRead: checked.bytesRead,
+    // The superblock's check through the byte source, then what the library read itself.
+    bytesRead: checked.bytesRead + bytesRead,
     fields,
     issues,
     superblock: checked.superblock,

@@ -29,6 +29,8 @@ export interface FieldProfile {
   description?: string;
   nullCount?: number;
   stats?: { min?: string | number; max?: string | number };
+  /** The dimensions of an array dataset (HDF5): [rows] or [rows, columns]; [] for a scalar. */
+  shape?: number[];
   /** A few values as text, for people and for inference. */
   samples: string[];
 }

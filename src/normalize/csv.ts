@@ -1,7 +1,8 @@
 /**
  * `normalize`: writes a copy of a CSV file the platform reads. Decimal commas become dots,
  * thousands separators are dropped, a date and a time of day in two columns become one
- * RFC 3339 column, AM/PM times and times with zone names become RFC 3339, the delimiter
+ * RFC 3339 column, AM/PM times, times with zone names, day-first and month-first dates
+ * (and, with a zone given, local times without an offset) become RFC 3339, the delimiter
  * becomes `,`, a BOM and trailing empty columns are dropped, and header lines repeated
  * inside the data are removed. Streams with bounded memory: when no cell needs rewriting
  * the bytes are copied (repeated header lines left out); otherwise record by record.
@@ -10,13 +11,26 @@ import { writeSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { openPendingFile } from '../files/index.js';
 import { type CsvRecord, fieldText, inspectCsv, scanCsvFile } from '../inspect/index.js';
-import { type NormalizeCounts, type NormalizePlan, planNormalize, rewriteRow } from './plan.js';
+import { type Issue, issue } from '../model/plain.js';
+import {
+  type NormalizeCounts,
+  type NormalizePlan,
+  type OutColumn,
+  planNormalize,
+  rewriteRow,
+} from './plan.js';
+import { type DateOrder, dateOrderOf, TimeWriter } from './times.js';
 
 export type { NormalizeCounts } from './plan.js';
 
 export interface NormalizeOptions {
-  /** IANA zone of local times (split date+time, AM/PM without a zone); default UTC. */
+  /**
+   * IANA zone of local times (split date+time, AM/PM, day-first or month-first dates, and
+   * times without an offset, which are rewritten only when it is given); default UTC.
+   */
   timezone?: string;
+  /** The order of day and month in dates whose values do not decide it (`03/04/2024`). */
+  dateOrder?: DateOrder;
   /** The input's delimiter and header row, instead of detecting them. */
   delimiter?: string;
   headerRow?: number;
@@ -40,6 +54,8 @@ export interface NormalizeReport {
   /** The zone local times were read in. */
   timezone: string;
   counts: NormalizeCounts;
+  /** What the copy still lacks or what was read with a doubt, with the rows concerned. */
+  issues: Issue[];
 }
 
 const CHUNK = 4 * 1024 * 1024;
@@ -58,7 +74,8 @@ export async function normalizeCsv(
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
     ...(options.headerRow !== undefined ? { headerRow: options.headerRow } : {}),
   });
-  const plan = planNormalize(profile, options.firstDataRow);
+  const plan = planNormalize(profile, options);
+  const issues = await settleDateOrders(input, plan, profile.file.path);
   const counts: NormalizeCounts = {
     decimalCommas: 0,
     thousandsSeparators: 0,
@@ -70,10 +87,15 @@ export async function normalizeCsv(
   const pending = await openPendingFile(output);
   const fd = pending.handle.fd;
   let bytesOut: number;
+  const times = plan.columns.map((c) =>
+    c.kind === 'time' || c.kind === 'join'
+      ? new TimeWriter({ zone: options.timezone, dateOrder: c.dateOrder })
+      : undefined,
+  );
   try {
     bytesOut = plan.bytesOnly
       ? await copyBytes(input, fd, plan, counts, options.onProgress)
-      : await rewriteRecords(input, fd, plan, counts, options);
+      : await rewriteRecords(input, fd, plan, { counts, times, onProgress: options.onProgress });
   } catch (err) {
     await pending.abort();
     throw err;
@@ -90,6 +112,7 @@ export async function normalizeCsv(
     trailingColumnsDropped: profile.layout.columnCount - plan.inputWidth,
     timezone: options.timezone ?? 'UTC',
     counts,
+    issues: [...issues, ...repeatedHours(plan, times, options.timezone ?? 'UTC', input)],
   };
   if (join) report.joined = [(join.from[0] as number) + 1, (join.from[1] as number) + 1];
   return report;
@@ -126,24 +149,30 @@ function quoteCell(cell: string): string {
   return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
+/** What the record path changes as it goes: counts, and the time columns' writers. */
+interface Rewriting {
+  counts: NormalizeCounts;
+  times: ReadonlyArray<TimeWriter | undefined>;
+  onProgress: ((done: number, total: number) => void) | undefined;
+}
+
 /** Record by record: every row's cells rewritten and joined with `,`. */
 async function rewriteRecords(
   input: string,
   fd: number,
   plan: NormalizePlan,
-  counts: NormalizeCounts,
-  options: NormalizeOptions,
+  r: Rewriting,
 ): Promise<number> {
   const w = writer(fd);
   let header: string[] | undefined;
   const size = (await stat(input)).size;
-  const progress = options.onProgress;
+  const progress = r.onProgress;
   await scanCsvFile(
     input,
     (rec) => {
       const cells = cellsOf(rec, plan.delimiter);
       if (rec.count === 1 && cells[0] === '') return undefined;
-      writeRecord(w, plan, rec.row, cells, header, counts, options.timezone);
+      writeRecord(w, plan, rec.row, cells, header, r);
       if (rec.row === plan.headerRow) header = cells.map((c) => c.trim());
       return undefined;
     },
@@ -153,6 +182,91 @@ async function rewriteRecords(
     },
   );
   return w.end();
+}
+
+/**
+ * Decides the date order of each time column whose sampled dates did not: reads the
+ * column's cells through the file until one decides (a number above 12, dots). A column
+ * nothing decides is left as written (its cells copied), with an issue asking for the order.
+ */
+async function settleDateOrders(
+  input: string,
+  plan: NormalizePlan,
+  file: string,
+): Promise<Issue[]> {
+  const open = plan.columns.filter((c) => c.undecided);
+  if (open.length === 0) return [];
+  await scanCsvFile(
+    input,
+    (rec) => {
+      if (rec.row < plan.firstDataRow) return undefined;
+      const cells = cellsOf(rec, plan.delimiter);
+      for (const c of open) {
+        if (c.dateOrder) continue;
+        const found = dateOrderOf(cells[c.from[0] as number] ?? '');
+        if (found) c.dateOrder = found;
+      }
+      return open.every((c) => c.dateOrder !== undefined) ? true : undefined;
+    },
+    { delimiter: plan.delimiter },
+  );
+  const issues: Issue[] = [];
+  for (const c of open) {
+    delete c.undecided;
+    if (c.dateOrder) continue;
+    issues.push(dateOrderUnknown(c, file));
+    keepAsWritten(plan, c);
+  }
+  return issues;
+}
+
+function dateOrderUnknown(c: OutColumn, file: string): Issue {
+  const column = (c.from[0] as number) + 1;
+  return issue(
+    'normalize_date_order_unknown',
+    '',
+    `${file}: the dates in column ${column} (${c.header}) read day-first or month-first, and no value decides which (no day above 12): the column was left as written`,
+    {
+      hint: 'Give the order with --date-order dmy (10/03/2024 is 10 March) or --date-order mdy (3 October).',
+      source: { file, column },
+    },
+  );
+}
+
+/** A time column left as written: copied (a date and a time of day stay two columns). */
+function keepAsWritten(plan: NormalizePlan, c: OutColumn): void {
+  const at = plan.columns.indexOf(c);
+  const copies: OutColumn[] = c.from.map((from, i) => ({
+    from: [from],
+    header: c.parts?.[i] ?? c.header,
+    kind: 'copy',
+  }));
+  plan.columns = [...plan.columns.slice(0, at), ...copies, ...plan.columns.slice(at + 1)];
+}
+
+/** A warning per time column with local times the zone repeats, naming their rows. */
+function repeatedHours(
+  plan: NormalizePlan,
+  times: ReadonlyArray<TimeWriter | undefined>,
+  zone: string,
+  file: string,
+): Issue[] {
+  const issues: Issue[] = [];
+  plan.columns.forEach((c, i) => {
+    const rows = times[i]?.repeated ?? [];
+    if (rows.length === 0) return;
+    const shown = rows.slice(0, 10).join(', ');
+    const more = rows.length > 10 ? ` and ${rows.length - 10} more` : '';
+    issues.push(
+      issue(
+        'normalize_time_repeated_hour',
+        '',
+        `${file}: rows ${shown}${more} (${c.header}) hold local times ${zone} repeats when summer time ends; read in row order, as summer time until the clock goes back, then as standard time`,
+        { source: { file, row: rows[0] as number } },
+      ),
+    );
+  });
+  return issues;
 }
 
 const UTF8 = new TextDecoder('utf-8');
@@ -175,9 +289,9 @@ function writeRecord(
   row: number,
   cells: string[],
   header: string[] | undefined,
-  counts: NormalizeCounts,
-  zone: string | undefined,
+  r: Rewriting,
 ): void {
+  const { counts } = r;
   if (row < plan.firstDataRow) {
     if (row === plan.headerRow) w.line(plan.columns.map((c) => c.header));
     else w.line(row > plan.headerRow && plan.headerRow > 0 ? unitsOf(plan, cells) : cells);
@@ -187,7 +301,7 @@ function writeRecord(
     counts.repeatedHeaders += 1;
     return;
   }
-  w.line(rewriteRow(plan, cells, zone, counts));
+  w.line(rewriteRow(plan, cells, r.times, counts, row));
 }
 
 /**

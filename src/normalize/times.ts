@@ -1,7 +1,10 @@
 /**
  * Times the platform cannot read, rewritten as RFC 3339: a date and a time of day from two
- * columns, 12-hour times with AM/PM, times with a zone name or abbreviation. Local times get
- * the offset of the given IANA zone at that moment (daylight saving included), else `Z`.
+ * columns, 12-hour times with AM/PM, times with a zone name or abbreviation, dates written
+ * day-first or month-first, and (with a zone given) local times without an offset. Local
+ * times get the offset of the given IANA zone at that moment (daylight saving included),
+ * else `Z`. A local time the zone repeats (the hour summer time ends) is read in row order:
+ * as summer time first, as standard time once the clock has gone back; its rows are named.
  */
 
 /** Fixed offsets (minutes) of common zone abbreviations; ambiguous ones (IST) are left out. */
@@ -93,19 +96,28 @@ function zoneOffsetAt(zone: string, ms: number): number {
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
 }
 
-const offsetCache = new Map<string, number>();
+const offsetCache = new Map<string, number[]>();
 
-/** The offset of a local wall-clock time in an IANA zone (cached per zone and hour). */
-function localOffset(zone: string, t: Local): number {
+/**
+ * The offsets a local wall-clock time can have in an IANA zone: one; two (the earlier
+ * instant's first) in the hour the zone repeats when summer time ends; cached per zone and
+ * hour. In the hour it skips, the offset of the moment before.
+ */
+function localOffsets(zone: string, t: Local): number[] {
   const key = `${zone} ${t.y}-${t.mo}-${t.d} ${t.h}`;
   const cached = offsetCache.get(key);
   if (cached !== undefined) return cached;
   const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s);
-  let offset = zoneOffsetAt(zone, wall);
-  offset = zoneOffsetAt(zone, wall - offset * 60000);
+  const day = 24 * 3600_000;
+  const around = [zoneOffsetAt(zone, wall - day), zoneOffsetAt(zone, wall + day)];
+  // An offset fits when the instant it gives has that offset in the zone.
+  const fits = [...new Set(around)]
+    .filter((o) => zoneOffsetAt(zone, wall - o * 60000) === o)
+    .sort((x, y) => y - x);
+  const offsets = fits.length > 0 ? fits : [around[0] ?? 0];
   if (offsetCache.size > 10_000) offsetCache.clear();
-  offsetCache.set(key, offset);
-  return offset;
+  offsetCache.set(key, offsets);
+  return offsets;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -122,22 +134,39 @@ function rfc3339(t: Local, offsetMinutes: number): string {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DMY_DATE = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/;
+const DMY_DATE = /^(\d{1,2})([./-])(\d{1,2})[./-](\d{4})$/;
 const CLOCK = /^(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?$/;
 
+/** The order of a date's day and month: day-first (30.03.2024) or month-first (03/30/2024). */
+export type DateOrder = 'dmy' | 'mdy';
+
 /**
- * A date cell → year, month, day. `monthFirst` reads `3/1/2024` as March 1 (US files with
- * AM/PM); a first number above 12 is always a day.
+ * The order a date cell's own numbers decide: a first number above 12 is a day (dmy), a
+ * second one above 12 is a day (mdy); a date written with dots is day-first (no convention
+ * writes month-first with dots). Undefined when the cell does not decide (or is ISO).
  */
-function parseDate(text: string, monthFirst: boolean): Pick<Local, 'y' | 'mo' | 'd'> | undefined {
+export function dateOrderOf(text: string): DateOrder | undefined {
+  const m = DMY_DATE.exec(text.trim().split(/[ T]/)[0] ?? '');
+  if (!m) return undefined;
+  if (Number(m[1]) > 12) return 'dmy';
+  if (Number(m[3]) > 12) return 'mdy';
+  return m[2] === '.' ? 'dmy' : undefined;
+}
+
+/** A date cell → year, month, day, in `order` unless the cell decides; undefined when unsure. */
+function parseDate(
+  text: string,
+  order: DateOrder | undefined,
+): Pick<Local, 'y' | 'mo' | 'd'> | undefined {
   const iso = ISO_DATE.exec(text);
   if (iso) return { y: Number(iso[1]), mo: Number(iso[2]), d: Number(iso[3]) };
   const m = DMY_DATE.exec(text);
   if (!m) return undefined;
   const a = Number(m[1]);
-  const b = Number(m[2]);
-  const mdy = monthFirst ? a <= 12 : b > 12;
-  return { y: Number(m[3]), mo: mdy ? a : b, d: mdy ? b : a };
+  const b = Number(m[3]);
+  const read = order ?? dateOrderOf(text);
+  if (read === undefined) return undefined;
+  return { y: Number(m[4]), mo: read === 'mdy' ? a : b, d: read === 'mdy' ? b : a };
 }
 
 function parseClock(text: string): Omit<Local, 'y' | 'mo' | 'd'> | undefined {
@@ -159,40 +188,73 @@ function valid(t: Local): boolean {
   return t.mo >= 1 && t.mo <= 12 && t.d >= 1 && t.d <= 31;
 }
 
-/** The offset for a local time: the given IANA zone's at that moment, else UTC. */
-function offsetFor(t: Local, zone: string | undefined): number {
-  return zone ? localOffset(zone, t) : 0;
-}
-
-/** A date cell and a time-of-day cell → RFC 3339; undefined when either does not parse. */
-export function joinDateTime(date: string, clock: string, zone?: string): string | undefined {
-  const d = parseDate(date.trim(), clock.match(/[AaPp]\.?[Mm]\.?$/) !== null);
-  const c = parseClock(clock.trim());
-  if (!d || !c) return undefined;
-  const t = { ...d, ...c };
-  return valid(t) ? rfc3339(t, offsetFor(t, zone)) : undefined;
+/** How a column's local times are read: their zone (default UTC) and their date order. */
+export interface TimeReading {
+  zone?: string | undefined;
+  dateOrder?: DateOrder | undefined;
 }
 
 /**
- * One cell holding a date and a time the platform cannot read: `3/1/2024 1:05:00 PM`,
- * `2024-03-01 12:00:00 CET`, `2024-03-01 12:00 Europe/Berlin` → RFC 3339. A zone written in
- * the cell wins over `zone`; an unknown abbreviation gives undefined.
+ * Rewrites the cells of one time column, row after row: a date and a time of day from two
+ * cells (`join`), or one cell (`rewrite`), as RFC 3339; undefined when a cell does not
+ * parse (or its date order is not known). Remembers the last instant, so that a local time
+ * the zone repeats is read as summer time until the clock goes back, and collects the rows
+ * of such times (`repeated`).
  */
-export function rewriteTime(cell: string, zone?: string): string | undefined {
-  const text = cell.trim();
-  const m =
-    /^(\S+)[ T](\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp]\.?[Mm]\.?)?)(?:\s+(\S+))?$/.exec(
-      text,
-    );
-  if (!m) return undefined;
-  const named = m[3];
-  if (named === undefined) return joinDateTime(m[1] as string, m[2] as string, zone);
-  const d = parseDate(m[1] as string, /[AaPp]\.?[Mm]\.?$/.test(m[2] as string));
-  const c = parseClock(m[2] as string);
-  if (!d || !c) return undefined;
-  const t = { ...d, ...c };
-  if (!valid(t)) return undefined;
-  const fixed = ABBREVIATIONS[named.toUpperCase()];
-  if (fixed !== undefined) return rfc3339(t, fixed);
-  return isKnownZone(named) ? rfc3339(t, localOffset(named, t)) : undefined;
+export class TimeWriter {
+  /** Rows (1-based, of the file) whose local time the zone repeats. */
+  readonly repeated: number[] = [];
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly reading: TimeReading) {}
+
+  join(date: string, clock: string, row: number): string | undefined {
+    const d = parseDate(date.trim(), this.reading.dateOrder);
+    const c = parseClock(clock.trim());
+    return d && c ? this.written({ ...d, ...c }, undefined, row) : undefined;
+  }
+
+  /**
+   * One cell holding a date and a time: `3/1/2024 1:05:00 PM`, `30.03.2024 23:58:00`,
+   * `2024-03-01 12:00:00 CET`, `2024-03-01 12:00 Europe/Berlin`, or a date alone
+   * (`10/18/2010`: midnight). A zone written in the cell wins over the column's; an unknown
+   * abbreviation gives undefined.
+   */
+  rewrite(cell: string, row: number): string | undefined {
+    const text = cell.trim();
+    const m =
+      /^(\S+)(?:[ T](\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp]\.?[Mm]\.?)?)(?:\s+(\S+))?)?$/.exec(
+        text,
+      );
+    if (!m) return undefined;
+    const d = parseDate(m[1] as string, this.reading.dateOrder);
+    const c = m[2] === undefined ? { h: 0, mi: 0, s: 0, frac: '' } : parseClock(m[2]);
+    if (!d || !c) return undefined;
+    const named = m[3];
+    if (named === undefined) return this.written({ ...d, ...c }, undefined, row);
+    const fixed = ABBREVIATIONS[named.toUpperCase()];
+    if (fixed !== undefined) return this.written({ ...d, ...c }, [fixed], row);
+    return isKnownZone(named) ? this.written({ ...d, ...c }, undefined, row, named) : undefined;
+  }
+
+  /** The time in RFC 3339, with its offset: given, or the zone's at that moment (in row order). */
+  private written(
+    t: Local,
+    fixed: number[] | undefined,
+    row: number,
+    zone = this.reading.zone,
+  ): string | undefined {
+    if (!valid(t)) return undefined;
+    const offsets = fixed ?? (zone ? localOffsets(zone, t) : [0]);
+    const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s) + Number(`0${t.frac || '.'}`) * 1000;
+    // Twice the same wall time: summer time first, standard time once the clock went back.
+    let offset = offsets[0] ?? 0;
+    if (offsets.length > 1) {
+      this.repeated.push(row);
+      const later = offsets[1] ?? offset;
+      if (wall - offset * 60000 <= this.last) offset = later;
+    }
+    this.last = wall - offset * 60000;
+    return rfc3339(t, offset);
+  }
 }

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
   batchConfig,
+  type CsvColumnsDocument,
   type CsvDocument,
   channel,
   csvConfig,
@@ -9,7 +10,12 @@ import {
   parquetConfig,
   type TimeFormatName,
 } from '../../src/build/index.js';
-import type { ChannelConfig, ImportDocument } from '../../src/model/index.js';
+import type {
+  ChannelConfig,
+  CsvTimeColumn,
+  ImportDocument,
+  TimeFormat,
+} from '../../src/model/index.js';
 
 describe('builder types', () => {
   test('short names are closed unions', () => {
@@ -22,9 +28,44 @@ describe('builder types', () => {
   });
 
   test('builders return documents', () => {
-    expectTypeOf(csvConfig).returns.toEqualTypeOf<CsvDocument>();
+    const time = { column: 1, format: 'absolute_rfc3339' } as const;
+    const built = csvConfig({ time, columns: { 2: { name: 'a', type: 'double' } } });
+    expectTypeOf(built).toEqualTypeOf<CsvColumnsDocument>();
+    expectTypeOf(built).toExtend<CsvDocument>();
+    expectTypeOf(csvConfig({ useEmbeddedConfig: true })).toEqualTypeOf<CsvDocument>();
+    expectTypeOf<CsvColumnsDocument>().toExtend<ImportDocument>();
     expectTypeOf<CsvDocument>().toExtend<ImportDocument>();
     expectTypeOf(channel).returns.toEqualTypeOf<ChannelConfig>();
+  });
+
+  test('given time and columns, the built config has them (no undefined to rule out)', () => {
+    const built = csvConfig({
+      time: { column: 1, format: 'absolute_rfc3339' },
+      columns: { 2: { name: 'a', type: 'double' } },
+    });
+    expectTypeOf(built.csvConfig.timeColumn).toExtend<CsvTimeColumn>();
+    expectTypeOf(built.csvConfig.timeColumn.columnNumber).toEqualTypeOf<number>();
+    expectTypeOf(built.csvConfig.timeColumn.format).toEqualTypeOf<TimeFormat>();
+    expectTypeOf(built.csvConfig.dataColumns).toEqualTypeOf<Record<string, ChannelConfig>>();
+    // From the embedded config, the file names them: they may be absent.
+    const embedded = csvConfig({ useEmbeddedConfig: true });
+    expectTypeOf(embedded.csvConfig.timeColumn).toEqualTypeOf<CsvTimeColumn | undefined>();
+  });
+
+  test('a misspelled key is reported on that key, not on another one', () => {
+    csvConfig({
+      time: { column: 1, format: 'absolute_rfc3339' },
+      // @ts-expect-error `colums` is not a key (the error is on this line, not on `format`)
+      colums: { 2: { name: 'a', type: 'double' } },
+    });
+    csvConfig({
+      time: { column: 1, format: 'absolute_rfc3339' },
+      columns: { 2: { name: 'a', type: 'double' } },
+      // @ts-expect-error `firstDataRows` is not a key
+      firstDataRows: 2,
+    });
+    // @ts-expect-error `useEmbeddedConfig: true` takes no columns
+    csvConfig({ useEmbeddedConfig: true, columns: { 2: { name: 'a', type: 'double' } } });
   });
 
   test('mistakes fail to compile', () => {

@@ -87,6 +87,21 @@ describe('importkit infer', () => {
     expect(out.stderr).toContain('error infer_time_column_not_found');
   });
 
+  test('a Parquet file with no time column: the error names the file', async () => {
+    const { io, out } = fakeIo();
+    const file = join(repoRoot, 'fixtures', 'parquet', 'no-time.parquet');
+    expect(await run(['infer', file], io)).toBe(1);
+    expect(out.stderr).toBe(
+      [
+        `error parquet_no_time_column: ${file}: no column looks like time (no TIMESTAMP column, no time-named integer column, no date-time text)`,
+        '  at /parquetConfig',
+        '  hint: Name it with the --time-column option and give its format with --time-format.',
+        'no-time.parquet: 1 error(s), 0 warning(s), 0 info',
+        '',
+      ].join('\n'),
+    );
+  });
+
   test('options are applied (time column by name, start time, asset, run)', async () => {
     const { io, out } = fakeIo();
     const code = await run(

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { profileText } from '../../src/cli/commands/inspect.js';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
 
@@ -96,14 +97,64 @@ describe('inspect output is exactly right', () => {
     expect(lines[1]).toMatch(new RegExp(`^read ${size} bytes;`));
   });
 
-  test('HDF5: a compound type is shown whole; no empty # column', async () => {
+  test('HDF5: a compound type is shown whole, wrapped in its column; shapes; no empty # column', async () => {
     const lines = await inspectText('hdf5/compound.h5');
-    const header = lines.find((l) => l.startsWith('name'));
-    expect(header).toMatch(/^name\s+type\s+logical\s+units\s+empty\s+samples$/);
-    const compound = lines.find((l) => /compound\{/.test(l)) ?? '';
-    const type = /compound\{[^}]*\}/.exec(compound)?.[0] ?? '';
-    expect(type.length).toBeGreaterThan(40);
-    expect(type.endsWith('}')).toBe(true);
+    const at = lines.findIndex((l) => l.startsWith('name'));
+    expect(lines[at]).toMatch(/^name\s+type\s+shape\s+logical\s+units\s+empty\s+samples$/);
+    const typeAt = lines[at]?.indexOf('type') ?? 0;
+    const shapeAt = lines[at]?.indexOf('shape') ?? 0;
+    // The `pack` row and the lines its type wraps onto, up to the next row.
+    const row = lines.slice(lines.findIndex((l) => l.startsWith('pack ')));
+    const height = row.findIndex((l, i) => i > 0 && !l.startsWith(' '.repeat(typeAt)));
+    const type = row
+      .slice(0, height < 0 ? undefined : height)
+      .map((l) => l.slice(typeAt, shapeAt).trim())
+      .join(' ');
+    expect(type).toBe(
+      'compound{id: uint32, ts: int64, voltage: float64, label: string[8], ok: enum(FALSE|TRUE)}',
+    );
+    expect(row[0]?.slice(shapeAt).startsWith('[8] ')).toBe(true);
+  });
+
+  test('HDF5: the bytes the HDF5 library read are counted, and each dataset has its shape', async () => {
+    const lines = await inspectText('hdf5/two-d.h5');
+    const size = Number(/HDF5, (\d+) bytes$/.exec(lines[0] ?? '')?.[1]);
+    const read = Number(/^read (\d+) bytes/.exec(lines[1] ?? '')?.[1]);
+    // More than the signature and superblock (136 bytes); a small file is read about whole.
+    expect(read).toBeGreaterThan(size / 2);
+    const rows = lines.slice(lines.findIndex((l) => l.startsWith('name')));
+    expect(rows[0]).toMatch(/^name\s+type\s+shape\s+logical/);
+    expect(
+      rows
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => /\[\d+(, \d+)*\]/.exec(l)?.[0]),
+    ).not.toContain(undefined);
+  });
+
+  test('long and wide names (TDMS paths, CJK) wrap in their column and stay lined up by display width', () => {
+    const long = 'Measurements and more measurements/Thermocouple channel with a long name 12';
+    const wide = '温度センサー/チャンネル一番';
+    const text = profileText({
+      format: 'tdms',
+      file: { path: 'x.tdms', size: 100 },
+      bytesRead: 100,
+      fields: [
+        { name: long, physicalType: 'float64', units: 'degC', samples: ['1.5'] },
+        { name: wide, physicalType: 'int32', units: 'V', samples: ['2'] },
+        { name: 'short', physicalType: 'float64', samples: [] },
+      ],
+      issues: [],
+    });
+    expect(text.split('\n').slice(3)).toEqual([
+      'name                                      type     logical  units  empty  samples',
+      'Measurements and more measurements/       float64           degC          1.5',
+      'Thermocouple channel with a long name 12',
+      // 27 cells wide: 13 wide characters and a slash.
+      '温度センサー/チャンネル一番               int32             V             2',
+      'short                                     float64',
+      '',
+    ]);
   });
 
   test('Parquet: each column numbered, with samples from its first page', async () => {

@@ -1,11 +1,11 @@
 /**
  * End to end with the real binary: `importkit serve` in the background, then `importkit
  * submit` and `importkit status` as separate processes. Runs the compiled code (dist/),
- * building it first when it is missing or older than the sources it needs.
+ * building it first when it is missing or older than the sources (`ensureBuilt`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inferConfig } from '../../src/infer/index.js';
@@ -21,19 +21,19 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   await ensureBuilt('dist/src/emulator/server.js', ['client', 'emulator', 'cli']);
   dir = await mkdtemp(join(tmpdir(), 'importkit-e2e-'));
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const c of children) c.kill('SIGTERM');
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts `importkit serve` and resolves with its URL once it prints it. */
+/** Starts `importkit serve` and resolves with its URL once it has said how to use it. */
 function serve(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
   cwd?: string,
-): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+): Promise<{ url: string; child: ChildProcess; stdout: () => string; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
@@ -41,24 +41,34 @@ function serve(
   });
   children.push(child);
   let err = '';
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
+  let out = '';
+  const host = args[args.indexOf('--host') + 1];
+  const wildcard = args.includes('--host') && (host === '0.0.0.0' || host === '::');
   return new Promise((resolve, reject) => {
-    let out = '';
+    const ready = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      // The usage ends with the exports for another machine when it listens on every interface.
+      const last = wildcard ? /IMPORTKIT_ALLOW_HTTP_HOST=.*\n/ : /IMPORTKIT_API_KEY=.*\n/;
+      if (m?.[1] && last.test(err)) {
+        resolve({ url: m[1], child, stdout: () => out, stderr: () => err });
+      }
+    };
+    child.stderr?.on('data', (d) => {
+      err += String(d);
+      ready();
+    });
     child.stdout?.on('data', (d) => {
       out += String(d);
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve({ url: m[1], child, stderr: () => err });
+      ready();
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
 }
 
-function cli(args: string[], url: string) {
+function cli(args: string[], url: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: dir,
-    env: { ...process.env, IMPORTKIT_BASE_URL: url, IMPORTKIT_API_KEY: KEY, CI: '1' },
+    env: { ...process.env, IMPORTKIT_BASE_URL: url, IMPORTKIT_API_KEY: KEY, CI: '1', ...env },
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -241,4 +251,57 @@ describe('importkit serve + submit, as processes', () => {
       await rm(temp, { recursive: true, force: true });
     }
   }, 60_000);
+
+  // An address of this machine that another machine can reach, when it has one.
+  const lan = Object.entries(networkInterfaces()).flatMap(([name, list]) =>
+    (list ?? [])
+      .filter((a) => a.family === 'IPv4' && !a.internal)
+      .map((a) => ({ name, address: a.address })),
+  );
+  test.skipIf(lan.length === 0)(
+    'serve --host 0.0.0.0 prints every address it answers at; a client there sends the key over plain http only to a host it names, and warns once',
+    async () => {
+      const s = await serve(['--host', '0.0.0.0', '--api-key', `${KEY}=e2e-org`]);
+      const port = new URL(s.url).port;
+      const first = lan[0] as { address: string };
+      const there = `http://${first.address}:${port}`;
+      expect(s.stdout()).toBe(
+        [
+          `importkit emulator listening on http://127.0.0.1:${port}`,
+          ...lan.map((a) => `  and on http://${a.address}:${port} (${a.name})`),
+          '',
+        ].join('\n'),
+      );
+      expect(s.stderr()).toContain(
+        `  export IMPORTKIT_BASE_URL=${there}\n  export IMPORTKIT_ALLOW_HTTP_HOST=${first.address}\n`,
+      );
+
+      const refused = cli(['status', 'nope'], there);
+      expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+        code: 1,
+        stderr: [
+          `importkit status: IMPORTKIT_BASE_URL is ${there}: the API key is never sent over plain http to another machine unless its host is named`,
+          `  hint: use https; or, on a network you trust (a CI service container, a docker compose service), name the host: --allow-http-host ${first.address} or export IMPORTKIT_ALLOW_HTTP_HOST=${first.address}`,
+          '',
+        ].join('\n'),
+      });
+
+      const draft = await inferConfig(DATA);
+      (draft.document as { csvConfig: { assetName?: string } }).csvConfig.assetName = 'lan';
+      await writeFile(join(dir, 'lan.json'), JSON.stringify(draft.document));
+      const warning = `warning: the API key goes to ${first.address} over plain http (allowed by name): anyone who can watch that network can read it\n`;
+      // The upload URL the emulator hands out is the address the client reached it at.
+      const sent = cli(['submit', 'lan.json', DATA, '--wait', '--poll-interval', '0.05'], there, {
+        IMPORTKIT_ALLOW_HTTP_HOST: first.address,
+      });
+      expect(sent.stdout).toMatch(/^data import \S+: SUCCEEDED/);
+      expect(sent.stderr.split(warning).length - 1).toBe(1);
+      expect(sent.stderr.startsWith(warning)).toBe(true);
+      const id = /data import (\S+): SUCCEEDED/.exec(sent.stdout)?.[1] ?? '';
+      const shown = cli(['status', id, '--allow-http-host', first.address], there);
+      expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: warning });
+      await stop(s.child);
+    },
+    60_000,
+  );
 });

@@ -71,7 +71,7 @@ describe('importkit submit', () => {
     const d = emu.store.data.imports[id ?? '']?.dataImport;
     expect(d?.status).toBe('DATA_IMPORT_STATUS_SUCCEEDED');
     expect(t.out()).toBe(
-      `data import ${id}: SUCCEEDED, run ${d?.runId}, asset ${d?.assetId}, data ${d?.dataStartTime} – ${d?.dataStopTime}\n`,
+      `data import ${id}: SUCCEEDED, run cli run (${d?.runId}), asset bench-rig (${d?.assetId}), data ${d?.dataStartTime} – ${d?.dataStopTime}\n`,
     );
   });
 

@@ -6,7 +6,7 @@
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
@@ -17,11 +17,14 @@ const CSV = 'fixtures/platform-examples/csv-absolute-datetime.csv';
 let emu: Emulator;
 let dir: string;
 let lines: string[];
+/** What the README says `submit --wait` ends with. */
+let endsWith: string;
 
 beforeAll(async () => {
   const readme = await readFile(join(root, 'README.md'), 'utf8');
   const block = /```sh walkthrough\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
   lines = block.split('\n').filter((l) => l.trim() !== '');
+  endsWith = /`submit --wait` ends with\s+`([^`]+)`/.exec(readme)?.[1] ?? '';
   // The emulator `importkit serve` starts, with its default key.
   emu = await startEmulator({ apiKeys: { 'emulator-key': 'local' } });
   dir = await mkdtemp(join(tmpdir(), 'importkit-walkthrough-'));
@@ -83,6 +86,12 @@ describe("the README's quick start", () => {
           const done = /^data import (\S+): SUCCEEDED, /.exec(out.join(''));
           expect(done, out.join('')).not.toBeNull();
           id = done?.[1] ?? '';
+          // The line the README shows, its placeholders filled, the asset named as inferred.
+          const shown = endsWith
+            .replace('csv-absolute-datetime', basename(example, extname(example)))
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/<[a-z-]+>/g, '\\S+');
+          expect(out.join('')).toMatch(new RegExp(`^${shown}\n$`));
         }
         if (args[0] === 'status')
           expect(out.join('')).toMatch(new RegExp(`^data import ${id}: SUCCEEDED`));

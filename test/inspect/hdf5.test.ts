@@ -8,6 +8,7 @@ import { readSuperblock } from '../../src/inspect/hdf5/superblock.js';
 import { inspectHdf5 } from '../../src/inspect/hdf5.js';
 import { inspectFile } from '../../src/inspect/inspect-file.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { timeAndValues } from '../helpers/hdf5.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -52,8 +53,21 @@ describe('inspectHdf5 on the platform examples', () => {
       physicalType: 'float64',
       units: 'V',
     });
-    // Only the signature and the superblock go through the byte source.
-    expect(p.bytesRead).toBeLessThanOrEqual(256);
+    // The signature and superblock (through the byte source), then what the library read.
+    expect(p.bytesRead).toBeGreaterThan(256);
+    expect(p.fields.map((f) => f.shape)).toEqual(p.datasets.map((d) => d.shape));
+  });
+
+  test('the bytes read are what the library read: the tree and samples of a 3 MB file, not its data', async () => {
+    const path = join(tmp, 'big.h5');
+    const size = (await timeAndValues(path, 200_000, 1000)).byteLength;
+    const p = await inspectHdf5(path);
+    expect(p.fields.map((f) => [f.path, f.shape])).toEqual([
+      ['/time', [200_000]],
+      ['/value', [200_000]],
+    ]);
+    expect(p.bytesRead).toBeGreaterThan(1000);
+    expect(p.bytesRead).toBeLessThan(size / 20);
   });
 
   test('compound: members with their types, rows sampled whole', async () => {

@@ -199,4 +199,93 @@ describe('importkit normalize', () => {
     }
     expect(await readFile(join(dir, 'same.csv'), 'utf8')).toBe(before);
   });
+
+  test('day-first and month-first dates in one column: converted, the order decided by the values, else asked for', async () => {
+    const cases: Array<[string, string, string[]]> = [
+      [
+        'dmy-one.csv',
+        'time,v\n30.03.2024 23:58:00,1\n31.03.2024 00:10:00,2\n',
+        ['2024-03-30T23:58:00Z', '2024-03-31T00:10:00Z'],
+      ],
+      [
+        'mdy-date.csv',
+        'date,v\n10/18/2010,1\n10/19/2010,2\n',
+        ['2010-10-18T00:00:00Z', '2010-10-19T00:00:00Z'],
+      ],
+    ];
+    for (const [name, text, times] of cases) {
+      await writeFile(join(dir, name), text);
+      const { io, out } = fakeIo();
+      expect(await run(['normalize', name, '-o', `${name}.out`], io)).toBe(0);
+      expect(out.stderr).toBe('');
+      const written = (await readFile(join(dir, `${name}.out`), 'utf8')).split('\n');
+      expect(written.slice(1, 3).map((l) => l.split(',')[0])).toEqual(times);
+      expect(out.stdout).toMatch(/draft for \S+: clean/);
+    }
+    // Only days up to 12, with the one day that decides far down the file.
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `0${(i % 9) + 1}/0${(i % 7) + 1}/2024,${i}`,
+    );
+    rows[1700] = '03/25/2024,1700';
+    await writeFile(join(dir, 'late.csv'), `date,v\n${rows.join('\n')}\n`);
+    const late = fakeIo();
+    expect(await run(['normalize', 'late.csv', '-o', 'late.out.csv'], late.io)).toBe(0);
+    const lateOut = (await readFile(join(dir, 'late.out.csv'), 'utf8')).split('\n');
+    expect([lateOut[1], lateOut[1701]]).toEqual([
+      '2024-01-01T00:00:00Z,0',
+      '2024-03-25T00:00:00Z,1700',
+    ]);
+    // Nothing decides: left as written, the order asked for (exit 1); given, converted.
+    await writeFile(join(dir, 'either.csv'), 'date,v\n01/02/2010,1\n03/04/2010,2\n');
+    const asked = fakeIo();
+    expect(await run(['normalize', 'either.csv', '-o', 'either.out.csv'], asked.io)).toBe(1);
+    expect(await readFile(join(dir, 'either.out.csv'), 'utf8')).toBe(
+      'date,v\n01/02/2010,1\n03/04/2010,2\n',
+    );
+    expect(asked.out.stderr).toBe(
+      [
+        `error normalize_date_order_unknown: ${join(dir, 'either.csv')}: the dates in column 1 (date) read day-first or month-first, and no value decides which (no day above 12): the column was left as written`,
+        '  hint: Give the order with --date-order dmy (10/03/2024 is 10 March) or --date-order mdy (3 October).',
+        '',
+      ].join('\n'),
+    );
+    const given = fakeIo();
+    const args = ['normalize', 'either.csv', '-o', 'either.out.csv', '--date-order', 'mdy'];
+    expect(await run(args, given.io)).toBe(0);
+    expect(await readFile(join(dir, 'either.out.csv'), 'utf8')).toBe(
+      'date,v\n2010-01-02T00:00:00Z,1\n2010-03-04T00:00:00Z,2\n',
+    );
+  });
+
+  test('--timezone: the hour repeated when summer time ends is read in row order, and its rows are named', async () => {
+    await writeFile(
+      join(dir, 'fallback.csv'),
+      'Date,Time,v\n2024-10-27,01:30:00,1\n2024-10-27,02:30:00,2\n2024-10-27,02:59:00,3\n2024-10-27,02:30:00,4\n2024-10-27,03:30:00,5\n',
+    );
+    const { io, out } = fakeIo();
+    const args = [
+      'normalize',
+      'fallback.csv',
+      '-o',
+      'fallback.out.csv',
+      '--timezone',
+      'Europe/Berlin',
+    ];
+    expect(await run(args, io)).toBe(0);
+    expect(await readFile(join(dir, 'fallback.out.csv'), 'utf8')).toBe(
+      [
+        'Time,v',
+        '2024-10-27T01:30:00+02:00,1',
+        '2024-10-27T02:30:00+02:00,2',
+        '2024-10-27T02:59:00+02:00,3',
+        '2024-10-27T02:30:00+01:00,4',
+        '2024-10-27T03:30:00+01:00,5',
+        '',
+      ].join('\n'),
+    );
+    expect(out.stderr).toBe(
+      `warning normalize_time_repeated_hour: ${join(dir, 'fallback.csv')}: rows 3, 4, 5 (Time) hold local times Europe/Berlin repeats when summer time ends; read in row order, as summer time until the clock goes back, then as standard time\n`,
+    );
+  });
 });

@@ -76,6 +76,18 @@ describe('point 4: the key goes to the baseUrl origin only', () => {
       expect(() => createClient({ baseUrl, apiKey: SECRET })).not.toThrow();
     }
   });
+
+  test('plain http to another machine goes only to a host named in allowHttpHosts', () => {
+    const allowHttpHosts = ['emulator', '10.0.0.5', '[FD00::2]'];
+    for (const baseUrl of ['http://emulator:8080', 'http://10.0.0.5', 'http://[fd00::2]:8080']) {
+      expect(() => createClient({ baseUrl, apiKey: SECRET, allowHttpHosts })).not.toThrow();
+    }
+    for (const baseUrl of ['http://emulator.example', 'http://10.0.0.6', 'http://[fd00::3]']) {
+      expect(() => createClient({ baseUrl, apiKey: SECRET, allowHttpHosts })).toThrow(
+        /never sent over plain http to another machine/,
+      );
+    }
+  });
 });
 
 describe('point 7: bounded waits', () => {

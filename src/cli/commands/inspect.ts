@@ -13,6 +13,7 @@ import { checkDataArgument } from '../mistakes.js';
 import { withFlags } from '../option-flags.js';
 import { escapedAfterC0, printable, printableJson } from '../printable.js';
 import { createProgress } from '../progress.js';
+import { displayWidth, padCells, wrapCells } from '../width.js';
 import { refuseFlagsOfOtherFormats } from './_format-flags.js';
 
 const HELP = `Usage: importkit inspect <file> [options]
@@ -99,8 +100,10 @@ export function profileText(profile: BaseProfile): string {
   lines.push(
     `${printable(profile.file.path)}: ${profile.format.toUpperCase()}, ${profile.file.size} bytes`,
   );
+  // Reads are counted as made: a reader that goes back to a part counts it again.
+  const again = profile.bytesRead > profile.file.size ? ' (some parts more than once)' : '';
   lines.push(
-    `read ${profile.bytesRead} bytes${profile.rowCount !== undefined ? `; ${profile.rowCount} rows` : ''}`,
+    `read ${profile.bytesRead} bytes${again}${profile.rowCount !== undefined ? `; ${profile.rowCount} rows` : ''}`,
   );
   const extra = profile as unknown as Record<string, unknown>;
   for (const key of ['dialect', 'layout', 'sampling']) {
@@ -112,6 +115,7 @@ export function profileText(profile: BaseProfile): string {
       lines.push(`${key}: ${parts.join(' ')}`);
     }
   }
+  const shaped = profile.fields.some((f) => f.shape !== undefined);
   const rows = profile.fields.map((f) =>
     [
       String(
@@ -122,31 +126,17 @@ export function profileText(profile: BaseProfile): string {
       ),
       f.name ?? f.path ?? '',
       f.physicalType,
+      ...(shaped ? [f.shape ? `[${f.shape.join(', ')}]` : ''] : []),
       f.logicalType ?? '',
       f.units ?? '',
       f.nullCount === undefined ? '' : String(f.nullCount),
       f.samples.slice(0, 3).join(' | '),
     ].map(printable),
   );
-  const headers = ['#', 'name', 'type', 'logical', 'units', 'empty', 'samples'];
-  // `#` is left out when no field has a number (HDF5 datasets); cells are never cut: one
-  // longer than 40 characters is written whole and pushes the rest of its row along.
-  const numbered = rows.some((r) => r[0] !== '');
-  // Folds, not Math.max(...rows): one row per field, and a data-sized spread overflows the stack.
-  const widths = headers.map((h, i) =>
-    Math.min(
-      40,
-      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), h.length),
-    ),
-  );
-  const fmt = (r: string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-      .filter((_, i) => i > 0 || numbered)
-      .join('  ')
-      .trimEnd();
-  lines.push('', fmt(headers));
-  for (const r of rows) lines.push(fmt(r));
+  const shape = shaped ? ['shape'] : [];
+  const headers = ['#', 'name', 'type', ...shape, 'logical', 'units', 'empty', 'samples'];
+  lines.push('');
+  for (const line of table(headers, rows)) lines.push(line);
   if (profile.issues.length > 0) {
     lines.push('');
     for (const i of profile.issues) {
@@ -154,4 +144,36 @@ export function profileText(profile: BaseProfile): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Cells wider than this wrap onto the next lines of their row (nothing is cut). */
+const MAX_CELLS = 40;
+
+/**
+ * The table's lines, lined up by the cells each character takes on a terminal (a CJK name
+ * takes two a character). A cell wider than MAX_CELLS wraps within its column; the last
+ * column (samples) is written whole. `#` is left out when no row has a number (HDF5).
+ */
+function table(headers: string[], rows: string[][]): string[] {
+  const numbered = rows.some((r) => r[0] !== '');
+  const last = headers.length - 1;
+  // Folds, not Math.max(...rows): one row per field, and a data-sized spread overflows the stack.
+  const widths = headers.map((h, i) =>
+    Math.min(
+      MAX_CELLS,
+      rows.reduce((w, r) => Math.max(w, displayWidth(r[i] ?? '')), displayWidth(h)),
+    ),
+  );
+  const lines = (r: string[]): string[] => {
+    const cells = r.map((c, i) => (i === last ? [c] : wrapCells(c, widths[i] ?? 0)));
+    const height = cells.reduce((h, c) => Math.max(h, c.length), 1);
+    return Array.from({ length: height }, (_, k) =>
+      cells
+        .map((c, i) => (i === last ? (c[k] ?? '') : padCells(c[k] ?? '', widths[i] ?? 0)))
+        .filter((_, i) => i > 0 || numbered)
+        .join('  ')
+        .trimEnd(),
+    );
+  };
+  return [...lines(headers), ...rows.flatMap(lines)];
 }

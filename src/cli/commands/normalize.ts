@@ -16,21 +16,30 @@ const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
 
 Writes a copy of a CSV file that the platform reads: decimal commas become dots,
 thousands separators are dropped, a date and a time of day in two columns become one
-RFC 3339 column, AM/PM times and times with zone names become RFC 3339, the delimiter
-becomes ',', a BOM and trailing empty columns are dropped, and header lines repeated
-inside the data are removed. Prints what it changed, then checks the draft for the new
-file. Streams the file (memory stays bounded); never writes over its input.
+RFC 3339 column, AM/PM times, times with zone names and dates written day-first or
+month-first become RFC 3339, the delimiter becomes ',', a BOM and trailing empty columns
+are dropped, and header lines repeated inside the data are removed. Prints what it
+changed, then checks the draft for the new file. Streams the file (memory stays bounded);
+never writes over its input.
+
+The order of day and month comes from the values: a number above 12 decides (30.03.2024,
+10/18/2010), and dates written with dots are day-first. When nothing decides (only days up
+to 12), the column is left as written and --date-order is asked for.
 
 Options:
   -o, --output <file>       the file to write (required; not the input)
-      --timezone <zone>     IANA zone of local times (e.g. Europe/Berlin); default UTC
+      --timezone <zone>     IANA zone of local times (e.g. Europe/Berlin); default UTC.
+                            Given, times without an offset are rewritten with the zone's
+                            offset at that moment; the hour the zone repeats when summer
+                            time ends is read in row order, and its rows are named
+      --date-order <dmy|mdy> the order of day and month when the values do not decide it
       --config <draft>      take firstDataRow from a draft config (YAML or JSON)
       --delimiter <d>       the input's delimiter: , ; tab | (default: detected)
       --header-row <n>      the input's 1-based header row, 0 for none (default: detected)
   -h, --help                show this help
 
 Exit status: 0 written and its draft is clean, 1 written but its draft still has errors
-(or the input cannot be read), 2 usage error.
+(or a column was left as written, or the input cannot be read), 2 usage error.
 `;
 
 /** `importkit normalize <in.csv> -o <out.csv>` */
@@ -38,6 +47,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     output: { type: 'string', short: 'o' },
     timezone: { type: 'string' },
+    'date-order': { type: 'string' },
     config: { type: 'string' },
     delimiter: { type: 'string' },
     'header-row': { type: 'string' },
@@ -56,12 +66,16 @@ export async function normalize(args: string[], io: Io): Promise<number> {
   const zone = typeof values.timezone === 'string' ? values.timezone : undefined;
   if (zone !== undefined && !isKnownZone(zone))
     throw new UsageError(`--timezone '${zone}' is not a time zone (e.g. Europe/Berlin, UTC)`);
+  const dateOrder = values['date-order'];
+  if (dateOrder !== undefined && dateOrder !== 'dmy' && dateOrder !== 'mdy')
+    throw new UsageError(`--date-order takes dmy or mdy, not '${dateOrder}'`);
   const firstDataRow =
     typeof values.config === 'string' ? await firstDataRowOf(values.config, io) : undefined;
   let progress: Progress | undefined;
   const report = await normalizeCsv(input, output, {
     ...csvDialectFromArgs(values),
     ...(zone !== undefined ? { timezone: zone } : {}),
+    ...(dateOrder !== undefined ? { dateOrder } : {}),
     ...(firstDataRow !== undefined ? { firstDataRow } : {}),
     ...(showsProgress(io)
       ? {
@@ -74,6 +88,10 @@ export async function normalize(args: string[], io: Io): Promise<number> {
   }).finally(() => (progress as Progress | undefined)?.done());
   const shown = printable(values.output as string);
   io.stdout.write(describe(report, shown));
+  for (const i of report.issues) {
+    io.stderr.write(`${i.severity} ${i.code}: ${printable(i.message)}\n`);
+    if (i.hint) io.stderr.write(`  hint: ${printable(i.hint)}\n`);
+  }
   const draft = await inferConfig(output);
   const errors = draft.issues.filter((i) => i.severity === 'error');
   const warnings = draft.issues.filter((i) => i.severity === 'warning');
@@ -85,7 +103,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
           .map((i) => i.code)
           .join(', ')} (importkit infer ${shown})\n`,
   );
-  return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+  return hasErrors(draft.issues) || hasErrors(report.issues) ? EXIT_INVALID : EXIT_OK;
 }
 
 /** The output path: required, and never the input or the draft config (`refuseOverwritingInputs`). */
@@ -140,6 +158,10 @@ function describe(r: NormalizeReport, output: string): string {
   add(c.repeatedHeaders, `${c.repeatedHeaders} repeated header line(s) removed`);
   add(c.cellsKept, `${c.cellsKept} cell(s) could not be rewritten and were kept as written`);
   if (lines.length === 1)
-    lines.push('  nothing needed changing: the copy is byte for byte the same');
+    lines.push(
+      hasErrors(r.issues)
+        ? '  nothing was changed: the copy is byte for byte the same'
+        : '  nothing needed changing: the copy is byte for byte the same',
+    );
   return `${lines.join('\n')}\n`;
 }

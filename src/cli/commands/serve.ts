@@ -1,9 +1,10 @@
 /**
  * `importkit serve [--port 0] [--data-dir DIR] [--api-key KEY=ORG ...] [--faults SPEC]
  * [--strict] [--url-map PREFIX=FOLDER ...] [--seed FILE]`: runs the local emulator until
- * interrupted, printing the URL it listens on; its log goes to stderr.
+ * interrupted, printing the URLs it listens on; its log goes to stderr.
  */
 import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import {
   type Emulator,
@@ -24,11 +25,14 @@ const HELP = `Usage: importkit serve [--port N] [--host ADDR] [--data-dir DIR] [
                       [--strict] [--url-map PREFIX=FOLDER ...] [--seed FILE]
 
 Runs a local emulator of the platform's HTTP interface (data imports and the eight
-operations) until interrupted. Prints the URL it listens on.
+operations) until interrupted. Prints the URLs it listens on (with --host 0.0.0.0 or ::,
+each address of this machine). A client on another machine or container sends the key
+over plain http only to a host it names: IMPORTKIT_ALLOW_HTTP_HOST=NAME (or
+--allow-http-host NAME on submit and status).
 
 Options:
   --port N          port to listen on (default 0: any free port)
-  --host ADDR       address to listen on (default 127.0.0.1)
+  --host ADDR       address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every one)
   --data-dir DIR    keep state and uploads in DIR, so a restart loses nothing
   --api-key KEY=ORG accept KEY for organization ORG (repeatable; default emulator-key=local)
   --faults SPEC     inject faults: comma-separated KIND=AMOUNT[:PARAM] with KIND 503, 429
@@ -44,6 +48,33 @@ Options:
                     function versions of a JSON file; their ids are printed
   -h, --help        this help
 `;
+
+/** An address the emulator answers at besides its own URL: one interface's. */
+interface Address {
+  url: string;
+  host: string;
+  /** The interface's name (`eth0`). */
+  name: string;
+}
+
+/**
+ * Where a wildcard host (`0.0.0.0`: every IPv4 address; `::`: every address) answers
+ * besides loopback: each interface's address that another machine can reach (link-local
+ * IPv6 addresses are left out: they need a zone). None for any other host.
+ */
+function otherAddresses(host: string | undefined, port: number): Address[] {
+  if (host !== '0.0.0.0' && host !== '::') return [];
+  const out: Address[] = [];
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || (a.family === 'IPv6' && (host !== '::' || /^fe80:/i.test(a.address))))
+        continue;
+      const shown = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+      out.push({ url: `http://${shown}:${port}`, host: a.address, name });
+    }
+  }
+  return out;
+}
 
 /** `--api-key KEY=ORG` pairs; undefined when none is given. */
 function apiKeysOf(pairs: readonly string[]): Record<string, string> | undefined {
@@ -161,19 +192,8 @@ export async function serve(args: string[], io: Io): Promise<number> {
       throw new CommandError(`--seed ${values.seed}: ${err.message}`, 'fix the seed file');
     throw err;
   });
-  io.stdout.write(`importkit emulator listening on ${emulator.url}\n`);
   printSeeded(emulator, io);
-  for (const [key, org] of emulator.organizations) {
-    const ids = seededIds(org.organizationId);
-    const shownKey = apiKeys ? '' : ` (key: ${key})`;
-    io.stderr.write(
-      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}\n`,
-    );
-  }
-  const [firstKey] = emulator.organizations.keys();
-  io.stderr.write(
-    `to use it, in another shell:\n  export IMPORTKIT_BASE_URL=${emulator.url}\n  export IMPORTKIT_API_KEY=${apiKeys ? '<a KEY given with --api-key>' : firstKey}\n`,
-  );
+  printUsage(io, emulator, otherAddresses(values.host, emulator.port), apiKeys !== undefined);
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -186,4 +206,38 @@ export async function serve(args: string[], io: Io): Promise<number> {
   await emulator.close();
   io.stderr.write('importkit emulator stopped\n');
   return EXIT_OK;
+}
+
+/**
+ * What the emulator prints once it listens: its addresses, its organizations, and the
+ * exports for a client on this machine and (listening on every interface) on another.
+ */
+function printUsage(io: Io, emulator: Emulator, others: Address[], givenKeys: boolean): void {
+  const out = [`importkit emulator listening on ${emulator.url}`];
+  for (const a of others) out.push(`  and on ${a.url} (${a.name})`);
+  const err: string[] = [];
+  for (const [key, org] of emulator.organizations) {
+    const ids = seededIds(org.organizationId);
+    const shownKey = givenKeys ? '' : ` (key: ${key})`;
+    err.push(
+      `organization ${org.organizationName} ${org.organizationId}${shownKey}: views ${ids.views.join(', ')}; saved search ${ids.savedSearches.join(', ')}`,
+    );
+  }
+  const [firstKey] = emulator.organizations.keys();
+  err.push(
+    'to use it, in another shell:',
+    `  export IMPORTKIT_BASE_URL=${emulator.url}`,
+    `  export IMPORTKIT_API_KEY=${givenKeys ? '<a KEY given with --api-key>' : firstKey}`,
+  );
+  const other = others[0];
+  if (other) {
+    err.push(
+      'from another machine or container, at an address above or a name it knows this one by (plain http: the key crosses the network, so name the host to allow it):',
+      `  export IMPORTKIT_BASE_URL=${other.url}`,
+      `  export IMPORTKIT_ALLOW_HTTP_HOST=${other.host}`,
+    );
+  }
+  // Each in one write, so that a process reading the pipe sees the whole of it at once.
+  io.stdout.write(`${out.join('\n')}\n`);
+  io.stderr.write(`${err.join('\n')}\n`);
 }

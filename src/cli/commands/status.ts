@@ -15,6 +15,8 @@ Options:
   --timeout SECONDS       give up waiting after this long (exit 1; the import goes on)
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
+  --allow-http-host NAME  send the key over plain http to NAME (a network you trust; warns);
+                          also IMPORTKIT_ALLOW_HTTP_HOST=NAME[,NAME]
   -h, --help              this help
 `;
 
@@ -28,6 +30,7 @@ async function showStatus(args: string[], io: Io): Promise<number> {
     timeout: { type: 'string' },
     'poll-interval': { type: 'string' },
     json: { type: 'boolean' },
+    'allow-http-host': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -40,7 +43,7 @@ async function showStatus(args: string[], io: Io): Promise<number> {
   const timeoutMs = seconds(values.timeout, '--timeout');
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
   if (timeoutMs !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
-  const client = clientFromEnv(io);
+  const client = clientFromEnv(io, values['allow-http-host']);
   if (values.wait)
     return follow(client, id, io, { timeoutMs, intervalMs, json: values.json === true });
   const d = await client.getDataImport(id);

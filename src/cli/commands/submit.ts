@@ -15,11 +15,18 @@ import {
   createClient,
   ImportFailedError,
   NetworkError,
+  plainHttpHost,
   TimeoutError,
+  type UploadTarget,
   type WaitOptions,
 } from '../../client/index.js';
 import { containerKind, dataFileProblem } from '../../inspect/index.js';
-import type { DataImport, ImportDocument, Issue } from '../../model/index.js';
+import {
+  CONFIG_KEYS,
+  type DataImport,
+  type ImportDocument,
+  type Issue,
+} from '../../model/index.js';
 import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { CommandError, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
@@ -29,6 +36,12 @@ import { printable, printableJson } from '../printable.js';
 import { createProgress } from '../progress.js';
 import { loadReporter, summarize } from '../reporters/index.js';
 import { readConfigOrThrow } from './_files.js';
+import {
+  Interrupted,
+  type InterruptGuard,
+  interruptGuard,
+  reportUnfinished,
+} from './_unfinished.js';
 
 const HELP = `Usage: importkit submit <config> <data-file> [--wait] [--timeout SECONDS]
        importkit submit <batch-config> <folder | archive> [--wait] [--timeout SECONDS]
@@ -51,11 +64,26 @@ Options:
   --poll-interval SECONDS first interval between status reads (default 1; doubles to 30)
   --json                  print the DataImport as JSON on stdout
   --no-check              send the file without checking it against the config first
+  --allow-http-host NAME  send the key over plain http to NAME, the host of
+                          IMPORTKIT_BASE_URL, on a network you trust (a CI service container,
+                          docker compose); also IMPORTKIT_ALLOW_HTTP_HOST=NAME[,NAME]; warns
+  --import ID             send the file to an import made earlier whose file did not arrive
+  --upload-url URL        (with --import) where that import's file goes: a submit cut short
+                          after the create prints the whole command
   -h, --help              this help
+
+A submit stopped once its import exists (Ctrl-C, an upload refused or broken) says which
+import, in what state, and the command that sends the file again to it (with --json, as
+data on stdout). The platform has no call that deletes an import; one left without its
+file holds no data.
 `;
 
-/** The service's address and key from the environment; a usage error when unset. */
-export function clientFromEnv(io: Io): Client {
+/**
+ * The service's address and key from the environment; a usage error when unset. Plain http
+ * to another machine is refused unless its host is named (`--allow-http-host`, or
+ * IMPORTKIT_ALLOW_HTTP_HOST, comma-separated): then the command warns, once.
+ */
+export function clientFromEnv(io: Io, allowHttpHost?: string): Client {
   const baseUrl = io.env.IMPORTKIT_BASE_URL;
   const apiKey = io.env.IMPORTKIT_API_KEY;
   const local = 'for local work: importkit serve, then the two exports it prints';
@@ -74,13 +102,43 @@ export function clientFromEnv(io: Io): Client {
       'IMPORTKIT_API_KEY is not set (the API key; never given on the command line)',
       `export IMPORTKIT_API_KEY=... (${local})`,
     );
+  const allowHttpHosts = allowedHttpHosts(io, baseUrl, allowHttpHost);
   const debug = io.env.IMPORTKIT_DEBUG;
   return createClient({
     baseUrl,
     apiKey,
+    allowHttpHosts,
     userAgent: 'importkit-cli',
     ...(debug ? { log: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`) } : {}),
   });
+}
+
+/**
+ * The hosts the key may go to over plain http: when IMPORTKIT_BASE_URL is plain http to
+ * another machine, its host must be among them (else the command stops, saying how to name
+ * it), and the command warns once that the key crosses the network in clear text.
+ */
+function allowedHttpHosts(io: Io, baseUrl: string, flag: string | undefined): string[] {
+  const named = [flag ?? '', ...(io.env.IMPORTKIT_ALLOW_HTTP_HOST ?? '').split(',')]
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter((h) => h !== '');
+  const host = plainHttpHost(baseUrl);
+  if (host === undefined) return named;
+  if (!named.includes(host)) {
+    throw new CommandError(
+      `IMPORTKIT_BASE_URL is ${baseUrl}: the API key is never sent over plain http to another machine unless its host is named`,
+      `use https; or, on a network you trust (a CI service container, a docker compose service), name the host: --allow-http-host ${host} or export IMPORTKIT_ALLOW_HTTP_HOST=${host}`,
+    );
+  }
+  io.stderr.write(
+    `${printable(`warning: the API key goes to ${host} over plain http (allowed by name): anyone who can watch that network can read it`)}\n`,
+  );
+  return named;
 }
 
 /**
@@ -125,11 +183,19 @@ export function seconds(text: string | undefined, flag: string): number | undefi
 const short = (status: string | undefined) =>
   (status ?? 'UNKNOWN').replace(/^DATA_IMPORT_STATUS_/, '');
 
-/** One line about a DataImport, for people. */
+/**
+ * One line about a DataImport, for people: the run and the asset by the names its config
+ * gave them (`asset rig-2 (<id>)`), by id alone when it named none.
+ */
 export function describeImport(d: DataImport): string {
   const parts = [`data import ${d.dataImportId ?? '?'}: ${short(d.status)}`];
-  if (d.runId) parts.push(`run ${d.runId}`);
-  if (d.assetId) parts.push(`asset ${d.assetId}`);
+  const config = CONFIG_KEYS.map((k) => d[k] as { runName?: unknown; assetName?: unknown }).find(
+    (c) => c !== undefined,
+  );
+  const named = (name: unknown, id: string) =>
+    typeof name === 'string' && name !== '' ? `${name} (${id})` : id;
+  if (d.runId) parts.push(`run ${named(config?.runName, d.runId)}`);
+  if (d.assetId) parts.push(`asset ${named(config?.assetName, d.assetId)}`);
   if (d.dataStartTime || d.dataStopTime)
     parts.push(`data ${d.dataStartTime ?? '?'} – ${d.dataStopTime ?? '?'}`);
   return printable(parts.join(', '));
@@ -142,24 +208,6 @@ function continues(id: string, io: Io, json: boolean, last: DataImport | undefin
 }
 
 /**
- * An abort signal for Ctrl-C while a wait runs: the listener replaces Node's default exit
- * only for that time, so the wait can say how to follow up before exiting 130.
- */
-function interruptSignal(): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onSigint = () => controller.abort(new Interrupted());
-  process.once('SIGINT', onSigint);
-  return { signal: controller.signal, release: () => process.off('SIGINT', onSigint) };
-}
-
-class Interrupted extends Error {
-  constructor() {
-    super('interrupted');
-    this.name = 'Interrupted';
-  }
-}
-
-/**
  * Waits for an import, showing the status: a line rewritten in place on a terminal,
  * a plain line per change otherwise. Answers the exit code: 0 SUCCEEDED, 1 FAILED or
  * timed out, 130 interrupted (Ctrl-C); when the wait is cut short, the import goes on and
@@ -169,12 +217,18 @@ export async function follow(
   client: Client,
   id: string,
   io: Io,
-  options: { timeoutMs?: number | undefined; intervalMs?: number | undefined; json: boolean },
+  options: {
+    timeoutMs?: number | undefined;
+    intervalMs?: number | undefined;
+    json: boolean;
+    /** The guard of the command around the wait (else the wait has its own). */
+    interrupt?: InterruptGuard;
+  },
 ): Promise<number> {
   const tty = showsProgress(io);
   const started = Date.now();
   let last: DataImport | undefined;
-  const interrupt = interruptSignal();
+  const interrupt = options.interrupt ?? interruptGuard(io);
   const wait: WaitOptions = {
     signal: interrupt.signal,
     onStatus: (d) => {
@@ -205,17 +259,21 @@ export async function follow(
     if (tty) io.stderr.write('\r\x1b[K');
     return endedEarly(err, id, io, options.json, last);
   } finally {
-    interrupt.release();
+    if (!options.interrupt) interrupt.release();
   }
 }
 
-/** A wait that ended without SUCCEEDED: failed, timed out or interrupted → its exit code. */
+/**
+ * A wait that ended without SUCCEEDED: failed, timed out or interrupted → its exit code.
+ * `stopped` is what Ctrl-C stopped (the wait, or a submit whose import goes on).
+ */
 function endedEarly(
   err: unknown,
   id: string,
   io: Io,
   json: boolean,
-  last: DataImport | undefined,
+  last?: DataImport,
+  stopped = 'the wait',
 ): number {
   if (err instanceof ImportFailedError) {
     if (json) io.stdout.write(`${printableJson(err.dataImport)}\n`);
@@ -226,7 +284,7 @@ function endedEarly(
     return EXIT_INVALID;
   }
   if (err instanceof Interrupted) {
-    io.stderr.write('interrupted: the wait stopped, not the import\n');
+    io.stderr.write(`interrupted: ${stopped} stopped, not the import\n`);
     continues(id, io, json, last);
     return EXIT_INTERRUPTED;
   }
@@ -251,67 +309,48 @@ export function printResult(d: DataImport, io: Io, json: boolean): void {
   }
 }
 
-/** Where a batch comes from: its config's text and name, and the folder or archive as given. */
-interface BatchArgs {
-  text: string;
-  configPath: string;
-  dataPath: string;
-}
-
 /**
  * Checks the folder or archive against its batch config (refused on errors: exit 1, nothing
  * sent), creates the import and uploads: a folder as a zip of the listed files made as it
  * streams, an archive as it is. Answers the import's id, or the exit code of a refusal.
  */
-async function sendBatch(
-  client: Client,
-  document: ImportDocument,
-  args: BatchArgs,
-  io: Io,
-): Promise<string | number> {
-  const path = resolve(io.cwd, args.dataPath);
+async function sendBatch(client: Client, document: ImportDocument, s: Sending): Promise<Sent> {
+  const { args, io } = s;
+  const dataPath = args.dataPath ?? '';
+  const path = resolve(io.cwd, dataPath);
   const kind = await containerKind(path);
   if (!kind && !(await stat(path).catch(() => undefined))) {
-    throw new UsageError(`${args.dataPath}: no such file or folder; nothing was sent`);
+    throw new UsageError(`${dataPath}: no such file or folder; nothing was sent`);
   }
   const { checkAgainstData } = await import('./check.js');
   // One file at a time, in a worker thread that ends before the upload starts, as
   // importFile does: the check's memory is given back before the upload's.
-  const issues = await checkAgainstData(
-    document,
-    args.text,
-    args.configPath,
-    args.dataPath,
-    path,
-    io,
-    {
-      jobs: 1,
-      check: ({ batchConfig }, at, { onProgress: _, ...o } = {}) =>
-        checkBatchApart(batchConfig ?? {}, at, o),
-    },
-  );
+  const issues = await checkAgainstData(document, s.text, args.configPath, dataPath, path, io, {
+    jobs: 1,
+    check: ({ batchConfig }, at, { onProgress: _, ...o } = {}) =>
+      checkBatchApart(batchConfig ?? {}, at, o),
+  });
   if (!kind || issues.some((i) => i.severity === 'error')) {
-    await reportConfigIssues(io, { file: args.configPath, valid: false, issues, text: args.text });
+    await reportConfigIssues(io, { file: args.configPath, valid: false, issues, text: s.text });
     io.stderr.write(
-      `${printable(`importkit submit: ${args.dataPath} does not fit ${args.configPath}`)}; nothing was sent\n`,
+      `${printable(`importkit submit: ${dataPath} does not fit ${args.configPath}`)}; nothing was sent\n`,
     );
     return EXIT_INVALID;
   }
-  const target = await client.createImportFromUpload(document);
-  io.stderr.write(`created data import ${printable(target.dataImportId)}\n`);
   const members = Object.keys(document.batchConfig?.fileConfigs ?? {});
-  const total = await uploadWithProgress(io, (onProgress) =>
-    kind === 'folder'
-      ? client.uploadFolder(target.uploadUrl, path, members, { onProgress })
-      : // The archive goes as it is: a .tar.gz is not a gzip-encoded upload of a tar.
-        client.uploadFile(target.uploadUrl, path, { onProgress, gzip: false }),
-  );
-  io.stderr.write(
-    kind === 'folder'
-      ? `uploaded a zip of ${members.length} files (${total} bytes before compression)\n`
-      : `uploaded ${total} bytes\n`,
-  );
-  return target.dataImportId;
+  return createAndUpload(client, document, s, async (target, upload) => {
+    const total = await uploadWithProgress(io, (onProgress) =>
+      kind === 'folder'
+        ? client.uploadFolder(target.uploadUrl, path, members, { ...upload, onProgress })
+        : // The archive goes as it is: a .tar.gz is not a gzip-encoded upload of a tar.
+          client.uploadFile(target.uploadUrl, path, { ...upload, onProgress, gzip: false }),
+    );
+    io.stderr.write(
+      kind === 'folder'
+        ? `uploaded a zip of ${members.length} files (${total} bytes before compression)\n`
+        : `uploaded ${total} bytes\n`,
+    );
+  });
 }
 
 /** Runs an upload with a progress bar on a terminal; answers the total it reported. */
@@ -333,6 +372,91 @@ async function uploadWithProgress(
   return total;
 }
 
+/** What a submit sends with: its arguments, the config's text, its output, its Ctrl-C. */
+interface Sending {
+  args: SubmitArgs;
+  text: string;
+  io: Io;
+  interrupt: InterruptGuard;
+}
+
+/** The import's id once its data is on its way, or the exit code the submit ends with. */
+type Sent = string | number;
+
+/**
+ * Creates the import (or takes the one `--import` names, with its `--upload-url`), then
+ * sends its file through `upload`. Once the import exists, a stop (Ctrl-C, a refused or
+ * broken upload) is reported with the import, its state and the command that sends the
+ * file again to it: the submit then ends with that report's exit code.
+ */
+async function createAndUpload(
+  client: Client,
+  document: ImportDocument,
+  s: Sending,
+  upload: (target: UploadTarget, options: { signal: AbortSignal }) => Promise<void>,
+): Promise<Sent> {
+  const { io, interrupt, args } = s;
+  const target =
+    args.resume ?? (await createImport(() => client.createImportFromUpload(document), s));
+  if (typeof target === 'number') return target;
+  const id = target.dataImportId;
+  io.stderr.write(
+    args.resume
+      ? `sending the file to data import ${printable(id)}\n`
+      : `created data import ${printable(id)}\n`,
+  );
+  let uploading = false;
+  try {
+    interrupt.signal.throwIfAborted();
+    uploading = true;
+    await upload(target, { signal: interrupt.signal });
+    return id;
+  } catch (err) {
+    const cause = err instanceof Interrupted ? err : explainClientError(err, io);
+    const resume = resumeWords(args, target);
+    return reportUnfinished(client, io, {
+      ...target,
+      id,
+      cause,
+      uploading,
+      json: args.json,
+      resume,
+    });
+  }
+}
+
+/**
+ * Runs a create under the Ctrl-C guard: interrupted before the service answered, the
+ * submit says an import may exist (exit 130); interrupted after, it goes on to say which.
+ */
+async function createImport<T>(
+  create: (signal: AbortSignal) => Promise<T>,
+  s: Sending,
+): Promise<T | number> {
+  try {
+    return await s.interrupt.creating(create);
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    s.io.stderr.write(
+      'interrupted before the service answered: it may have made an import, which then stays PENDING without its file and holds no data\n',
+    );
+    return EXIT_INTERRUPTED;
+  }
+}
+
+/** The submit command that sends the file again to the import `target`: the same options. */
+function resumeWords(args: SubmitArgs, target: UploadTarget): string[] {
+  const words = ['submit', args.configPath, args.dataPath ?? ''];
+  words.push('--import', target.dataImportId, '--upload-url', target.uploadUrl);
+  if (args.wait) words.push('--wait');
+  if (args.timeoutMs !== undefined) words.push('--timeout', String(args.timeoutMs / 1000));
+  if (args.intervalMs !== undefined) words.push('--poll-interval', String(args.intervalMs / 1000));
+  if (args.json) words.push('--json');
+  if (!args.check) words.push('--no-check');
+  if (args.allowHttpHost !== undefined) words.push('--allow-http-host', args.allowHttpHost);
+  return words;
+}
+
 export async function submit(args: string[], io: Io): Promise<number> {
   return explainingClientErrors(io, () => submitImport(args, io));
 }
@@ -348,6 +472,10 @@ interface SubmitArgs {
   check: boolean;
   timeoutMs: number | undefined;
   intervalMs: number | undefined;
+  /** An import made earlier whose file did not arrive (`--import`, `--upload-url`): no create. */
+  resume: UploadTarget | undefined;
+  /** A host the key may go to over plain http (`--allow-http-host`). */
+  allowHttpHost: string | undefined;
 }
 
 async function submitImport(args: string[], io: Io): Promise<number> {
@@ -362,17 +490,42 @@ async function submitImport(args: string[], io: Io): Promise<number> {
   const url = parsed.url ?? (parsed.dataPath ? undefined : document.url);
   if (!parsed.dataPath && !url) throw new UsageError('missing <data-file> (or --url URL)');
 
-  const client = clientFromEnv(io);
-  const id = await sendImport(client, document, { ...parsed, url, text }, io);
-  if (typeof id === 'number') return id;
-  const json = parsed.json;
-  if (parsed.wait) {
-    const { timeoutMs, intervalMs } = parsed;
-    return follow(client, id, io, { timeoutMs, intervalMs, json });
+  const client = clientFromEnv(io, parsed.allowHttpHost);
+  const interrupt = interruptGuard(io);
+  try {
+    const args = { ...parsed, url };
+    const id = await sendImport(client, document, { args, text, io, interrupt });
+    if (typeof id === 'number') return id;
+    return await afterSending(client, id, { args, text, io, interrupt });
+  } finally {
+    interrupt.release();
   }
-  const now = await client.getDataImport(id);
-  printResult(now, io, json);
-  return now.status === 'DATA_IMPORT_STATUS_FAILED' ? EXIT_INVALID : EXIT_OK;
+}
+
+/**
+ * Once the data is on its way: follows the import (`--wait`) or shows it as it stands. The
+ * import exists whatever happens now: a stop says so, and how to follow it.
+ */
+async function afterSending(client: Client, id: string, s: Sending): Promise<number> {
+  const { args, io, interrupt } = s;
+  const json = args.json;
+  try {
+    if (args.wait) {
+      const { timeoutMs, intervalMs } = args;
+      return await follow(client, id, io, { timeoutMs, intervalMs, json, interrupt });
+    }
+    const now = await client.getDataImport(id, { signal: interrupt.signal });
+    printResult(now, io, json);
+    return now.status === 'DATA_IMPORT_STATUS_FAILED' ? EXIT_INVALID : EXIT_OK;
+  } catch (err) {
+    if (err instanceof Interrupted) return endedEarly(err, id, io, json, undefined, 'the submit');
+    const explained = explainClientError(err, io);
+    io.stderr.write(`${printable(`importkit submit: ${(explained as Error).message}`)}\n`);
+    const hint = (explained as { hint?: unknown }).hint;
+    if (typeof hint === 'string') io.stderr.write(`  hint: ${printable(hint)}\n`);
+    continues(id, io, json, undefined);
+    return EXIT_INVALID;
+  }
 }
 
 /** The command line's options and arguments, checked (usage errors thrown); 'help' for -h. */
@@ -384,6 +537,9 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     'poll-interval': { type: 'string' },
     json: { type: 'boolean' },
     'no-check': { type: 'boolean' },
+    import: { type: 'string' },
+    'upload-url': { type: 'string' },
+    'allow-http-host': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
@@ -406,7 +562,29 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
     check: values['no-check'] !== true,
     timeoutMs,
     intervalMs,
+    resume: resumeTarget(values.import, values['upload-url'], dataPath),
+    allowHttpHost: values['allow-http-host'],
   };
+}
+
+/** `--import ID --upload-url URL`: both, with a data file; the import they name. */
+function resumeTarget(
+  id: string | undefined,
+  uploadUrl: string | undefined,
+  dataPath: string | undefined,
+): UploadTarget | undefined {
+  if (id === undefined && uploadUrl === undefined) return undefined;
+  if (id === undefined || uploadUrl === undefined) {
+    throw new UsageError(
+      '--import and --upload-url go together: the import made earlier and where its file goes',
+      'a submit cut short prints the whole command',
+    );
+  }
+  if (!dataPath) throw new UsageError('--import needs the <data-file> to send');
+  if (!/^https?:\/\//i.test(uploadUrl)) {
+    throw new UsageError(`--upload-url '${uploadUrl}': an http or https address`);
+  }
+  return { dataImportId: id, uploadUrl };
 }
 
 /** Writes the issues found in a config (or in its data) to stderr as the text reporter does. */
@@ -450,43 +628,35 @@ async function readSubmitConfig(
 
 /**
  * Creates the import and sends its data: a batch's folder or archive, a URL, or one file.
- * Answers the import's id, or the exit code of a refusal (nothing sent).
+ * Answers the import's id, or the exit code the submit ends with (a refusal: nothing sent).
  */
-async function sendImport(
-  client: Client,
-  document: ImportDocument,
-  args: {
-    configPath: string;
-    dataPath: string | undefined;
-    url: string | undefined;
-    text: string;
-    check: boolean;
-  },
-  io: Io,
-): Promise<string | number> {
-  const { configPath, dataPath, url, text } = args;
-  if (document.batchConfig && dataPath && !url) {
-    return sendBatch(client, document, { text, configPath, dataPath }, io);
-  }
+async function sendImport(client: Client, document: ImportDocument, s: Sending): Promise<Sent> {
+  const { dataPath, url } = s.args;
+  if (document.batchConfig && dataPath && !url) return sendBatch(client, document, s);
   if (url) {
-    const { dataImportId: id } = await client.createImportFromUrl(url, document);
-    io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
+    const created = await createImport(
+      (signal) => client.createImportFromUrl(url, document, { signal }),
+      s,
+    );
+    if (typeof created === 'number') return created;
+    const id = created.dataImportId;
+    s.io.stderr.write(`created data import ${printable(id)} from ${printable(url)}\n`);
+    // The service fetches the file itself: the import goes on whatever happens here.
+    if (s.interrupt.signal.aborted) {
+      return endedEarly(new Interrupted(), id, s.io, s.args.json, undefined, 'the submit');
+    }
     return id;
   }
-  return sendFile(client, document, { ...args, dataPath: dataPath ?? '' }, io);
+  return sendFile(client, document, s);
 }
 
 /**
  * Creates the import and uploads one data file; exit 1 when the file cannot be sent or
  * (unless `--no-check`) does not fit the config.
  */
-async function sendFile(
-  client: Client,
-  document: ImportDocument,
-  args: { configPath: string; dataPath: string; text: string; check: boolean },
-  io: Io,
-): Promise<string | number> {
-  const { dataPath } = args;
+async function sendFile(client: Client, document: ImportDocument, s: Sending): Promise<Sent> {
+  const { io, args } = s;
+  const dataPath = args.dataPath ?? '';
   const file = resolve(io.cwd, dataPath);
   const problem = await dataFileProblem(file, dataPath);
   if (problem?.code === 'file_not_found') {
@@ -499,15 +669,16 @@ async function sendFile(
     );
     return EXIT_INVALID;
   }
-  if (args.check && !(await fitsConfig(document, { ...args, file }, io))) return EXIT_INVALID;
-  const target = await client.createImportFromUpload(document);
-  const id = target.dataImportId;
-  io.stderr.write(`created data import ${printable(id)}\n`);
-  const total = await uploadWithProgress(io, (onProgress) =>
-    client.uploadFile(target.uploadUrl, file, { onProgress }),
-  );
-  io.stderr.write(`uploaded ${total} bytes\n`);
-  return id;
+  const { configPath, check } = args;
+  if (check && !(await fitsConfig(document, { configPath, dataPath, file, text: s.text }, io))) {
+    return EXIT_INVALID;
+  }
+  return createAndUpload(client, document, s, async (target, upload) => {
+    const total = await uploadWithProgress(io, (onProgress) =>
+      client.uploadFile(target.uploadUrl, file, { ...upload, onProgress }),
+    );
+    io.stderr.write(`uploaded ${total} bytes\n`);
+  });
 }
 
 /**

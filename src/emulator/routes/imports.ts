@@ -109,8 +109,18 @@ async function createForUpload({ req, orgId, userId }: RouteCall, ctx: EmulatorC
   const rec = newImport(ctx, body, 'upload', orgId, userId);
   if (refusal !== undefined) rec.refusal = refusal;
   await commit(ctx, () => forget(ctx, rec));
-  const uploadUrl = `${ctx.baseUrl}/uploads/${rec.dataImport.dataImportId}?token=${rec.uploadToken}`;
+  const uploadUrl = `${reachedAt(req, ctx)}/uploads/${rec.dataImport.dataImportId}?token=${rec.uploadToken}`;
   return { uploadUrl, dataImportId: rec.dataImport.dataImportId };
+}
+
+/**
+ * The address the client reached the emulator at (its Host header: `emulator:8080` from a
+ * container beside it), so the upload URL handed out reaches it too; else its own URL.
+ */
+function reachedAt(req: IncomingMessage, ctx: EmulatorContext): string {
+  const host = req.headers.host;
+  const plain = host !== undefined && /^([\w.-]+|\[[\da-f:.]+\])(:\d{1,5})?$/i.test(host);
+  return plain ? `http://${host}` : ctx.baseUrl;
 }
 
 async function createFromUrl({ req, orgId, userId }: RouteCall, ctx: EmulatorContext) {

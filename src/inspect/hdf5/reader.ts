@@ -41,6 +41,8 @@ export interface RawTree {
   links: Hdf5Link[];
   /** Objects in the file (only the first 100,000 are read). */
   objects: number;
+  /** Bytes the library read from the file for the tree and its samples (the thread counts). */
+  bytesRead?: number;
 }
 
 /** Rows [start, end) of one dataset: a 1-D one, a column of an [N, k] one, or a compound member. */

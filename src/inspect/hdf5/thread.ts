@@ -16,13 +16,27 @@ import { parentPort } from 'node:worker_threads';
 import type { Place } from '../byte-source.js';
 import { openPlaceReader, type PlaceReader } from '../place-reader.js';
 import { type EmFs, placeFile } from './file-node.js';
-import { type H5Module, type Hdf5Job, runHdf5Job } from './reader.js';
+import { type H5Module, type Hdf5Job, type RawTree, runHdf5Job } from './reader.js';
 
 // The wasm runtime prints to stdout and stderr when the library aborts or decodes bad text:
 // dropped here, never forwarded to the process's own streams (the reason reaches the
 // caller in the job's result).
 process.stdout.write = () => true;
 process.stderr.write = () => true;
+
+/**
+ * Bytes this thread has read from files: the HDF5 library's own reads (h5wasm's Node build
+ * reads through this thread's `fs.readSync`) and the place readers' (they read through it
+ * too). A tree job answers the bytes it read, so `inspect` says what it read, not only the
+ * superblock. Pinned by test/inspect/hdf5.test.ts: a build that reads otherwise fails there.
+ */
+let bytesRead = 0;
+const readSync = fs.readSync as (...args: unknown[]) => number;
+fs.readSync = ((...args: unknown[]) => {
+  const n = readSync.apply(fs, args);
+  bytesRead += n;
+  return n;
+}) as typeof fs.readSync;
 
 let onHost: H5Module | undefined;
 let inMemory: { module: H5Module; fs: EmFs } | undefined;
@@ -135,7 +149,9 @@ const port = parentPort;
 if (port) {
   port.on('message', async (job: Hdf5Job) => {
     try {
+      const before = bytesRead;
       const done = await run(job, (n) => port.postMessage({ progress: n }));
+      if (done.ok && job.kind === 'tree') (done.value as RawTree).bytesRead = bytesRead - before;
       port.postMessage({ done }, transferable(done));
     } catch (e) {
       port.postMessage({ done: failed(e, true) });

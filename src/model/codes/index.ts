@@ -13,6 +13,7 @@ import { hdf5Codes } from './hdf5.js';
 import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
 import { mcpCodes } from './mcp.js';
+import { normalizeCodes } from './normalize.js';
 import { parquetCodes } from './parquet.js';
 import { tdmsCodes } from './tdms.js';
 import { ulogCodes } from './ulog.js';
@@ -35,6 +36,7 @@ export const CODE_AREAS = {
   ch10: ch10Codes,
   ulog: ulogCodes,
   check: checkCodes,
+  normalize: normalizeCodes,
   batch: batchCodes,
   client: clientCodes,
   cli: cliCodes,
@@ -52,6 +54,7 @@ export const CODES = {
   ...ch10Codes,
   ...ulogCodes,
   ...checkCodes,
+  ...normalizeCodes,
   ...batchCodes,
   ...clientCodes,
   ...cliCodes,

@@ -1,0 +1,17 @@
+import type { CodeDoc } from './_types.js';
+
+/** Issues `importkit normalize` reports about the copy it writes. */
+export const normalizeCodes = {
+  normalize_date_order_unknown: {
+    severity: 'error',
+    summary:
+      'A column holds dates that read day-first or month-first, and no value decides which (no day above 12, no dots): it was left as written.',
+    fix: 'Give the order: `--date-order dmy` (10/03/2024 is 10 March) or `--date-order mdy` (10/03/2024 is 3 October).',
+  },
+  normalize_time_repeated_hour: {
+    severity: 'warning',
+    summary:
+      'Local times fall in the hour the time zone repeats when summer time ends: each names two instants. They were read in row order, as summer time until the clock goes back, then as standard time.',
+    fix: 'Check the rows named; a logger that writes UTC or the offset with each time removes the doubt.',
+  },
+} as const satisfies Record<string, CodeDoc>;
