@@ -18,6 +18,7 @@ const AREA_TITLES: Record<string, string> = {
   check: 'Checking a config against its file (`importkit check`)',
   client: 'The platform client (`importkit submit`, `importkit status`)',
   cli: 'The command line',
+  mcp: 'The MCP server (`importkit mcp`)',
 };
 
 function cell(s: string): string {

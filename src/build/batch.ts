@@ -1,5 +1,15 @@
 import type { BatchConfig, BatchFileConfig, DataTypeKey } from '../model/index.js';
-import { setOwn } from '../model/plain.js';
+import {
+  BATCH_DEFAULT_KEYS,
+  type BatchDefaultKey,
+  type BatchFileKey,
+  type BatchFileKind,
+  batchDefaultKey,
+  dataTypeKeyOf,
+  isBatchFileKey,
+  kindOfKey,
+  setOwn,
+} from '../model/plain.js';
 import { finish, knownKeys, RUN_KEYS, type RunInput, runFields } from './_common.js';
 import { type FileTypeName, fileType } from './_names.js';
 import type { CsvDocument } from './csv.js';
@@ -17,7 +27,7 @@ export type FileDocument =
   | UlogDocument;
 
 /** The `default*Config` fields of a BatchConfig, as `inferBatch` drafts them. */
-export type BatchDefaults = Pick<BatchConfig, (typeof DEFAULT_KEY)[FileKey]>;
+export type BatchDefaults = Pick<BatchConfig, BatchDefaultKey>;
 
 export type BatchConfigInput = RunInput & {
   /**
@@ -36,18 +46,10 @@ export type BatchConfigInput = RunInput & {
 
 export type BatchDocument = { batchConfig: BatchConfig };
 
-const DEFAULT_KEY = {
-  csvConfig: 'defaultCsvConfig',
-  tdmsConfig: 'defaultTdmsConfig',
-  parquetConfig: 'defaultParquetConfig',
-  hdf5Config: 'defaultHdf5Config',
-  ulogConfig: 'defaultUlogConfig',
-} as const;
-
-type FileKey = keyof typeof DEFAULT_KEY;
+type FileKey = BatchFileKey;
 
 function keyOf(doc: FileDocument): FileKey {
-  const key = Object.keys(doc).find((k): k is FileKey => Object.hasOwn(DEFAULT_KEY, k));
+  const key = Object.keys(doc).find(isBatchFileKey);
   if (key === undefined) {
     throw new TypeError(
       'batchConfig(): a file config must come from csvConfig(), parquetConfig()...',
@@ -57,13 +59,8 @@ function keyOf(doc: FileDocument): FileKey {
 }
 
 function typeOf(doc: FileDocument): DataTypeKey {
-  if ('csvConfig' in doc) return 'DATA_TYPE_KEY_CSV';
-  if ('tdmsConfig' in doc) return 'DATA_TYPE_KEY_TDMS';
-  if ('hdf5Config' in doc) return 'DATA_TYPE_KEY_HDF5';
-  if ('ulogConfig' in doc) return 'DATA_TYPE_KEY_ULOG';
-  return doc.parquetConfig.singleChannelPerRow !== undefined
-    ? 'DATA_TYPE_KEY_PARQUET_SINGLE_CHANNEL_PER_ROW'
-    : 'DATA_TYPE_KEY_PARQUET_FLATDATASET';
+  const key = keyOf(doc);
+  return dataTypeKeyOf(kindOfKey(key) as BatchFileKind, (doc as Record<FileKey, object>)[key]);
 }
 
 /** The `default*Config` fields from builder documents or from a drafted batch's fields. */
@@ -72,12 +69,12 @@ function defaultFields(defaults: BatchConfigInput['defaults']): BatchDefaults {
   if (defaults === undefined) return out;
   if (!Array.isArray(defaults)) {
     const fields = defaults as BatchDefaults;
-    knownKeys('batchConfig()', fields, Object.values(DEFAULT_KEY), '/defaults');
+    knownKeys('batchConfig()', fields, Object.values(BATCH_DEFAULT_KEYS), '/defaults');
     return { ...fields };
   }
   for (const doc of defaults as readonly FileDocument[]) {
     const key = keyOf(doc);
-    out[DEFAULT_KEY[key]] = (doc as Record<FileKey, unknown>)[key];
+    out[batchDefaultKey(key)] = (doc as Record<FileKey, unknown>)[key];
   }
   return out;
 }

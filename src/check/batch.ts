@@ -19,20 +19,21 @@ import {
   DATA_TYPE_KEY_KIND,
   type ImportDocument,
 } from '../model/index.js';
-import { type Issue, issue, ownValue, pointer, pushAll } from '../model/plain.js';
+import {
+  type BatchFileKey,
+  batchDefaultKey,
+  type Issue,
+  isBatchFileKey,
+  issue,
+  ownValue,
+  pointer,
+  pushAll,
+} from '../model/plain.js';
 import { notFoundHint, pathSuggester } from '../validate/index.js';
 import { checkSource } from './dispatch.js';
 import type { CheckOptions } from './formats.js';
 
-const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
-type FileKey = (typeof FILE_KEYS)[number];
-const DEFAULT_KEY: Record<FileKey, keyof BatchConfig> = {
-  csvConfig: 'defaultCsvConfig',
-  tdmsConfig: 'defaultTdmsConfig',
-  parquetConfig: 'defaultParquetConfig',
-  hdf5Config: 'defaultHdf5Config',
-  ulogConfig: 'defaultUlogConfig',
-};
+type FileKey = BatchFileKey;
 
 /** A listed file's config (its own or its kind's default) and where that config lives. */
 function configOf(
@@ -42,13 +43,14 @@ function configOf(
 ): { document: ImportDocument; key: FileKey; base: string } | undefined {
   const kind =
     entry.type === 'DATA_TYPE_KEY_UNSPECIFIED' ? undefined : DATA_TYPE_KEY_KIND[entry.type];
-  const key = `${kind}Config` as FileKey;
-  if (!FILE_KEYS.includes(key)) return undefined;
+  const key = `${kind}Config`;
+  if (!isBatchFileKey(key)) return undefined;
   const own = entry[key];
   if (own)
     return { document: { [key]: own }, key, base: pointer('batchConfig', 'fileConfigs', path) };
-  const shared = batch[DEFAULT_KEY[key]];
-  if (shared) return { document: { [key]: shared }, key, base: `/batchConfig/${DEFAULT_KEY[key]}` };
+  const shared = batch[batchDefaultKey(key)];
+  if (shared)
+    return { document: { [key]: shared }, key, base: `/batchConfig/${batchDefaultKey(key)}` };
   return undefined;
 }
 

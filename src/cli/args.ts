@@ -25,6 +25,7 @@ export const COMMAND_SUMMARIES = {
   submit: 'create an import and upload its file',
   status: 'show (or wait for) a data import',
   serve: 'run a local emulator of the platform',
+  mcp: 'serve the steps as MCP tools for an AI agent (stdio)',
   completion: 'print a shell completion script (bash, zsh, fish)',
 } as const;
 

@@ -4,7 +4,7 @@
  * where a config is expected (or the other way round) and a URL where a local file is
  * expected get what was given, what was expected and the command to run instead.
  */
-import { extname } from 'node:path';
+import { formatTitleOfName } from '../model/plain.js';
 import { suggestClosest as closest, didYouMean } from '../validate/index.js';
 import { UsageError } from './errors.js';
 
@@ -75,27 +75,6 @@ export function unknownFlagError(given: string, known: readonly string[]): Unkno
   );
 }
 
-/** Data file extensions and the format each names (for people, not for detection). */
-const DATA_EXTENSIONS: Record<string, string> = {
-  '.csv': 'CSV',
-  '.tsv': 'CSV',
-  '.parquet': 'Parquet',
-  '.pqt': 'Parquet',
-  '.h5': 'HDF5',
-  '.hdf5': 'HDF5',
-  '.he5': 'HDF5',
-  '.nc': 'HDF5',
-  '.tdms': 'TDMS',
-  '.ulg': 'ULog',
-  '.ch10': 'CH10',
-  '.c10': 'CH10',
-};
-
-/** The data format a file name says, by its extension (`.gz` looked through). */
-export function dataFormatOfName(path: string): string | undefined {
-  return DATA_EXTENSIONS[extname(path.replace(/\.gz$/i, '')).toLowerCase()];
-}
-
 /** True for a name a config file has (`.yaml`, `.yml`, `.json`). */
 export function isConfigName(path: string): boolean {
   return /\.(ya?ml|json)$/i.test(path);
@@ -115,7 +94,7 @@ export function checkConfigArgument(arg: string, usage: string, other?: string):
   if (isUrl(arg)) {
     throw new UsageError(`${arg} is a URL; a config is a local file`, `usage: ${usage}`);
   }
-  const format = dataFormatOfName(arg);
+  const format = formatTitleOfName(arg);
   if (format) {
     throw new UsageError(
       `${arg} looks like a ${format} data file, not a config (YAML or JSON)`,

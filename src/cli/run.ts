@@ -31,6 +31,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   submit: async () => (await import('./commands/submit.js')).submit,
   status: async () => (await import('./commands/status.js')).status,
   serve: async () => (await import('./commands/serve.js')).serve,
+  mcp: async () => (await import('./commands/mcp.js')).mcp,
   // Completion bakes every command's flags into its script: it is handed this table.
   completion: async () => (await import('./commands/completion.js')).completionOf(COMMANDS),
 };

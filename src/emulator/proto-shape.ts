@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import {
+  BATCH_FILE_KEYS,
   BatchFileConfig,
   CONFIG_KINDS,
   CsvConfig,
@@ -116,10 +117,7 @@ const PROTO_FACTS = new Map<z.ZodType, Facts>([
   [Hdf5DataEntry, { optional: ['timeField', 'valueField'] }],
   [Hdf5Config, { optional: ['relativeStartTime'] }],
   [UlogConfig, { optional: ['relativeStartTime'] }],
-  [
-    BatchFileConfig,
-    { oneofs: [['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig']] },
-  ],
+  [BatchFileConfig, { oneofs: [[...BATCH_FILE_KEYS]] }],
 ]);
 
 /** Date-time fields of the response models, which keep them as plain strings. */

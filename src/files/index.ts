@@ -5,6 +5,7 @@
  * written (`writeFileSafely`, `openPendingFile`: a new temporary file renamed over it) and
  * told apart from another (`isSameFile`). The public entry of this leaf.
  */
+export { CONFIG_TOO_LARGE_HINT, configFileIssue, readConfigFile } from './config.js';
 export {
   dataFileProblem,
   emptyFileIssue,

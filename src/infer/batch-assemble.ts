@@ -4,26 +4,28 @@
  * evidence moved under each file's pointer.
  */
 import type { BatchConfig, DataTypeKey } from '../model/index.js';
-import { type Issue, issue, pointer, pushAll, setOwn } from '../model/plain.js';
+import {
+  BATCH_FILE_KEYS,
+  type BatchFileKey,
+  batchDefaultKey,
+  type ConfigKind,
+  dataTypeKeyOf,
+  type Issue,
+  isBatchFileKey,
+  issue,
+  pointer,
+  pushAll,
+  setOwn,
+} from '../model/plain.js';
 import type { MemberResult } from './batch-member.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
-const FILE_KEYS = ['csvConfig', 'tdmsConfig', 'parquetConfig', 'hdf5Config', 'ulogConfig'] as const;
-type FileKey = (typeof FILE_KEYS)[number];
-const DEFAULT_KEY: Record<FileKey, keyof BatchConfig> = {
-  csvConfig: 'defaultCsvConfig',
-  tdmsConfig: 'defaultTdmsConfig',
-  parquetConfig: 'defaultParquetConfig',
-  hdf5Config: 'defaultHdf5Config',
-  ulogConfig: 'defaultUlogConfig',
-};
-const KEY_OF_FORMAT: Record<string, FileKey> = {
-  csv: 'csvConfig',
-  tdms: 'tdmsConfig',
-  parquet: 'parquetConfig',
-  hdf5: 'hdf5Config',
-  ulog: 'ulogConfig',
-};
+type FileKey = BatchFileKey;
+/** The key a format's config has in a batch file entry; none for CH10 (listed by type only). */
+function keyOfFormat(format: string): FileKey | undefined {
+  const key = `${format}Config`;
+  return isBatchFileKey(key) ? key : undefined;
+}
 /** Fields set once for the whole batch, or not needed in one (Parquet footers). */
 const BATCH_LEVEL = new Set(['assetName', 'runName', 'runId', 'footerOffset', 'footerLength']);
 
@@ -39,11 +41,7 @@ interface Listed {
 }
 
 function typeOf(format: string, config: Record<string, unknown> | undefined): DataTypeKey {
-  if (format === 'parquet')
-    return config?.singleChannelPerRow !== undefined
-      ? 'DATA_TYPE_KEY_PARQUET_SINGLE_CHANNEL_PER_ROW'
-      : 'DATA_TYPE_KEY_PARQUET_FLATDATASET';
-  return `DATA_TYPE_KEY_${format.toUpperCase()}` as DataTypeKey;
+  return dataTypeKeyOf(format as Exclude<ConfigKind, 'batch'>, config);
 }
 
 /** The file's own config, without what the batch sets once. */
@@ -69,7 +67,7 @@ function leftOutIssue(path: string, reason: string): Issue {
 
 function listedOf(r: MemberResult): Listed | undefined {
   if (r.outcome === 'left-out') return undefined;
-  const key = KEY_OF_FORMAT[r.format];
+  const key = keyOfFormat(r.format);
   if (r.outcome === 'draft' && key) {
     const config = fileConfigOf(r.draft, key);
     const issues = r.draft.issues.filter((i) => !batchLevelPath(i.path));
@@ -100,7 +98,7 @@ function canonical(value: unknown): string {
 /** Per config kind, the files whose config becomes the default: the largest group of 2 or more. */
 function foldedGroups(listed: readonly Listed[]): Map<FileKey, Listed[]> {
   const out = new Map<FileKey, Listed[]>();
-  for (const key of FILE_KEYS) {
+  for (const key of BATCH_FILE_KEYS) {
     const groups = new Map<string, Listed[]>();
     for (const l of listed) {
       if (l.key !== key || !l.config || l.issues.some((i) => i.severity === 'error')) continue;
@@ -125,7 +123,7 @@ function repoint(path: string, key: FileKey, base: string): string {
 function mover(l: Listed, folded: boolean): (path: string) => string {
   const key = l.key;
   if (folded && key) {
-    const base = `/batchConfig/${DEFAULT_KEY[key]}`;
+    const base = `/batchConfig/${batchDefaultKey(key)}`;
     return (path) => repoint(path, key, base);
   }
   const entry = pointer('batchConfig', 'fileConfigs', l.path);
@@ -144,7 +142,7 @@ function movedIssues(l: Listed, move: (path: string) => string): Issue[] {
 
 function foldEvidence(key: FileKey, group: readonly Listed[]): Evidence {
   return {
-    path: `/batchConfig/${DEFAULT_KEY[key]}`,
+    path: `/batchConfig/${batchDefaultKey(key)}`,
     choice: `the config of ${group.length} files`,
     reason: `${group.map((l) => l.path).join(', ')} share this config: they list only their type (the \`defaults: false\` option keeps every config whole)`,
     confidence: 'high',
@@ -194,7 +192,7 @@ export function assembleBatch(
   ];
   for (const [key, group] of folded) {
     const first = group[0] as Listed;
-    Object.assign(batch, { [DEFAULT_KEY[key]]: first.config });
+    Object.assign(batch, { [batchDefaultKey(key)]: first.config });
     evidence.push(foldEvidence(key, group));
     pushAll(evidence, movedEvidence(first, mover(first, true)));
   }

@@ -15,6 +15,7 @@
  * Inspectors are loaded when their format is met, so wasm modules load only for their own
  * formats.
  */
+import { FILE_NAMING } from '../model/plain.js';
 import type { BaseProfile, FileFormat } from './profile.js';
 
 /** Options every inspector understands; each reads the ones it knows. */
@@ -43,6 +44,8 @@ export interface InspectFormat {
   title: string;
   /** Lower-case file name extensions, with the dot. */
   extensions: readonly string[];
+  /** A text format: the extensions that make a batch member data (default: `extensions`). */
+  batchExtensions?: readonly string[];
   /** Magic bytes; a file that starts with them is of this format whatever its name. */
   magic?: readonly Magic[];
   /**
@@ -69,16 +72,14 @@ const BUILT_IN: readonly InspectFormat[] = [
   {
     id: 'csv',
     batch: true,
-    title: 'CSV',
-    extensions: ['.csv', '.tsv', '.txt'],
+    ...FILE_NAMING.csv,
     text: true,
     inspect: async (path, options) => (await import('./csv.js')).inspectCsv(path, options),
   },
   {
     id: 'parquet',
     batch: true,
-    title: 'Parquet',
-    extensions: ['.parquet', '.pqt'],
+    ...FILE_NAMING.parquet,
     magic: [{ bytes: ascii('PAR1') }],
     inspect: async (path) => (await import('./parquet.js')).inspectParquet(path),
     inspectWithSamples: async (path) =>
@@ -87,8 +88,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   {
     id: 'hdf5',
     batch: true,
-    title: 'HDF5',
-    extensions: ['.h5', '.hdf5', '.he5', '.nc'],
+    ...FILE_NAMING.hdf5,
     // The superblock may sit at 0, 512, 1024, 2048 ... (a user block precedes it).
     magic: [{ bytes: [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a], at: [0, 512, 1024, 2048] }],
     inspect: async (path) => (await import('./hdf5.js')).inspectHdf5(path),
@@ -96,8 +96,7 @@ const BUILT_IN: readonly InspectFormat[] = [
   {
     id: 'tdms',
     batch: true,
-    title: 'TDMS',
-    extensions: ['.tdms'],
+    ...FILE_NAMING.tdms,
     magic: [{ bytes: ascii('TDSm') }],
     inspect: async (path, options) =>
       (await import('./tdms.js')).inspectTdms(path, { onProgress: options.onProgress }),
@@ -105,16 +104,14 @@ const BUILT_IN: readonly InspectFormat[] = [
   {
     id: 'ch10',
     batch: true,
-    title: 'CH10',
-    extensions: ['.ch10'],
+    ...FILE_NAMING.ch10,
     magic: [{ bytes: [0x25, 0xeb] }],
     inspect: async (path) => (await import('./ch10.js')).inspectCh10(path),
   },
   {
     id: 'ulog',
     batch: true,
-    title: 'ULog',
-    extensions: ['.ulg'],
+    ...FILE_NAMING.ulog,
     magic: [{ bytes: ascii('ULog') }],
     inspect: async (path, options) => (await import('./ulog.js')).inspectUlog(path, options),
   },

@@ -36,3 +36,51 @@ export const DATA_TYPE_KEY_KIND: Record<
   DATA_TYPE_KEY_HDF5: 'hdf5',
   DATA_TYPE_KEY_ULOG: 'ulog',
 };
+
+/**
+ * The config kinds a batch file entry can carry a config of, each with the BatchConfig field
+ * that holds its default. CH10 has neither: a batch lists a CH10 file by its type only, and
+ * the platform reads it with Ch10Config's defaults. Every stage asks this table.
+ */
+export const BATCH_DEFAULT_KEYS = {
+  csv: 'defaultCsvConfig',
+  tdms: 'defaultTdmsConfig',
+  parquet: 'defaultParquetConfig',
+  hdf5: 'defaultHdf5Config',
+  ulog: 'defaultUlogConfig',
+} as const;
+export type BatchFileKind = keyof typeof BATCH_DEFAULT_KEYS;
+/** A key a batch file entry can hold a config under: `csvConfig` ... `ulogConfig`. */
+export type BatchFileKey = (typeof CONFIG_KIND_KEYS)[BatchFileKind];
+export type BatchDefaultKey = (typeof BATCH_DEFAULT_KEYS)[BatchFileKind];
+export const BATCH_FILE_KINDS = Object.keys(BATCH_DEFAULT_KEYS) as BatchFileKind[];
+export const BATCH_FILE_KEYS = BATCH_FILE_KINDS.map((k) => CONFIG_KIND_KEYS[k]) as BatchFileKey[];
+
+/** True for a key a batch file entry can hold a config under. */
+export function isBatchFileKey(key: string): key is BatchFileKey {
+  return (BATCH_FILE_KEYS as readonly string[]).includes(key);
+}
+
+/** The BatchConfig field holding the default for configs under `key` (`csvConfig` ...). */
+export function batchDefaultKey(key: BatchFileKey): BatchDefaultKey {
+  return BATCH_DEFAULT_KEYS[kindOfKey(key) as BatchFileKind];
+}
+
+/**
+ * The DataTypeKey a file of a kind is listed with in a batch; a Parquet file's says its
+ * layout (`singleChannelPerRow` set or not).
+ */
+export function dataTypeKeyOf(
+  kind: Exclude<ConfigKind, 'batch'>,
+  config?: { singleChannelPerRow?: unknown },
+): Exclude<(typeof DATA_TYPE_KEY_VALUES)[number], 'DATA_TYPE_KEY_UNSPECIFIED'> {
+  if (kind === 'parquet')
+    return config?.singleChannelPerRow !== undefined
+      ? 'DATA_TYPE_KEY_PARQUET_SINGLE_CHANNEL_PER_ROW'
+      : 'DATA_TYPE_KEY_PARQUET_FLATDATASET';
+  const found = (Object.keys(DATA_TYPE_KEY_KIND) as Array<keyof typeof DATA_TYPE_KEY_KIND>).find(
+    (t) => DATA_TYPE_KEY_KIND[t] === kind,
+  );
+  if (found === undefined) throw new TypeError(`no DataTypeKey for ${kind}`);
+  return found;
+}

@@ -22,7 +22,10 @@ import { parseConfigSource } from '../validate/index.js';
 import { AxisDecimator } from './decimate.js';
 import { type ChannelView, type PageModel, renderPage } from './html.js';
 import { ChannelStats, TimeStats } from './stats.js';
-import { timeFindings } from './time.js';
+import { type TimeView, timeFindings } from './time.js';
+
+export type { Finding, TimeView } from './time.js';
+export { isoTime } from './time.js';
 
 export interface PreviewInput {
   /** The config document (canonical: camelCase, full enum names). */
@@ -53,6 +56,11 @@ export interface Preview {
   complete: boolean;
   /** What the page could not show, in words (also on the page). */
   notes: string[];
+  /**
+   * The time axis as the page shows it (first and last time, median step, the findings
+   * marked bad); undefined when no rows were read.
+   */
+  time: TimeView | undefined;
 }
 
 /** The note of a config kind whose rows no reader reads (its entry in the format table may say why). */
@@ -110,6 +118,7 @@ export async function buildPreview(input: PreviewInput): Promise<Preview> {
     rows: model.rows,
     complete: model.complete,
     notes: model.notes,
+    time: model.time,
   };
 }
 

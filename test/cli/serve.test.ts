@@ -4,13 +4,13 @@
  * building it first when it is missing or older than the sources it needs.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { inferConfig } from '../../src/infer/index.js';
 import { corpusDir, repoRoot } from '../client/_helpers.js';
+import { ensureBuilt } from '../helpers/built.js';
 
 const BIN = join(repoRoot, 'bin', 'importkit.js');
 const KEY = 'e2e-key-0123456789';
@@ -18,32 +18,8 @@ const DATA = join(corpusDir, 'csv-absolute-datetime.csv');
 let dir: string;
 const children: ChildProcess[] = [];
 
-async function newestMtime(folder: string): Promise<number> {
-  let newest = 0;
-  for (const f of await readdir(folder, { recursive: true })) {
-    if (f.endsWith('.ts')) newest = Math.max(newest, statSync(join(folder, f)).mtimeMs);
-  }
-  return newest;
-}
-
 beforeAll(async () => {
-  const built = join(repoRoot, 'dist', 'src', 'emulator', 'server.js');
-  const sources = Math.max(
-    ...(await Promise.all(
-      ['client', 'emulator', 'cli'].map((d) => newestMtime(join(repoRoot, 'src', d))),
-    )),
-  );
-  if (!existsSync(built) || statSync(built).mtimeMs < sources) {
-    // tsc emits even when files of other stages still have type errors; the exit code is not ours.
-    spawnSync(
-      process.execPath,
-      [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-      {
-        cwd: repoRoot,
-        stdio: 'ignore',
-      },
-    );
-  }
+  await ensureBuilt('dist/src/emulator/server.js', ['client', 'emulator', 'cli']);
   dir = await mkdtemp(join(tmpdir(), 'importkit-e2e-'));
 }, 180_000);
 

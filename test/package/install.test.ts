@@ -57,11 +57,20 @@ describe('the packed package, installed into an empty folder', () => {
       'bin',
       'dist/schemas',
       'dist/src',
+      'docs',
       'package.json',
       'schemas',
     ]);
     expect(listing.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(pkg.bin).toEqual({ importkit: 'bin/importkit.js' });
+  });
+
+  test('ships the agents guide, the issue codes and the config pages, which mcp serves', async () => {
+    expect(npxImportkit(installed.dir, ['mcp', '--print-skill'])).toEqual({
+      code: 0,
+      stdout: await readFile(join(root, 'docs', 'agents.md'), 'utf8'),
+      stderr: '',
+    });
   });
 
   test('npx importkit lint validates a config', () => {

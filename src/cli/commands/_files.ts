@@ -1,8 +1,12 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileProblem, fileProblemSync } from '../../files/index.js';
-import { type Issue, issue } from '../../model/plain.js';
+import {
+  CONFIG_TOO_LARGE_HINT,
+  configFileIssue,
+  fileProblem,
+  readConfigFile,
+} from '../../files/index.js';
+import type { Issue } from '../../model/plain.js';
 import { decodeConfigBytes, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import { FileIssueError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -134,58 +138,8 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/**
- * The file's text, or an issue when it cannot be read or is far too large for a config.
- * Synchronous on purpose: files are linted one after another, and for many small files
- * plain system calls cost a fraction of the promise round trips.
- */
-export function readConfig(path: string): string | Issue {
-  const problem = fileProblemSync(path, '');
-  if (problem) return { ...problem, line: 1, column: 1 };
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const st = fstatSync(fd);
-    if (st.size > MAX_CONFIG_BYTES) {
-      return fileIssue(
-        'input_too_large',
-        `The file is ${st.size} bytes; a config file is at most ${MAX_CONFIG_BYTES} (${MAX_CONFIG_TEXT}).`,
-        TOO_LARGE_HINT,
-      );
-    }
-    // Read one byte past the limit: a file that grew meanwhile is still caught.
-    const buf = Buffer.allocUnsafe(Math.min(st.size + 1, MAX_CONFIG_BYTES + 1));
-    let n = 0;
-    for (;;) {
-      const r = readSync(fd, buf, n, buf.length - n, n);
-      if (r === 0) break;
-      n += r;
-      if (n === buf.length) break;
-    }
-    if (n > MAX_CONFIG_BYTES) {
-      return fileIssue(
-        'input_too_large',
-        `The file is larger than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
-        TOO_LARGE_HINT,
-      );
-    }
-    return decodeConfigBytes(buf.subarray(0, n));
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    return fileIssue(
-      code === 'ENOENT' ? 'file_not_found' : 'file_unreadable',
-      `The file cannot be read (${code ?? (err instanceof Error ? err.message : String(err))}).`,
-    );
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-const TOO_LARGE_HINT = 'Check that this is a config file and not a data file.';
-
-export function fileIssue(code: Issue['code'], message: string, hint?: string): Issue {
-  return issue(code, '', message, { line: 1, column: 1, hint: hint || undefined });
-}
+/** A config file's text (at most MAX_CONFIG_BYTES), or the issue why it cannot be read. */
+export const readConfig = readConfigFile;
 
 /** A config from standard input: at most MAX_CONFIG_BYTES are read, as from a file. */
 export async function readConfigStdin(io: Io): Promise<string | Issue> {
@@ -195,10 +149,10 @@ export async function readConfigStdin(io: Io): Promise<string | Issue> {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
     size += b.length;
     if (size > MAX_CONFIG_BYTES) {
-      return fileIssue(
+      return configFileIssue(
         'input_too_large',
         `Standard input holds more than ${MAX_CONFIG_BYTES} bytes (${MAX_CONFIG_TEXT}).`,
-        TOO_LARGE_HINT,
+        CONFIG_TOO_LARGE_HINT,
       );
     }
     chunks.push(b);

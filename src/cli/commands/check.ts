@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { checkConfig, checkReads } from '../../check/index.js';
+import { checkAsConfigured, type checkConfig, checkReads } from '../../check/index.js';
 import { containerKind } from '../../inspect/index.js';
 import type { ImportDocument } from '../../model/index.js';
 import type { Issue } from '../../model/plain.js';
 import { pushAll } from '../../model/plain.js';
-import { parseConfigSource, validateConfig, validateConfigText } from '../../validate/index.js';
+import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import { type Io, showsProgress } from '../io.js';
@@ -224,7 +224,7 @@ export async function checkAgainstData(
     check?: typeof checkConfig;
   } = {},
 ): Promise<Issue[]> {
-  const { progress: showBar, check = checkConfig, ...checkOptions } = options;
+  const { progress: showBar, check, ...checkOptions } = options;
   const full = options.full === true;
   const size = (await stat(dataPath)).size;
   // CSV reports bytes of the file; Parquet and HDF5 report rows: the bar takes the unit of
@@ -237,76 +237,21 @@ export async function checkAgainstData(
     progress.setTotal(total);
     progress.update(done);
   };
-  let found: Issue[];
   try {
-    found = await check(document, dataPath, {
-      ...checkOptions,
-      full,
-      ...(full && showBar !== false && showsProgress(io) ? { onProgress } : {}),
-    });
+    return await checkAsConfigured(
+      document,
+      dataPath,
+      { text, configName: configFile, dataName },
+      {
+        ...checkOptions,
+        full,
+        ...(check ? { check } : {}),
+        ...(full && showBar !== false && showsProgress(io) ? { onProgress } : {}),
+      },
+    );
   } finally {
     (progress as Progress | undefined)?.done();
   }
-  // A field the validator already rejects (firstDataRow -1, a misspelt key) says nothing
-  // reliable about the data: its data findings would only repeat the error in other words.
-  const rejected =
-    found.length === 0
-      ? []
-      : validateConfig(document)
-          .issues.filter((i) => i.severity === 'error')
-          .map((i) => i.path);
-  const relevant = found.filter(
-    (i) => !rejected.some((p) => i.path === p || i.path.startsWith(`${p}/`)),
-  );
-  const named =
-    'batchConfig' in document
-      ? await namingMembers(relevant, dataName, dataPath)
-      : relevant.map((i) => (i.source ? { ...i, source: { ...i.source, file: dataName } } : i));
-  return placed(named, text, configFile);
-}
-
-/**
- * Each issue on the config line its pointer names. The text is read with positions only
- * when an issue needs one: that reading costs far more than the check of a wide file's
- * metadata (3 s for a config of 10,000 channels), and a config that fits needs none.
- */
-function placed(issues: Issue[], text: string, configFile: string): Issue[] {
-  if (issues.every((i) => i.line !== undefined)) return issues;
-  const source = parseConfigSource(text, { filename: configFile }).documents.find(
-    (d) => d.value !== undefined,
-  );
-  return issues.map((i) => {
-    const out: Issue = { ...i };
-    if (source && out.line === undefined) {
-      const p = source.locate(out.path);
-      out.line = p.line;
-      out.column = p.column;
-    }
-    return out;
-  });
-}
-
-/**
- * A batch's issues name their member. The reporters place an issue on the config line its
- * pointer names, and members that share a default config share that line, so the message
- * starts with the member's path inside the folder or archive (`runs/a.csv: ...`), unless it
- * already does; every reporter prints the message. The source names the member as the
- * user can find it: `campaign/runs/a.csv` in a folder, `campaign.zip!/runs/a.csv` in an
- * archive.
- */
-async function namingMembers(
-  issues: readonly Issue[],
-  dataName: string,
-  dataPath: string,
-): Promise<Issue[]> {
-  const folder = (await containerKind(dataPath)) === 'folder';
-  return issues.map((i) => {
-    const member = i.source?.file;
-    if (i.source === undefined || member === undefined) return i;
-    const file = folder ? `${dataName.replace(/\/+$/, '')}/${member}` : `${dataName}!/${member}`;
-    const message = i.message.startsWith(member) ? i.message : `${member}: ${i.message}`;
-    return { ...i, message, source: { ...i.source, file } };
-  });
 }
 
 /** A URL, a data file as the config or a config as the data file: said before reading. */

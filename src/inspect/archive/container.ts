@@ -30,21 +30,6 @@ export function leftOutByName(path: string): string | undefined {
   return undefined;
 }
 
-/** Extensions of the data files a batch lists (text files need one of these to be data). */
-const DATA_EXTENSIONS = new Set([
-  '.csv',
-  '.tsv',
-  '.parquet',
-  '.pqt',
-  '.h5',
-  '.hdf5',
-  '.he5',
-  '.nc',
-  '.tdms',
-  '.ulg',
-  '.ch10',
-]);
-
 /** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS, CH10 and ULog". */
 function batchTitles(): string {
   const titles = inspectFormats()
@@ -61,8 +46,9 @@ export function leftOutByContent(path: string, format: FileFormat, by: string): 
   if (!entry) return 'not a data file (binary, not a format importkit knows)';
   if (!entry.batch) return `a ${entry.title} file (a batch imports ${batchTitles()})`;
   const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
-  if (entry.text && by !== 'magic' && !DATA_EXTENSIONS.has(ext))
-    return 'a text file without a data extension (.csv, .tsv)';
+  const data = entry.batchExtensions ?? entry.extensions;
+  if (entry.text && by !== 'magic' && !data.includes(ext))
+    return `a text file without a data extension (${data.join(', ')})`;
   return undefined;
 }
 

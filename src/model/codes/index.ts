@@ -12,6 +12,7 @@ import { csvCodes } from './csv.js';
 import { hdf5Codes } from './hdf5.js';
 import { inferCodes } from './infer.js';
 import { inspectCodes } from './inspect.js';
+import { mcpCodes } from './mcp.js';
 import { parquetCodes } from './parquet.js';
 import { tdmsCodes } from './tdms.js';
 import { ulogCodes } from './ulog.js';
@@ -37,6 +38,7 @@ export const CODE_AREAS = {
   batch: batchCodes,
   client: clientCodes,
   cli: cliCodes,
+  mcp: mcpCodes,
 } as const;
 
 export const CODES = {
@@ -53,6 +55,7 @@ export const CODES = {
   ...batchCodes,
   ...clientCodes,
   ...cliCodes,
+  ...mcpCodes,
 } as const satisfies Record<string, CodeDoc>;
 
 export type IssueCode = keyof typeof CODES;

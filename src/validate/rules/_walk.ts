@@ -1,9 +1,11 @@
 import {
+  BATCH_FILE_KINDS,
   CONFIG_KIND_KEYS,
   CONFIG_KIND_NAMES,
   type ConfigKind,
   escapePointerToken,
   type Issue,
+  BATCH_DEFAULT_KEYS as MODEL_BATCH_DEFAULT_KEYS,
 } from '../../model/plain.js';
 import { closest } from '../suggest.js';
 
@@ -40,17 +42,9 @@ export function join(path: string, ...tokens: Array<string | number>): string {
   return path + tokens.map((t) => `/${escapePointerToken(t)}`).join('');
 }
 
-const DEFAULT_KEYS: Partial<Record<ConfigKind, string>> = {
-  csv: 'defaultCsvConfig',
-  tdms: 'defaultTdmsConfig',
-  parquet: 'defaultParquetConfig',
-  hdf5: 'defaultHdf5Config',
-  ulog: 'defaultUlogConfig',
-};
-export const BATCH_DEFAULT_KEYS = DEFAULT_KEYS as Readonly<Partial<Record<ConfigKind, string>>>;
-
-/** The kinds a batch file entry can carry a config of, with their keys. */
-export const BATCH_FILE_KINDS = ['csv', 'tdms', 'parquet', 'hdf5', 'ulog'] as const;
+/** Each config kind's default field in a batch (none for CH10 and batch). */
+export const BATCH_DEFAULT_KEYS: Readonly<Partial<Record<ConfigKind, string>>> =
+  MODEL_BATCH_DEFAULT_KEYS;
 
 /** Every config of the document: the top-level ones and those nested in a batch. */
 export function configsOf(doc: Record<string, unknown>): ConfigAt[] {
@@ -62,7 +56,7 @@ export function configsOf(doc: Record<string, unknown>): ConfigAt[] {
     out.push({ kind, config, path: join('', key) });
     if (kind !== 'batch') continue;
     for (const k of BATCH_FILE_KINDS) {
-      const dkey = DEFAULT_KEYS[k] as string;
+      const dkey = MODEL_BATCH_DEFAULT_KEYS[k];
       const d = obj(config[dkey]);
       if (d)
         out.push({

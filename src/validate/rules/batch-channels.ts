@@ -1,7 +1,12 @@
-import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND, type Issue, issue } from '../../model/plain.js';
+import {
+  BATCH_FILE_KINDS,
+  CONFIG_KIND_KEYS,
+  DATA_TYPE_KEY_KIND,
+  type Issue,
+  issue,
+} from '../../model/plain.js';
 import {
   BATCH_DEFAULT_KEYS,
-  BATCH_FILE_KINDS,
   type ChannelAt,
   type ConfigAt,
   channelsOf,

@@ -1,5 +1,11 @@
-import { CONFIG_KIND_KEYS, DATA_TYPE_KEY_KIND, type Issue, issue } from '../../model/plain.js';
-import { BATCH_DEFAULT_KEYS, BATCH_FILE_KINDS, configsOf, join, obj, type Rule } from './_walk.js';
+import {
+  BATCH_FILE_KINDS,
+  CONFIG_KIND_KEYS,
+  DATA_TYPE_KEY_KIND,
+  type Issue,
+  issue,
+} from '../../model/plain.js';
+import { BATCH_DEFAULT_KEYS, configsOf, join, obj, type Rule } from './_walk.js';
 
 const RUN_FIELDS = ['runName', 'runId', 'assetName'] as const;
 

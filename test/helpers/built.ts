@@ -1,0 +1,35 @@
+/**
+ * Tests that run the real binary (bin/importkit.js) run the compiled code in dist/: this
+ * builds it first when it is missing or older than the sources it is built from.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { repoRoot } from './paths.js';
+
+async function newestMtime(folder: string): Promise<number> {
+  let newest = 0;
+  for (const f of await readdir(folder, { recursive: true })) {
+    if (f.endsWith('.ts')) newest = Math.max(newest, statSync(join(folder, f)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds dist/ unless `built` (a path under dist/) is newer than every source file of the
+ * stages named (folders under src/).
+ */
+export async function ensureBuilt(built: string, stages: readonly string[]): Promise<void> {
+  const target = join(repoRoot, built);
+  const sources = Math.max(
+    ...(await Promise.all(stages.map((d) => newestMtime(join(repoRoot, 'src', d))))),
+  );
+  if (existsSync(target) && statSync(target).mtimeMs >= sources) return;
+  // tsc emits even when files of other stages still have type errors; the exit code is not ours.
+  spawnSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: repoRoot, stdio: 'ignore' },
+  );
+}
