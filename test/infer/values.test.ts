@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import { inferConfig } from '../../src/infer/index.js';
+import { type Hdf5Dataset, inspectHdf5 } from '../../src/inspect/index.js';
 import type { Issue } from '../../src/model/plain.js';
+import { hdf5ValueIssues, type ReadGroup } from '../../src/values/index.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /** The codes of value findings, and of chunks whose values could not be read. */
@@ -129,5 +131,44 @@ describe('infer reports the value findings of TDMS files', () => {
     const { draft, full } = await inferAndCheck(fixture('check-tdms/clean.tdms'));
     expect(draft.issues.filter((i) => VALUE_CODES.has(i.code))).toEqual([]);
     expect(full).toEqual([]);
+  });
+});
+
+describe('a large file is read at its ends, as the sampled check reads it', () => {
+  test('/t of float-time.h5 (20 rows) read 9 rows from each end: no order across the gap', async () => {
+    const path = fixture('check-hdf5/float-time.h5');
+    const profile = await inspectHdf5(path);
+    const t = profile.datasets.find((d) => d.path === '/t') as Hdf5Dataset;
+    const groups: ReadGroup[] = [
+      { time: { dataset: t, column: undefined, ptr: '/t' }, channels: [] },
+    ];
+    const at = (row: number) => ({ file: path, dataset: '/t', row });
+    // Rows 0-8 and 11-19: the NaN at 8 and the step back at 13 are read, the repeat at 10 not.
+    expect((await hdf5ValueIssues(path, groups, { sample: 9 })).map(brief)).toEqual([
+      finding(
+        'time_not_parseable',
+        'error',
+        '/t',
+        "the time of '/t' (in the values read) is NaN or infinite in 1 row; first at index 8",
+        at(8),
+      ),
+      finding(
+        'time_decreasing',
+        'warning',
+        '/t',
+        "the time of '/t' (in the values read) goes backwards 1 time; first at index 13",
+        at(13),
+      ),
+    ]);
+    // Rows 0-6 and 13-19: row 13 is first after the gap, compared with nothing.
+    expect(await hdf5ValueIssues(path, groups, { sample: 7 })).toEqual([]);
+    // 10 from each end is every row: the findings of reading them all, without "(in the values read)".
+    const whole = await hdf5ValueIssues(path, groups);
+    expect(await hdf5ValueIssues(path, groups, { sample: 10 })).toEqual(whole);
+    expect(whole.map((i) => i.code)).toEqual([
+      'time_not_parseable',
+      'time_decreasing',
+      'time_repeated',
+    ]);
   });
 });
