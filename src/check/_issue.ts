@@ -1,16 +1,7 @@
 import type { TimeFormat } from '../model/index.js';
 import { fitsUnixFormat, unixUnitThatFits } from '../model/plain.js';
 
-/** A cell value quoted for a message, cut when long. */
-export function quoteValue(v: string): string {
-  const s = v.length > 40 ? `${v.slice(0, 37)}...` : v;
-  return `'${s}'`;
-}
-
-/** Short enum name for messages: CHANNEL_DATA_TYPE_INT_32 → INT_32. */
-export function shortName(v: string): string {
-  return v.replace(/^(CHANNEL_DATA_TYPE_|TIME_FORMAT_)/, '');
-}
+export { quoteValue, shortName } from '../values/index.js';
 
 /**
  * The dates a check accepts for unix times: 1971-2100, wider than inference's guess

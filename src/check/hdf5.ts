@@ -3,7 +3,7 @@
  * every dataset, member and index the config names exists (with "did you mean"), time and
  * value datasets have the same length, declared channel types fit the stored types, and
  * the first and last time values parse in the declared unit and go forward. With `full`,
- * every value of the time and value datasets is read (in slices, hdf5-values.ts): time
+ * every value of the time and value datasets is read (in slices, values/hdf5.ts): time
  * order, repeats and NaN; NaN/±inf, integers outside the declared type, unknown ENUM keys
  * and BOOL values other than 0/1 in the channels. Every read of the file runs
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
@@ -12,7 +12,7 @@
 
 import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type ByteSource, type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
-import type { Hdf5Config, TimeFormat } from '../model/index.js';
+import type { ChannelDataType, Hdf5Config, TimeFormat } from '../model/index.js';
 import {
   type Issue,
   issue,
@@ -23,10 +23,14 @@ import {
   unixUnitThatFits,
 } from '../model/plain.js';
 import { listSome, notFoundHint } from '../validate/index.js';
+import {
+  hdf5ChannelRead,
+  hdf5ValueIssues,
+  type ReadGroup,
+  withoutRestatedTypeIssues,
+} from '../values/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
-import { type ChannelRead, hdf5ValueIssues, type ReadGroup } from './hdf5-values.js';
 import { fitOf } from './types.js';
-import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface Hdf5CheckOptions {
   full?: boolean;
@@ -131,7 +135,10 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
     });
     pushAll(issues, timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
   }
-  const channel = v && vp ? channelRead(e, v, vp, at('data', i, 'channelConfig')) : undefined;
+  const channel =
+    v && vp
+      ? hdf5ChannelRead(e, v, vp, at('data', i, 'channelConfig'), storedTypeOf(vp.type))
+      : undefined;
   if (channel) {
     const group = scope.groups.get(key) ?? { channels: [] };
     scope.groups.set(key, group);
@@ -139,27 +146,10 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
   }
 }
 
-/**
- * The channel `full` judges, if its values can be: numbers (the declared type, else the
- * stored one), or text in an ENUM channel.
- */
-function channelRead(e: Entry, v: Hdf5Dataset, vp: Part, ptr: string): ChannelRead | undefined {
-  const stored = channelTypeOf(vp.type);
-  const storedType = 'dataType' in stored ? stored.dataType : undefined;
-  const declared = e.channelConfig?.dataType;
-  const dataType = declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : storedType;
-  const cls = vp.type.class;
-  const numeric = cls === 'integer' || cls === 'float' || cls === 'enum';
-  const enumText = cls === 'string' && dataType === 'CHANNEL_DATA_TYPE_ENUM';
-  if (!dataType || !(numeric || enumText)) return undefined;
-  const enumTypes = e.channelConfig?.enumTypes;
-  return {
-    dataset: v,
-    column: vp.column,
-    ptr,
-    channel: { dataType, ...(enumTypes ? { enumTypes } : {}) },
-    storedType,
-  };
+/** The channel type the stored values have, if they have one. */
+function storedTypeOf(t: Hdf5Type): ChannelDataType | undefined {
+  const stored = channelTypeOf(t);
+  return 'dataType' in stored ? stored.dataType : undefined;
 }
 
 /** The dataset at a path the config names (marked used), or an issue with "did you mean". */

@@ -11,7 +11,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { ByteSource } from '../inspect/index.js';
-import type { Chunk } from './value-tally.js';
+import type { Chunk } from '../values/index.js';
 
 /** A batch's columns by name, each a view of the values in the wasm memory. */
 export type BatchColumns = Map<string, Chunk>;

@@ -4,7 +4,7 @@
  * see bench/check-parquet.bench.ts), so memory is bounded by one row group. It counts, per
  * column: time going backwards, repeated and null times; NaN and ±inf; integers (or
  * fractions) outside the declared integer type; ENUM values not among the enumTypes (the
- * tallies and their issues: value-tally.ts).
+ * tallies and their issues: values/tally.ts).
  */
 import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -12,7 +12,6 @@ import type { AsyncBuffer } from 'hyparquet';
 import type { RecordBatch } from 'parquet-wasm';
 import { type ByteSource, wholeFileOf } from '../inspect/index.js';
 import type { ChannelDataType, EnumType } from '../model/index.js';
-import { batchColumns, openFileBlob, sourceBlob } from './parquet-arrow.js';
 import {
   arrayChunk,
   type ChannelTally,
@@ -22,7 +21,8 @@ import {
   type TimeTally,
   tallyTime,
   type ValuePlace,
-} from './value-tally.js';
+} from '../values/index.js';
+import { batchColumns, openFileBlob, sourceBlob } from './parquet-arrow.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
 export interface ValueChannel {

@@ -15,6 +15,7 @@ import {
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
+import { channelValueIssues, timeValueIssues, withoutRestatedTypeIssues } from '../values/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
   columnPlace,
@@ -23,7 +24,6 @@ import {
   type ValueTallies,
 } from './parquet-values.js';
 import { fitOf } from './types.js';
-import { channelValueIssues, timeValueIssues, withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface ParquetCheckOptions {
   full?: boolean;

@@ -4,10 +4,9 @@
  * timestamp channel, or a numeric one with `timeFormat`), channels without a time channel
  * carry waveform properties or a fallback that skips them, declared channel types fit the
  * stored types, and `complexComponent` goes with complex channels. From its values (the
- * first and last of each channel it imports, every value with `full`: tdms-values.ts):
+ * first and last of each channel it imports, every value with `full`: values/tdms.ts):
  * times going backwards or repeating, NaN/±inf, values outside the declared type.
  */
-import { tdmsChannelTypeOf } from '../infer/index.js';
 import {
   type ByteSource,
   inspectTdmsSource,
@@ -26,10 +25,9 @@ import {
   listSome,
   notFoundHint,
 } from '../validate/index.js';
+import { tdmsChannelTypeOf, tdmsValueIssues, withoutRestatedTypeIssues } from '../values/index.js';
 import { shortName } from './_issue.js';
-import { tdmsValueIssues } from './tdms-values.js';
 import { fitOf } from './types.js';
-import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */

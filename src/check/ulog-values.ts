@@ -3,7 +3,7 @@
  * the message instances the config names (every timed one when it names none) and the
  * logged texts of the log channels it names, decoded straight from the file's bytes into
  * typed arrays, a few thousand messages at a time, and fed to the shared tallies
- * (value-tally.ts): time going backwards or repeated on each message instance's timestamp
+ * (values/tally.ts): time going backwards or repeated on each message instance's timestamp
  * (a ULog timestamp is never null, so `time_null` does not apply), and NaN/±inf and values
  * outside the declared type on each channel. Sampled, the byte ranges read are the head
  * (2 MiB), three slices and the tail (512 KiB each) of the data section and the head
@@ -36,7 +36,7 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
-} from './value-tally.js';
+} from '../values/index.js';
 
 const HEAD = 2 << 20;
 const SLICE = 512 << 10;

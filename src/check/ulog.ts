@@ -21,10 +21,10 @@ import {
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
+import { withoutRestatedTypeIssues } from '../values/index.js';
 import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 import { planValues, readUlogValues, ulogValueIssues } from './ulog-values.js';
-import { withoutRestatedTypeIssues } from './value-tally.js';
 
 export interface UlogCheckOptions {
   /** Decode every data message of what the config names, not the sampled ranges. */

@@ -68,11 +68,8 @@ const BUILT_IN: readonly InferFormat[] = [
     id: 'tdms',
     options: ['timeFormat', 'relativeStartTime'],
     infer: async (path, options) => (await import('./tdms.js')).inferTdms(path, options),
-    inferSource: async (source, options) => {
-      const { inspectTdmsSource } = await import('../inspect/index.js');
-      const { draftFromTdmsProfile } = await import('./tdms.js');
-      return draftFromTdmsProfile(await inspectTdmsSource(source), options);
-    },
+    inferSource: async (source, options) =>
+      (await import('./tdms.js')).inferTdmsSource(source, options),
   },
   {
     id: 'ch10',

@@ -34,6 +34,7 @@ import {
   RFC3339_TEXT,
 } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
+import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from '../values/index.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,
@@ -43,6 +44,7 @@ import {
   unixUnitFromMagnitude,
 } from './time.js';
 import type { Confidence, Draft, Evidence, InferOptions } from './types.js';
+import { readsWhole, SAMPLE_ROWS } from './values.js';
 
 const P = '/hdf5Config';
 
@@ -56,7 +58,51 @@ export async function inferHdf5(
 ): Promise<Draft> {
   const sample = options.timeDataset ? [absolutePath(options.timeDataset)] : [];
   const profile = await inspectHdf5(file, { sample });
-  return draftFromHdf5Profile(profile, options);
+  const draft = draftFromHdf5Profile(profile, options);
+  const config = draft.document.hdf5Config as Hdf5Config;
+  const whole = readsWhole(profile.file.size, options);
+  const groups = readGroupsOf(config, profile.datasets);
+  pushAll(draft.issues, await hdf5ValueIssues(file, groups, whole ? {} : { sample: SAMPLE_ROWS }));
+  return draft;
+}
+
+/**
+ * What the draft imports, as the value reader takes it: each time dataset (and column or
+ * member) with the value parts it times, grouped as `check --full` groups a config's.
+ */
+function readGroupsOf(config: Hdf5Config, datasets: readonly Hdf5Dataset[]): ReadGroup[] {
+  const byPath = new Map(datasets.map((d) => [d.path, d]));
+  const groups = new Map<string, ReadGroup>();
+  (config.data ?? []).forEach((e, i) => {
+    const t = e.timeDataset === undefined ? undefined : byPath.get(e.timeDataset);
+    const v = e.valueDataset === undefined ? undefined : byPath.get(e.valueDataset);
+    const tp = t ? partOf(t, e.timeField, e.timeIndex) : undefined;
+    const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
+    let group = groups.get(key);
+    if (!group) {
+      group = { channels: [] };
+      if (t && tp && config.timeFormat)
+        group.time = { dataset: t, column: tp.column, ptr: `${P}/data/${i}/timeDataset` };
+      groups.set(key, group);
+    }
+    const vp = v ? partOf(v, e.valueField, e.valueIndex) : undefined;
+    if (!v || !vp) return;
+    const stored = channelTypeOf(vp.type);
+    const storedType = 'dataType' in stored ? stored.dataType : undefined;
+    const read = hdf5ChannelRead(e, v, vp, `${P}/data/${i}/channelConfig`, storedType);
+    if (read) group.channels.push(read);
+  });
+  return [...groups.values()];
+}
+
+/** The element a draft entry reads of a dataset: a compound's member, a column, or the whole. */
+function partOf(d: Hdf5Dataset, field: string | undefined, index: string | undefined) {
+  if (field !== undefined) {
+    const m = d.type.members?.find((x) => x.name === field);
+    return m ? { type: m.type, column: m.name } : undefined;
+  }
+  if (d.shape?.length === 2) return { type: d.type, column: Number(index ?? 0) };
+  return { type: d.type, column: undefined };
 }
 
 // ---- types ---------------------------------------------------------------------------

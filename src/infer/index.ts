@@ -20,7 +20,7 @@ export {
 export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
 export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
 export { RESTATED_BY } from './restated.js';
-export { channelTypeOf as tdmsChannelTypeOf, draftFromTdmsProfile, inferTdms } from './tdms.js';
+export { draftFromTdmsProfile, inferTdms } from './tdms.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
 export {
   fitsUnixFormat,

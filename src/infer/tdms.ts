@@ -9,7 +9,10 @@
  */
 import { basename, extname } from 'node:path';
 import {
+  type ByteSource,
   inspectTdms,
+  inspectTdmsSource,
+  openFileSource,
   type TdmsChannelProfile,
   type TdmsGroupProfile,
   type TdmsProfile,
@@ -23,86 +26,53 @@ import type {
   TdmsDataEntry,
   TimeFormat,
 } from '../model/index.js';
-import { type Issue, issue } from '../model/plain.js';
+import { type Issue, issue, pushAll } from '../model/plain.js';
+import {
+  tdmsChannelTypeOf as channelTypeOf,
+  type TdmsTypeChoice,
+  tdmsValueIssues,
+} from '../values/index.js';
 import { relativeFormatFromUnit, timeNameScore, unitFromName } from './time.js';
 import type { Draft, Evidence, InferOptions, TdmsNames } from './types.js';
+import { readsWhole } from './values.js';
 
 const P = '/tdmsConfig';
 const TDMS_EPOCH = '1904-01-01T00:00:00Z';
 
-/** Inspects a TDMS file and infers its draft (not yet validated: `inferConfig` does that). */
+/**
+ * Inspects a TDMS file and infers its draft (not yet validated: `inferConfig` does that),
+ * with the findings in the values the draft imports.
+ */
 export async function inferTdms(path: string, options: InferOptions = {}): Promise<Draft> {
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
-  return draftFromTdmsProfile(await inspectTdms(path, progress), options);
+  const profile = await inspectTdms(path, progress);
+  const source = await openFileSource(path);
+  try {
+    return await draftWithValues(source, profile, options);
+  } finally {
+    await source.close();
+  }
 }
 
-// ---- types ---------------------------------------------------------------------------
-
-export type TdmsTypeChoice =
-  | { dataType: ChannelDataType; reason: string; complex?: boolean }
-  | { skip: string };
-
-const PLAIN_TYPES: Record<string, ChannelDataType> = {
-  i8: 'CHANNEL_DATA_TYPE_INT_32',
-  i16: 'CHANNEL_DATA_TYPE_INT_32',
-  i32: 'CHANNEL_DATA_TYPE_INT_32',
-  i64: 'CHANNEL_DATA_TYPE_INT_64',
-  u8: 'CHANNEL_DATA_TYPE_UINT_32',
-  u16: 'CHANNEL_DATA_TYPE_UINT_32',
-  u32: 'CHANNEL_DATA_TYPE_UINT_32',
-  u64: 'CHANNEL_DATA_TYPE_UINT_64',
-  f32: 'CHANNEL_DATA_TYPE_FLOAT',
-  'f32-unit': 'CHANNEL_DATA_TYPE_FLOAT',
-  f64: 'CHANNEL_DATA_TYPE_DOUBLE',
-  'f64-unit': 'CHANNEL_DATA_TYPE_DOUBLE',
-  extended: 'CHANNEL_DATA_TYPE_DOUBLE',
-  'extended-unit': 'CHANNEL_DATA_TYPE_DOUBLE',
-  'fixed-point': 'CHANNEL_DATA_TYPE_DOUBLE',
-  bool: 'CHANNEL_DATA_TYPE_BOOL',
-  string: 'CHANNEL_DATA_TYPE_STRING',
-  timestamp: 'CHANNEL_DATA_TYPE_INT_64',
-  'complex-f32': 'CHANNEL_DATA_TYPE_FLOAT',
-  'complex-f64': 'CHANNEL_DATA_TYPE_DOUBLE',
-};
-
-/** True when the channel's raw values are scaled (NI_Scale…) into doubles on import. */
-function scaledByProperties(c: TdmsChannelProfile): boolean {
-  const n = tdmsProperty(c.properties, 'NI_Number_Of_Scales');
-  const status = tdmsProperty(c.properties, 'NI_Scaling_Status');
-  return typeof n === 'number' && n > 0 && status !== 'scaled';
+/** The draft of a batch member's TDMS bytes, with the findings in its values. */
+export async function inferTdmsSource(source: ByteSource, options: InferOptions): Promise<Draft> {
+  return draftWithValues(source, await inspectTdmsSource(source), options);
 }
 
 /**
- * The channel type of a TDMS channel, by the platform's table: f64, extended and fixed
- * point → DOUBLE, f32 → FLOAT, i8-i32 → INT_32, i64 → INT_64, u8-u32 → UINT_32, u64 →
- * UINT_64, bool → BOOL, string → STRING, timestamp → INT_64, complex → FLOAT/DOUBLE per
- * component; DAQmx raw data and scaled channels → DOUBLE (the scaled type).
+ * The draft of a profile, and what reading the values it imports finds: as check's sampled
+ * mode reads them (the first and last values of each channel), every value of a small file.
  */
-export function channelTypeOf(c: TdmsChannelProfile): TdmsTypeChoice {
-  if (c.dataType === 'none') return { skip: 'it holds no data' };
-  if (c.dataType === 'daqmx') {
-    const scalers = c.daqmx?.scalers ?? [];
-    if (scalers.length === 0) return { skip: 'DAQmx raw data without scalers' };
-    const raw = [...new Set(scalers.map((s) => s.type))].join(', ');
-    return {
-      dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
-      reason: `DAQmx raw data (${raw} scaler${scalers.length === 1 ? '' : 's'}): scaled values are doubles`,
-    };
-  }
-  const dataType = PLAIN_TYPES[c.dataType];
-  if (!dataType) return { skip: `TDMS ${c.dataType} has no channel type` };
-  if (scaledByProperties(c) && dataType !== 'CHANNEL_DATA_TYPE_STRING') {
-    return {
-      dataType: 'CHANNEL_DATA_TYPE_DOUBLE',
-      reason: `TDMS ${c.dataType} with NI_Scale properties: scaled values are doubles`,
-    };
-  }
-  const complex = c.dataType.startsWith('complex');
-  return {
-    dataType,
-    reason: complex ? `TDMS ${c.dataType}: one channel per component` : `TDMS ${c.dataType}`,
-    ...(complex ? { complex } : {}),
-  };
+async function draftWithValues(
+  source: ByteSource,
+  profile: TdmsProfile,
+  options: InferOptions,
+): Promise<Draft> {
+  const draft = draftFromTdmsProfile(profile, options);
+  const config = draft.document.tdmsConfig as TdmsConfig;
+  const full = readsWhole(source.size, options);
+  pushAll(draft.issues, await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full }));
+  return draft;
 }
 
 // ---- time ----------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { timeTallyOf } from '../../src/check/value-tally.js';
+import { timeTallyOf } from '../../src/values/index.js';
 
 /** Times near each other (repeats and steps back) and far apart (the high half differs). */
 const arbTime = fc.oneof(

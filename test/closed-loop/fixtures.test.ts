@@ -29,21 +29,7 @@ import { repoRoot } from '../helpers/paths.js';
 // test of a file fails when its contradictions differ from its entries here, in either
 // direction, so a fixed case must leave the table.
 // =======================================================================================
-const KNOWN_CONTRADICTIONS: Readonly<Record<string, string>> = {
-  'check-tdms/bad-strings.tdms | check: tdms_raw_data_invalid':
-    'TDMS: infer reads the metadata only, not the string chunk whose end offsets lie',
-  'check-tdms/bad-strings.tdms | check --full: tdms_raw_data_invalid':
-    'TDMS: as above, with --full',
-  'check-tdms/every-finding.tdms | check: value_outside_type':
-    "TDMS: infer reads the metadata only, not /Log/flag's bool byte of 2",
-  'check-tdms/every-finding.tdms | check --full: value_outside_type': 'TDMS: as above, with --full',
-  'check-hdf5/every-finding.h5 | check --full: time_not_parseable':
-    "HDF5: infer reads a few values of each time dataset, not /grid's NaN time",
-  'check-hdf5/every-finding.h5 | check --full: value_outside_type':
-    "HDF5: infer reads no values of value datasets, so not /flag's bool byte of 2",
-  'check-hdf5/float-time.h5 | check --full: time_not_parseable':
-    "HDF5: infer reads a few values of each time dataset, not /t's NaN time",
-};
+const KNOWN_CONTRADICTIONS: Readonly<Record<string, string>> = {};
 
 const FIXTURES = join(repoRoot, 'fixtures');
 

@@ -13,6 +13,7 @@ import {
 } from '../../scripts/fixtures/hdf5.js';
 import { inferHdf5 } from '../../src/infer/hdf5.js';
 import type { TimeFormat } from '../../src/model/enums.js';
+import type { Issue } from '../../src/model/plain.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-prop-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -250,7 +251,9 @@ describe('generated HDF5 trees', () => {
         expect(found).toEqual(built.pairs);
         expect(config?.timeFormat).toBe(built.format);
         expect(config?.relativeStartTime).toBe(built.start);
-        expect(draft.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+        // The HDF5 library reads no half-precision values: infer says they were not checked.
+        const unread = (i: Issue) => i.code === 'time_partly_read' && /Float16/.test(i.message);
+        expect(draft.issues.filter((i) => i.severity !== 'info' && !unread(i))).toEqual([]);
       }),
       { numRuns: 12, seed: 20241121 },
     );

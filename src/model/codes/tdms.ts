@@ -120,7 +120,7 @@ export const tdmsCodes = {
   tdms_values_not_read: {
     severity: 'warning',
     summary:
-      "A channel the config imports was not read by the check: importkit does not decode its raw data (DAQmx raw data, as the platform's own reader skips it; extended floats; fixed point).",
+      "The values of a channel the config (or the draft infer wrote) imports were not read: importkit does not decode its raw data (DAQmx raw data, as the platform's own reader skips it; extended floats; fixed point).",
     fix: 'Nothing in the config to fix: its values are not checked (the import reads them as the platform does).',
   },
   tdms_raw_data_invalid: {

@@ -1,9 +1,10 @@
 /**
- * `check --full` for HDF5 reads the values of the datasets the config names: each time
- * dataset with the value datasets it times, one dataset after another, a slice of rows at a
- * time. Every slice is read in the HDF5 worker with its time limit (a file on which the
+ * The values of the HDF5 datasets a config names, read and judged: each time dataset with
+ * the value datasets it times, one dataset after another, a slice of rows at a time
+ * (`check --full` reads every row; infer every row of a small file, else the first and
+ * last rows of each dataset). Every slice is read in the HDF5 worker with its time limit (a file on which the
  * library loops gives `hdf5_unreadable`, never a hang), and only the tallies stay
- * (value-tally.ts), so memory is bounded by one slice however long the datasets. Rows are
+ * (tally.ts), so memory is bounded by one slice however long the datasets. Rows are
  * named by their 0-based index, as HDF5 tools show them.
  */
 import {
@@ -12,7 +13,7 @@ import {
   readHdf5Slice,
   type SliceValues,
 } from '../inspect/index.js';
-import type { ChannelDataType } from '../model/index.js';
+import type { ChannelConfig, ChannelDataType } from '../model/index.js';
 import { type Issue, issue, maxOf, minOf, pushAll } from '../model/plain.js';
 import {
   arrayChunk,
@@ -26,7 +27,7 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
-} from './value-tally.js';
+} from './tally.js';
 
 /** One part of a dataset read whole: the dataset, a column of an [N, k] one, or a compound member. */
 export interface PartRead {
@@ -44,6 +45,33 @@ export interface ChannelRead extends PartRead {
   storedType: ChannelDataType | undefined;
 }
 
+/**
+ * The channel a value part is judged as, if its values can be: numbers (the declared type,
+ * else the stored one), or text in an ENUM channel.
+ */
+export function hdf5ChannelRead(
+  entry: { channelConfig?: ChannelConfig | undefined },
+  dataset: Hdf5Dataset,
+  part: { type: Hdf5Dataset['type']; column: number | string | undefined },
+  ptr: string,
+  storedType: ChannelDataType | undefined,
+): ChannelRead | undefined {
+  const declared = entry.channelConfig?.dataType;
+  const dataType = declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : storedType;
+  const cls = part.type.class;
+  const numeric = cls === 'integer' || cls === 'float' || cls === 'enum';
+  const enumText = cls === 'string' && dataType === 'CHANNEL_DATA_TYPE_ENUM';
+  if (!dataType || !(numeric || enumText)) return undefined;
+  const enumTypes = entry.channelConfig?.enumTypes;
+  return {
+    dataset,
+    column: part.column,
+    ptr,
+    channel: { dataType, ...(enumTypes ? { enumTypes } : {}) },
+    storedType,
+  };
+}
+
 /** A time dataset (if the config gives one and its format) and the channels it times. */
 export interface ReadGroup {
   time?: PartRead;
@@ -56,6 +84,11 @@ export interface ValueReadOptions {
   onProgress?: (done: number, total: number) => void;
   /** Rows per slice instead of a few MB of them (tests cut small files into many slices). */
   sliceRows?: number;
+  /**
+   * Rows read from each end of each part, instead of every row (infer on a large file):
+   * the middle is left unread, and the findings say they are of the values read.
+   */
+  sample?: number;
 }
 
 /**
@@ -75,6 +108,8 @@ interface PartState {
   read: PartRead;
   rows: number;
   feed(chunk: Chunk, base: number): void;
+  /** Rows were skipped before the next chunk: a time tally compares nothing across them. */
+  gap?(): void;
   unread?: { from: number; error: string };
 }
 
@@ -89,8 +124,9 @@ export async function hdf5ValueIssues(
   const issues: Issue[] = [];
   let done = 0;
   for (const g of groups) {
-    const time = g.time ? timeState(g.time) : undefined;
-    const channels = g.channels.map((c) => channelState(c));
+    const sampled = (r: PartRead) => rangesOf(rowsOf(r), options.sample).length > 1;
+    const time = g.time ? timeState(g.time, sampled(g.time)) : undefined;
+    const channels = g.channels.map((c) => channelState(c, sampled(c)));
     const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
     await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
@@ -108,20 +144,23 @@ function groupRows(g: ReadGroup): number {
   return Math.max(0, maxOf([g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0))));
 }
 
-function timeState(read: PartRead) {
+function timeState(read: PartRead, sampled: boolean) {
   const s: TimeState = newTimeState();
   const part: PartState = {
     read,
     rows: rowsOf(read),
     feed: (chunk, base) => tallyTime(s, chunk, base),
+    gap: () => {
+      s.prev = undefined;
+    },
   };
   return {
     part,
-    issues: (file: string) => timeValueIssues(s.tally, read.ptr, placeOf(file, read)),
+    issues: (file: string) => timeValueIssues(s.tally, read.ptr, placeOf(file, read, sampled)),
   };
 }
 
-function channelState(read: ChannelRead) {
+function channelState(read: ChannelRead, sampled: boolean) {
   const judge: Judge = channelJudge(read.channel);
   const part: PartState = {
     read,
@@ -134,7 +173,7 @@ function channelState(read: ChannelRead) {
       channelValueIssues(
         { ...read.channel, ptr: read.ptr },
         judge.result,
-        placeOf(file, read),
+        placeOf(file, read, sampled),
         read.storedType ?? read.channel.dataType,
       ),
   };
@@ -159,15 +198,27 @@ async function readPartByPart(
   const step = options.sliceRows ?? minOf(parts.map((p) => sliceRows(p.read.dataset)));
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   for (const [i, p] of parts.entries()) {
-    for (let a = 0; a < p.rows && !p.unread; a += step) {
-      const b = Math.min(p.rows, a + step);
-      const got = await readHdf5Slice(data, sliceRequest(p.read, a, b), limit);
-      if (got.error !== undefined) p.unread = { from: a, error: got.error };
-      else p.feed(chunkOf(got.values), a);
-      progress(Math.floor(((i + b / p.rows) / parts.length) * rows));
+    for (const [from, to] of rangesOf(p.rows, options.sample)) {
+      if (from > 0) p.gap?.();
+      for (let a = from; a < to && !p.unread; a += step) {
+        const b = Math.min(to, a + step);
+        const got = await readHdf5Slice(data, sliceRequest(p.read, a, b), limit);
+        if (got.error !== undefined) p.unread = { from: a, error: got.error };
+        else p.feed(chunkOf(got.values), a);
+        progress(Math.floor(((i + b / p.rows) / parts.length) * rows));
+      }
     }
   }
   progress(rows);
+}
+
+/** The rows of a part read: every row, or `sample` from each end when it has more than twice that. */
+function rangesOf(rows: number, sample: number | undefined): Array<[number, number]> {
+  if (sample === undefined || rows <= 2 * sample) return [[0, rows]];
+  return [
+    [0, sample],
+    [rows - sample, rows],
+  ];
 }
 
 /** Rows per slice: a few MB of numbers, fewer rows for compounds. */
@@ -200,7 +251,7 @@ function chunkOf(values: SliceValues['values']): Chunk {
  * How the findings name a part and its rows. The tallies count rows from 1; HDF5 rows are
  * named by their 0-based index, in the message and in the source.
  */
-function placeOf(file: string, read: PartRead): ValuePlace {
+function placeOf(file: string, read: PartRead, sampled: boolean): ValuePlace {
   const path = read.dataset.path;
   const label =
     typeof read.column === 'string'
@@ -208,9 +259,11 @@ function placeOf(file: string, read: PartRead): ValuePlace {
       : typeof read.column === 'number' && read.dataset.shape?.length === 2
         ? `column ${read.column} of '${path}'`
         : `dataset '${path}'`;
+  const within = sampled ? ' (in the values read)' : '';
   return {
-    label,
-    time: `the time of '${path}'`,
+    label: `${label}${within}`,
+    time: `the time of '${path}'${within}`,
+    within,
     at: (row) => ({ text: `index ${row - 1}`, source: { file, dataset: path, row: row - 1 } }),
   };
 }

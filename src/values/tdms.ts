@@ -3,7 +3,7 @@
  * timing it, every value with `full`, else the first and last values (SAMPLE each). They
  * are read segment by segment, a block or a part of a chunk at a time, by the inspect
  * stage's raw data reader (contiguous and interleaved layouts, strings, timestamps as ns),
- * and only the tallies stay (value-tally.ts): time going backwards, repeated, NaN/±inf;
+ * and only the tallies stay (tally.ts): time going backwards, repeated, NaN/±inf;
  * NaN/±inf in a channel, values its declared integer type cannot hold, ENUM values not in
  * enumTypes. Each finding names its first row (1-based among the channel's values) and the
  * segment that row is in. Channels importkit does not decode (DAQmx raw data, as the
@@ -11,7 +11,6 @@
  * is not what the metadata says are reported, so the verdict never claims values it did not
  * read.
  */
-import { tdmsChannelTypeOf } from '../infer/index.js';
 import {
   type ByteSource,
   readTdmsValues,
@@ -35,7 +34,8 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
-} from './value-tally.js';
+} from './tally.js';
+import { tdmsChannelTypeOf } from './tdms-types.js';
 
 /** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
 const SAMPLE = 10_000;

@@ -3,12 +3,12 @@
  * (going backwards, repeated, null, NaN/±inf) and of a channel (NaN/±inf, integers or
  * fractions outside the declared integer type, values other than 0 and 1 in a BOOL channel,
  * ENUM values not among the enumTypes), fed one decoded piece (`Chunk`) at a time, and the
- * issues they make. Parquet (parquet-values.ts) and HDF5 (hdf5-values.ts) read the pieces.
+ * issues they make. The readers of each format feed it: HDF5 (hdf5.ts) and TDMS (tdms.ts)
+ * here, shared by check and infer; Parquet and ULog in check.
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { type Issue, type IssueCode, type IssueSource, issue } from '../model/plain.js';
 import { listSome } from '../validate/index.js';
-import { quoteValue, shortName } from './_issue.js';
 
 export interface TimeTally {
   decreases: number;
@@ -409,6 +409,17 @@ function knownBytes(
     if (k === len) return true;
   }
   return false;
+}
+
+/** A cell value quoted for a message, cut when long. */
+export function quoteValue(v: string): string {
+  const s = v.length > 40 ? `${v.slice(0, 37)}...` : v;
+  return `'${s}'`;
+}
+
+/** Short enum name for messages: CHANNEL_DATA_TYPE_INT_32 → INT_32. */
+export function shortName(v: string): string {
+  return v.replace(/^(CHANNEL_DATA_TYPE_|TIME_FORMAT_)/, '');
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

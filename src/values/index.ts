@@ -1,0 +1,35 @@
+/**
+ * The values a config imports, read and judged: the tallies of a time column and of a
+ * channel, fed one decoded piece at a time, and the issues they make (tally.ts), and the
+ * readers of HDF5 and TDMS values that feed them. Below infer and check, which both report
+ * these findings: check reads what a config names, infer what its draft imports.
+ */
+export {
+  type ChannelRead,
+  hdf5ChannelRead,
+  hdf5ValueIssues,
+  type PartRead,
+  type ReadGroup,
+  type ValueReadOptions,
+} from './hdf5.js';
+export {
+  arrayChunk,
+  type ChannelTally,
+  type Chunk,
+  channelJudge,
+  channelValueIssues,
+  type Judge,
+  type JudgedChannel,
+  newTimeState,
+  quoteValue,
+  shortName,
+  type TimeState,
+  type TimeTally,
+  tallyTime,
+  timeTallyOf,
+  timeValueIssues,
+  type ValuePlace,
+  withoutRestatedTypeIssues,
+} from './tally.js';
+export { tdmsValueIssues } from './tdms.js';
+export { type TdmsTypeChoice, tdmsChannelTypeOf } from './tdms-types.js';
