@@ -16,8 +16,12 @@ function graphemeWidth(g: string): number {
   return eastAsianWidth(g.codePointAt(0) ?? 0, { ambiguousAsWide: false });
 }
 
+/** Printable ASCII: one cell per character, no grapheme to find (most names, and fast). */
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** The cells `text` takes on a terminal. */
 export function displayWidth(text: string): number {
+  if (ASCII.test(text)) return text.length;
   let width = 0;
   for (const { segment } of graphemes.segment(text)) width += graphemeWidth(segment);
   return width;
@@ -33,6 +37,7 @@ export function padCells(text: string, width: number): string {
  * falls in the line's second half, else between two graphemes. Nothing is dropped.
  */
 export function wrapCells(text: string, width: number): string[] {
+  if (text.length <= width && ASCII.test(text)) return [text];
   const lines: string[] = [];
   let line: string[] = [];
   let used = 0;
