@@ -10,7 +10,6 @@
  * InspectError (`hdf5_unreadable`), never a hang.
  */
 
-import { hdf5ChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import { type ByteSource, type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from '../inspect/index.js';
 import type { ChannelDataType, Hdf5Config, TimeFormat } from '../model/index.js';
 import {
@@ -25,6 +24,7 @@ import {
 import { listSome, notFoundHint } from '../validate/index.js';
 import {
   hdf5ChannelRead,
+  hdf5ChannelTypeOf,
   hdf5ValueIssues,
   type ReadGroup,
   withoutRestatedTypeIssues,
@@ -148,7 +148,7 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
 
 /** The channel type the stored values have, if they have one. */
 function storedTypeOf(t: Hdf5Type): ChannelDataType | undefined {
-  const stored = channelTypeOf(t);
+  const stored = hdf5ChannelTypeOf(t);
   return 'dataType' in stored ? stored.dataType : undefined;
 }
 
@@ -309,7 +309,7 @@ function valueTypeIssue(
   ptr: string,
   dataPath: string,
 ): Issue | undefined {
-  const stored = channelTypeOf(vp.type);
+  const stored = hdf5ChannelTypeOf(vp.type);
   if (!('dataType' in stored)) return undefined;
   const fit = fitOf(declared, stored.dataType);
   const label = `'${v?.path}'${typeof vp.column === 'string' ? ` member '${vp.column}'` : ''}`;

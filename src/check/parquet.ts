@@ -5,7 +5,6 @@
  * unit (TIMESTAMP units, else the row-group statistics), and columns left out; with `full`,
  * the values too (see parquet-values.ts).
  */
-import { parquetChannelTypeOf as channelTypeOf } from '../infer/index.js';
 import {
   type ByteSource,
   inspectParquetSource,
@@ -15,7 +14,12 @@ import {
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
-import { channelValueIssues, timeValueIssues, withoutRestatedTypeIssues } from '../values/index.js';
+import {
+  channelValueIssues,
+  parquetChannelTypeOf,
+  timeValueIssues,
+  withoutRestatedTypeIssues,
+} from '../values/index.js';
 import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
 import {
   columnPlace,
@@ -236,7 +240,7 @@ function typeFitIssue(
   ptr: string,
   dataPath: string,
 ): Issue | undefined {
-  const stored = channelTypeOf(f).dataType;
+  const stored = parquetChannelTypeOf(f).dataType;
   const fit = fitOf(dataType, stored);
   const label = `column '${f.path}'`;
   const stores = `${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}`;
@@ -267,7 +271,7 @@ function typeFitIssue(
 
 /** The layout: a multiChannel name column must hold text. */
 function nameColumnIssues(name: ParquetFieldProfile, ptr: string, dataPath: string): Issue[] {
-  if (channelTypeOf(name).dataType === 'CHANNEL_DATA_TYPE_STRING') return [];
+  if (parquetChannelTypeOf(name).dataType === 'CHANNEL_DATA_TYPE_STRING') return [];
   return [
     issue(
       'layout_mismatch',
@@ -328,7 +332,7 @@ function valueIssues(
           c,
           tally,
           columnPlace(dataPath, c.column),
-          channelTypeOf(c.field).dataType,
+          parquetChannelTypeOf(c.field).dataType,
         ),
       );
   }
@@ -373,7 +377,7 @@ function timeIssues(
     ];
   }
   const numeric = ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(f.physicalType);
-  const text = channelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING';
+  const text = parquetChannelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING';
   const wantsText =
     format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME';
   if ((wantsText && !text) || (!wantsText && !numeric)) {

@@ -8,7 +8,6 @@
  * names (ulog-values.ts): sampled, the head, three slices and the tail of the data section
  * and the head of each appended part; with `full`, every message.
  */
-import { ulogChannelTypeOf } from '../infer/index.js';
 import {
   type ByteSource,
   inspectUlogSource,
@@ -21,7 +20,7 @@ import {
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
-import { withoutRestatedTypeIssues } from '../values/index.js';
+import { ulogChannelTypeOf, withoutRestatedTypeIssues } from '../values/index.js';
 import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 import { planValues, readUlogValues, ulogValueIssues } from './ulog-values.js';

@@ -19,7 +19,6 @@ import {
 import {
   type ChannelConfig,
   type ChannelDataType,
-  type EnumType,
   type Hdf5Config,
   type Hdf5DataEntry,
   type TimeFormat,
@@ -34,7 +33,12 @@ import {
   RFC3339_TEXT,
 } from '../model/plain.js';
 import { notFoundHint } from '../validate/index.js';
-import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from '../values/index.js';
+import {
+  hdf5ChannelRead,
+  hdf5ChannelTypeOf,
+  hdf5ValueIssues,
+  type ReadGroup,
+} from '../values/index.js';
 import {
   relativeFormatFromUnit,
   startTimeFromFileName,
@@ -87,7 +91,7 @@ function readGroupsOf(config: Hdf5Config, datasets: readonly Hdf5Dataset[]): Rea
     }
     const vp = v ? partOf(v, e.valueField, e.valueIndex) : undefined;
     if (!v || !vp) return;
-    const stored = channelTypeOf(vp.type);
+    const stored = hdf5ChannelTypeOf(vp.type);
     const storedType = 'dataType' in stored ? stored.dataType : undefined;
     const read = hdf5ChannelRead(e, v, vp, `${P}/data/${i}/channelConfig`, storedType);
     if (read) group.channels.push(read);
@@ -106,69 +110,6 @@ function partOf(d: Hdf5Dataset, field: string | undefined, index: string | undef
 }
 
 // ---- types ---------------------------------------------------------------------------
-
-export type ChannelTypeChoice =
-  | { dataType: ChannelDataType; enumTypes?: EnumType[] }
-  | { skip: string };
-
-/**
- * The channel type of an HDF5 type: int8/16/32 → INT_32, uint8/16/32 → UINT_32, int64 →
- * INT_64, uint64 → UINT_64, float16/32 → FLOAT, float64 → DOUBLE, h5py booleans (enum
- * FALSE=0/TRUE=1) → BOOL, other enums → ENUM, strings → STRING, opaque → BYTES; anything
- * else is skipped with the reason.
- */
-export function channelTypeOf(t: Hdf5Type): ChannelTypeChoice {
-  switch (t.class) {
-    case 'integer':
-      if (t.size <= 4) {
-        return { dataType: t.signed ? 'CHANNEL_DATA_TYPE_INT_32' : 'CHANNEL_DATA_TYPE_UINT_32' };
-      }
-      if (t.size === 8) {
-        return { dataType: t.signed ? 'CHANNEL_DATA_TYPE_INT_64' : 'CHANNEL_DATA_TYPE_UINT_64' };
-      }
-      return { skip: `${typeName(t)}: integers wider than 64 bits have no channel type` };
-    case 'float':
-      if (t.size === 2 || t.size === 4) return { dataType: 'CHANNEL_DATA_TYPE_FLOAT' };
-      if (t.size === 8) return { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
-      return { skip: `${typeName(t)}: floats wider than 64 bits have no channel type` };
-    case 'string':
-      return { dataType: 'CHANNEL_DATA_TYPE_STRING' };
-    case 'opaque':
-      return { dataType: 'CHANNEL_DATA_TYPE_BYTES' };
-    case 'enum': {
-      const members = t.enumMembers ?? [];
-      if (isH5pyBoolean(members)) return { dataType: 'CHANNEL_DATA_TYPE_BOOL' };
-      if (members.length === 0) return { skip: 'an enum with no members' };
-      const signed = members.some((m) => m.value < 0);
-      const outOfRange = members.find((m) => m.value < -(2 ** 31) || m.value > 2 ** 32 - 1);
-      if (outOfRange) return { skip: `enum value ${outOfRange.value} does not fit 32 bits` };
-      return {
-        dataType: 'CHANNEL_DATA_TYPE_ENUM',
-        enumTypes: members.map((m) => ({
-          name: m.name,
-          key: m.value >>> 0,
-          ...(signed ? { isSigned: true } : {}),
-        })),
-      };
-    }
-    case 'bitfield':
-      return {
-        skip: `${typeName(t)}: a bitfield type names no bit layout (BIT_FIELD needs bitFieldElements)`,
-      };
-    case 'compound':
-      return { skip: 'a compound nested in a compound has no channel type' };
-    default:
-      return { skip: `${typeName(t)}: no channel type for HDF5 ${t.class} data` };
-  }
-}
-
-function isH5pyBoolean(members: ReadonlyArray<{ name: string; value: number }>): boolean {
-  return (
-    members.length === 2 &&
-    members.some((m) => m.name === 'FALSE' && m.value === 0) &&
-    members.some((m) => m.name === 'TRUE' && m.value === 1)
-  );
-}
 
 function isNumeric(t: Hdf5Type): boolean {
   return t.class === 'integer' || t.class === 'float';
@@ -737,7 +678,7 @@ interface TimeSearch {
  */
 function planOneD(oneD: Hdf5Dataset[], search: TimeSearch, plans: Plans): Set<string> {
   const found = oneD.map((ds) => {
-    const typeChoice = channelTypeOf(ds.type);
+    const typeChoice = hdf5ChannelTypeOf(ds.type);
     if ('skip' in typeChoice) return { ds, skip: typeChoice.skip };
     const n = ds.shape?.[0] ?? 0;
     return {
@@ -936,7 +877,7 @@ function dataEntries(
   const used = new Set<string>();
   planned.forEach((p, i) => {
     const at = `${P}/data/${i}`;
-    const typeChoice = channelTypeOf(p.type);
+    const typeChoice = hdf5ChannelTypeOf(p.type);
     if ('skip' in typeChoice) return; // filtered when planned
     const name = uniqueName(p, used, at, out);
     const channelConfig: ChannelConfig = {
@@ -1166,7 +1107,7 @@ function planTwoD(
 }
 
 function typeRefusal(ds: Hdf5Dataset): string | undefined {
-  const typeChoice = channelTypeOf(ds.type);
+  const typeChoice = hdf5ChannelTypeOf(ds.type);
   return 'skip' in typeChoice ? typeChoice.skip : undefined;
 }
 
@@ -1297,7 +1238,7 @@ function planCompound(ds: Hdf5Dataset, planned: Planned[], skipped: Skip[]): voi
   let any = false;
   members.forEach((m, i) => {
     if (m === time) return;
-    const choice = channelTypeOf(m.type);
+    const choice = hdf5ChannelTypeOf(m.type);
     if ('skip' in choice) {
       skipped.push({
         path: `${ds.path}.${m.name}`,

@@ -17,8 +17,6 @@ export {
   optionsNotRead,
   registerInferFormat,
 } from './formats.js';
-export { channelTypeOf as hdf5ChannelTypeOf } from './hdf5.js';
-export { channelTypeOf as parquetChannelTypeOf } from './parquet.js';
 export { RESTATED_BY } from './restated.js';
 export { draftFromTdmsProfile, inferTdms } from './tdms.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
@@ -32,7 +30,7 @@ export {
   unixUnitThatFits,
 } from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout, TdmsNames } from './types.js';
-export { channelTypeOf as ulogChannelTypeOf, inferUlog } from './ulog.js';
+export { inferUlog } from './ulog.js';
 
 /**
  * Inspects a local file and infers a draft config for it. The draft is validated by the

@@ -17,7 +17,6 @@ import {
 } from '../inspect/index.js';
 import {
   type ChannelConfig,
-  type ChannelDataType,
   PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
   type ParquetColumn,
   type ParquetComplexTypesImportMode,
@@ -34,6 +33,7 @@ import {
   RFC3339_TEXT,
 } from '../model/plain.js';
 import { listSome, notFoundHint } from '../validate/index.js';
+import { isParquetText, parquetChannelTypeOf } from '../values/index.js';
 import {
   startTimeFromFileName,
   timeNameScore,
@@ -66,45 +66,6 @@ export async function inferParquetSource(
 export type HeadReader = (column: string) => Promise<ColumnHead | ColumnHeadMissing>;
 
 const P = '/parquetConfig';
-
-/** What a value column becomes: its channel type, and a note when the mapping loses something. */
-export function channelTypeOf(f: ParquetFieldProfile): {
-  dataType: ChannelDataType;
-  note?: 'decimal' | 'temporal';
-} {
-  if (f.decimal) return { dataType: 'CHANNEL_DATA_TYPE_DOUBLE', note: 'decimal' };
-  if (f.temporal) return { dataType: 'CHANNEL_DATA_TYPE_INT_64', note: 'temporal' };
-  const lt = f.logicalType ?? '';
-  switch (f.physicalType) {
-    case 'BOOLEAN':
-      return { dataType: 'CHANNEL_DATA_TYPE_BOOL' };
-    case 'INT32':
-      return {
-        dataType:
-          f.integer?.signed === false ? 'CHANNEL_DATA_TYPE_UINT_32' : 'CHANNEL_DATA_TYPE_INT_32',
-      };
-    case 'INT64':
-      return {
-        dataType:
-          f.integer?.signed === false ? 'CHANNEL_DATA_TYPE_UINT_64' : 'CHANNEL_DATA_TYPE_INT_64',
-      };
-    case 'INT96':
-      return { dataType: 'CHANNEL_DATA_TYPE_INT_64', note: 'temporal' };
-    case 'FLOAT':
-      return { dataType: 'CHANNEL_DATA_TYPE_FLOAT' };
-    case 'DOUBLE':
-      return { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' };
-    default:
-      if (lt === 'FLOAT16') return { dataType: 'CHANNEL_DATA_TYPE_FLOAT' };
-      if (isText(f)) return { dataType: 'CHANNEL_DATA_TYPE_STRING' };
-      return { dataType: 'CHANNEL_DATA_TYPE_BYTES' };
-  }
-}
-
-/** STRING, ENUM, JSON and UUID columns hold text (UTF8 is the older name of STRING). */
-function isText(f: ParquetFieldProfile): boolean {
-  return ['STRING', 'UTF8', 'ENUM', 'JSON', 'UUID'].includes(f.logicalType ?? '');
-}
 
 function isNumeric(f: ParquetFieldProfile): boolean {
   return (
@@ -306,7 +267,7 @@ function timeColumnOf(
 }
 
 function channelOf(f: ParquetFieldProfile, name = f.name): ChannelConfig {
-  const { dataType } = channelTypeOf(f);
+  const { dataType } = parquetChannelTypeOf(f);
   return {
     name,
     ...(f.units ? { units: f.units } : {}),
@@ -334,7 +295,7 @@ function chooseLayout(
   given: Layout | undefined,
   out: Findings,
 ): LayoutChoice {
-  const texts = data.filter((f) => channelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING');
+  const texts = data.filter((f) => parquetChannelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING');
   const values = data.filter(isNumeric);
   const namedName = texts.find((f) => NAME_COLUMN.test(f.name));
   const namedValue = values.find((f) => VALUE_COLUMN.test(f.name));
@@ -484,7 +445,7 @@ function assetAndRun(options: InferOptions, base: string, out: Findings): Parque
 function channelFor(f: ParquetFieldProfile, typePath: string, columnPath: string, out: Findings) {
   out.evidence.push({
     path: typePath,
-    choice: channelTypeOf(f).dataType,
+    choice: parquetChannelTypeOf(f).dataType,
     reason: `Parquet ${f.physicalType}${f.logicalType ? ` ${f.logicalType}` : ''}${f.units ? `; units ${f.units} from Arrow field metadata` : ''}`,
     confidence: 'high',
   });
@@ -492,7 +453,7 @@ function channelFor(f: ParquetFieldProfile, typePath: string, columnPath: string
 }
 
 function dataColumnIssues(f: ParquetFieldProfile, path: string, out: Findings) {
-  const { note } = channelTypeOf(f);
+  const { note } = parquetChannelTypeOf(f);
   if (note === 'decimal') {
     out.issue(
       'parquet_decimal_as_double',
@@ -794,7 +755,7 @@ async function pickTimeByType(
   const numbers = flat
     .filter((f) => isNumeric(f) && f.physicalType !== 'BOOLEAN' && timeNameScore(f.name) > 0)
     .sort(byName);
-  const texts = flat.filter((f) => isText(f) && timeNameScore(f.name) > 0).sort(byName);
+  const texts = flat.filter((f) => isParquetText(f) && timeNameScore(f.name) > 0).sort(byName);
   const others = (chosen: ParquetFieldProfile) =>
     [...timestamps, ...int96, ...numbers, ...texts]
       .filter((f) => f !== chosen)
@@ -896,7 +857,7 @@ async function timeOfField(
       alternatives: [],
     };
   }
-  if (isText(f)) return textTime(f, readHead, issue);
+  if (isParquetText(f)) return textTime(f, readHead, issue);
   const name = given ? 'chosen' : 'named like time';
   const stats = statValues(f);
   if (stats) return numberTimeByStats(f, stats, name, issue);

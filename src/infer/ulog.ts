@@ -13,38 +13,13 @@ import {
   type UlogProfile,
   type UlogSubscription,
 } from '../inspect/index.js';
-import {
-  type ChannelDataType,
-  Timestamp,
-  type UlogConfig,
-  type UlogDataEntry,
-} from '../model/index.js';
+import { Timestamp, type UlogConfig, type UlogDataEntry } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
 import { listSome } from '../validate/index.js';
+import { ulogChannelTypeOf } from '../values/index.js';
 import type { Draft, Evidence, InferOptions } from './types.js';
 
 const P = '/ulogConfig';
-
-/** Channel types of ULog field types (the platform's table); text fields are STRING. */
-const TYPES: Readonly<Record<string, ChannelDataType>> = {
-  int8_t: 'CHANNEL_DATA_TYPE_INT_32',
-  int16_t: 'CHANNEL_DATA_TYPE_INT_32',
-  int32_t: 'CHANNEL_DATA_TYPE_INT_32',
-  uint8_t: 'CHANNEL_DATA_TYPE_UINT_32',
-  uint16_t: 'CHANNEL_DATA_TYPE_UINT_32',
-  uint32_t: 'CHANNEL_DATA_TYPE_UINT_32',
-  int64_t: 'CHANNEL_DATA_TYPE_INT_64',
-  uint64_t: 'CHANNEL_DATA_TYPE_UINT_64',
-  float: 'CHANNEL_DATA_TYPE_FLOAT',
-  double: 'CHANNEL_DATA_TYPE_DOUBLE',
-  bool: 'CHANNEL_DATA_TYPE_BOOL',
-};
-
-/** The channel type of a ULog field type (`float`, `uint8_t`, `char[16]` ...). */
-export function channelTypeOf(ulogType: string): ChannelDataType {
-  if (ulogType === 'char' || ulogType.startsWith('char[')) return 'CHANNEL_DATA_TYPE_STRING';
-  return TYPES[ulogType] ?? 'CHANNEL_DATA_TYPE_DOUBLE';
-}
 
 /** Inspects a ULog file and infers its draft (not yet validated: `inferConfig` does that). */
 export async function inferUlog(path: string, options: InferOptions = {}): Promise<Draft> {
@@ -147,7 +122,7 @@ function messageEntries(profile: UlogProfile, evidence: Evidence[]): UlogDataEnt
         messageName: f.messageName,
         instance: String(f.instance),
         fieldName: f.fieldName,
-        channelConfig: { name: f.name, dataType: channelTypeOf(f.physicalType) },
+        channelConfig: { name: f.name, dataType: ulogChannelTypeOf(f.physicalType) },
       });
     }
   }
@@ -177,7 +152,7 @@ function typeSummary(fields: readonly UlogFieldProfile[]): string {
   const seen = new Map<string, string>();
   for (const f of fields) {
     const t = f.physicalType.startsWith('char') ? 'char[N]' : f.physicalType;
-    seen.set(t, channelTypeOf(f.physicalType).replace(/^CHANNEL_DATA_TYPE_/, ''));
+    seen.set(t, ulogChannelTypeOf(f.physicalType).replace(/^CHANNEL_DATA_TYPE_/, ''));
   }
   return [...seen].map(([u, c]) => `${u} → ${c}`).join(', ');
 }

@@ -4,6 +4,14 @@
  * readers of HDF5 and TDMS values that feed them. Below infer and check, which both report
  * these findings: check reads what a config names, infer what its draft imports.
  */
+
+export {
+  type Hdf5TypeChoice,
+  hdf5ChannelTypeOf,
+  isParquetText,
+  parquetChannelTypeOf,
+  ulogChannelTypeOf,
+} from './channel-types.js';
 export {
   type ChannelRead,
   hdf5ChannelRead,

@@ -7,7 +7,6 @@ import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { run } from '../../src/cli/run.js';
 import {
   cfDate,
-  channelTypeOf,
   comparePaths,
   draftFromHdf5Profile,
   inferHdf5,
@@ -16,6 +15,7 @@ import {
 import { inferConfig } from '../../src/infer/index.js';
 import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/inspect/hdf5.js';
 import { InspectError } from '../../src/inspect/profile.js';
+import { hdf5ChannelTypeOf as channelTypeOf } from '../../src/values/index.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
