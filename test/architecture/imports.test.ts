@@ -156,6 +156,23 @@ describe('imports in src/', () => {
     expect(internalImports(graph)).toEqual([]);
   });
 
+  test('check does not import infer (what both need lives below them, in values/ or inspect/)', () => {
+    const reach = [...graph].filter(
+      ([from, targets]) => stageOf(from) === 'check' && targets.some((t) => stageOf(t) === 'infer'),
+    );
+    expect(reach.map(([from]) => from)).toEqual([]);
+  });
+
+  test('a command does not import another command (shared helpers are cli/commands/_*.ts)', () => {
+    const command = (f: string) => /^cli\/commands\/[^_/][^/]*\.ts$/.test(f);
+    const found = [...graph].flatMap(([from, targets]) =>
+      command(from)
+        ? targets.filter((t) => command(t) && t !== from).map((t) => `${from} → ${t}`)
+        : [],
+    );
+    expect(found).toEqual([]);
+  });
+
   test('a package whose internals src/ imports is pinned to an exact version', () => {
     const pkg = JSON.parse(readFileSync(resolve(SRC, '../package.json'), 'utf8')) as {
       dependencies: Record<string, string>;

@@ -187,3 +187,8 @@ export function textOrThrow(read: string | Issue, shown: string): string {
     source: { file: shown },
   });
 }
+
+/** A config file's text, named as the user gave it. */
+export async function readConfigText(file: string, io: Io): Promise<string> {
+  return readConfigOrThrow(resolve(io.cwd, file), file);
+}

@@ -183,7 +183,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     [{ what: 'the data file', path: file }],
   );
   if (values.preview === undefined && (await containerKind(path)) !== undefined) {
-    const { inferBatchCommand } = await import('./infer-batch.js');
+    const { inferBatchCommand } = await import('./_infer-batch.js');
     return inferBatchCommand(io, file, options, {
       defaults: values['no-defaults'] !== true,
       jobs: jobsFromArgs(values.jobs),
@@ -202,7 +202,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
   if (!(await writeDraft(io, text, typeof values.output === 'string' ? values.output : undefined)))
     return EXIT_INVALID;
   if (typeof values.preview === 'string') {
-    const { writePreview } = await import('./preview.js');
+    const { writePreview } = await import('./_preview-write.js');
     const shown = await writePreview(io, {
       command: 'infer',
       document: draft.document,

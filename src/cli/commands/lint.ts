@@ -61,7 +61,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
   for (const file of files) {
     const report = await lintFile(file, io, failOn);
     if (values.data !== undefined) {
-      const { withDataChecks } = await import('./check.js');
+      const { withDataChecks } = await import('./_check-data.js');
       await withDataChecks(report, String(values.data), io, failOn);
     }
     reporter.write(report);

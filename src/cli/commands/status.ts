@@ -3,7 +3,7 @@
 import { parseCommandArgs } from '../args.js';
 import { EXIT_INVALID, EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
-import { clientFromEnv, explainingClientErrors, follow, printResult, seconds } from './submit.js';
+import { clientFromEnv, explainingClientErrors, follow, printResult, seconds } from './_client.js';
 
 const HELP = `Usage: importkit status <data-import-id> [--wait] [--timeout SECONDS] [--json]
 
