@@ -25,7 +25,14 @@ import {
   unixUnitThatFits,
 } from '../model/plain.js';
 import { suggestClosest as closest, listSome } from '../validate/index.js';
-import { PLAUSIBLE, plausibleUnix, quoteValue, shortName, unitThatFits } from './_issue.js';
+import {
+  MAX_PLAUSIBLE_MS,
+  MIN_PLAUSIBLE_MS,
+  PLAUSIBLE_WORDS,
+  plausibleUnix,
+  unitThatFits,
+} from '../values/index.js';
+import { quoteValue, shortName } from './_issue.js';
 import { nextLineStart } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
 import {
@@ -70,8 +77,6 @@ export interface CsvCheckOptions {
 const STRUCTURE_CODES = new Set(['csv_no_data_rows', 'csv_last_row_incomplete']);
 
 const HEAD_RECORDS = 64;
-const MIN_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.minYear, 0, 1);
-const MAX_PLAUSIBLE_MS = Date.UTC(PLAUSIBLE.maxYear + 1, 0, 1);
 
 /** A checked column: where it is and what the config declares. */
 interface ColumnMeta {
@@ -662,7 +667,7 @@ function timeRangeIssues(
         issue(
           'time_out_of_range',
           at('timeColumn', 'format'),
-          `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside 1971-2100`,
+          `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside ${PLAUSIBLE_WORDS}`,
           { source: { file, column: t.column } },
         ),
       );

@@ -27,9 +27,10 @@ import {
   hdf5ChannelTypeOf,
   hdf5ValueIssues,
   type ReadGroup,
+  unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../values/index.js';
-import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface Hdf5CheckOptions {
@@ -401,24 +402,14 @@ function timeIssues(
     }
   }
   if (unix) {
-    if (!plausibleUnix(values, format)) {
-      const fits = unitThatFits(values);
-      out.push(
-        fits && fits !== format
-          ? issue(
-              'time_wrong_unit',
-              ptr,
-              `read as ${shortName(format)}, the times of '${d.path}' (${values[0]} ...) land outside 1971-2100; as ${shortName(fits)} they are plausible`,
-              { hint: `Use timeFormat: ${fits}.`, source },
-            )
-          : issue(
-              'time_out_of_range',
-              ptr,
-              `read as ${shortName(format)}, the times of '${d.path}' land outside 1971-2100, and no unix unit fits`,
-              { source },
-            ),
-      );
-    }
+    const judged = unixUnitIssue(values, format, {
+      of: `'${d.path}'`,
+      read: `${values[0]} ...`,
+      field: 'timeFormat',
+      ptr,
+      source,
+    });
+    if (judged) out.push(judged);
   } else if (format.startsWith('TIME_FORMAT_RELATIVE_') && minOf(nums) > 1e8) {
     const fits = unixUnitThatFits(values);
     if (fits)

@@ -18,9 +18,10 @@ import {
   channelValueIssues,
   parquetChannelTypeOf,
   timeValueIssues,
+  unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../values/index.js';
-import { plausibleUnix, shortName, unitThatFits } from './_issue.js';
+import { shortName } from './_issue.js';
 import {
   columnPlace,
   scanParquetValues,
@@ -401,26 +402,14 @@ function timeIssues(
   const lo = toBig(min);
   const hi = toBig(max);
   if (lo === undefined || hi === undefined) return [];
-  if (plausibleUnix([lo, hi], format)) return [];
-  const fits = unitThatFits([lo, hi]);
-  if (fits && fits !== format) {
-    return [
-      issue(
-        'time_wrong_unit',
-        ptr,
-        `read as ${fmt}, the times of '${f.path}' (statistics ${lo} to ${hi}) land outside 1971-2100; as ${shortName(fits)} they are plausible`,
-        { hint: `Use format: ${fits}.`, source },
-      ),
-    ];
-  }
-  return [
-    issue(
-      'time_out_of_range',
-      ptr,
-      `read as ${fmt}, the times of '${f.path}' (statistics ${lo} to ${hi}) land outside 1971-2100, and no unix unit fits`,
-      { source },
-    ),
-  ];
+  const judged = unixUnitIssue([lo, hi], format, {
+    of: `'${f.path}'`,
+    read: `statistics ${lo} to ${hi}`,
+    field: 'format',
+    ptr,
+    source,
+  });
+  return judged ? [judged] : [];
 }
 
 /**

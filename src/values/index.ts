@@ -41,3 +41,11 @@ export {
 } from './tally.js';
 export { tdmsValueIssues } from './tdms.js';
 export { type TdmsTypeChoice, tdmsChannelTypeOf } from './tdms-types.js';
+export {
+  MAX_PLAUSIBLE_MS,
+  MIN_PLAUSIBLE_MS,
+  PLAUSIBLE_WORDS,
+  plausibleUnix,
+  unitThatFits,
+  unixUnitIssue,
+} from './time.js';
