@@ -1,7 +1,8 @@
 /** What a config names: its columns, channels and time column, read per kind. */
 import type { BaseProfile, Ch10Profile, Hdf5Dataset } from '../inspect/index.js';
-import type { TimeFormat } from '../model/index.js';
+import type { ConfigKind, TimeFormat } from '../model/index.js';
 import { isUnixFormat, MS_PER_UNIT } from '../model/plain.js';
+import { configChannels } from '../validate/index.js';
 
 export interface NamedColumn {
   /** 1-based column number (CSV). */
@@ -92,24 +93,11 @@ function channel(v: unknown): NamedChannel | undefined {
   return out;
 }
 
-/** The channels a config declares, by name. */
+/** The channels a config declares, by name (the validator's walk of a config's channels). */
 export function channelsOf(kind: string, config: Obj): NamedChannel[] {
-  // Concatenated, never spread into push(): a config can name hundreds of thousands of columns.
-  let raw: unknown[] = [];
-  if (kind === 'csv') raw = Object.values(obj(config.dataColumns) ?? {});
-  else if (kind === 'parquet') {
-    const flat = obj(config.flatDataset);
-    const single = obj(config.singleChannelPerRow);
-    raw = arr(flat?.dataColumns)
-      .map((c) => c.channelConfig)
-      .concat(
-        arr(single?.columns).map((c) => c.columnConfig),
-        [obj(single?.singleChannel)?.channel],
-      );
-  } else if (kind === 'hdf5' || kind === 'tdms' || kind === 'ulog') {
-    raw = arr(config.data).map((d) => d.channelConfig);
-  }
-  return raw.map(channel).filter((c): c is NamedChannel => !!c);
+  return configChannels(kind as ConfigKind, config)
+    .map(channel)
+    .filter((c): c is NamedChannel => !!c);
 }
 
 /** One time value as an ISO timestamp, in the config's format; undefined when it cannot say. */

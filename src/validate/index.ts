@@ -17,6 +17,7 @@ export { provideYaml } from './_yaml.js';
 export { committedSchema } from './committed-schemas.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
+export { configChannels } from './rules/_walk.js';
 export {
   decodeConfigBytes,
   duplicateKeyOffset,

@@ -146,3 +146,8 @@ export function channelsOf(c: ConfigAt): ChannelAt[] {
 export function misspelt(holder: Record<string, unknown>, key: string): boolean {
   return Object.keys(holder).some((k) => k !== key && closest(k, [key]) === key);
 }
+
+/** The channel configs a config of `kind` declares, in order (for callers outside validate). */
+export function configChannels(kind: ConfigKind, config: Record<string, unknown>): unknown[] {
+  return channelsOf({ kind, config, path: '' }).map((c) => c.channel);
+}
