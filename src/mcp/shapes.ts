@@ -49,6 +49,20 @@ export interface Paged<T> {
 }
 
 /** The page arguments every tool with a list takes. */
+/** The CSV dialect arguments of the tools that read a CSV (as the CLI's flags). */
+export const CSV_ARGS = {
+  delimiter: z
+    .string()
+    .optional()
+    .describe("CSV delimiter: ',', ';', 'tab' or '|' (default: detected)"),
+  headerRow: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('CSV 1-based header row, 0 for none (default: detected)'),
+};
+
 export const PAGE_ARGS = {
   offset: z.number().int().min(0).optional().describe('first item of each list (default 0)'),
   limit: z

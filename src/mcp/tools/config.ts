@@ -5,6 +5,7 @@ import { hasErrors } from '../../model/plain.js';
 import { fail } from '../failure.js';
 import {
   Counts,
+  CSV_ARGS,
   counts,
   countsText,
   IssueOut,
@@ -23,18 +24,6 @@ const FULL_ARG = z
   .boolean()
   .optional()
   .describe('read every row (long: progress is reported) instead of the head and a few slices');
-const CSV_ARGS = {
-  delimiter: z
-    .string()
-    .optional()
-    .describe("CSV delimiter: ',', ';', 'tab' or '|' (default: detected)"),
-  headerRow: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('CSV 1-based header row, 0 for none (default: detected)'),
-};
 
 export const lintTool = tool({
   name: 'lint',

@@ -7,6 +7,7 @@ import { fail } from '../failure.js';
 import {
   bounded,
   Counts,
+  CSV_ARGS,
   counts,
   countsText,
   IssueOut,
@@ -18,18 +19,6 @@ import {
 import { tool } from '../tool.js';
 
 const PATH_ARG = z.string().describe('a data file, or a batch folder or archive, inside the roots');
-const CSV_ARGS = {
-  delimiter: z
-    .string()
-    .optional()
-    .describe("CSV delimiter: ',', ';', 'tab' or '|' (default: detected)"),
-  headerRow: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('CSV 1-based header row, 0 for none (default: detected)'),
-};
 const FULL_ARG = z
   .boolean()
   .optional()
