@@ -30,9 +30,10 @@ import {
   MIN_PLAUSIBLE_MS,
   PLAUSIBLE_WORDS,
   plausibleUnix,
+  quoteValue,
+  shortName,
   unitThatFits,
 } from '../values/index.js';
-import { quoteValue, shortName } from './_issue.js';
 import { nextLineStart } from './csv-head.js';
 import { scanFull } from './csv-parallel.js';
 import {

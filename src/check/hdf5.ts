@@ -27,10 +27,10 @@ import {
   hdf5ChannelTypeOf,
   hdf5ValueIssues,
   type ReadGroup,
+  shortName,
   unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../values/index.js';
-import { shortName } from './_issue.js';
 import { fitOf } from './types.js';
 
 export interface Hdf5CheckOptions {

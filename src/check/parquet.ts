@@ -17,11 +17,11 @@ import { notFoundHint } from '../validate/index.js';
 import {
   channelValueIssues,
   parquetChannelTypeOf,
+  shortName,
   timeValueIssues,
   unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../values/index.js';
-import { shortName } from './_issue.js';
 import {
   columnPlace,
   scanParquetValues,

@@ -25,8 +25,12 @@ import {
   listSome,
   notFoundHint,
 } from '../validate/index.js';
-import { tdmsChannelTypeOf, tdmsValueIssues, withoutRestatedTypeIssues } from '../values/index.js';
-import { shortName } from './_issue.js';
+import {
+  shortName,
+  tdmsChannelTypeOf,
+  tdmsValueIssues,
+  withoutRestatedTypeIssues,
+} from '../values/index.js';
 import { fitOf } from './types.js';
 
 export interface TdmsCheckOptions {

@@ -20,8 +20,7 @@ import {
 import type { UlogConfig, UlogDataEntry } from '../model/index.js';
 import { type Issue, issue, pointer } from '../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../validate/index.js';
-import { ulogChannelTypeOf, withoutRestatedTypeIssues } from '../values/index.js';
-import { shortName } from './_issue.js';
+import { shortName, ulogChannelTypeOf, withoutRestatedTypeIssues } from '../values/index.js';
 import { fitOf } from './types.js';
 import { planValues, readUlogValues, ulogValueIssues } from './ulog-values.js';
 

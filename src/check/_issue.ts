@@ -1,1 +1,0 @@
-export { quoteValue, shortName } from '../values/index.js';
