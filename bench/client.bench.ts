@@ -9,14 +9,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '../src/client/index.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { BENCH_KEY as KEY, serveEmulator } from './_serve.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', '..', 'bin', 'importkit.js');
-const KEY = 'bench-key-0123456789';
 const FILES = 1000;
 const CONCURRENCY = 16;
 
@@ -25,27 +23,6 @@ function rssOf(pid: number): { rss: number; peak: number } {
   const kb = (name: string) =>
     Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
-
-function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--api-key', `${KEY}=bench`],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += String(d);
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve({ url: m[1], child });
-    });
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${err}`)));
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -144,7 +121,7 @@ async function importsPerSecond(): Promise<void> {
       },
     ],
   ] as const) {
-    const { url, child } = await serve();
+    const { url, child } = await serveEmulator();
     const pid = child.pid ?? 0;
     // One import first, so both runs start with the emulator's modules loaded.
     await bareImport(url, paths[0] ?? '');

@@ -7,16 +7,13 @@
  * measured in the same run); then the size of the data folder, the time a restart takes
  * to read it back, and the restarted server's peak RSS.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { dataDir, fmtBytes, listFiles, table } from './_measure.js';
+import { BENCH_KEY as KEY, serveEmulator } from './_serve.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const BIN = join(here, '..', '..', 'bin', 'importkit.js');
-const KEY = 'bench-key-0123456789';
 const CREATES = Number(process.env.IMPORTKIT_BENCH_CREATES ?? 32);
 /** The emulator's limits (docs/client.md): a 4 MiB body, strings of 64 KiB at most. */
 const STRING = 64 * 1024 - 16;
@@ -29,28 +26,6 @@ function wcharOf(pid: number): number {
 function peakRssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-function serve(folder: string): Promise<{ url: string; child: ChildProcess; ms: number }> {
-  const start = performance.now();
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--data-dir', folder, '--api-key', `${KEY}=bench`],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += String(d);
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve({ url: m[1], child, ms: performance.now() - start });
-    });
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${err}`)));
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -96,7 +71,7 @@ async function create(url: string, body: string): Promise<number> {
 async function main(): Promise<void> {
   const folder = await mkdtemp(join(dataDir(), 'emulator-store-'));
   try {
-    const first = await serve(folder);
+    const first = await serveEmulator(['--data-dir', folder]);
     const pid = first.child.pid ?? 0;
     const rows: Array<Array<string | number>> = [];
     let base: { ms: number; wrote: number } | undefined;
@@ -129,7 +104,7 @@ async function main(): Promise<void> {
     for (const f of await listFiles(folder)) {
       if (!f.startsWith('uploads/')) size += statSync(join(folder, f)).size;
     }
-    const second = await serve(folder);
+    const second = await serveEmulator(['--data-dir', folder]);
     const peak = peakRssOf(second.child.pid ?? 0);
     await stop(second.child);
     console.log(
