@@ -9,6 +9,7 @@ import { run } from '../../src/cli/run.js';
 import { formatConfigText } from '../../src/fmt/index.js';
 import { ImportDocument } from '../../src/model/document.js';
 import { ENUMS } from '../../src/model/enums.js';
+import { schemaDef, unwrapSchema } from '../../src/model/key-order.js';
 import { Int64String, Uint64String } from '../../src/model/scalars.js';
 import { arbDocument } from '../helpers/arbitraries.js';
 
@@ -59,23 +60,6 @@ csvConfig:
 // Properties over every valid document the model's arbitraries make.
 
 type Schema = z.ZodType;
-interface Def {
-  type: string;
-  innerType?: Schema;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-  entries?: Record<string, string>;
-}
-const defOf = (s: Schema) => (s as unknown as { _zod: { def: Def } })._zod.def;
-function unwrap(s: Schema): Schema {
-  let d = defOf(s);
-  while (d.type === 'optional' && d.innerType) {
-    s = d.innerType;
-    d = defOf(s);
-  }
-  return s;
-}
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
@@ -84,8 +68,8 @@ const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
  * each choice, so fast-check explores the mixes.
  */
 function uncanonical(value: unknown, schema: Schema, pick: () => number): unknown {
-  const s = unwrap(schema);
-  const d = defOf(s);
+  const s = unwrapSchema(schema);
+  const d = schemaDef(s);
   if (d.type === 'object' && d.shape && value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => {
       const field = d.shape?.[k];
@@ -127,7 +111,7 @@ function uncanonical(value: unknown, schema: Schema, pick: () => number): unknow
 
 /** Asserts that every object's keys come in the model's order. */
 function expectCanonicalOrder(value: unknown, schema: Schema, at = ''): void {
-  const d = defOf(unwrap(schema));
+  const d = schemaDef(schema);
   if (d.type === 'object' && d.shape && value && typeof value === 'object') {
     const names = Object.keys(d.shape);
     const keys = Object.keys(value as object);
