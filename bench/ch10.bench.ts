@@ -120,7 +120,7 @@ interface ChildResult {
 /** In a child: one measurement, printed as JSON. */
 async function child(mode: string, path: string): Promise<void> {
   const { countingSource, openFileSource } = await import('../src/inspect/byte-source.js');
-  const { inspectCh10Source } = await import('../src/inspect/ch10.js');
+  const { inspectCh10Source } = await import('../src/formats/ch10/inspect.js');
   const { memorySource } = await import('../src/inspect/byte-source.js');
   const start = performance.now();
   let result: Omit<ChildResult, 'ms' | 'maxRss'>;

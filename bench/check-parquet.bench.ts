@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkConfig } from '../src/check/index.js';
-import { decodeParquet } from '../src/check/parquet-values.js';
+import { decodeParquet } from '../src/formats/parquet/values.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
 

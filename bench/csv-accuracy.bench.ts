@@ -10,8 +10,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inferCsvFromProfile } from '../src/infer/csv.js';
-import { inspectCsv } from '../src/inspect/csv.js';
+import { inferCsvFromProfile } from '../src/formats/csv/infer.js';
+import { inspectCsv } from '../src/formats/csv/inspect.js';
 import { dataDir, table } from './_measure.js';
 
 type Kind = 'int' | 'double' | 'bool' | 'string' | 'time';

@@ -11,8 +11,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
+import { inspectCsv } from '../src/formats/csv/inspect.js';
 import { inferConfig } from '../src/infer/index.js';
-import { inspectCsv } from '../src/inspect/csv.js';
 import { CSV_SIZES, generateCsv } from './_csv-files.js';
 import { best, dataDir, fmtBytes, MiB, measure, table } from './_measure.js';
 

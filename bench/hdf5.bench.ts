@@ -121,7 +121,7 @@ interface ChildResult {
 async function child(mode: string, path: string): Promise<void> {
   const start = performance.now();
   if (mode === 'ours') {
-    const { inferHdf5 } = await import('../src/infer/hdf5.js');
+    const { inferHdf5 } = await import('../src/formats/hdf5/infer.js');
     const draft = await inferHdf5(path);
     const coldMs = performance.now() - start;
     // Warm: the median of five more inferences in the same process.

@@ -9,8 +9,8 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inferParquetSource } from '../src/formats/parquet/infer.js';
 import { finishDraft } from '../src/infer/index.js';
-import { inferParquetSource } from '../src/infer/parquet.js';
 import { countingSource, openFileSource } from '../src/inspect/byte-source.js';
 import { best, dataDir, fmtBytes, MiB, measure, table } from './_measure.js';
 

@@ -14,8 +14,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type SegmentSpec, TdmsWriter } from '../scripts/fixtures/tdms-writer.js';
-import { inferTdms } from '../src/infer/tdms.js';
-import { inspectTdms } from '../src/inspect/tdms.js';
+import { inferTdms } from '../src/formats/tdms/infer.js';
+import { inspectTdms } from '../src/formats/tdms/inspect.js';
 import { best, dataDir, fmtBytes, table } from './_measure.js';
 
 const CHANNELS = 8;

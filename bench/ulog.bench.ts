@@ -195,8 +195,8 @@ async function child(mode: string, path: string): Promise<void> {
   const start = performance.now();
   let result: ChildResult;
   if (mode === 'check-full' || mode === 'check') {
-    const { inspectUlog } = await import('../src/inspect/ulog.js');
-    const { draftFromUlogProfile } = await import('../src/infer/ulog.js');
+    const { inspectUlog } = await import('../src/formats/ulog/inspect.js');
+    const { draftFromUlogProfile } = await import('../src/formats/ulog/infer.js');
     const { checkConfig } = await import('../src/check/index.js');
     const draft = draftFromUlogProfile(await inspectUlog(path));
     const from = performance.now();
@@ -227,8 +227,8 @@ async function child(mode: string, path: string): Promise<void> {
       bytesRead: bytes,
     };
   } else if (mode === 'ours') {
-    const { inspectUlog } = await import('../src/inspect/ulog.js');
-    const { draftFromUlogProfile } = await import('../src/infer/ulog.js');
+    const { inspectUlog } = await import('../src/formats/ulog/inspect.js');
+    const { draftFromUlogProfile } = await import('../src/formats/ulog/infer.js');
     const profile = await inspectUlog(path);
     const draft = draftFromUlogProfile(profile);
     result = {

@@ -90,8 +90,8 @@ const BUILT_IN: readonly CheckFormat[] = [
     ...builtIn('csv'),
     reads: { sampled: 'its head and tail sampled; `full` reads every row', full: 'every row read' },
     check: async (config, source, options) =>
-      (await import('./csv.js')).checkCsv(config as CsvConfig, source, options),
-    rows: async () => (await import('./rows-csv.js')).csvRows,
+      (await import('../formats/csv/check.js')).checkCsv(config as CsvConfig, source, options),
+    rows: async () => (await import('../formats/csv/rows.js')).csvRows,
   },
   {
     ...builtIn('parquet'),
@@ -100,8 +100,12 @@ const BUILT_IN: readonly CheckFormat[] = [
       full: 'its footer and every value of its time column and typed channel columns read',
     },
     check: async (config, source, options) =>
-      (await import('./parquet.js')).checkParquet(config as ParquetConfig, source, options),
-    rows: async () => (await import('./rows-parquet.js')).parquetRows,
+      (await import('../formats/parquet/check.js')).checkParquet(
+        config as ParquetConfig,
+        source,
+        options,
+      ),
+    rows: async () => (await import('../formats/parquet/rows.js')).parquetRows,
   },
   {
     ...builtIn('hdf5'),
@@ -111,8 +115,8 @@ const BUILT_IN: readonly CheckFormat[] = [
       full: 'its structure and every value of its time and value datasets read',
     },
     check: async (config, source, options) =>
-      (await import('./hdf5.js')).checkHdf5(config as Hdf5Config, source, options),
-    rows: async () => (await import('./rows-hdf5.js')).hdf5Rows,
+      (await import('../formats/hdf5/check.js')).checkHdf5(config as Hdf5Config, source, options),
+    rows: async () => (await import('../formats/hdf5/rows.js')).hdf5Rows,
   },
   {
     ...builtIn('tdms'),
@@ -123,12 +127,12 @@ const BUILT_IN: readonly CheckFormat[] = [
     },
     readsLess: ['tdms_values_not_read', 'tdms_segments_unread'],
     check: async (config, source, { key, full, onProgress }) =>
-      (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, {
+      (await import('../formats/tdms/check.js')).checkTdms(config as TdmsConfig, source, {
         key,
         full: full === true,
         onProgress,
       }),
-    rows: async () => (await import('./rows-tdms.js')).tdmsRows,
+    rows: async () => (await import('../formats/tdms/rows.js')).tdmsRows,
   },
   {
     ...builtIn('ch10'),
@@ -138,10 +142,10 @@ const BUILT_IN: readonly CheckFormat[] = [
       full: "its TMATS record, every packet header and the first time packet's time read, no other packet data",
     },
     check: async (config, source, options) =>
-      (await import('./ch10.js')).checkCh10(config as Ch10Config, source, options),
+      (await import('../formats/ch10/check.js')).checkCh10(config as Ch10Config, source, options),
     noRowsNote:
       'CH10 values are not plotted: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page shows where each channel has packets instead of plots (the check verdict and the config stand)',
-    timeline: async () => (await import('./ch10.js')).ch10Timeline,
+    timeline: async () => (await import('../formats/ch10/check.js')).ch10Timeline,
   },
   {
     ...builtIn('ulog'),
@@ -151,8 +155,8 @@ const BUILT_IN: readonly CheckFormat[] = [
       full: 'its definitions and message headers read; every message the config names decoded',
     },
     check: async (config, source, options) =>
-      (await import('./ulog.js')).checkUlog(config as UlogConfig, source, options),
-    rows: async () => (await import('./rows-ulog.js')).ulogRows,
+      (await import('../formats/ulog/check.js')).checkUlog(config as UlogConfig, source, options),
+    rows: async () => (await import('../formats/ulog/rows.js')).ulogRows,
   },
 ];
 

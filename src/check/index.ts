@@ -3,6 +3,9 @@
  * is uploaded? The public entry of this stage.
  */
 
+export { checkTdms } from '../formats/tdms/check.js';
+export type { UlogCheckOptions } from '../formats/ulog/check.js';
+export { checkUlog } from '../formats/ulog/check.js';
 export { checkBatch } from './batch.js';
 export { checkFile, readConfigRows, readConfigTimeline } from './dispatch.js';
 export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
@@ -27,7 +30,4 @@ export type {
   RowsRead,
 } from './rows.js';
 export { numericTime } from './rows.js';
-export { checkTdms } from './tdms.js';
 export type { Timeline, TimelineChannel } from './timeline.js';
-export type { UlogCheckOptions } from './ulog.js';
-export { checkUlog } from './ulog.js';

@@ -47,43 +47,50 @@ const BUILT_IN: readonly InferFormat[] = [
   {
     id: 'csv',
     options: ['timeColumn', 'timeFormat', 'relativeStartTime', 'delimiter', 'headerRow'],
-    infer: async (path, options) => (await import('./csv.js')).inferCsv(path, options),
+    infer: async (path, options) =>
+      (await import('../formats/csv/infer.js')).inferCsv(path, options),
     inferSource: async (source, options) =>
-      (await import('./csv.js')).inferCsvSource(source, options),
+      (await import('../formats/csv/infer.js')).inferCsvSource(source, options),
   },
   {
     id: 'parquet',
     options: ['timeColumn', 'timeFormat', 'relativeStartTime', 'layout', 'complexTypes'],
-    infer: async (path, options) => (await import('./parquet.js')).inferParquet(path, options),
+    infer: async (path, options) =>
+      (await import('../formats/parquet/infer.js')).inferParquet(path, options),
     inferSource: async (source, options) =>
-      (await import('./parquet.js')).inferParquetSource(source, options),
+      (await import('../formats/parquet/infer.js')).inferParquetSource(source, options),
   },
   {
     id: 'hdf5',
     options: ['timeFormat', 'relativeStartTime', 'timeDataset'],
-    infer: async (path, options) => (await import('./hdf5.js')).inferHdf5(path, options),
-    inferSource: async (source, options) => (await import('./hdf5.js')).inferHdf5(source, options),
+    infer: async (path, options) =>
+      (await import('../formats/hdf5/infer.js')).inferHdf5(path, options),
+    inferSource: async (source, options) =>
+      (await import('../formats/hdf5/infer.js')).inferHdf5(source, options),
   },
   {
     id: 'tdms',
     options: ['timeFormat', 'relativeStartTime'],
-    infer: async (path, options) => (await import('./tdms.js')).inferTdms(path, options),
+    infer: async (path, options) =>
+      (await import('../formats/tdms/infer.js')).inferTdms(path, options),
     inferSource: async (source, options) =>
-      (await import('./tdms.js')).inferTdmsSource(source, options),
+      (await import('../formats/tdms/infer.js')).inferTdmsSource(source, options),
   },
   {
     id: 'ch10',
     options: [],
     typeOnlyInBatch: true,
-    infer: async (path, options) => (await import('./ch10.js')).inferCh10(path, options),
+    infer: async (path, options) =>
+      (await import('../formats/ch10/infer.js')).inferCh10(path, options),
   },
   {
     id: 'ulog',
     options: ['relativeStartTime'],
-    infer: async (path, options) => (await import('./ulog.js')).inferUlog(path, options),
+    infer: async (path, options) =>
+      (await import('../formats/ulog/infer.js')).inferUlog(path, options),
     inferSource: async (source, options) => {
       const { inspectUlogSource } = await import('../inspect/index.js');
-      const { draftFromUlogProfile } = await import('./ulog.js');
+      const { draftFromUlogProfile } = await import('../formats/ulog/infer.js');
       return draftFromUlogProfile(await inspectUlogSource(source), options);
     },
   },

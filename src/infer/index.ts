@@ -4,10 +4,12 @@ import { finishDraft } from './finish.js';
 import { inferFormat } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
+export { draftFromCh10Profile, inferCh10 } from '../formats/ch10/infer.js';
+export { parseDelimiter } from '../formats/csv/infer.js';
+export { draftFromTdmsProfile, inferTdms } from '../formats/tdms/infer.js';
+export { inferUlog } from '../formats/ulog/infer.js';
 export type { BatchDraft, BatchOptions } from './batch.js';
 export { inferBatch } from './batch.js';
-export { draftFromCh10Profile, inferCh10 } from './ch10.js';
-export { parseDelimiter } from './csv.js';
 export { finishDraft } from './finish.js';
 export type { FormatOption, InferFormat } from './formats.js';
 export {
@@ -18,7 +20,6 @@ export {
   registerInferFormat,
 } from './formats.js';
 export { RESTATED_BY } from './restated.js';
-export { draftFromTdmsProfile, inferTdms } from './tdms.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
 export {
   fitsUnixFormat,
@@ -30,7 +31,6 @@ export {
   unixUnitThatFits,
 } from './time.js';
 export type { Confidence, Draft, Evidence, InferOptions, Layout, TdmsNames } from './types.js';
-export { inferUlog } from './ulog.js';
 
 /**
  * Inspects a local file and infers a draft config for it. The draft is validated by the

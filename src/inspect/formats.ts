@@ -74,16 +74,17 @@ const BUILT_IN: readonly InspectFormat[] = [
     batch: true,
     ...FILE_NAMING.csv,
     text: true,
-    inspect: async (path, options) => (await import('./csv.js')).inspectCsv(path, options),
+    inspect: async (path, options) =>
+      (await import('../formats/csv/inspect.js')).inspectCsv(path, options),
   },
   {
     id: 'parquet',
     batch: true,
     ...FILE_NAMING.parquet,
     magic: [{ bytes: ascii('PAR1') }],
-    inspect: async (path) => (await import('./parquet.js')).inspectParquet(path),
+    inspect: async (path) => (await import('../formats/parquet/inspect.js')).inspectParquet(path),
     inspectWithSamples: async (path) =>
-      (await import('./parquet.js')).inspectParquetWithSamples(path),
+      (await import('../formats/parquet/inspect.js')).inspectParquetWithSamples(path),
   },
   {
     id: 'hdf5',
@@ -91,7 +92,7 @@ const BUILT_IN: readonly InspectFormat[] = [
     ...FILE_NAMING.hdf5,
     // The superblock may sit at 0, 512, 1024, 2048 ... (a user block precedes it).
     magic: [{ bytes: [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a], at: [0, 512, 1024, 2048] }],
-    inspect: async (path) => (await import('./hdf5.js')).inspectHdf5(path),
+    inspect: async (path) => (await import('../formats/hdf5/inspect.js')).inspectHdf5(path),
   },
   {
     id: 'tdms',
@@ -99,21 +100,24 @@ const BUILT_IN: readonly InspectFormat[] = [
     ...FILE_NAMING.tdms,
     magic: [{ bytes: ascii('TDSm') }],
     inspect: async (path, options) =>
-      (await import('./tdms.js')).inspectTdms(path, { onProgress: options.onProgress }),
+      (await import('../formats/tdms/inspect.js')).inspectTdms(path, {
+        onProgress: options.onProgress,
+      }),
   },
   {
     id: 'ch10',
     batch: true,
     ...FILE_NAMING.ch10,
     magic: [{ bytes: [0x25, 0xeb] }],
-    inspect: async (path) => (await import('./ch10.js')).inspectCh10(path),
+    inspect: async (path) => (await import('../formats/ch10/inspect.js')).inspectCh10(path),
   },
   {
     id: 'ulog',
     batch: true,
     ...FILE_NAMING.ulog,
     magic: [{ bytes: ascii('ULog') }],
-    inspect: async (path, options) => (await import('./ulog.js')).inspectUlog(path, options),
+    inspect: async (path, options) =>
+      (await import('../formats/ulog/inspect.js')).inspectUlog(path, options),
   },
 ];
 

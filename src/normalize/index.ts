@@ -3,6 +3,10 @@
  * column, `,` as delimiter, no BOM, no trailing empty columns, no repeated header lines).
  * The public entry of this stage.
  */
-export type { NormalizeCounts, NormalizeOptions, NormalizeReport } from './csv.js';
-export { normalizeCsv } from './csv.js';
-export { isKnownZone } from './times.js';
+export type {
+  NormalizeCounts,
+  NormalizeOptions,
+  NormalizeReport,
+} from '../formats/csv/normalize.js';
+export { normalizeCsv } from '../formats/csv/normalize.js';
+export { isKnownZone } from '../formats/csv/normalize-times.js';

@@ -6,20 +6,22 @@
  */
 
 export {
-  type Hdf5TypeChoice,
-  hdf5ChannelTypeOf,
-  isParquetText,
-  parquetChannelTypeOf,
-  ulogChannelTypeOf,
-} from './channel-types.js';
-export {
   type ChannelRead,
   hdf5ChannelRead,
   hdf5ValueIssues,
   type PartRead,
   type ReadGroup,
   type ValueReadOptions,
-} from './hdf5.js';
+} from '../formats/hdf5/values.js';
+export { type TdmsTypeChoice, tdmsChannelTypeOf } from '../formats/tdms/channel-types.js';
+export { tdmsValueIssues } from '../formats/tdms/values.js';
+export {
+  type Hdf5TypeChoice,
+  hdf5ChannelTypeOf,
+  isParquetText,
+  parquetChannelTypeOf,
+  ulogChannelTypeOf,
+} from './channel-types.js';
 export {
   arrayChunk,
   type ChannelTally,
@@ -39,8 +41,6 @@ export {
   type ValuePlace,
   withoutRestatedTypeIssues,
 } from './tally.js';
-export { tdmsValueIssues } from './tdms.js';
-export { type TdmsTypeChoice, tdmsChannelTypeOf } from './tdms-types.js';
 export {
   MAX_PLAUSIBLE_MS,
   MIN_PLAUSIBLE_MS,

@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { planSplits, scanFull } from '../../src/check/csv-parallel.js';
-import { lanesOf, type RangeJob, type RangeResult, scanRange } from '../../src/check/csv-range.js';
-import type { TallySpec } from '../../src/check/csv-tally.js';
-import type { FromWorker } from '../../src/check/csv-worker.js';
 import { checkConfig } from '../../src/check/index.js';
+import { planSplits, scanFull } from '../../src/formats/csv/check-parallel.js';
+import {
+  lanesOf,
+  type RangeJob,
+  type RangeResult,
+  scanRange,
+} from '../../src/formats/csv/check-range.js';
+import type { TallySpec } from '../../src/formats/csv/check-tally.js';
+import type { FromWorker } from '../../src/formats/csv/check-worker.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-parallel-'));
@@ -163,7 +168,7 @@ describe('the threads of a scan', () => {
     // This thread has claimed the first range: the worker takes the rest.
     Atomics.store(lanes.next, 0, 1);
     const posted: Array<[number, RangeResult]> = [];
-    const worker = new Worker(new URL('../../src/check/csv-worker.js', import.meta.url), {
+    const worker = new Worker(new URL('../../src/formats/csv/check-worker.js', import.meta.url), {
       workerData: { ranges, lanes },
     });
     try {

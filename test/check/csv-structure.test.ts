@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
-import { inferCsv } from '../../src/infer/csv.js';
+import { inferCsv } from '../../src/formats/csv/infer.js';
 import { InspectError, inspectCsv } from '../../src/inspect/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 

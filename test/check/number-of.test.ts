@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { numberOf } from '../../src/check/cells.js';
+import { numberOf } from '../../src/formats/csv/check-cells.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

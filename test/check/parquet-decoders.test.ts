@@ -29,7 +29,7 @@ import {
 } from 'apache-arrow';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { scanParquetValues, type ValueChannel } from '../../src/check/parquet-values.js';
+import { scanParquetValues, type ValueChannel } from '../../src/formats/parquet/values.js';
 
 let dir: string;
 beforeAll(async () => {

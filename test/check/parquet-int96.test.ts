@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { int96Bytes } from '../../scripts/fixtures/parquet.js';
 import { checkConfig, readConfigRows } from '../../src/check/index.js';
-import { scanParquetValues } from '../../src/check/parquet-values.js';
+import { scanParquetValues } from '../../src/formats/parquet/values.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
 import { repoRoot } from '../helpers/paths.js';

@@ -8,8 +8,8 @@ import { parse } from 'yaml';
 import { TdmsWriter } from '../../scripts/fixtures/tdms-writer.js';
 import { concat, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
+import { readTdmsSourceValues } from '../../src/formats/tdms/raw.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { readTdmsSourceValues } from '../../src/inspect/tdms/raw.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'preview');

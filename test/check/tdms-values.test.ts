@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
-import { checkTdms } from '../../src/check/tdms.js';
+import { checkTdms } from '../../src/formats/tdms/check.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { Issue } from '../../src/model/issue.js';

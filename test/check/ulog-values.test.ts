@@ -7,9 +7,9 @@
 import { describe, expect, test } from 'vitest';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { checkConfig } from '../../src/check/index.js';
-import { checkUlog } from '../../src/check/ulog.js';
+import { checkUlog } from '../../src/formats/ulog/check.js';
+import { CHUNK } from '../../src/formats/ulog/reader.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
-import { CHUNK } from '../../src/inspect/ulog/reader.js';
 import { fixtureCases } from '../helpers/fixtures.js';
 import { type ValueFixture, valueFindings } from '../helpers/value-findings.js';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/ch10.js';
-import { inferCh10 } from '../../src/infer/ch10.js';
+import { inferCh10 } from '../../src/formats/ch10/infer.js';
+import { inspectCh10 } from '../../src/formats/ch10/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { inspectCh10 } from '../../src/inspect/ch10.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { fixtureCases } from '../helpers/fixtures.js';
 

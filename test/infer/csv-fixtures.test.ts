@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { inferCsv } from '../../src/infer/csv.js';
+import { inferCsv } from '../../src/formats/csv/infer.js';
 import { finishDraft } from '../../src/infer/index.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { hasErrors, type Issue } from '../../src/model/issue.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { inferCsv } from '../../src/infer/csv.js';
+import { inferCsv } from '../../src/formats/csv/infer.js';
 import { TABLE_START, tableSpec, writeTable } from '../helpers/csv-tables.js';
 
 /**

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inferCsv, scoreTimeColumns } from '../../src/infer/csv.js';
+import { inferCsv, scoreTimeColumns } from '../../src/formats/csv/infer.js';
+import { inspectCsv } from '../../src/formats/csv/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { inspectCsv } from '../../src/inspect/csv.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/hdf5.js';
-import { inferHdf5 } from '../../src/infer/hdf5.js';
+import { inferHdf5 } from '../../src/formats/hdf5/infer.js';
 import { finishDraft } from '../../src/infer/index.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';

@@ -11,7 +11,7 @@ import {
   type Scalar,
   writeHdf5,
 } from '../../scripts/fixtures/hdf5.js';
-import { inferHdf5 } from '../../src/infer/hdf5.js';
+import { inferHdf5 } from '../../src/formats/hdf5/infer.js';
 import type { TimeFormat } from '../../src/model/enums.js';
 import type { Issue } from '../../src/model/plain.js';
 

@@ -11,9 +11,9 @@ import {
   draftFromHdf5Profile,
   inferHdf5,
   pathChannelName,
-} from '../../src/infer/hdf5.js';
+} from '../../src/formats/hdf5/infer.js';
+import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/formats/hdf5/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
-import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/inspect/hdf5.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { hdf5ChannelTypeOf as channelTypeOf } from '../../src/values/index.js';
 import { platformExamples as corpus } from '../helpers/paths.js';

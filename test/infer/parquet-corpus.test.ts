@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { inferParquet } from '../../src/infer/parquet.js';
+import { inferParquet } from '../../src/formats/parquet/infer.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 
 describe('corpus Parquet files infer the configs the platform imports them with', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileWriter, ParquetWriter, parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { inferParquetSource } from '../../src/infer/parquet.js';
+import { inferParquetSource } from '../../src/formats/parquet/infer.js';
 import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 
 /**

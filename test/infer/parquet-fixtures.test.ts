@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { inferParquet } from '../../src/infer/parquet.js';
+import { inferParquet } from '../../src/formats/parquet/infer.js';
 import type { InferOptions } from '../../src/infer/types.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'parquet');

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { inferParquetSource } from '../../src/infer/parquet.js';
+import { inferParquetSource } from '../../src/formats/parquet/infer.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/profile.js';
 

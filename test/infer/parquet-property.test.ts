@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { describe, expect, test } from 'vitest';
-import { inferParquetSource } from '../../src/infer/parquet.js';
+import { inferParquetSource } from '../../src/formats/parquet/infer.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import type { ChannelDataType, TimeFormat } from '../../src/model/enums.js';
 

@@ -1,9 +1,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import type { TdmsProfile } from '../../src/formats/tdms/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { inspectFile } from '../../src/inspect/index.js';
-import type { TdmsProfile } from '../../src/inspect/tdms.js';
 import type { TdmsDataEntry } from '../../src/model/tdms.js';
 
 /** The platform's own example files (see fixtures/platform-examples). */

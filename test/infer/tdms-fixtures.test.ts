@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/tdms.js';
+import { inferTdms } from '../../src/formats/tdms/infer.js';
+import { inspectTdms } from '../../src/formats/tdms/inspect.js';
 import { finishDraft } from '../../src/infer/index.js';
-import { inferTdms } from '../../src/infer/tdms.js';
 import type { InferOptions } from '../../src/infer/types.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { inspectTdms } from '../../src/inspect/tdms.js';
 import { fixtureCases } from '../helpers/fixtures.js';
 
 const {

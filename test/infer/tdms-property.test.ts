@@ -12,10 +12,10 @@ import {
   type SegmentSpec,
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
-import { draftFromTdmsProfile } from '../../src/infer/tdms.js';
+import { draftFromTdmsProfile } from '../../src/formats/tdms/infer.js';
+import { inspectTdmsSource } from '../../src/formats/tdms/inspect.js';
 import type { TdmsNames } from '../../src/infer/types.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 import type { ChannelDataType } from '../../src/model/enums.js';
 import type { TdmsDataEntry } from '../../src/model/tdms.js';
 

@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { inspectUlog } from '../../src/formats/ulog/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { inspectUlog } from '../../src/inspect/ulog.js';
 
 // Copied byte for byte from the platform's examples (sift-stack/sift,
 // python/examples/data_import/, MIT, Copyright (c) 2026 Sift Stack, Inc.).

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Expected, ExpectedError } from '../../scripts/fixtures/ulog.js';
+import { inferUlog } from '../../src/formats/ulog/infer.js';
 import { finishDraft } from '../../src/infer/index.js';
-import { inferUlog } from '../../src/infer/ulog.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { fixtureCases } from '../helpers/fixtures.js';
 

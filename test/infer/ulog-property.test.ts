@@ -9,9 +9,9 @@ import {
   sizeOf,
   UlogWriter,
 } from '../../scripts/fixtures/ulog-writer.js';
-import { draftFromUlogProfile } from '../../src/infer/ulog.js';
+import { draftFromUlogProfile } from '../../src/formats/ulog/infer.js';
+import { inspectUlogSource } from '../../src/formats/ulog/inspect.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { inspectUlogSource } from '../../src/inspect/ulog.js';
 
 const PRIMITIVES = [
   'int8_t',

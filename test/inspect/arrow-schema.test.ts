@@ -6,7 +6,7 @@
 import { Field, Float64, Int32, Schema, Table, tableToIPC, Utf8 } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { arrowFieldMetadata } from '../../src/inspect/arrow-schema.js';
+import { arrowFieldMetadata } from '../../src/formats/parquet/arrow-schema.js';
 
 const TYPES = [new Float64(), new Int32(), new Utf8()];
 

@@ -17,8 +17,8 @@ import {
   tmatsBody,
   tmatsOf,
 } from '../../scripts/fixtures/ch10.js';
+import { inspectCh10, inspectCh10Source, parseTmats } from '../../src/formats/ch10/inspect.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
-import { inspectCh10, inspectCh10Source, parseTmats } from '../../src/inspect/ch10.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { repoRoot } from '../helpers/paths.js';
 

@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, test } from 'vitest';
+import { type CsvRecord, fieldText, scanCsvFile } from '../../src/formats/csv/scan.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
-import { type CsvRecord, fieldText, scanCsvFile } from '../../src/inspect/csv/scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

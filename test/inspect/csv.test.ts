@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { classifyCell, compareIntStrings, intRangeType } from '../../src/formats/csv/cells.js';
+import { type CsvProfile, inspectCsv, inspectCsvSource } from '../../src/formats/csv/inspect.js';
 import { countingSource, openFileSource } from '../../src/inspect/byte-source.js';
-import { classifyCell, compareIntStrings, intRangeType } from '../../src/inspect/csv/cells.js';
-import { type CsvProfile, inspectCsv, inspectCsvSource } from '../../src/inspect/csv.js';
 import { InspectError } from '../../src/inspect/profile.js';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, expect, test } from 'vitest';
-import { type EmFs, placeFile } from '../../src/inspect/hdf5/file-node.js';
+import { type EmFs, placeFile } from '../../src/formats/hdf5/file-node.js';
 import type { PlaceReader } from '../../src/inspect/place-reader.js';
 import { repoRoot } from '../helpers/paths.js';
 

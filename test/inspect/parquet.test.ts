@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { inspectParquetSource } from '../../src/formats/parquet/inspect.js';
 import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import { inspectFile } from '../../src/inspect/inspect-file.js';
-import { inspectParquetSource } from '../../src/inspect/parquet.js';
 import { InspectError } from '../../src/inspect/profile.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 

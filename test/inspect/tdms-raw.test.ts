@@ -8,10 +8,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
+import { timestampsNs } from '../../src/formats/tdms/decode.js';
+import { readTdmsSourceValues } from '../../src/formats/tdms/raw.js';
+import { tdmsTimestampOf } from '../../src/formats/tdms/types.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
-import { timestampsNs } from '../../src/inspect/tdms/decode.js';
-import { readTdmsSourceValues } from '../../src/inspect/tdms/raw.js';
-import { tdmsTimestampOf } from '../../src/inspect/tdms/types.js';
 
 /** ns since 1970 of an RFC 3339 time, exactly (the reference the fast path must meet). */
 function nsOf(rfc3339: string): bigint {

@@ -8,12 +8,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { draftFromCh10Profile } from '../../src/infer/ch10.js';
-import { draftFromTdmsProfile } from '../../src/infer/tdms.js';
+import { draftFromCh10Profile } from '../../src/formats/ch10/infer.js';
+import { inspectCh10Source } from '../../src/formats/ch10/inspect.js';
+import { draftFromTdmsProfile } from '../../src/formats/tdms/infer.js';
+import { inspectTdmsSource } from '../../src/formats/tdms/inspect.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { inspectCh10Source } from '../../src/inspect/ch10.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { inspectTdmsSource } from '../../src/inspect/tdms.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 

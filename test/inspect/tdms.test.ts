@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
+import { inspectTdmsSource, type TdmsProfile } from '../../src/formats/tdms/inspect.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { inspectTdmsSource, type TdmsProfile } from '../../src/inspect/tdms.js';
 
 const src = (bytes: Uint8Array, name = 'x.tdms') => memorySource(bytes, name);
 const summary = (p: TdmsProfile) =>

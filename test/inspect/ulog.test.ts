@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
-import { draftFromUlogProfile } from '../../src/infer/ulog.js';
+import { draftFromUlogProfile } from '../../src/formats/ulog/infer.js';
+import { inspectUlog, inspectUlogSource } from '../../src/formats/ulog/inspect.js';
+import { CHUNK } from '../../src/formats/ulog/reader.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { CHUNK } from '../../src/inspect/ulog/reader.js';
-import { inspectUlog, inspectUlogSource } from '../../src/inspect/ulog.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'ulog');
 const HEADER = new UlogWriter().bytes();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
-import { inferCsv } from '../../src/infer/csv.js';
+import { inferCsv } from '../../src/formats/csv/infer.js';
 import { normalizeCsv } from '../../src/normalize/index.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -8,11 +8,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { body, type FormatSpec, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
-import { checkUlog } from '../../src/check/ulog.js';
-import { draftFromUlogProfile } from '../../src/infer/ulog.js';
+import { checkUlog } from '../../src/formats/ulog/check.js';
+import { MAX_FIELDS } from '../../src/formats/ulog/format.js';
+import { draftFromUlogProfile } from '../../src/formats/ulog/infer.js';
+import { inspectUlogSource } from '../../src/formats/ulog/inspect.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { MAX_FIELDS } from '../../src/inspect/ulog/format.js';
-import { inspectUlogSource } from '../../src/inspect/ulog.js';
 import { doublingRatio, RATIO_BOUND } from './_helpers.js';
 
 /**

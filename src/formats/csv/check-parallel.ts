@@ -1,0 +1,252 @@
+/**
+ * `check --full` of a CSV file on several cores: the data rows are cut into byte ranges,
+ * threads scan and tally the ranges (csv-range.ts), and the tallies are joined in file
+ * order into what one pass over the file counts, byte for byte the same findings.
+ *
+ * With N jobs, this thread and N - 1 worker threads share the ranges: each claims the next
+ * range not yet taken (a shared counter), so a thread that is slower (a busy core, a late
+ * start) simply takes fewer. This thread starts at once, while the workers load. The
+ * ranges shrink towards the end of the file, so the threads finish close together.
+ *
+ * A range after the first starts at a guessed record start (the line start after its
+ * split point). Joining checks each guess: the range before must end exactly where the
+ * next one started. A range that guessed wrong (its start was inside a quoted field with
+ * line breaks), that could not finish its last record, or whose worker failed, is scanned
+ * again in this thread from where the range before really ended. Memory: each thread
+ * holds one read buffer and its range's tally (a few offenders per column), and each
+ * range's result is a tally, whatever the size of the file.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type ByteSource, scanCsvFile } from '../../inspect/index.js';
+import {
+  type Lanes,
+  lanesOf,
+  type RangeJob,
+  type RangeResult,
+  runLane,
+  scanRange,
+} from './check-range.js';
+import { emptyTally, mergeTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
+import type { FromWorker, WorkerInput } from './check-worker.js';
+
+export interface FullScanOptions {
+  delimiter: string;
+  spec: TallySpec;
+  /** The first row whose cells are checked (1-based); the rows before are only counted. */
+  checkFrom: number;
+  /** True for a gzip file: read from the start in this thread (it cannot be split). */
+  gzip?: boolean;
+  /**
+   * Threads, at most one a core: this one and `jobs - 1` workers. Default: the cores
+   * (`os.availableParallelism()`); 1 scans in this thread.
+   */
+  jobs?: number;
+  /** The largest range, in bytes (default 64 MiB); ranges shrink to 4 MiB at the end. */
+  rangeBytes?: number;
+  /** Split offsets instead of planned ranges, scanned in this thread (tests). */
+  splits?: number[];
+  /** Read size (default 1 MiB; tests read small files in small chunks). */
+  chunkSize?: number;
+  /** Bytes done of the file's size. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FullScan {
+  tally: Tally;
+  /** Records in the file (blank lines and the rows before `checkFrom` included). */
+  rows: number;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Scans every record of the file and tallies the rows from `checkFrom` on. The workers open
+ * the file by its path: a source that is not a file on disk (an archive's member), like a
+ * gzip file, is scanned from its start in this thread.
+ */
+export async function scanFull(
+  path: string | ByteSource,
+  size: number,
+  o: FullScanOptions,
+): Promise<FullScan> {
+  const progress = o.onProgress;
+  if (o.gzip || typeof path !== 'string') {
+    const { tally, onRecord } = tallyRecords(o.spec, { skipBefore: o.checkFrom });
+    await scanCsvFile(path, onRecord, {
+      delimiter: o.delimiter,
+      ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
+      ...(progress ? { onProgress: (done: number) => progress(done, size) } : {}),
+    });
+    return { tally, rows: tally.rows };
+  }
+  const head = await skipHead(path, o, o.checkFrom - 1);
+  if (head.rows < o.checkFrom - 1) return { tally: emptyTally(o.spec), rows: head.rows };
+  // More threads than cores would only share them, and each costs its memory (~10 MB).
+  const cores = availableParallelism();
+  const jobs = o.splits ? 1 : Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
+  // One job reads the data as one range, from its known start: no guess to check.
+  const splits =
+    o.splits ?? (jobs === 1 ? [] : planSplits(head.offset, size, jobs, o.rangeBytes ?? 64 * MiB));
+  const ranges = rangesOf(path, o, head.offset, size, splits);
+  const lanes = lanesOf(ranges.length);
+  const report = progress ? progressOf(lanes, head.offset, size, progress) : undefined;
+  const results = await scanLanes(ranges, lanes, jobs, report);
+  const tally = emptyTally(o.spec);
+  const rows = await join(tally, ranges, results, head);
+  progress?.(size, size);
+  return { tally, rows: head.rows + rows };
+}
+
+/** Reads the first `rows` records (the rows before the checked ones): where the next one starts. */
+async function skipHead(path: string, o: FullScanOptions, rows: number) {
+  if (rows <= 0) return { rows: 0, lines: 0, offset: 0 };
+  const r = await scanCsvFile(path, () => undefined, {
+    delimiter: o.delimiter,
+    maxRows: rows,
+    ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
+  });
+  return { rows: r.rows, lines: r.lines - 1, offset: r.endOffset };
+}
+
+/**
+ * Split points from `from` to `size` for `jobs` threads: each range a share of what is
+ * left (an even share of half of it a thread), from `most` bytes down to 4 MiB, so the
+ * last ranges, which decide when the threads finish, are short.
+ */
+export function planSplits(from: number, size: number, jobs: number, most: number): number[] {
+  const least = Math.min(most, 4 * MiB);
+  const out: number[] = [];
+  let at = from;
+  for (;;) {
+    at += Math.max(least, Math.min(most, Math.ceil((size - at) / (2 * jobs))));
+    if (at >= size) return out;
+    out.push(at);
+  }
+}
+
+/** Calls `report` with the bytes read so far (never less than last time). */
+function progressOf(
+  lanes: Lanes,
+  from: number,
+  size: number,
+  report: (done: number, total: number) => void,
+): () => void {
+  let shown = 0;
+  return () => {
+    let done = from;
+    for (const bytes of lanes.done) done += bytes;
+    shown = Math.max(shown, Math.min(size, done));
+    report(shown, size);
+  };
+}
+
+function rangesOf(
+  path: string,
+  o: FullScanOptions,
+  from: number,
+  size: number,
+  splits: number[],
+): RangeJob[] {
+  const points = [...new Set(splits.filter((s) => s > from && s < size))].sort((a, b) => a - b);
+  const starts = [from, ...points];
+  return starts.map((start, k) => ({
+    path,
+    delimiter: o.delimiter,
+    spec: o.spec,
+    start,
+    exact: k === 0,
+    stopAt: starts[k + 1] ?? size,
+    ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
+  }));
+}
+
+/**
+ * Folds the range results into `tally` in file order, scanning again (in this thread) a
+ * range whose guessed start is not where the range before ended, that did not finish, or
+ * that has no result (its worker failed).
+ * Returns the records read.
+ */
+async function join(
+  tally: Tally,
+  ranges: RangeJob[],
+  results: Array<RangeResult | undefined>,
+  head: { rows: number; lines: number; offset: number },
+): Promise<number> {
+  let expected = head.offset;
+  let rowBase = head.rows;
+  let lineBase = head.lines;
+  for (let k = 0; k < ranges.length; k++) {
+    let r = results[k];
+    if (!r || r.start !== expected || !r.finished) {
+      r = await scanRange({ ...(ranges[k] as RangeJob), start: expected, exact: true });
+    }
+    mergeTally(tally, r.tally, rowBase, lineBase);
+    rowBase += r.rows;
+    lineBase += r.lines;
+    expected = r.endOffset;
+  }
+  return rowBase - head.rows;
+}
+
+/**
+ * Scans the ranges in this thread and `jobs - 1` workers, all claiming from `lanes`.
+ * A worker that fails leaves its range without a result: `join` scans it again.
+ */
+async function scanLanes(
+  ranges: RangeJob[],
+  lanes: Lanes,
+  jobs: number,
+  report: (() => void) | undefined,
+): Promise<Array<RangeResult | undefined>> {
+  const results: Array<RangeResult | undefined> = new Array(ranges.length);
+  let left = ranges.length;
+  let allIn = () => {};
+  const complete = new Promise<void>((resolve) => {
+    allIn = resolve;
+  });
+  const keep = (k: number, r: RangeResult) => {
+    if (results[k] === undefined) left -= 1;
+    results[k] = r;
+    if (left === 0) allIn();
+  };
+  const workers = startWorkers(Math.min(jobs, ranges.length) - 1, { ranges, lanes }, keep);
+  // While this thread waits for the workers, the progress is read from the shared state.
+  const tick = report ? setInterval(report, 100) : undefined;
+  try {
+    await runLane(ranges, lanes, keep, report);
+    // Every range is claimed now: wait for their results, not for a worker still loading
+    // (a small file), which has claimed none and will claim none.
+    await Promise.race([complete, Promise.all(workers.map((w) => w.finished))]);
+  } finally {
+    clearInterval(tick);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+  return results;
+}
+
+/** Starts `count` workers on the scan; each one's `finished` resolves when it stops, however. */
+function startWorkers(
+  count: number,
+  input: WorkerInput,
+  onResult: (k: number, r: RangeResult) => void,
+): Array<{ worker: Worker; finished: Promise<void> }> {
+  const url = new URL('./check-worker.js', import.meta.url);
+  // A worker allocates next to nothing per record: a small young generation keeps its
+  // memory small (a few MB less a worker).
+  const options = { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: 2 } };
+  return Array.from({ length: Math.max(0, count) }, () => {
+    const worker = new Worker(url, options);
+    const finished = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromWorker) => {
+        if ('end' in m) resolve();
+        else onResult(m.k, m.result);
+      });
+      // Its module missing (the code bundled into one file), or a crash: this thread
+      // has claimed the ranges left, and scans again any range left without a result.
+      worker.on('error', () => resolve());
+      worker.on('exit', () => resolve());
+    });
+    return { worker, finished };
+  });
+}

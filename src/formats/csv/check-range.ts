@@ -1,0 +1,155 @@
+/**
+ * One range of a CSV file scanned and tallied: the unit of work of a parallel `--full`
+ * check, run in a worker thread (csv-worker.ts) or in the calling thread.
+ *
+ * A range is given as a byte span. The first range starts at a known record start; the
+ * others start at a split point that is resolved to the next line start, a guess: inside
+ * a quoted field that holds line breaks, that line start is not a record start. The guess
+ * is checked when the ranges are joined (the range before must end exactly there) and a
+ * range that guessed wrong is scanned again from where the range before really ended
+ * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
+ *
+ * The threads of a scan share its ranges through `Lanes` (shared memory): each claims the
+ * next range not yet taken (`runLane`), so none waits to be handed work.
+ */
+import { open } from 'node:fs/promises';
+import { type Tally, type TallySpec, tallyRecords } from './check-tally.js';
+import { scanCsvFile } from './scan.js';
+
+/** How far past its span a guessed range reads to finish its last record before giving up. */
+export const OVERRUN_BYTES = 8 * 1024 * 1024;
+
+export interface RangeJob {
+  path: string;
+  delimiter: string;
+  spec: TallySpec;
+  /** A record start (`exact`), or a split point to resolve to the next line start. */
+  start: number;
+  exact: boolean;
+  /** Records that start at or after this offset belong to the next range. */
+  stopAt: number;
+  /** Read size (default 1 MiB). */
+  chunkSize?: number;
+  /** Blocking reads (in a worker thread). */
+  syncReads?: boolean;
+}
+
+export interface RangeResult {
+  /** Where the range's first record starts (the resolved start). */
+  start: number;
+  /** Just past its last record. */
+  endOffset: number;
+  /** Records read. */
+  rows: number;
+  /** Physical lines those records take. */
+  lines: number;
+  /** False when a guessed range could not finish its last record within OVERRUN_BYTES. */
+  finished: boolean;
+  tally: Tally;
+}
+
+/** Scans one range; `onProgress` gets the bytes of the range read so far. */
+export async function scanRange(
+  job: RangeJob,
+  onProgress?: (done: number) => void,
+): Promise<RangeResult> {
+  const start = job.exact ? job.start : await nextLineStart(job.path, job.start);
+  const { tally, onRecord } = tallyRecords(job.spec);
+  const result = await scanCsvFile(job.path, onRecord, {
+    delimiter: job.delimiter,
+    start,
+    stopAt: job.stopAt,
+    firstRow: 1,
+    firstLine: 1,
+    ...(job.exact ? {} : { end: job.stopAt + OVERRUN_BYTES }),
+    ...(job.chunkSize ? { chunkSize: job.chunkSize } : {}),
+    ...(job.syncReads ? { syncReads: true } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  return {
+    start,
+    endOffset: result.endOffset,
+    rows: result.rows,
+    lines: result.lines - 1,
+    finished: job.exact || result.endOffset >= job.stopAt || result.atEnd,
+    tally,
+  };
+}
+
+/**
+ * The first line start at or after `from` (`from` itself when a line ends just before
+ * it); the file's size when no line ends after it. LF, CRLF and CR end lines.
+ */
+export async function nextLineStart(path: string, from: number): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    let at = Math.max(0, from - 1);
+    while (at < size) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
+      if (bytesRead === 0) break;
+      for (let i = 0; i < bytesRead; i++) {
+        const c = buf[i] as number;
+        if (c === 10) return at + i + 1;
+        if (c !== 13) continue;
+        // A CR ends a line unless an LF follows (then the LF does).
+        if (i + 1 < bytesRead) {
+          if (buf[i + 1] !== 10) return at + i + 1;
+        } else if (at + i + 1 >= size) return size;
+        else {
+          const next = Buffer.alloc(1);
+          await handle.read(next, 0, 1, at + i + 1);
+          if (next[0] !== 10) return at + i + 1;
+        }
+      }
+      at += bytesRead;
+    }
+    return size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * What the threads of one scan share, over shared memory: the next range to claim and the
+ * bytes read of each range (the progress bar sums them). No thread waits on another to be
+ * handed its next range, and progress costs no message.
+ */
+export interface Lanes {
+  /** `[0]`: the index of the next range not yet claimed. */
+  next: Int32Array;
+  /** Bytes read of each range so far. */
+  done: Float64Array;
+}
+
+/** The shared state of a scan of `ranges` ranges (its buffers cross to worker threads as is). */
+export function lanesOf(ranges: number): Lanes {
+  return {
+    next: new Int32Array(new SharedArrayBuffer(4)),
+    done: new Float64Array(new SharedArrayBuffer(8 * Math.max(1, ranges))),
+  };
+}
+
+/**
+ * One thread's share of a scan: claims the next range not yet taken, scans it and hands
+ * its result to `onResult`, until no range is left. `onRead` is called after each read.
+ */
+export async function runLane(
+  ranges: RangeJob[],
+  lanes: Lanes,
+  onResult: (k: number, result: RangeResult) => void,
+  onRead?: () => void,
+): Promise<void> {
+  for (;;) {
+    const k = Atomics.add(lanes.next, 0, 1);
+    const job = ranges[k];
+    if (!job) return;
+    const result = await scanRange(job, (bytes) => {
+      lanes.done[k] = bytes;
+      onRead?.();
+    });
+    lanes.done[k] = result.endOffset - result.start;
+    onResult(k, result);
+  }
+}

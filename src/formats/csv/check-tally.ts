@@ -1,0 +1,517 @@
+/**
+ * What a CSV check counts as it reads records: per checked column the values that do not
+ * fit, per time column the empty, unparseable and backward cells, the field count of each
+ * row, header lines repeated in the data. A tally covers one range of records and holds
+ * only plain data, so a tally made in a worker thread crosses to the main thread as is;
+ * `mergeTally` folds the tallies of consecutive ranges in file order into exactly what one
+ * pass over the whole file counts (offenders in row order, a decrease across the seam of
+ * two ranges included).
+ *
+ * Rows of a range are numbered from 1 within it; `mergeTally` moves them to file rows.
+ */
+
+import type { ChannelDataType, TimeFormat } from '../../model/index.js';
+import {
+  type IntRange,
+  intFits,
+  isBool,
+  isoMillis,
+  Num,
+  numberOf,
+  numKind,
+  significantDigits,
+} from './check-cells.js';
+import { type CsvRecord, fieldText } from './scan.js';
+
+export const MAX_OFFENDERS = 3;
+
+/** A place in the file for an offending cell; `row` and `line` when known. */
+export interface Place {
+  row?: number;
+  line?: number;
+  offset: number;
+  value: string;
+}
+
+/** What a tally checks: plain data (it is posted to worker threads). */
+export interface TallySpec {
+  columns: Array<{ column: number; dataType: ChannelDataType; enumTypes?: string[] }>;
+  time?: { column: number; format: TimeFormat };
+  /** The header's cells, to find the header line again inside the data. */
+  header: string[];
+}
+
+export interface ColumnTally {
+  nonEmpty: number;
+  bad: number;
+  offenders: Place[];
+  allSmallInts: boolean;
+  lossy: number;
+  firstLossy: Place | undefined;
+}
+
+export interface TimeTally {
+  nonEmpty: number;
+  bad: number;
+  offenders: Place[];
+  empty: number;
+  emptyAt: Place[];
+  decreases: number;
+  firstDecrease: Place | undefined;
+  /** The first time that parsed, with its row: a decrease from the range before shows there. */
+  first: { t: number; row: number; place: Place } | undefined;
+  prev: number;
+  prevRow: number;
+  min: number;
+  max: number;
+  withZone: number;
+  withoutZone: number;
+}
+
+export interface Tally {
+  /** Records read (blank lines and the rows before the checked ones included). */
+  rows: number;
+  dataRows: number;
+  /** Data rows of each field count (below 1024). */
+  fieldCounts: Int32Array;
+  columns: ColumnTally[];
+  time: TimeTally | undefined;
+  again: { count: number; first: Place[] };
+}
+
+export function emptyTally(spec: TallySpec): Tally {
+  return {
+    rows: 0,
+    dataRows: 0,
+    fieldCounts: new Int32Array(1024),
+    columns: spec.columns.map(() => ({
+      nonEmpty: 0,
+      bad: 0,
+      offenders: [],
+      allSmallInts: true,
+      lossy: 0,
+      firstLossy: undefined,
+    })),
+    time: spec.time
+      ? {
+          nonEmpty: 0,
+          bad: 0,
+          offenders: [],
+          empty: 0,
+          emptyAt: [],
+          decreases: 0,
+          firstDecrease: undefined,
+          first: undefined,
+          prev: Number.NaN,
+          prevRow: 0,
+          min: Number.POSITIVE_INFINITY,
+          max: Number.NEGATIVE_INFINITY,
+          withZone: 0,
+          withoutZone: 0,
+        }
+      : undefined,
+    again: { count: 0, first: [] },
+  };
+}
+
+export interface TallyOptions {
+  /** Records before this row are read but not checked (rows before firstDataRow). */
+  skipBefore?: number;
+  /** False for records whose row numbers are not known (a slice from the end): no rows, no decreases. */
+  rowsKnown?: boolean;
+}
+
+/**
+ * A record callback that tallies into a fresh tally. The hot loop of `--full`: no
+ * allocation per row or cell for values that fit (cells are judged on their bytes).
+ */
+export function tallyRecords(
+  spec: TallySpec,
+  options: TallyOptions = {},
+): { tally: Tally; onRecord: (rec: CsvRecord) => undefined } {
+  const tally = emptyTally(spec);
+  const skipBefore = options.skipBefore ?? 0;
+  const rowsKnown = options.rowsKnown !== false;
+  const judges = spec.columns.map((c) => judgeOf(c.column - 1, c.dataType, c.enumTypes));
+  // What the hot loop reads of each judge, in flat arrays.
+  const judgeAt = Int32Array.from(judges, (j) => j.at);
+  const judgeKind = Uint8Array.from(judges, (j) => j.kind);
+  const judgeSigned = Uint8Array.from(judges, (j) => (j.signed ? 1 : 0));
+  const columns = tally.columns;
+  const time = tally.time;
+  const timeAt = spec.time ? spec.time.column - 1 : -1;
+  const timeFormat = spec.time?.format ?? 'TIME_FORMAT_UNSPECIFIED';
+  const fieldCounts = tally.fieldCounts;
+  const again = headerAgain(spec.header);
+  const onRecord = (rec: CsvRecord): undefined => {
+    tally.rows += 1;
+    if (rowsKnown && rec.row < skipBefore) return;
+    const count = rec.count;
+    const starts = rec.starts;
+    const ends = rec.ends;
+    const b = rec.bytes;
+    if (count === 1 && ends[0] === starts[0]) return; // blank line
+    if (again.test(rec)) {
+      tally.again.count += 1;
+      if (tally.again.first.length < MAX_OFFENDERS)
+        tally.again.first.push(placeAt(rec, 0, starts[0] as number, ends[0] as number, rowsKnown));
+      return;
+    }
+    tally.dataRows += 1;
+    if (count < 1024) fieldCounts[count] = (fieldCounts[count] as number) + 1;
+    if (time && timeAt < count) {
+      let s = starts[timeAt] as number;
+      let e = ends[timeAt] as number;
+      while (s < e && (b[s] as number) <= 32) s += 1;
+      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
+      tallyTime(time, timeFormat, rec, timeAt, s, e, rowsKnown);
+    }
+    for (let c = 0; c < judges.length; c++) {
+      const i = judgeAt[c] as number;
+      const kind = judgeKind[c] as number;
+      if (i >= count || kind === J_NONE) continue;
+      let s = starts[i] as number;
+      let e = ends[i] as number;
+      while (s < e && (b[s] as number) <= 32) s += 1;
+      while (e > s && (b[e - 1] as number) <= 32) e -= 1;
+      if (s >= e) continue;
+      const col = columns[c] as ColumnTally;
+      col.nonEmpty += 1;
+      // The common cases inline: a plain decimal in a DOUBLE column (once it has shown one
+      // value that is not a small integer), a short integer, a boolean. Anything else goes
+      // to the full judgement.
+      if (kind === J_DOUBLE) {
+        if (!col.allSmallInts && isPlainDecimal(b, s, e)) continue;
+      } else if (kind === J_INT) {
+        if (isShortInt(b, s, e, judgeSigned[c] === 1)) continue;
+      } else if (kind === J_BOOL && isBool(b, s, e)) continue;
+      const verdict = judge(b, s, e, judges[c] as Judge, col, rec, i);
+      if (verdict === BAD) {
+        col.bad += 1;
+        if (col.offenders.length < MAX_OFFENDERS)
+          col.offenders.push(placeAt(rec, i, s, e, rowsKnown));
+      } else if (verdict === LOSSY) {
+        col.lossy += 1;
+        if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
+      }
+    }
+  };
+  return { tally, onRecord };
+}
+
+function tallyTime(
+  time: TimeTally,
+  format: TimeFormat,
+  rec: CsvRecord,
+  i: number,
+  s: number,
+  e: number,
+  rowsKnown: boolean,
+): void {
+  const b = rec.bytes;
+  if (s === e) {
+    time.empty += 1;
+    if (time.emptyAt.length < MAX_OFFENDERS) time.emptyAt.push(placeAt(rec, i, s, e, rowsKnown));
+    return;
+  }
+  time.nonEmpty += 1;
+  const t =
+    format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME'
+      ? timeValue(b, s, e, format, time)
+      : numberOf(b, s, e);
+  if (Number.isNaN(t)) {
+    time.bad += 1;
+    if (time.offenders.length < MAX_OFFENDERS)
+      time.offenders.push(placeAt(rec, i, s, e, rowsKnown));
+    return;
+  }
+  if (t < time.min) time.min = t;
+  if (t > time.max) time.max = t;
+  if (t < time.prev && rowsKnown && time.prevRow === rec.row - 1) {
+    time.decreases += 1;
+    if (!time.firstDecrease) time.firstDecrease = placeAt(rec, i, s, e, rowsKnown);
+  }
+  if (time.first === undefined && rowsKnown)
+    time.first = { t, row: rec.row, place: placeAt(rec, i, s, e, rowsKnown) };
+  time.prev = t;
+  time.prevRow = rowsKnown ? rec.row : -1;
+}
+
+/**
+ * Folds the tally of the next range into `total`, in file order: the range's rows are
+ * numbered from `rowBase + 1` and its lines from `lineBase + 1` in the file.
+ */
+export function mergeTally(total: Tally, next: Tally, rowBase: number, lineBase: number): void {
+  const at = (p: Place): Place => rebase(p, rowBase, lineBase);
+  total.rows += next.rows;
+  total.dataRows += next.dataRows;
+  for (let n = 0; n < total.fieldCounts.length; n++)
+    total.fieldCounts[n] = (total.fieldCounts[n] as number) + (next.fieldCounts[n] as number);
+  total.columns.forEach((col, c) => {
+    const more = next.columns[c] as ColumnTally;
+    col.nonEmpty += more.nonEmpty;
+    col.bad += more.bad;
+    col.offenders = firstFew(col.offenders, more.offenders.map(at));
+    col.allSmallInts &&= more.allSmallInts;
+    col.lossy += more.lossy;
+    col.firstLossy ??= more.firstLossy && at(more.firstLossy);
+  });
+  if (total.time && next.time) mergeTime(total.time, next.time, rowBase, at);
+  total.again.count += next.again.count;
+  total.again.first = firstFew(total.again.first, next.again.first.map(at));
+}
+
+function mergeTime(t: TimeTally, more: TimeTally, rowBase: number, at: (p: Place) => Place) {
+  t.nonEmpty += more.nonEmpty;
+  t.bad += more.bad;
+  t.offenders = firstFew(t.offenders, more.offenders.map(at));
+  t.empty += more.empty;
+  t.emptyAt = firstFew(t.emptyAt, more.emptyAt.map(at));
+  const first = more.first;
+  if (first && first.t < t.prev && t.prevRow === rowBase + first.row - 1) {
+    // The seam: the range's first time is below the last time of the row just before it.
+    t.decreases += 1;
+    t.firstDecrease ??= at(first.place);
+  }
+  t.decreases += more.decreases;
+  t.firstDecrease ??= more.firstDecrease && at(more.firstDecrease);
+  t.first ??= first && { ...first, row: rowBase + first.row, place: at(first.place) };
+  if (!Number.isNaN(more.prev)) {
+    t.prev = more.prev;
+    t.prevRow = more.prevRow === -1 ? -1 : rowBase + more.prevRow;
+  }
+  t.min = Math.min(t.min, more.min);
+  t.max = Math.max(t.max, more.max);
+  t.withZone += more.withZone;
+  t.withoutZone += more.withoutZone;
+}
+
+function rebase(p: Place, rowBase: number, lineBase: number): Place {
+  const out: Place = { offset: p.offset, value: p.value };
+  if (p.row !== undefined) out.row = p.row + rowBase;
+  if (p.line !== undefined) out.line = p.line + lineBase;
+  return out;
+}
+
+function firstFew(a: Place[], b: Place[]): Place[] {
+  return a.length >= MAX_OFFENDERS ? a : [...a, ...b].slice(0, MAX_OFFENDERS);
+}
+
+// ---------------------------------------------------------------------------------------
+// Judging cells
+
+/**
+ * `[+-]digits` with 1 to 9 digits: fits every integer type (`-` only the signed ones),
+ * as 9 digits stay below 2^31.
+ */
+function isShortInt(b: Uint8Array, s: number, e: number, signed: boolean): boolean {
+  let q = s;
+  const c0 = b[q] as number;
+  if (c0 === 43 || (c0 === 45 && signed)) q += 1;
+  if (e - q < 1 || e - q > 9) return false;
+  for (; q < e; q++) {
+    const d = (b[q] as number) - 48;
+    if (d < 0 || d > 9) return false;
+  }
+  return true;
+}
+
+/** `[+-]digits[.digits]` with at least one digit: a number, decided in one tight pass. */
+function isPlainDecimal(b: Uint8Array, s: number, e: number): boolean {
+  let q = s;
+  const c0 = b[q] as number;
+  if (c0 === 45 || c0 === 43) q += 1;
+  const from = q;
+  let dots = 0;
+  for (; q < e; q++) {
+    const d = (b[q] as number) - 48;
+    if (d >= 0 && d <= 9) continue;
+    if (d !== -2 || dots > 0) return false;
+    dots = 1;
+  }
+  return e - from > dots;
+}
+
+const OK = 0;
+const BAD = 1;
+const LOSSY = 2;
+
+/** How a column's cells are judged, decided once per column (not per cell). */
+const J_NONE = 0;
+const J_DOUBLE = 1;
+const J_FLOAT = 2;
+const J_INT = 3;
+const J_BOOL = 4;
+const J_ENUM = 5;
+
+interface Judge {
+  /** 0-based field index. */
+  at: number;
+  kind: number;
+  range: IntRange;
+  /** INT_32 and INT_64 (negative values fit). */
+  signed: boolean;
+  enumKeys: EnumKeys | undefined;
+}
+
+function judgeOf(at: number, t: ChannelDataType, enumTypes: string[] | undefined): Judge {
+  const base = { at, range: 'INT_64' as IntRange, signed: true, enumKeys: undefined };
+  switch (t) {
+    case 'CHANNEL_DATA_TYPE_DOUBLE':
+      return { ...base, kind: J_DOUBLE };
+    case 'CHANNEL_DATA_TYPE_FLOAT':
+      return { ...base, kind: J_FLOAT };
+    case 'CHANNEL_DATA_TYPE_INT_32':
+    case 'CHANNEL_DATA_TYPE_UINT_32':
+    case 'CHANNEL_DATA_TYPE_INT_64':
+    case 'CHANNEL_DATA_TYPE_UINT_64':
+      return {
+        ...base,
+        kind: J_INT,
+        range: t.slice('CHANNEL_DATA_TYPE_'.length) as IntRange,
+        signed: t === 'CHANNEL_DATA_TYPE_INT_32' || t === 'CHANNEL_DATA_TYPE_INT_64',
+      };
+    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
+      return { ...base, kind: J_INT, range: 'UINT_64', signed: false };
+    case 'CHANNEL_DATA_TYPE_BOOL':
+      return { ...base, kind: J_BOOL };
+    case 'CHANNEL_DATA_TYPE_ENUM':
+      return { ...base, kind: J_ENUM, enumKeys: enumKeysOf(enumTypes ?? []) };
+    default:
+      return { ...base, kind: J_NONE };
+  }
+}
+
+function judge(
+  b: Uint8Array,
+  s: number,
+  e: number,
+  j: Judge,
+  col: ColumnTally,
+  rec: CsvRecord,
+  i: number,
+): number {
+  switch (j.kind) {
+    case J_DOUBLE: {
+      const k = numKind(b, s, e);
+      if (k === Num.NotNumber) return BAD;
+      if (col.allSmallInts && (k !== Num.Int || !intFits(b, s, e, 'INT_32')))
+        col.allSmallInts = false;
+      return OK;
+    }
+    case J_FLOAT: {
+      const k = numKind(b, s, e);
+      if (k === Num.NotNumber) return BAD;
+      if (e - s > 8 || k === Num.Double) {
+        const v = numberOf(b, s, e);
+        if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
+        return significantDigits(b, s, e) > 7 ? LOSSY : OK;
+      }
+      return OK;
+    }
+    case J_INT:
+      return numKind(b, s, e) === Num.Int && intFits(b, s, e, j.range) ? OK : BAD;
+    case J_BOOL:
+      return isBool(b, s, e) ? OK : BAD;
+    case J_ENUM:
+      return isEnumKey(j.enumKeys as EnumKeys, b, s, e, rec, i) ? OK : BAD;
+    default:
+      return OK;
+  }
+}
+
+/** The names and keys of an enum channel as UTF-8 bytes, grouped by length. */
+type EnumKeys = Map<number, Uint8Array[]>;
+
+function enumKeysOf(names: string[]): EnumKeys {
+  const out: EnumKeys = new Map();
+  const utf8 = new TextEncoder();
+  for (const name of names) {
+    const bytes = utf8.encode(name);
+    const list = out.get(bytes.length) ?? [];
+    list.push(bytes);
+    out.set(bytes.length, list);
+  }
+  return out;
+}
+
+/** True when the (trimmed) cell is one of the keys, compared on bytes. */
+function isEnumKey(
+  keys: EnumKeys,
+  b: Uint8Array,
+  s: number,
+  e: number,
+  rec: CsvRecord,
+  i: number,
+): boolean {
+  if (rec.anyQuoted && rec.quoted[i]) {
+    // A quoted cell may hold `""` pairs: compare its text.
+    const text = new TextEncoder().encode(fieldText(rec, i).trim());
+    return isEnumKey(keys, text, 0, text.length, { ...rec, anyQuoted: false }, i);
+  }
+  const list = keys.get(e - s);
+  if (!list) return false;
+  outer: for (const key of list) {
+    for (let k = 0; k < key.length; k++) if (b[s + k] !== key[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** A place in the file for an offending cell (made only for the few offenders kept). */
+function placeAt(rec: CsvRecord, i: number, s: number, e: number, rowsKnown: boolean): Place {
+  const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
+  if (rowsKnown) {
+    p.row = rec.row;
+    p.line = rec.line;
+  }
+  return p;
+}
+
+const UTF8 = new TextDecoder();
+
+function decodeCell(rec: CsvRecord, i: number, s: number, e: number): string {
+  if (rec.anyQuoted && rec.quoted[i]) return fieldText(rec, i).trim();
+  return UTF8.decode(rec.bytes.subarray(s, e));
+}
+
+/** A time cell as epoch milliseconds (absolute) or its number (relative); NaN when it does not parse. */
+function timeValue(b: Uint8Array, s: number, e: number, format: TimeFormat, t: TimeTally): number {
+  switch (format) {
+    case 'TIME_FORMAT_ABSOLUTE_RFC3339': {
+      const r = isoMillis(b, s, e);
+      if (!r) return Number.NaN;
+      if (!r.zone) {
+        t.withoutZone += 1;
+        return Number.NaN;
+      }
+      return r.ms;
+    }
+    case 'TIME_FORMAT_ABSOLUTE_DATETIME': {
+      const r = isoMillis(b, s, e);
+      if (!r) return Number.NaN;
+      if (r.zone) {
+        t.withZone += 1;
+        return Number.NaN;
+      }
+      return r.ms;
+    }
+    default:
+      return numberOf(b, s, e);
+  }
+}
+
+/** Finds the header line again inside the data (two logs concatenated), cheaply per record. */
+function headerAgain(header: string[]): { test(rec: CsvRecord): boolean } {
+  const cells = header.map((h) => h.trim());
+  const firstLength = Buffer.byteLength(header[0] ?? '', 'utf8');
+  return {
+    test(rec: CsvRecord): boolean {
+      if (cells.length < 2 || rec.count !== cells.length) return false;
+      if ((rec.ends[0] as number) - (rec.starts[0] as number) !== firstLength) return false;
+      for (let i = 0; i < cells.length; i++)
+        if (fieldText(rec, i).trim() !== cells[i]) return false;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * The values of the HDF5 datasets a config names, read and judged: each time dataset with
+ * the value datasets it times, one dataset after another, a slice of rows at a time
+ * (`check --full` reads every row; infer every row of a small file, else the first and
+ * last rows of each dataset). Every slice is read in the HDF5 worker with its time limit (a file on which the
+ * library loops gives `hdf5_unreadable`, never a hang), and only the tallies stay
+ * (tally.ts), so memory is bounded by one slice however long the datasets. Rows are
+ * named by their 0-based index, as HDF5 tools show them.
+ */
+import {
+  type ByteSource,
+  type Hdf5Dataset,
+  readHdf5Slice,
+  type SliceValues,
+} from '../../inspect/index.js';
+import type { ChannelConfig, ChannelDataType } from '../../model/index.js';
+import { type Issue, issue, maxOf, minOf, pushAll } from '../../model/plain.js';
+import {
+  arrayChunk,
+  type Chunk,
+  channelJudge,
+  channelValueIssues,
+  type Judge,
+  type JudgedChannel,
+  newTimeState,
+  type TimeState,
+  tallyTime,
+  timeValueIssues,
+  type ValuePlace,
+} from '../../values/tally.js';
+
+/** One part of a dataset read whole: the dataset, a column of an [N, k] one, or a compound member. */
+export interface PartRead {
+  dataset: Hdf5Dataset;
+  /** The column of an [N, k] dataset (number) or the member of a compound one (name). */
+  column: number | string | undefined;
+  /** Where findings about it point. */
+  ptr: string;
+}
+
+/** A channel's values to judge against its declared type. */
+export interface ChannelRead extends PartRead {
+  channel: JudgedChannel;
+  /** The channel type the stored values have (named in hints). */
+  storedType: ChannelDataType | undefined;
+}
+
+/**
+ * The channel a value part is judged as, if its values can be: numbers (the declared type,
+ * else the stored one), or text in an ENUM channel.
+ */
+export function hdf5ChannelRead(
+  entry: { channelConfig?: ChannelConfig | undefined },
+  dataset: Hdf5Dataset,
+  part: { type: Hdf5Dataset['type']; column: number | string | undefined },
+  ptr: string,
+  storedType: ChannelDataType | undefined,
+): ChannelRead | undefined {
+  const declared = entry.channelConfig?.dataType;
+  const dataType = declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : storedType;
+  const cls = part.type.class;
+  const numeric = cls === 'integer' || cls === 'float' || cls === 'enum';
+  const enumText = cls === 'string' && dataType === 'CHANNEL_DATA_TYPE_ENUM';
+  if (!dataType || !(numeric || enumText)) return undefined;
+  const enumTypes = entry.channelConfig?.enumTypes;
+  return {
+    dataset,
+    column: part.column,
+    ptr,
+    channel: { dataType, ...(enumTypes ? { enumTypes } : {}) },
+    storedType,
+  };
+}
+
+/** A time dataset (if the config gives one and its format) and the channels it times. */
+export interface ReadGroup {
+  time?: PartRead;
+  channels: ChannelRead[];
+}
+
+export interface ValueReadOptions {
+  timeoutMs?: number;
+  /** Rows done of the rows of every group. */
+  onProgress?: (done: number, total: number) => void;
+  /** Rows per slice instead of a few MB of them (tests cut small files into many slices). */
+  sliceRows?: number;
+  /**
+   * Rows read from each end of each part, instead of every row (infer on a large file):
+   * the middle is left unread, and the findings say they are of the values read.
+   */
+  sample?: number;
+}
+
+/**
+ * Bytes of one slice of a dataset of numbers: memory stays bounded by a few of them. Peak
+ * RSS of `check --full` on the 195 MiB bench file (5 channels, one run each): 8 MiB slices
+ * 194 MiB, 4 MiB 176, 2 MiB 159, 1 MiB 149, 512 KiB 145 (the sampled check: 113). Each
+ * slice passes through the worker's wasm heap (which never shrinks), is copied out by the
+ * library and moved to this thread; smaller slices than 1 MiB gain little and cost a read
+ * of the file's metadata each.
+ */
+const SLICE_BYTES = 1024 * 1024;
+/** Rows per slice of a compound dataset (the library returns one array a row). */
+const COMPOUND_SLICE_ROWS = 65_536;
+
+/** What reading one part found: its tallies, and where reading stopped if it did. */
+interface PartState {
+  read: PartRead;
+  rows: number;
+  feed(chunk: Chunk, base: number): void;
+  /** Rows were skipped before the next chunk: a time tally compares nothing across them. */
+  gap?(): void;
+  unread?: { from: number; error: string };
+}
+
+/** Reads every group's datasets in slices and returns the findings, group by group. */
+export async function hdf5ValueIssues(
+  data: string | ByteSource,
+  groups: readonly ReadGroup[],
+  options: ValueReadOptions = {},
+): Promise<Issue[]> {
+  const path = typeof data === 'string' ? data : data.name;
+  const total = groups.reduce((n, g) => n + groupRows(g), 0);
+  const issues: Issue[] = [];
+  let done = 0;
+  for (const g of groups) {
+    const sampled = (r: PartRead) => rangesOf(rowsOf(r), options.sample).length > 1;
+    const time = g.time ? timeState(g.time, sampled(g.time)) : undefined;
+    const channels = g.channels.map((c) => channelState(c, sampled(c)));
+    const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
+    await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
+    done += groupRows(g);
+    for (const r of time ? [time, ...channels] : channels)
+      pushAll(pushAll(issues, partlyRead(path, r.part)), r.issues(path));
+  }
+  return issues;
+}
+
+function rowsOf(read: PartRead): number {
+  return read.dataset.shape?.[0] ?? 0;
+}
+
+function groupRows(g: ReadGroup): number {
+  return Math.max(0, maxOf([g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0))));
+}
+
+function timeState(read: PartRead, sampled: boolean) {
+  const s: TimeState = newTimeState();
+  const part: PartState = {
+    read,
+    rows: rowsOf(read),
+    feed: (chunk, base) => tallyTime(s, chunk, base),
+    gap: () => {
+      s.prev = undefined;
+    },
+  };
+  return {
+    part,
+    issues: (file: string) => timeValueIssues(s.tally, read.ptr, placeOf(file, read, sampled)),
+  };
+}
+
+function channelState(read: ChannelRead, sampled: boolean) {
+  const judge: Judge = channelJudge(read.channel);
+  const part: PartState = {
+    read,
+    rows: rowsOf(read),
+    feed: (chunk, base) => judge.tally(chunk, base),
+  };
+  return {
+    part,
+    issues: (file: string) =>
+      channelValueIssues(
+        { ...read.channel, ptr: read.ptr },
+        judge.result,
+        placeOf(file, read, sampled),
+        read.storedType ?? read.channel.dataType,
+      ),
+  };
+}
+
+/**
+ * Reads the parts one after another, each slice by slice from its first row: a part the
+ * library fails on stops there (its `unread`), the others go on. One part at a time, so the
+ * reads of each go forward through the file: a compressed archive member, read through a
+ * stream that starts again for a read behind it, is passed about once a part, where reading
+ * the parts side by side would jump between datasets and start again at every slice (a
+ * 62 MiB deflated member: 45 s, against 1.1 s stored). `progress` gets the rows done, as a
+ * share of the group's rows.
+ */
+async function readPartByPart(
+  data: string | ByteSource,
+  parts: readonly PartState[],
+  options: ValueReadOptions,
+  progress: (rows: number) => void,
+): Promise<void> {
+  const rows = Math.max(0, maxOf(parts.map((p) => p.rows)));
+  const step = options.sliceRows ?? minOf(parts.map((p) => sliceRows(p.read.dataset)));
+  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  for (const [i, p] of parts.entries()) {
+    for (const [from, to] of rangesOf(p.rows, options.sample)) {
+      if (from > 0) p.gap?.();
+      for (let a = from; a < to && !p.unread; a += step) {
+        const b = Math.min(to, a + step);
+        const got = await readHdf5Slice(data, sliceRequest(p.read, a, b), limit);
+        if (got.error !== undefined) p.unread = { from: a, error: got.error };
+        else p.feed(chunkOf(got.values), a);
+        progress(Math.floor(((i + b / p.rows) / parts.length) * rows));
+      }
+    }
+  }
+  progress(rows);
+}
+
+/** The rows of a part read: every row, or `sample` from each end when it has more than twice that. */
+function rangesOf(rows: number, sample: number | undefined): Array<[number, number]> {
+  if (sample === undefined || rows <= 2 * sample) return [[0, rows]];
+  return [
+    [0, sample],
+    [rows - sample, rows],
+  ];
+}
+
+/** Rows per slice: a few MB of numbers, fewer rows for compounds. */
+function sliceRows(d: Hdf5Dataset): number {
+  if (d.type.class === 'compound') return COMPOUND_SLICE_ROWS;
+  return Math.max(1, Math.min(1 << 20, Math.floor(SLICE_BYTES / Math.max(1, d.type.size))));
+}
+
+function sliceRequest(read: PartRead, start: number, end: number) {
+  const d = read.dataset;
+  const member =
+    typeof read.column === 'string'
+      ? (d.type.members?.findIndex((m) => m.name === read.column) ?? -1)
+      : -1;
+  return {
+    dataset: d.path,
+    column: d.shape?.length === 2 && typeof read.column === 'number' ? read.column : null,
+    member: member >= 0 ? member : null,
+    start,
+    end,
+  };
+}
+
+function chunkOf(values: SliceValues['values']): Chunk {
+  if (Array.isArray(values)) return arrayChunk(values);
+  return { length: values.length, numbers: values };
+}
+
+/**
+ * How the findings name a part and its rows. The tallies count rows from 1; HDF5 rows are
+ * named by their 0-based index, in the message and in the source.
+ */
+function placeOf(file: string, read: PartRead, sampled: boolean): ValuePlace {
+  const path = read.dataset.path;
+  const label =
+    typeof read.column === 'string'
+      ? `member '${read.column}' of '${path}'`
+      : typeof read.column === 'number' && read.dataset.shape?.length === 2
+        ? `column ${read.column} of '${path}'`
+        : `dataset '${path}'`;
+  const within = sampled ? ' (in the values read)' : '';
+  return {
+    label: `${label}${within}`,
+    time: `the time of '${path}'${within}`,
+    within,
+    at: (row) => ({ text: `index ${row - 1}`, source: { file, dataset: path, row: row - 1 } }),
+  };
+}
+
+/** A part the library could not read to its end: the rows after it were not checked. */
+function partlyRead(file: string, p: PartState): Issue[] {
+  if (!p.unread) return [];
+  const path = p.read.dataset.path;
+  const { from, error } = p.unread;
+  return [
+    issue(
+      'time_partly_read',
+      p.read.ptr,
+      `the HDF5 library could not read '${path}' from index ${from} on (${error || 'no reason given'}): the rows after it were not checked`,
+      {
+        hint: 'The file may be damaged there; the platform is likely to fail on it too.',
+        source: { file, dataset: path, row: from },
+      },
+    ),
+  ];
+}

@@ -1,0 +1,243 @@
+/**
+ * `check --full` for Parquet reads the values of the columns the config names: one row group
+ * at a time, in batches (parquet-wasm's reader: the faster of the two decoders measured,
+ * see bench/check-parquet.bench.ts), so memory is bounded by one row group. It counts, per
+ * column: time going backwards, repeated and null times; NaN and ±inf; integers (or
+ * fractions) outside the declared integer type; ENUM values not among the enumTypes (the
+ * tallies and their issues: values/tally.ts).
+ */
+import { stat } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
+import type { AsyncBuffer } from 'hyparquet';
+import type { RecordBatch } from 'parquet-wasm';
+import { type ByteSource, wholeFileOf } from '../../inspect/index.js';
+import type { ChannelDataType, EnumType } from '../../model/index.js';
+import {
+  arrayChunk,
+  type ChannelTally,
+  type Chunk,
+  channelJudge,
+  newTimeState,
+  type TimeTally,
+  tallyTime,
+  type ValuePlace,
+} from '../../values/index.js';
+import { batchColumns, openFileBlob, sourceBlob } from './arrow.js';
+
+/** A channel whose values are judged, with the pointer of its channel config. */
+export interface ValueChannel {
+  column: string;
+  ptr: string;
+  dataType: ChannelDataType;
+  enumTypes?: readonly EnumType[] | undefined;
+}
+
+export interface ValueTallies {
+  rows: number;
+  time?: TimeTally;
+  channels: Map<string, ChannelTally>;
+}
+
+/** Rows decoded per batch: small enough that a batch is a few MB whatever the width. */
+const BATCH_ROWS = 65_536;
+
+/**
+ * Reads the named columns row group by row group and tallies what the checks report, from a
+ * file (its path) or any source (an archive's member, read in place).
+ */
+export async function scanParquetValues(
+  path: string | ByteSource,
+  time: string | undefined,
+  channels: readonly ValueChannel[],
+  onProgress?: (done: number, total: number) => void,
+  /** Tests compare the two decoders' tallies; the check uses the faster one. */
+  decoder: 'parquet-wasm' | 'hyparquet' = 'parquet-wasm',
+): Promise<ValueTallies> {
+  const columns = [
+    ...new Set([...(time === undefined ? [] : [time]), ...channels.map((c) => c.column)]),
+  ];
+  const timeState = time === undefined ? undefined : newTimeState();
+  const judges = channels.map((c) => ({ c, j: channelJudge(c) }));
+  /** One decoded piece of a column, its first row at `base` (0-based). */
+  const feed = (column: string, chunk: Chunk, base: number) => {
+    if (column === time && timeState) tallyTime(timeState, chunk, base);
+    for (const x of judges) if (x.c.column === column) x.j.tally(chunk, base);
+  };
+  let rows: number;
+  try {
+    rows =
+      decoder === 'hyparquet'
+        ? await readWithHyparquet(path, columns, feed, onProgress)
+        : await decodeParquet(path, columns, feed, onProgress);
+  } catch (err) {
+    // parquet-wasm refuses some footers other writers produce (hyparquet reads them):
+    // read those with hyparquet, which is slower but accepts them.
+    if (decoder === 'hyparquet' || !/Parquet error/i.test(String(err))) throw err;
+    judges.forEach((x) => {
+      x.j = channelJudge(x.c);
+    });
+    if (timeState) Object.assign(timeState, newTimeState());
+    rows = await readWithHyparquet(path, columns, feed, onProgress);
+  }
+  const out: ValueTallies = { rows, channels: new Map() };
+  if (timeState) out.time = timeState.tally;
+  for (const { c, j } of judges) out.channels.set(c.column, j.result);
+  return out;
+}
+
+type Feed = (column: string, chunk: Chunk, base: number) => void;
+
+/**
+ * Decodes the named columns with parquet-wasm, a batch at a time (at most BATCH_ROWS rows
+ * of one row group), each column a Chunk fed with its first row (0-based); returns the
+ * rows read. The Chunks are views valid only while `feed` runs.
+ */
+export async function decodeParquet(
+  path: string | ByteSource,
+  columns: string[],
+  feed: Feed,
+  onProgress?: (done: number, total: number) => void,
+): Promise<number> {
+  const size = typeof path === 'string' ? (await stat(path)).size : path.size;
+  return optimizedOnly(size, () => readWithParquetWasm(path, columns, feed, onProgress));
+}
+
+/** Files from this size are decoded with parquet-wasm's optimized code only (optimizedOnly). */
+const OPTIMIZED_ONLY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Runs `read` with parquet-wasm's functions compiled by V8's optimizing compiler only, not
+ * first by its baseline compiler (Liftoff) and again when hot. Measured (one run each, peak
+ * RSS of `check --full`): on the 20 M-row bench file 165 MiB with both compilers against
+ * 117 MiB, for the same CPU time; on 500 k rows (7 MB) 134 against 119 MiB. On a file of a
+ * few rows the optimizing compiler costs about 0.6 s more CPU than the baseline one, and
+ * the baseline code stays small (82 MiB peak): small files keep both compilers. V8 reads the
+ * flag when a function is first compiled (on its first call), so it is set for the read
+ * and set back after it, unless the process was started with it. The flag is the
+ * process's: wasm first compiled by another thread during the read (an HDF5 worker
+ * starting beside it in a batch) is compiled by the optimizing compiler too, which is
+ * slower to start but reads the same values.
+ */
+async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T> {
+  if (size < OPTIMIZED_ONLY_BYTES) return read();
+  setFlagsFromString('--no-liftoff');
+  try {
+    return await read();
+  } finally {
+    if (!process.execArgv.includes('--no-liftoff')) setFlagsFromString('--liftoff');
+  }
+}
+
+/**
+ * The Blob parquet-wasm reads: a file on disk through pooled positioned reads (openFileBlob),
+ * any other source through its reads.
+ */
+async function blobOf(data: string | ByteSource) {
+  const file = typeof data === 'string' ? data : wholeFileOf(data);
+  if (file !== undefined) return openFileBlob(file);
+  return { blob: sourceBlob(data as ByteSource), close: async () => {} };
+}
+
+async function readWithParquetWasm(
+  path: string | ByteSource,
+  columns: string[],
+  feed: Feed,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<number> {
+  const pw = await import('parquet-wasm');
+  const source = await blobOf(path);
+  let rows = 0;
+  try {
+    const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
+    try {
+      const total = file.metadata().fileMetadata().numRows();
+      // One stream over every row group: the reader still decodes one group at a time, and a
+      // stream per group costs twice the time in setting up.
+      const stream = await file.stream({ batchSize: BATCH_ROWS, columns });
+      for await (const batch of stream as unknown as AsyncIterable<RecordBatch>) {
+        const ffi = batch.intoFFI();
+        try {
+          const got = batchColumns(pw.wasmMemory().buffer, ffi.arrayAddr(), ffi.schemaAddr());
+          for (const column of columns) {
+            const chunk = got.columns.get(column);
+            if (chunk) feed(column, chunk, rows);
+          }
+          rows += got.rows;
+        } finally {
+          ffi.free();
+        }
+        onProgress?.(rows, total);
+      }
+    } finally {
+      file.free();
+    }
+  } finally {
+    await source.close();
+  }
+  return rows;
+}
+
+/** Raw integers for times and dates (hyparquet's defaults make `Date`s and drop nanoseconds). */
+const RAW = {
+  timestampFromMilliseconds: (v: bigint) => v,
+  timestampFromMicroseconds: (v: bigint) => v,
+  timestampFromNanoseconds: (v: bigint) => v,
+  dateFromDays: (v: number) => v,
+};
+
+/**
+ * A source as hyparquet's AsyncBuffer: each slice read through the source, copied (the bytes
+ * may be a view into a larger buffer).
+ */
+function sourceBuffer(source: ByteSource): AsyncBuffer {
+  return {
+    byteLength: source.size,
+    slice: async (start, end) =>
+      new Uint8Array(await source.read(start, (end ?? source.size) - start)).buffer,
+  };
+}
+
+async function readWithHyparquet(
+  path: string | ByteSource,
+  columns: string[],
+  feed: Feed,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<number> {
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetRead } = await import('hyparquet');
+  const file = typeof path === 'string' ? await asyncBufferFromFile(path) : sourceBuffer(path);
+  const metadata = await parquetMetadataAsync(file);
+  const total = Number(metadata.num_rows);
+  let start = 0;
+  for (const group of metadata.row_groups) {
+    const end = start + Number(group.num_rows);
+    await parquetRead({
+      file,
+      metadata,
+      columns,
+      rowStart: start,
+      rowEnd: end,
+      parsers: RAW as never,
+      onChunk: (c) => {
+        // A chunk may hold rows outside the group asked for: keep only the group's.
+        const from = Math.max(start, c.rowStart);
+        const to = Math.min(end, c.rowEnd);
+        if (to > from) {
+          const view = c.columnData.slice(from - c.rowStart, to - c.rowStart);
+          feed(c.columnName, arrayChunk(view as ArrayLike<unknown>), from);
+        }
+      },
+    });
+    start = end;
+    onProgress?.(start, total);
+  }
+  return start;
+}
+
+/** A Parquet column as the value findings name it: rows count from 1. */
+export function columnPlace(file: string, column: string): ValuePlace {
+  return {
+    label: `column '${column}'`,
+    time: 'time',
+    at: (row) => ({ text: `row ${row}`, source: { file, column, row } }),
+  };
+}

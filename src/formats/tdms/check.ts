@@ -1,0 +1,336 @@
+/**
+ * Checks a TdmsConfig against a TDMS file. From its metadata: every group, channel and time
+ * channel the config names exists (with "did you mean"), time channels hold times (a
+ * timestamp channel, or a numeric one with `timeFormat`), channels without a time channel
+ * carry waveform properties or a fallback that skips them, declared channel types fit the
+ * stored types, and `complexComponent` goes with complex channels. From its values (the
+ * first and last of each channel it imports, every value with `full`: values/tdms.ts):
+ * times going backwards or repeating, NaN/±inf, values outside the declared type.
+ */
+
+import { fitOf } from '../../check/types.js';
+import {
+  type ByteSource,
+  inspectTdmsSource,
+  openFileSource,
+  type TdmsChannelProfile,
+  type TdmsProfile,
+  tdmsProperty,
+  throughSource,
+  wholeFileOf,
+} from '../../inspect/index.js';
+import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
+import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
+import {
+  suggestClosest as closest,
+  didYouMean,
+  listSome,
+  notFoundHint,
+} from '../../validate/index.js';
+import {
+  shortName,
+  tdmsChannelTypeOf,
+  tdmsValueIssues,
+  withoutRestatedTypeIssues,
+} from '../../values/index.js';
+
+export interface TdmsCheckOptions {
+  /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
+  key?: string;
+  /** Read every value of the channels the config imports (else the first and last of each). */
+  full?: boolean;
+  /** Progress of the values read, in bytes of the file. */
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/**
+ * The profile of a TDMS source, walking its index (`<file>.tdms_index`, beside a file on disk)
+ * when there is one, as inspectTdms does; an archive's member is walked through its data.
+ */
+async function tdmsProfile(source: ByteSource): Promise<TdmsProfile> {
+  const file = wholeFileOf(source);
+  const index =
+    file === undefined ? undefined : await openFileSource(`${file}_index`).catch(() => undefined);
+  try {
+    return await inspectTdmsSource(source, index);
+  } finally {
+    await index?.close();
+  }
+}
+
+interface Ctx {
+  config: TdmsConfig;
+  profile: TdmsProfile;
+  /** The file's groups and channels by name, built once: each entry is looked up, not searched. */
+  find: ProfileIndex;
+  file: string;
+  at: (...t: Array<string | number>) => string;
+  issues: Issue[];
+}
+
+/** Lookups the entries make, each one a map read (a search per entry made a check of n channels n²). */
+interface ProfileIndex {
+  groups: Set<string>;
+  /** `group\0channel` → the channel. */
+  channel: Map<string, TdmsChannelProfile>;
+  /** A group's channel names, in file order. */
+  namesIn: Map<string, string[]>;
+  /** The first channel of each name, whatever its group. */
+  byName: Map<string, TdmsChannelProfile>;
+  /** A group's first timestamp channel. */
+  stampOf: Map<string, TdmsChannelProfile>;
+}
+
+function indexProfile(profile: TdmsProfile): ProfileIndex {
+  const find: ProfileIndex = {
+    groups: new Set(profile.groups.map((g) => g.name)),
+    channel: new Map(),
+    namesIn: new Map(),
+    byName: new Map(),
+    stampOf: new Map(),
+  };
+  for (const c of profile.channels) {
+    const key = `${c.group}\u0000${c.name}`;
+    if (!find.channel.has(key)) find.channel.set(key, c);
+    const names = find.namesIn.get(c.group);
+    if (names) names.push(c.name);
+    else find.namesIn.set(c.group, [c.name]);
+    if (!find.byName.has(c.name)) find.byName.set(c.name, c);
+    if (c.dataType === 'timestamp' && !find.stampOf.has(c.group)) find.stampOf.set(c.group, c);
+  }
+  return find;
+}
+
+/**
+ * Checks a TdmsConfig against its TDMS file (its path) or source (issues name the source);
+ * throws InspectError when the file cannot be read.
+ */
+export async function checkTdms(
+  config: TdmsConfig,
+  data: string | ByteSource,
+  options: TdmsCheckOptions = {},
+): Promise<Issue[]> {
+  const key = options.key ?? 'tdmsConfig';
+  return throughSource(data, (source) => checkTdmsSource(config, source, key, options));
+}
+
+async function checkTdmsSource(
+  config: TdmsConfig,
+  source: ByteSource,
+  key: string,
+  options: TdmsCheckOptions,
+): Promise<Issue[]> {
+  const profile = await tdmsProfile(source);
+  const ctx: Ctx = {
+    config,
+    profile,
+    find: indexProfile(profile),
+    file: source.name,
+    at: (...t) => pointer(key, ...t),
+    issues: profile.issues.filter((i) => i.severity === 'warning'),
+  };
+  const entries = config.data ?? [];
+  const used = new Set<string>();
+  entries.forEach((entry, i) => {
+    const channel = checkEntry(ctx, entry, i);
+    if (channel) used.add(channel.path);
+  });
+  if (entries.length === 0) checkEverything(ctx);
+  else {
+    const times = new Set(
+      entries
+        .filter((e) => e.groupName !== undefined && e.timeChannelName !== undefined)
+        .map((e) => `${e.groupName}\u0000${e.timeChannelName}`),
+    );
+    for (const c of profile.channels) {
+      if (used.has(c.path) || times.has(`${c.group}\u0000${c.name}`)) continue;
+      ctx.issues.push(
+        issue(
+          'column_not_in_config',
+          ctx.at('data'),
+          `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
+          { source: { file: ctx.file, dataset: c.path } },
+        ),
+      );
+    }
+  }
+  const read = { full: options.full === true, onProgress: options.onProgress };
+  pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
+  return withoutRestatedTypeIssues(ctx.issues);
+}
+
+/** One data entry: its group, channel, time and type; the channel when found. */
+function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfile | undefined {
+  const { profile, find, file } = ctx;
+  const groupName = entry.groupName ?? '';
+  if (!find.groups.has(groupName)) {
+    const names = profile.groups.map((g) => g.name);
+    ctx.issues.push(
+      issue(
+        'tdms_group_not_in_file',
+        ctx.at('data', i, 'groupName'),
+        `group '${groupName}' is not in the file`,
+        {
+          hint: notFoundHint(groupName, names, "The file's groups"),
+          source: { file },
+        },
+      ),
+    );
+    return undefined;
+  }
+  const channelName = entry.channelName ?? '';
+  const channel = find.channel.get(`${groupName}\u0000${channelName}`);
+  if (!channel) {
+    ctx.issues.push(
+      issue(
+        'tdms_channel_not_in_file',
+        ctx.at('data', i, 'channelName'),
+        `channel '${channelName}' is not in group '${groupName}'`,
+        { hint: channelHint(find, groupName, channelName), source: { file } },
+      ),
+    );
+    return undefined;
+  }
+  checkTime(ctx, entry, channel, i);
+  checkType(ctx, entry, channel, i);
+  return channel;
+}
+
+function channelHint(find: ProfileIndex, group: string, name: string): string {
+  const inGroup = find.namesIn.get(group) ?? [];
+  const near = closest(name, inGroup);
+  const elsewhere = find.byName.get(name);
+  if (!near && elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
+  return notFoundHint(name, inGroup, "The group's channels", near);
+}
+
+function isWaveform(c: TdmsChannelProfile): boolean {
+  return (
+    tdmsProperty(c.properties, 'wf_start_time') !== undefined &&
+    tdmsProperty(c.properties, 'wf_increment') !== undefined
+  );
+}
+
+const NUMERIC = /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$|^extended/;
+
+/** The time channel exists and holds times, or the channel is a waveform (or skipped by the fallback). */
+function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, i: number): void {
+  const { file } = ctx;
+  const timeName = entry.timeChannelName ?? '';
+  if (timeName === '') {
+    if (isWaveform(channel)) return;
+    const ignore = ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR';
+    ctx.issues.push(
+      issue(
+        ignore ? 'tdms_channel_will_be_skipped' : 'tdms_waveform_missing',
+        ctx.at('data', i),
+        `channel '${channel.group}/${channel.name}' has no timeChannelName and no waveform properties (wf_start_time, wf_increment)${ignore ? ': the platform skips it' : ''}`,
+        { hint: timeHint(ctx.find, channel.group), source: { file } },
+      ),
+    );
+    return;
+  }
+  const time = ctx.find.channel.get(`${channel.group}\u0000${timeName}`);
+  const ptr = ctx.at('data', i, 'timeChannelName');
+  if (!time) {
+    const near = closest(timeName, ctx.find.namesIn.get(channel.group) ?? []);
+    ctx.issues.push(
+      issue(
+        'tdms_time_channel_not_in_file',
+        ptr,
+        `time channel '${timeName}' is not in group '${channel.group}'`,
+        {
+          hint: near ? didYouMean(near) : timeHint(ctx.find, channel.group),
+          source: { file },
+        },
+      ),
+    );
+    return;
+  }
+  if (time.dataType === 'timestamp') return;
+  if (NUMERIC.test(time.dataType) && ctx.config.timeFormat !== undefined) return;
+  ctx.issues.push(
+    issue(
+      'tdms_time_channel_not_time',
+      ptr,
+      NUMERIC.test(time.dataType)
+        ? `time channel '${timeName}' is numeric (${time.dataType}), but the config sets no timeFormat`
+        : `time channel '${timeName}' holds ${time.dataType} values, not times`,
+      {
+        hint: NUMERIC.test(time.dataType)
+          ? 'Set timeFormat (RELATIVE_SECONDS ...) and relativeStartTime.'
+          : timeHint(ctx.find, channel.group),
+        source: { file },
+      },
+    ),
+  );
+}
+
+function timeHint(find: ProfileIndex, group: string): string {
+  const stamp = find.stampOf.get(group);
+  return stamp
+    ? `Group '${group}' has the timestamp channel '${stamp.name}'.`
+    : `Group '${group}' has no timestamp channel; give a numeric time channel with timeFormat, or drop the entry.`;
+}
+
+/** The declared type fits the stored one; complexComponent only on complex channels. */
+function checkType(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, i: number): void {
+  const { file } = ctx;
+  const complex = channel.dataType.startsWith('complex');
+  if (entry.complexComponent !== undefined && !complex) {
+    ctx.issues.push(
+      issue(
+        'tdms_complex_component_unexpected',
+        ctx.at('data', i, 'complexComponent'),
+        `complexComponent is set, but channel '${channel.name}' is ${channel.dataType}, not complex`,
+        { source: { file } },
+      ),
+    );
+  }
+  const declared = entry.channelConfig?.dataType;
+  if (!declared || declared === 'CHANNEL_DATA_TYPE_UNSPECIFIED') return;
+  const actual = tdmsChannelTypeOf(channel);
+  if ('skip' in actual) return;
+  const fit = fitOf(declared, actual.dataType);
+  if (fit === 'ok') return;
+  const code =
+    fit === 'mismatch'
+      ? 'value_type_mismatch'
+      : fit === 'wide'
+        ? 'type_too_wide'
+        : 'type_too_narrow';
+  ctx.issues.push(
+    issue(
+      code,
+      ctx.at('data', i, 'channelConfig', 'dataType'),
+      `channel '${channel.name}' stores ${channel.dataType} (${shortName(actual.dataType)}), declared ${shortName(declared)}`,
+      { hint: `Declare ${actual.dataType}.`, source: { file, dataset: channel.path } },
+    ),
+  );
+}
+
+/** Empty `data` imports every channel: each must be timed unless the fallback skips it. */
+function checkEverything(ctx: Ctx): void {
+  if (ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR') return;
+  const groupsWithTime = new Set(
+    ctx.profile.channels.filter((c) => c.dataType === 'timestamp').map((c) => c.group),
+  );
+  const untimed = ctx.profile.channels.filter(
+    (c) => c.dataType !== 'timestamp' && !isWaveform(c) && !groupsWithTime.has(c.group),
+  );
+  if (untimed.length === 0) return;
+  ctx.issues.push(
+    issue(
+      'tdms_waveform_missing',
+      ctx.at('data'),
+      `data is empty, so every channel is imported, but ${listSome(
+        untimed.map((c) => `'${c.group}/${c.name}'`),
+        3,
+      )} ${untimed.length === 1 ? 'has' : 'have'} no time channel and no waveform properties`,
+      {
+        hint: 'Set fallbackMethod: TDMS_FALLBACK_METHOD_IGNORE_ERROR to skip them, or list the channels to import.',
+        source: { file: ctx.file },
+      },
+    ),
+  );
+}

@@ -1,0 +1,293 @@
+/**
+ * The values a TDMS check reads: of each channel a config imports, and of the time channel
+ * timing it, every value with `full`, else the first and last values (SAMPLE each). They
+ * are read segment by segment, a block or a part of a chunk at a time, by the inspect
+ * stage's raw data reader (contiguous and interleaved layouts, strings, timestamps as ns),
+ * and only the tallies stay (tally.ts): time going backwards, repeated, NaN/±inf;
+ * NaN/±inf in a channel, values its declared integer type cannot hold, ENUM values not in
+ * enumTypes. Each finding names its first row (1-based among the channel's values) and the
+ * segment that row is in. Channels importkit does not decode (DAQmx raw data, as the
+ * platform's own reader skips them; extended floats; fixed point) and chunks whose raw data
+ * is not what the metadata says are reported, so the verdict never claims values it did not
+ * read.
+ */
+import {
+  type ByteSource,
+  readTdmsValues,
+  type TdmsChannelProfile,
+  type TdmsProfile,
+  type TdmsUnread,
+  type TdmsValueRequest,
+  type TdmsValues,
+  type TdmsValuesAt,
+  tdmsProperty,
+} from '../../inspect/index.js';
+import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';
+import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
+import {
+  type Chunk,
+  channelJudge,
+  channelValueIssues,
+  type JudgedChannel,
+  newTimeState,
+  type TimeState,
+  tallyTime,
+  timeValueIssues,
+  type ValuePlace,
+} from '../../values/tally.js';
+import { tdmsChannelTypeOf } from './channel-types.js';
+
+/** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
+const SAMPLE = 10_000;
+
+interface TdmsValueCheckOptions {
+  full: boolean;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** A tally fed one channel's values: a time channel's or a judged channel's. */
+interface Tally {
+  feed(chunk: Chunk, base: number): void;
+  /** The tally's result, whose `first*` rows are given their segment as they are found. */
+  result: object;
+  /** Time tallies compare each value with the one before: a gap in what is read breaks that. */
+  time?: TimeState;
+  issues(place: ValuePlace): Issue[];
+}
+
+/** One channel (and component) read, and the tallies of its values (none: read, not judged). */
+interface Read {
+  channel: TdmsChannelProfile;
+  component?: 'real' | 'imaginary';
+  /** Where findings about its values point: the first entry that reads it. */
+  ptr: string;
+  request: TdmsValueRequest;
+  tallies: Tally[];
+  /** The index of the value expected next (a jump: values were not read). */
+  next: number;
+  /** The segment of each first row a tally found. */
+  segments: Map<number, number>;
+}
+
+/** Reads the values a config imports and returns the findings of their tallies. */
+export async function tdmsValueIssues(
+  source: ByteSource,
+  config: TdmsConfig,
+  key: string,
+  profile: TdmsProfile,
+  options: TdmsValueCheckOptions,
+): Promise<Issue[]> {
+  const reads = readsOf(config, key, profile, options.full);
+  if (reads.length === 0) return [];
+  const unread = await readTdmsValues(
+    source,
+    reads.map((r) => r.request),
+    (r, values, at) => feed(reads[r] as Read, values, at),
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
+  const file = source.name;
+  const issues: Issue[] = [];
+  for (const read of reads) {
+    for (const t of read.tallies) pushAll(issues, t.issues(placeOf(file, read, options.full)));
+  }
+  pushAll(issues, unreadIssues(file, unread, reads));
+  return issues;
+}
+
+/**
+ * What a config makes the check read: per entry, its time channel (once per channel, when
+ * the platform reads it as times) and its channel (once per channel and component), each
+ * with the tallies judging its values. Every channel the config imports is read, judged or
+ * not (a string channel's chunks are checked too).
+ */
+function readsOf(config: TdmsConfig, key: string, profile: TdmsProfile, full: boolean): Read[] {
+  const reads = new Map<string, Read>();
+  const readOf = (channel: TdmsChannelProfile, ptr: string, component?: 'real' | 'imaginary') => {
+    const id = `${component ?? ''} ${channel.path}`;
+    let read = reads.get(id);
+    if (!read) {
+      const request: TdmsValueRequest = {
+        path: channel.path,
+        ranges: rangesOf(channel.valueCount ?? 0, full),
+        as: 'typed',
+        ...(component ? { component } : {}),
+      };
+      read = { channel, ptr, request, tallies: [], next: 0, segments: new Map() };
+      if (component) read.component = component;
+      reads.set(id, read);
+    }
+    return read;
+  };
+  const find = (group: string | undefined, name: string | undefined) =>
+    profile.channels.find((c) => c.group === (group ?? '') && c.name === (name ?? ''));
+  const explicit = (config.data ?? []).length > 0;
+  const timed = new Set<string>();
+  importedEntries(config, profile).forEach((e, i) => {
+    const at = (...t: Array<string | number>) =>
+      explicit ? pointer(key, 'data', i, ...t) : pointer(key, 'data');
+    const time = e.timeChannelName ? find(e.groupName, e.timeChannelName) : undefined;
+    if (time && readsAsTime(time, config) && !timed.has(time.path)) {
+      timed.add(time.path);
+      readOf(time, at('timeChannelName')).tallies.push(timeTally(at('timeChannelName')));
+    }
+    const channel = find(e.groupName, e.channelName);
+    if (!channel || channel.dataType === 'none') return;
+    const complex = channel.dataType.startsWith('complex');
+    const imaginary = e.complexComponent === 'TDMS_COMPLEX_COMPONENT_IMAGINARY';
+    const read = readOf(
+      channel,
+      at('channelConfig'),
+      complex ? (imaginary ? 'imaginary' : 'real') : undefined,
+    );
+    const judged = judgedChannel(e, channel);
+    if (judged) read.tallies.push(channelTally(channel, judged, at('channelConfig')));
+  });
+  return [...reads.values()].filter((r) => r.request.ranges.length > 0);
+}
+
+/**
+ * The entries a config imports: its own, or (empty `data`) every channel with data, timed
+ * by its waveform properties or its group's timestamp channel (as the platform imports it).
+ */
+function importedEntries(config: TdmsConfig, profile: TdmsProfile): TdmsDataEntry[] {
+  if ((config.data ?? []).length > 0) return config.data ?? [];
+  const stampOf = (group: string) =>
+    profile.channels.find((c) => c.group === group && c.dataType === 'timestamp')?.name;
+  return profile.channels
+    .filter((c) => c.dataType !== 'none' && c.name !== stampOf(c.group))
+    .map((c) => {
+      const waveform = tdmsProperty(c.properties, 'wf_increment') !== undefined;
+      const time = waveform ? undefined : stampOf(c.group);
+      return {
+        groupName: c.group,
+        channelName: c.name,
+        ...(time ? { timeChannelName: time } : {}),
+      };
+    });
+}
+
+/** A time channel the platform reads as times: timestamps, or numbers in the config's timeFormat. */
+function readsAsTime(time: TdmsChannelProfile, config: TdmsConfig): boolean {
+  if (time.dataType === 'timestamp') return true;
+  return /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$/.test(time.dataType) && !!config.timeFormat;
+}
+
+/**
+ * How an entry's values are judged: by its declared type (else the stored one's), when the
+ * channel holds numbers; undefined for text (a TDMS string channel holds no ENUM keys).
+ */
+function judgedChannel(e: TdmsDataEntry, c: TdmsChannelProfile): JudgedChannel | undefined {
+  const stored = tdmsChannelTypeOf(c);
+  if ('skip' in stored || c.dataType === 'string') return undefined;
+  const declared = e.channelConfig?.dataType;
+  const dataType: ChannelDataType =
+    declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : stored.dataType;
+  const enumTypes = e.channelConfig?.enumTypes;
+  return { dataType, ...(enumTypes ? { enumTypes } : {}) };
+}
+
+function channelTally(channel: TdmsChannelProfile, judged: JudgedChannel, ptr: string): Tally {
+  const judge = channelJudge(judged);
+  const stored = tdmsChannelTypeOf(channel);
+  const storedType = 'skip' in stored ? judged.dataType : stored.dataType;
+  return {
+    feed: (chunk, base) => judge.tally(chunk, base),
+    result: judge.result,
+    issues: (place) => channelValueIssues({ ...judged, ptr }, judge.result, place, storedType),
+  };
+}
+
+function timeTally(ptr: string): Tally {
+  const state = newTimeState();
+  return {
+    feed: (chunk, base) => tallyTime(state, chunk, base),
+    result: state.tally,
+    time: state,
+    issues: (place) => timeValueIssues(state.tally, ptr, place),
+  };
+}
+
+/** Every value, or the first and last SAMPLE values. */
+function rangesOf(n: number, full: boolean): Array<[number, number]> {
+  if (n <= 0) return [];
+  if (full || n <= 2 * SAMPLE) return [[0, n]];
+  return [
+    [0, SAMPLE],
+    [n - SAMPLE, n],
+  ];
+}
+
+/** Feeds one piece of a channel's values to its tallies, noting the segment of each first row found. */
+function feed(read: Read, values: TdmsValues, at: TdmsValuesAt): void {
+  const chunk: Chunk = Array.isArray(values)
+    ? { length: values.length, text: (i) => values[i] as string }
+    : { length: values.length, numbers: values };
+  for (const t of read.tallies) {
+    // A gap (the sampled check's middle, a chunk not read): no order across it.
+    if (t.time && at.index !== read.next) t.time.prev = undefined;
+    const before = firstRows(t.result);
+    t.feed(chunk, at.index);
+    for (const row of firstRows(t.result)) {
+      if (!before.includes(row)) read.segments.set(row, at.segment);
+    }
+  }
+  read.next = at.index + values.length;
+}
+
+/** The first rows a tally has found so far (its `first*` fields). */
+function firstRows(result: object): number[] {
+  const rows: number[] = [];
+  for (const [k, v] of Object.entries(result))
+    if (k.startsWith('first') && typeof v === 'number') rows.push(v);
+  return rows;
+}
+
+function labelOf(read: Read): string {
+  const c = read.channel;
+  return `'${c.group}/${c.name}'${read.component === 'imaginary' ? ' (imaginary part)' : ''}`;
+}
+
+/** How findings name a channel's values and rows: 1-based among its values, with their segment. */
+function placeOf(file: string, read: Read, full: boolean): ValuePlace {
+  const sampled = full ? '' : ' (in the values read)';
+  return {
+    label: `channel ${labelOf(read)}${sampled}`,
+    time: `the time of ${labelOf(read)}${sampled}`,
+    within: sampled,
+    at: (row) => {
+      const segment = read.segments.get(row);
+      return {
+        text: `row ${row}${segment === undefined ? '' : ` (segment ${segment})`}`,
+        source: { file, dataset: read.channel.path, row },
+      };
+    },
+  };
+}
+
+/** What was not read: channels not decoded (a warning), chunks not what the metadata says (an error). */
+function unreadIssues(
+  file: string,
+  unread: readonly TdmsUnread[],
+  reads: readonly Read[],
+): Issue[] {
+  return unread.map((u) => {
+    const read = reads.find((x) => x.channel.path === u.path);
+    const name = read ? labelOf(read) : u.path;
+    const ptr = read?.ptr ?? '';
+    const source = { file, dataset: u.path };
+    if (u.kind === 'undecoded') {
+      return issue(
+        'tdms_values_not_read',
+        ptr,
+        `the values of channel ${name} were not read: ${u.reason}`,
+        { source },
+      );
+    }
+    return issue(
+      'tdms_raw_data_invalid',
+      ptr,
+      `channel ${name}, segment ${u.segment}: ${u.reason}; the values of that chunk were not read`,
+      { source, hint: 'The file is damaged there: write or copy it again.' },
+    );
+  });
+}

@@ -1,0 +1,432 @@
+/**
+ * The values of a ULog file as a UlogConfig reads them, for `check`: the data messages of
+ * the message instances the config names (every timed one when it names none) and the
+ * logged texts of the log channels it names, decoded straight from the file's bytes into
+ * typed arrays, a few thousand messages at a time, and fed to the shared tallies
+ * (values/tally.ts): time going backwards or repeated on each message instance's timestamp
+ * (a ULog timestamp is never null, so `time_null` does not apply), and NaN/±inf and values
+ * outside the declared type on each channel. Sampled, the byte ranges read are the head
+ * (2 MiB), three slices and the tail (512 KiB each) of the data section and the head
+ * (512 KiB) of each appended part; with `full`, all of every part. Each range is walked
+ * message by message through one 1 MiB window (positioned reads, never the whole file).
+ * A data message shorter or longer than its format allows is damage (pyulog drops it as
+ * corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is not 0,
+ * as C and pyulog read it.
+ */
+import {
+  type ByteSource,
+  readUlogData,
+  type UlogDataHandlers,
+  type UlogLeaf,
+  type UlogMessageLayout,
+  type UlogProfile,
+  type UlogSizes,
+  ulogFieldLeaf,
+} from '../../inspect/index.js';
+import type { ChannelDataType, EnumType, UlogConfig } from '../../model/index.js';
+import { type Issue, pointer, pushAll } from '../../model/plain.js';
+import {
+  type ChannelTally,
+  channelJudge,
+  channelValueIssues,
+  type Judge,
+  newTimeState,
+  type TimeState,
+  type TimeTally,
+  tallyTime,
+  timeValueIssues,
+  type ValuePlace,
+} from '../../values/index.js';
+
+const HEAD = 2 << 20;
+const SLICE = 512 << 10;
+const SLICES = 3;
+
+/**
+ * The byte ranges read of a data part: all of it (`full`, or a part small enough), else the
+ * main part's head, three slices and tail, or an appended part's head. The preview reads
+ * the same ranges.
+ */
+export function ulogRanges(
+  part: readonly [number, number],
+  full: boolean,
+  main: boolean,
+): Array<readonly [number, number]> {
+  const [s, e] = part;
+  if (full || e - s <= HEAD + (SLICES + 1) * SLICE) return [[s, e]];
+  if (!main) return [[s, s + SLICE]];
+  const out: Array<readonly [number, number]> = [[s, s + HEAD]];
+  const rest = e - s - HEAD;
+  for (let i = 1; i <= SLICES; i++) {
+    const at = s + HEAD + Math.floor((rest * i) / (SLICES + 1));
+    out.push([at, Math.min(e - SLICE, at + SLICE)]);
+  }
+  out.push([e - SLICE, e]);
+  return out;
+}
+
+type Numbers =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+/**
+ * The typed array each ULog type is decoded into. A `uint64_t` timestamp goes into a
+ * BigInt64Array, whose time tally compares 32-bit halves without making a bigint per value;
+ * a time of 2^63 µs or more (292,000 years) would read as negative there.
+ */
+const ARRAYS: Readonly<Record<string, new (n: number) => Numbers>> = {
+  int8_t: Int8Array,
+  uint8_t: Uint8Array,
+  bool: Uint8Array,
+  int16_t: Int16Array,
+  uint16_t: Uint16Array,
+  int32_t: Int32Array,
+  uint32_t: Uint32Array,
+  int64_t: BigInt64Array,
+  uint64_t: BigUint64Array,
+  float: Float32Array,
+  double: Float64Array,
+};
+
+/** Messages decoded per piece fed to the tallies. */
+const PIECE = 4096;
+/** The bytes of a ULog value are little-endian; so are typed arrays on this machine, or not. */
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** One column of a piece: the value at `offset` in each message, as bytes into `values`. */
+class Column {
+  readonly values: Numbers;
+  readonly #bytes: Uint8Array;
+  readonly #size: number;
+  readonly offset: number;
+
+  readonly #bool: boolean;
+
+  constructor(type: string, offset: number, array = ARRAYS[type] ?? Float64Array) {
+    this.values = new array(PIECE);
+    this.#bytes = new Uint8Array(this.values.buffer);
+    this.#size = this.values.BYTES_PER_ELEMENT;
+    this.offset = offset;
+    this.#bool = type === 'bool';
+  }
+
+  /** Row `k` from a message's bytes: copied byte by byte, no view or bigint made. */
+  put(k: number, message: Uint8Array): void {
+    if (this.#bool) {
+      this.#bytes[k] = message[this.offset] === 0 ? 0 : 1;
+      return;
+    }
+    const size = this.#size;
+    const to = k * size;
+    const from = this.offset;
+    for (let j = 0; j < size; j++) {
+      this.#bytes[to + (LITTLE ? j : size - 1 - j)] = message[from + j] as number;
+    }
+  }
+}
+
+/** Where a tallied message is: its index in its series (NaN after a gap), offset, time. */
+interface Place {
+  index: number;
+  offset: number;
+  time: string;
+}
+
+/** A channel of an axis: a numeric field the config names, judged against its type. */
+interface ChannelRead {
+  ptr: string;
+  label: string;
+  dataType: ChannelDataType;
+  storedType: ChannelDataType;
+  column: Column;
+  judge: Judge;
+}
+
+/** One time axis: a message instance (its msg_ids) or a log tag, and what it tallies. */
+interface Axis {
+  label: string;
+  ptr: string;
+  msgIds: number[];
+  tag?: number;
+  minSize: number;
+  size: number;
+  time: Column;
+  channels: ChannelRead[];
+  state: TimeState;
+  /** Messages fed to the tallies, and those waiting in the piece. */
+  fed: number;
+  k: number;
+  offsets: Float64Array;
+  indexes: Float64Array;
+  /** The next message's index in its series; NaN once a gap was skipped. */
+  index: number;
+  places: Map<number, Place>;
+}
+
+/** What the axes of a config are made of: the entries each reads, with their pointers. */
+export interface ValuePlan {
+  axes: Axis[];
+}
+
+function newAxis(
+  label: string,
+  ptr: string,
+  time: Column,
+  sizes: { min: number; max: number },
+): Axis {
+  return {
+    label,
+    ptr,
+    msgIds: [],
+    minSize: sizes.min,
+    size: sizes.max,
+    time,
+    channels: [],
+    state: newTimeState(),
+    fed: 0,
+    k: 0,
+    offsets: new Float64Array(PIECE),
+    indexes: new Float64Array(PIECE),
+    index: 0,
+    places: new Map(),
+  };
+}
+
+/**
+ * The axes a config reads: per message instance it names (every timed instance when
+ * `data` is empty), with the numeric channels it names on it, and per log tag it names.
+ * Entries that do not name a readable field are left to the structural check.
+ */
+export function planValues(
+  config: UlogConfig,
+  profile: UlogProfile,
+  layouts: readonly UlogMessageLayout[],
+  key: string,
+  storedTypeOf: (ulogType: string) => ChannelDataType,
+): ValuePlan {
+  const axes = new Map<string, Axis>();
+  const entries = config.data ?? [];
+  const axisOf = (name: string, instance: number, ptr: string): Axis | undefined => {
+    const id = `${name}\u0000${instance}`;
+    const found = axes.get(id);
+    if (found) return found;
+    const mine = layouts.filter((l) => l.messageName === name && l.instance === instance);
+    const ts = mine[0]?.timestamp;
+    if (!ts || !mine[0]) return undefined;
+    const time = new Column(ts.type, ts.offset, ts.type === 'uint64_t' ? BigInt64Array : undefined);
+    const axis = newAxis(`${name}_${instance}`, ptr, time, {
+      min: mine[0].minSize,
+      max: mine[0].size,
+    });
+    axis.msgIds = mine.map((l) => l.msgId);
+    axes.set(id, axis);
+    return axis;
+  };
+  if (entries.length === 0) {
+    for (const l of layouts) axisOf(l.messageName, l.instance, pointer(key));
+    for (const t of profile.logs.tagged) logAxis(axes, t.tag, pointer(key));
+    if (profile.logs.untagged > 0) logAxis(axes, -1, pointer(key));
+  }
+  for (const [i, e] of entries.entries()) {
+    const name = e.messageName ?? '';
+    const ptr = pointer(key, 'data', i);
+    const log = /^log_messages(?:_(\d+))?$/.exec(name);
+    if (log && !e.fieldName) {
+      logAxis(axes, log[1] === undefined ? -1 : Number(log[1]), ptr);
+      continue;
+    }
+    const leaf = ulogFieldLeaf(profile, name, e.fieldName ?? '');
+    const axis = leaf ? axisOf(name, Number(e.instance ?? '0'), ptr) : undefined;
+    if (!leaf || !axis || leaf.offset === undefined || ARRAYS[leaf.type] === undefined) continue;
+    const stored = storedTypeOf(leaf.type);
+    const declared = e.channelConfig?.dataType;
+    const dataType = declared && declared !== 'CHANNEL_DATA_TYPE_UNSPECIFIED' ? declared : stored;
+    axis.channels.push(channelRead(axis, leaf, e.channelConfig?.enumTypes, dataType, stored, ptr));
+  }
+  return { axes: [...axes.values()] };
+}
+
+function channelRead(
+  axis: Axis,
+  leaf: UlogLeaf,
+  enumTypes: readonly EnumType[] | undefined,
+  dataType: ChannelDataType,
+  storedType: ChannelDataType,
+  entryPtr: string,
+): ChannelRead {
+  return {
+    ptr: `${entryPtr}/channelConfig`,
+    label: `${axis.label}.${leaf.field}`,
+    dataType,
+    storedType,
+    column: new Column(leaf.type, leaf.offset ?? 0),
+    judge: channelJudge({ dataType, enumTypes }),
+  };
+}
+
+function logAxis(axes: Map<string, Axis>, tag: number, ptr: string): void {
+  const id = `log\u0000${tag}`;
+  if (axes.has(id)) return;
+  const label = tag < 0 ? 'log_messages' : `log_messages_${tag}`;
+  const axis = newAxis(label, ptr, new Column('int64_t', 0), { min: 0, max: 0 });
+  axis.tag = tag;
+  axes.set(id, axis);
+}
+
+/**
+ * Reads the ranges of every data part (`ulogRanges`) and feeds the plan's tallies;
+ * `onProgress` gets the bytes of the parts walked.
+ */
+export async function readUlogValues(
+  data: string | ByteSource,
+  profile: UlogProfile,
+  layouts: readonly UlogMessageLayout[],
+  plan: ValuePlan,
+  options: { full: boolean; onProgress?: ((done: number, total: number) => void) | undefined },
+): Promise<void> {
+  if (plan.axes.length === 0) return;
+  const sizes: UlogSizes = new Map(layouts.map((l) => [l.msgId, [l.minSize, l.size] as const]));
+  const handlers = handlersOf(plan);
+  const parts = [profile.sections.data, ...profile.sections.appended];
+  const total = parts.reduce((n, [s, e]) => n + e - s, 0);
+  let done = 0;
+  for (const [i, part] of parts.entries()) {
+    const ranges = ulogRanges(part, options.full, i === 0);
+    await readUlogData(data, part, ranges, sizes, handlers);
+    done += part[1] - part[0];
+    options.onProgress?.(done, total);
+  }
+  for (const axis of plan.axes) flush(axis);
+}
+
+/** The walk's handlers: each message of an axis into its piece, a full piece to the tallies. */
+function handlersOf(plan: ValuePlan): UlogDataHandlers {
+  const byMsgId: Array<Axis | undefined> = [];
+  const byTag = new Map<number, Axis>();
+  for (const axis of plan.axes) {
+    for (const id of axis.msgIds) byMsgId[id] = axis;
+    if (axis.tag !== undefined) byTag.set(axis.tag, axis);
+  }
+  const withLogs = byTag.size > 0;
+  return {
+    onData(msgId, message, offset) {
+      const axis = byMsgId[msgId];
+      if (axis === undefined) return;
+      // A size the format does not allow is damage the walk reports: not decoded.
+      const size = message.byteLength;
+      if (size < axis.minSize || size > axis.size) return;
+      const k = axis.k;
+      axis.time.put(k, message);
+      for (const c of axis.channels) c.column.put(k, message);
+      add(axis, offset);
+    },
+    ...(withLogs
+      ? {
+          onLog(tag: number, us: bigint, _text: string, offset: number) {
+            const axis = byTag.get(tag);
+            if (axis === undefined) return;
+            (axis.time.values as BigInt64Array)[axis.k] = BigInt.asIntN(64, us);
+            add(axis, offset);
+          },
+        }
+      : {}),
+    onGap() {
+      // Messages were skipped: times are compared again from the next message on.
+      for (const axis of plan.axes) {
+        flush(axis);
+        axis.state.prev = undefined;
+        axis.index = Number.NaN;
+      }
+    },
+  };
+}
+
+function add(axis: Axis, offset: number): void {
+  axis.offsets[axis.k] = offset;
+  axis.indexes[axis.k] = axis.index;
+  axis.index += 1;
+  axis.k += 1;
+  if (axis.k === PIECE) flush(axis);
+}
+
+/** The waiting messages of an axis to its tallies; the places of any first finding kept. */
+function flush(axis: Axis): void {
+  const k = axis.k;
+  if (k === 0) return;
+  const base = axis.fed;
+  const times = axis.time.values.subarray(0, k);
+  tallyTime(axis.state, { length: k, numbers: times }, base);
+  for (const c of axis.channels) {
+    c.judge.tally({ length: k, numbers: c.column.values.subarray(0, k) }, base);
+  }
+  const keep = (row: number | undefined) => {
+    if (row === undefined || row <= base || row > base + k || axis.places.has(row)) return;
+    const i = row - base - 1;
+    axis.places.set(row, {
+      index: axis.indexes[i] as number,
+      offset: axis.offsets[i] as number,
+      time: String(times[i]),
+    });
+  };
+  const t = axis.state.tally;
+  for (const row of [t.firstDecrease, t.firstRepeat]) keep(row);
+  for (const c of axis.channels) {
+    const r = c.judge.result;
+    for (const row of [r.firstNonFinite, r.firstOutside, r.firstUnknown]) keep(row);
+  }
+  axis.fed += k;
+  axis.k = 0;
+}
+
+/** The findings of every axis: its damaged messages, its time, then its channels. */
+export function ulogValueIssues(plan: ValuePlan, file: string): Issue[] {
+  const out: Issue[] = [];
+  for (const axis of plan.axes) {
+    pushAll(out, timeValueIssues(axis.state.tally as TimeTally, axis.ptr, placeOf(axis, file)));
+    for (const c of axis.channels) {
+      const place = { ...placeOf(axis, file), label: c.label };
+      pushAll(
+        out,
+        channelValueIssues(
+          { dataType: c.dataType, ptr: c.ptr },
+          c.judge.result as ChannelTally,
+          place,
+          c.storedType,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** How findings name the messages of an axis: by index when known, always by offset and time. */
+function placeOf(axis: Axis, file: string): ValuePlace {
+  return {
+    label: axis.label,
+    time: `the timestamp of ${axis.label}`,
+    row: 'message',
+    at(row) {
+      const p = axis.places.get(row);
+      if (!p) return { text: `message ${row - 1} read of ${axis.label}`, source: { file } };
+      const where = `offset ${p.offset}, timestamp ${p.time} µs`;
+      if (Number.isNaN(p.index)) {
+        return {
+          text: `the ${axis.label} message at ${where}`,
+          source: { file, offset: p.offset },
+        };
+      }
+      return {
+        text: `message ${p.index} of ${axis.label} (${where})`,
+        source: { file, row: p.index, offset: p.offset },
+      };
+    },
+  };
+}
