@@ -14,9 +14,8 @@ export type {
   RowChannel,
   RowReadOptions,
   RowsRead,
-  UlogCheckOptions,
 } from './check/index.js';
-export { checkBatch, checkConfig, checkTdms, checkUlog, readConfigRows } from './check/index.js';
+export { checkBatch, checkConfig, readConfigRows } from './check/index.js';
 // CLI: run(argv, io) → exit code.
 export type { Command, Io, Output } from './cli/index.js';
 export {
@@ -30,6 +29,7 @@ export {
 } from './cli/index.js';
 export * from './client.js';
 export * from './emulator.js';
+export * from './formats/public.js';
 export * from './index.js';
 // Infer: a file → a draft config with the evidence for each choice.
 export type {
@@ -42,20 +42,14 @@ export type {
   Layout,
   TdmsNames,
 } from './infer/index.js';
-export { inferBatch, inferCh10, inferConfig, inferTdms, inferUlog } from './infer/index.js';
+export { inferBatch, inferConfig } from './infer/index.js';
 // Inspect: a file → a neutral profile.
 export type * from './inspect/index.js';
 export {
   countingSource,
   detectFormat,
   InspectError,
-  inspectCh10,
-  inspectCsv,
   inspectFile,
-  inspectHdf5,
-  inspectParquet,
-  inspectTdms,
-  inspectUlog,
   memorySource,
   openFileSource,
 } from './inspect/index.js';

@@ -31,7 +31,7 @@ import {
 } from '../model/plain.js';
 import { notFoundHint, pathSuggester } from '../validate/index.js';
 import { checkSource } from './dispatch.js';
-import type { CheckOptions } from './formats.js';
+import type { CheckOptions } from './options.js';
 
 type FileKey = BatchFileKey;
 

@@ -3,6 +3,8 @@
  * single-file check (a batch checks each member with it) and the rows as a config reads
  * them.
  */
+
+import type { FormatEntry } from '../formats/index.js';
 import {
   type ByteSource,
   detectFormat,
@@ -12,15 +14,16 @@ import {
 } from '../inspect/index.js';
 import type { ImportDocument } from '../model/index.js';
 import { type Issue, issue } from '../model/plain.js';
-import { type CheckFormat, type CheckOptions, configOfDocument } from './formats.js';
+import { configOfDocument } from './document.js';
+import type { CheckOptions } from './options.js';
 import type { ConfigRows, RowReadOptions } from './rows.js';
 import type { Timeline } from './timeline.js';
 
-function formatMismatch(dataPath: string, key: string, format: FileFormat, entry: CheckFormat) {
+function formatMismatch(dataPath: string, key: string, format: FileFormat, entry: FormatEntry) {
   return issue(
     'data_format_mismatch',
     `/${key}`,
-    `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${entry.title}`,
+    `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${entry.config.title}`,
     {
       hint: 'Check the file against a config of its own kind (`importkit infer <file>` drafts one).',
       source: { file: dataPath },
@@ -66,7 +69,7 @@ export async function checkSource(
       issue(
         'check_kind_not_supported',
         `/${key}`,
-        `importkit cannot check a ${entry.title} against its file yet; only the config was checked`,
+        `importkit cannot check a ${entry.config.title} against its file yet; only the config was checked`,
         { source: { file: source.name } },
       ),
     ];

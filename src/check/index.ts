@@ -1,21 +1,7 @@
-/**
- * Check: a config × its data file → issues. Does the file fit the config, before anything
- * is uploaded? The public entry of this stage.
- */
-
-export { checkTdms } from '../formats/tdms/check.js';
-export type { UlogCheckOptions } from '../formats/ulog/check.js';
-export { checkUlog } from '../formats/ulog/check.js';
 export { checkBatch } from './batch.js';
 export { checkFile, readConfigRows, readConfigTimeline } from './dispatch.js';
-export type { CheckFormat, CheckOptions, FormatCheck } from './formats.js';
-export {
-  checkFormatOfKey,
-  checkFormats,
-  checkReads,
-  configOfDocument,
-  registerCheckFormat,
-} from './formats.js';
+export { checkReads, configOfDocument } from './document.js';
+export type { CheckOptions, FormatCheck } from './options.js';
 export {
   type CheckedNames,
   checkAsConfigured,

@@ -10,7 +10,8 @@ import type { Issue } from '../model/plain.js';
 import { parseConfigSource, validateConfig } from '../validate/index.js';
 import { checkBatch } from './batch.js';
 import { checkFile } from './dispatch.js';
-import { type CheckOptions, configOfDocument } from './formats.js';
+import { configOfDocument } from './document.js';
+import type { CheckOptions } from './options.js';
 
 /**
  * Checks a config document (canonical: camelCase, full enum names) against the data file

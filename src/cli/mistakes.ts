@@ -4,7 +4,7 @@
  * where a config is expected (or the other way round) and a URL where a local file is
  * expected get what was given, what was expected and the command to run instead.
  */
-import { formatTitleOfName } from '../model/plain.js';
+import { formatOfName } from '../inspect/index.js';
 import { suggestClosest as closest, didYouMean } from '../validate/index.js';
 import { UsageError } from './errors.js';
 
@@ -94,7 +94,7 @@ export function checkConfigArgument(arg: string, usage: string, other?: string):
   if (isUrl(arg)) {
     throw new UsageError(`${arg} is a URL; a config is a local file`, `usage: ${usage}`);
   }
-  const format = formatTitleOfName(arg);
+  const format = formatOfName(arg)?.title;
   if (format) {
     throw new UsageError(
       `${arg} looks like a ${format} data file, not a config (YAML or JSON)`,

@@ -10,7 +10,13 @@ import { join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type BaseProfile, InspectError, inspectFile } from '../inspect/index.js';
+import {
+  type BaseProfile,
+  formatOfConfigKey,
+  InspectError,
+  inspectFile,
+  type NamedColumn,
+} from '../inspect/index.js';
 import {
   type BatchConfig,
   type Channel,
@@ -20,7 +26,7 @@ import {
   pushAll,
 } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
-import { channelsOf, columnsNamed, type NamedColumn, timeOf } from './config-facts.js';
+import { channelsOf } from './config-facts.js';
 import { MAX_STRING_BYTES } from './http.js';
 import type { ImportRecord, Store } from './store.js';
 
@@ -148,7 +154,10 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     if (errors.length > 0) fail(hidePath(describeIssues(errors)));
     for (const i of checked) if (i.severity === 'warning') warnings.push(hidePath(i.message));
   }
-  if (kind === 'csv' || kind === 'parquet' || kind === 'hdf5' || kind === 'ch10') {
+  const entry = formatOfConfigKey(key);
+  if (entry?.facts?.timeRange) {
+    // A format whose profile says when its data starts and stops (column statistics, the
+    // sampled rows of a dataset, the time packets).
     let profile: BaseProfile;
     try {
       profile = await inspectFile(file);
@@ -157,13 +166,13 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     }
     if (!checked) {
       // The check stage could not run for this kind: at least every named column must exist.
-      if (kind !== profile.format) {
+      if (entry.id !== profile.format) {
         fail(`the file is ${profile.format.toUpperCase()}, but the config is a ${key}`);
       }
-      const missing = missingColumns(columnsNamed(kind, config), profile);
+      const missing = missingColumns(entry.facts.columnsNamed?.(config) ?? [], profile);
       if (missing.length > 0) fail(missing.join('; '));
     }
-    const times = timeOf(kind, config, profile);
+    const times = entry.facts.timeRange(config, profile);
     if (times.start) rec.dataImport.dataStartTime = times.start;
     if (times.stop) rec.dataImport.dataStopTime = times.stop;
   } else if (checked) {

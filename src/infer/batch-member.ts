@@ -6,6 +6,7 @@ import {
   type ByteSource,
   detectFormat,
   type FileFormat,
+  formatById,
   InspectError,
   leftOutByContent,
   leftOutByName,
@@ -13,7 +14,6 @@ import {
 } from '../inspect/index.js';
 import type { Issue } from '../model/plain.js';
 import { finishDraft } from './finish.js';
-import { inferFormat } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
 /** What the walk found for one member. */
@@ -42,9 +42,9 @@ async function inferMember(
   file: string | undefined,
   options: InferOptions,
 ): Promise<Draft | undefined> {
-  const entry = inferFormat(format);
+  const entry = formatById(format);
   if (!entry) throw unknownFormatError(path);
-  if (entry.typeOnlyInBatch) return undefined;
+  if (entry.batch === 'type-only') return undefined;
   if (entry.inferSource) return entry.inferSource(source, options);
   if (file === undefined) return undefined;
   return entry.infer(file, options);

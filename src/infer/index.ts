@@ -1,24 +1,12 @@
 /** Infer: a file → a draft config with the evidence for each choice. The public entry of this stage. */
-import { detectFileFormat, unknownFormatError } from '../inspect/index.js';
+import { detectFileFormat, formatById, unknownFormatError } from '../inspect/index.js';
 import { finishDraft } from './finish.js';
-import { inferFormat } from './formats.js';
 import type { Draft, InferOptions } from './types.js';
 
-export { draftFromCh10Profile, inferCh10 } from '../formats/ch10/infer.js';
-export { parseDelimiter } from '../formats/csv/infer.js';
-export { draftFromTdmsProfile, inferTdms } from '../formats/tdms/infer.js';
-export { inferUlog } from '../formats/ulog/infer.js';
 export type { BatchDraft, BatchOptions } from './batch.js';
 export { inferBatch } from './batch.js';
 export { finishDraft } from './finish.js';
-export type { FormatOption, InferFormat } from './formats.js';
-export {
-  formatsReading,
-  inferFormat,
-  inferFormats,
-  optionsNotRead,
-  registerInferFormat,
-} from './formats.js';
+export { formatsReading, optionsNotRead } from './options.js';
 export { RESTATED_BY } from './restated.js';
 export type { PlausibleRange, TimeGuess } from './time.js';
 export {
@@ -38,7 +26,7 @@ export type { Confidence, Draft, Evidence, InferOptions, Layout, TdmsNames } fro
  * Throws InspectError when the file cannot be read or is not a format importkit inspects.
  */
 export async function inferConfig(path: string, options: InferOptions = {}): Promise<Draft> {
-  const format = inferFormat(await detectFileFormat(path));
+  const format = formatById(await detectFileFormat(path));
   if (!format) throw unknownFormatError(path);
   return finishDraft(await format.infer(path, options));
 }

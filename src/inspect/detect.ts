@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
+import { type FormatEntry, formats } from '../formats/index.js';
 import type { ByteSource } from './byte-source.js';
-import { type InspectFormat, inspectFormats } from './formats.js';
 import type { FileFormat } from './profile.js';
 
 export interface Detection {
@@ -16,13 +16,13 @@ function startsWith(bytes: Uint8Array, magic: readonly number[], at = 0): boolea
   return magic.every((b, i) => bytes[at + i] === b);
 }
 
-function hasMagic(head: Uint8Array, format: InspectFormat): boolean {
+function hasMagic(head: Uint8Array, format: FormatEntry): boolean {
   return (format.magic ?? []).some((m) =>
     (m.at ?? [0]).some((at) => startsWith(head, m.bytes, at)),
   );
 }
 
-function byExtension(formats: readonly InspectFormat[], ext: string): InspectFormat | undefined {
+function byExtension(formats: readonly FormatEntry[], ext: string): FormatEntry | undefined {
   return formats.find((f) => f.extensions.includes(ext));
 }
 
@@ -35,9 +35,8 @@ function byExtension(formats: readonly InspectFormat[], ext: string): InspectFor
 export async function detectFormat(source: ByteSource): Promise<Detection> {
   const head = await source.read(0, Math.min(4096, source.size));
   const ext = extname(source.name.replace(/\.gz$/i, '')).toLowerCase();
-  const formats = inspectFormats();
-  const named = byExtension(formats, ext);
-  const text = formats.find((f) => f.text);
+  const named = byExtension(formats(), ext);
+  const text = formats().find((f) => f.text);
   if (startsWith(head, [0x1f, 0x8b])) {
     return {
       format: named?.id ?? text?.id ?? 'unknown',
@@ -45,7 +44,7 @@ export async function detectFormat(source: ByteSource): Promise<Detection> {
       by: named ? 'extension' : 'content',
     };
   }
-  const magic = formats.find((f) => hasMagic(head, f));
+  const magic = formats().find((f) => hasMagic(head, f));
   if (magic) return { format: magic.id, gzip: false, by: 'magic' };
   if (named && !named.text) return { format: named.id, gzip: false, by: 'extension' };
   if (looksLikeText(head)) {

@@ -1,132 +1,30 @@
 /**
- * Inspect: a file → a neutral profile. The one entry of this stage: the other stages (infer,
- * check, the emulator) import from here only. The HDF5 library (wasm) loads only inside the
- * worker that reads an HDF5 file; papaparse and hyparquet are plain JS.
+ * Inspect: a file → a neutral profile. The entry of this stage above the formats: the
+ * dispatch (`detectFormat`, `inspectFile`), batches (folders and archives), the format
+ * table, and the byte sources and profile shapes of `shared.ts` (which the formats import
+ * instead of this file). The HDF5 library (wasm) loads only inside the worker that reads an
+ * HDF5 file, and each format's reader only when a file of that format is met.
  */
 
 export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from '../files/index.js';
 export type {
-  Ch10Channel,
-  Ch10ChannelPackets,
-  Ch10Damage,
-  Ch10InspectOptions,
-  Ch10Packets,
-  Ch10Profile,
-  Ch10Time,
-} from '../formats/ch10/inspect.js';
+  ConfigFacts,
+  FormatEntry,
+  FormatOption,
+  InspectOptions,
+  Magic,
+  NamedColumn,
+  NormalizeCounts,
+  NormalizeOptions,
+  NormalizeReport,
+} from '../formats/index.js';
 export {
-  ch10DataChannels,
-  inspectCh10,
-  inspectCh10Source,
-  parseTmats,
-} from '../formats/ch10/inspect.js';
-export type { NumberStyle, TextShape } from '../formats/csv/cells.js';
-export { classifyCell, numberStyleOf, textShape } from '../formats/csv/cells.js';
-export {
-  decodeText,
-  detectDelimiter,
-  detectLineEnding,
-  encodingProblem,
-  newlineOf,
-} from '../formats/csv/dialect.js';
-export { refuseUnreadableCsv } from '../formats/csv/head.js';
-export type {
-  CellPlace,
-  CsvDialect,
-  CsvFieldProfile,
-  CsvHeadRows,
-  CsvInspectOptions,
-  CsvProfile,
-  CsvRowKind,
-} from '../formats/csv/inspect.js';
-export { inspectCsv, inspectCsvSource } from '../formats/csv/inspect.js';
-export type { CsvRecord } from '../formats/csv/scan.js';
-export { fieldText, scanCsvFile } from '../formats/csv/scan.js';
-export type {
-  Hdf5Attribute,
-  Hdf5Dataset,
-  Hdf5InspectOptions,
-  Hdf5Profile,
-  Hdf5Type,
-  RowsRequest,
-  RowValues,
-  SliceRequest,
-  SliceValues,
-} from '../formats/hdf5/inspect.js';
-export {
-  inspectHdf5,
-  MAX_TWO_D_COLUMNS,
-  readHdf5Rows,
-  readHdf5Slice,
-  typeName,
-} from '../formats/hdf5/inspect.js';
-export type {
-  ColumnHead,
-  ColumnHeadMissing,
-  ParquetFieldProfile,
-  ParquetProfile,
-} from '../formats/parquet/inspect.js';
-export {
-  inspectParquet,
-  inspectParquetSource,
-  readColumnHead,
-} from '../formats/parquet/inspect.js';
-export type {
-  DaqmxIndex,
-  DaqmxScaler,
-  TdmsChannelProfile,
-  TdmsGroupProfile,
-  TdmsInspectOptions,
-  TdmsProfile,
-  TdmsProperty,
-  TdmsTypedValues,
-  TdmsUnread,
-  TdmsValue,
-  TdmsValueOptions,
-  TdmsValueRequest,
-  TdmsValues,
-  TdmsValuesAt,
-  TdmsValuesHandler,
-} from '../formats/tdms/inspect.js';
-export {
-  inspectTdms,
-  inspectTdmsSource,
-  joinTdmsPath,
-  readTdmsValues,
-  splitTdmsPath,
-  TDMS_TYPE_CODES,
-  tdmsProperty,
-  tdmsTimestampOf,
-  tdmsTimestampText,
-} from '../formats/tdms/inspect.js';
-export type {
-  UlogDataHandlers,
-  UlogFieldDef,
-  UlogFieldProfile,
-  UlogFlags,
-  UlogFormat,
-  UlogGpsFix,
-  UlogInfo,
-  UlogInspectOptions,
-  UlogLeaf,
-  UlogMessageLayout,
-  UlogMultiInfo,
-  UlogParameter,
-  UlogProfile,
-  UlogScalar,
-  UlogSizes,
-  UlogSubscription,
-  UlogValue,
-} from '../formats/ulog/inspect.js';
-export {
-  inspectUlog,
-  inspectUlogSource,
-  readUlogData,
-  ulogChannelMessages,
-  ulogFieldLeaf,
-  ulogFieldValue,
-  ulogLayouts,
-} from '../formats/ulog/inspect.js';
+  formatById,
+  formatOfConfigKey,
+  formatOfName,
+  formats,
+  registerFormat,
+} from '../formats/index.js';
 export type {
   Container,
   ContainerKind,
@@ -161,8 +59,6 @@ export {
 } from './byte-source.js';
 export type { Detection } from './detect.js';
 export { detectFormat } from './detect.js';
-export type { InspectFormat, InspectOptions, Magic } from './formats.js';
-export { inspectFormat, inspectFormats, registerInspectFormat } from './formats.js';
 export { gunzipChunks, gunzipHead, isGzip } from './gzip-source.js';
 export {
   detectFileFormat,

@@ -1,6 +1,6 @@
+import { formatById, formats, type InspectOptions } from '../formats/index.js';
 import { openForInspection, refuseEmptyFile } from './byte-source.js';
 import { detectFormat } from './detect.js';
-import { type InspectOptions, inspectFormat, inspectFormats } from './formats.js';
 import { type BaseProfile, type FileFormat, InspectError } from './profile.js';
 
 /**
@@ -19,7 +19,7 @@ export async function detectFileFormat(path: string): Promise<FileFormat> {
 
 /** The error for a file of no format in the table: "not a CSV, Parquet, ... or ULog file". */
 export function unknownFormatError(path: string): InspectError {
-  const titles = inspectFormats().map((f) => f.title);
+  const titles = formats().map((f) => f.title);
   const names = `${titles.slice(0, -1).join(', ')} or ${titles.at(-1)}`;
   return new InspectError({
     code: 'unknown_format',
@@ -39,7 +39,7 @@ export async function inspectFile(
   path: string,
   options: InspectOptions = {},
 ): Promise<BaseProfile> {
-  const format = inspectFormat(await detectFileFormat(path));
+  const format = formatById(await detectFileFormat(path));
   if (!format) throw unknownFormatError(path);
   return format.inspect(path, options);
 }

@@ -12,9 +12,9 @@ import {
   type BaseProfile,
   containerKind,
   detectFormat,
+  formatById,
   type InspectOptions,
   inspectFile,
-  inspectFormat,
   leftOutByContent,
   leftOutByName,
   openContainer,
@@ -134,7 +134,7 @@ export const JOBS = {
       options.onProgress = progress;
     }
     let profile = await inspectFile(input.data.path, options);
-    const shown = inspectFormat(profile.format)?.inspectWithSamples;
+    const shown = formatById(profile.format)?.inspectWithSamples;
     if (shown) profile = await shown(input.data.path);
     return {
       kind: 'file',

@@ -4,15 +4,15 @@
  * flags, and the same refusal of an option the file's format does not read. Runs in the
  * job's thread, where the infer stage is loaded.
  */
+
+import { formatsReading, type InferOptions, type Layout, optionsNotRead } from '../infer/index.js';
+import { detectFileFormat, formatById } from '../inspect/index.js';
 import {
-  formatsReading,
-  type InferOptions,
-  type Layout,
-  optionsNotRead,
+  isRfc3339,
   parseDelimiter,
-} from '../infer/index.js';
-import { detectFileFormat, inspectFormat } from '../inspect/index.js';
-import { isRfc3339, parseTimeFormatName, TIME_FORMAT_SHORT_NAMES } from '../model/plain.js';
+  parseTimeFormatName,
+  TIME_FORMAT_SHORT_NAMES,
+} from '../model/plain.js';
 import { fail } from './failure.js';
 
 /** Reading arguments as the tools take them (each optional). */
@@ -86,10 +86,10 @@ export async function refuseOptionsOfOtherFormats(
   options: InferOptions,
 ): Promise<void> {
   const format = await detectFileFormat(path).catch(() => undefined);
-  if (format === undefined || inspectFormat(format) === undefined) return;
+  if (format === undefined || formatById(format) === undefined) return;
   const [option] = optionsNotRead(format, options);
   if (option === undefined) return;
-  const title = (id: string) => inspectFormat(id as typeof format)?.title ?? id;
+  const title = (id: string) => formatById(id as typeof format)?.title ?? id;
   const readers = formatsReading(option).map(title);
   throw invalid(
     `${option} does not apply to ${shown}, a ${title(format)} file`,

@@ -7,7 +7,6 @@
 export * from './bounds.js';
 export * from './codes/index.js';
 export * from './enum-values.js';
-export * from './file-formats.js';
 export * from './issue.js';
 export * from './kinds.js';
 export * from './lists.js';

@@ -197,3 +197,20 @@ export function toCamelPath(path: string): string {
     .map((part) => part.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()))
     .join('.');
 }
+
+const DELIMITER_NAMES: Record<string, string> = {
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  '\t': '\t',
+  '\\t': '\t',
+  tab: '\t',
+  '|': '|',
+  pipe: '|',
+};
+
+/** A delimiter as a user may name it (`;`, `tab`, `\t`, `pipe`); undefined when not one of `, ; \t |`. */
+export function parseDelimiter(name: string): string | undefined {
+  return DELIMITER_NAMES[name] ?? DELIMITER_NAMES[name.toLowerCase()];
+}

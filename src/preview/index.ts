@@ -9,13 +9,12 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
   type ConfigRows,
-  checkFormatOfKey,
   type RowBatch,
   readConfigRows,
   readConfigTimeline,
 } from '../check/index.js';
 import type { Evidence } from '../infer/index.js';
-import { detectFormat, openForInspection } from '../inspect/index.js';
+import { detectFormat, formatOfConfigKey, openForInspection } from '../inspect/index.js';
 import { CONFIG_KINDS, type ConfigKind, type ImportDocument, kindOfKey } from '../model/index.js';
 import type { Issue } from '../model/plain.js';
 import { parseConfigSource } from '../validate/index.js';
@@ -65,7 +64,7 @@ export interface Preview {
 
 /** The note of a config kind whose rows no reader reads (its entry in the format table may say why). */
 function noRowsNote(kind: ConfigKind | undefined): string {
-  const note = kind ? checkFormatOfKey(CONFIG_KINDS[kind].key)?.noRowsNote : undefined;
+  const note = kind ? formatOfConfigKey(CONFIG_KINDS[kind].key)?.noRowsNote : undefined;
   if (note) return note;
   return `importkit cannot read the rows of a ${kind ? CONFIG_KINDS[kind].title : 'document of this kind'} yet`;
 }

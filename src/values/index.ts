@@ -1,27 +1,3 @@
-/**
- * The values a config imports, read and judged: the tallies of a time column and of a
- * channel, fed one decoded piece at a time, and the issues they make (tally.ts), and the
- * readers of HDF5 and TDMS values that feed them. Below infer and check, which both report
- * these findings: check reads what a config names, infer what its draft imports.
- */
-
-export {
-  type ChannelRead,
-  hdf5ChannelRead,
-  hdf5ValueIssues,
-  type PartRead,
-  type ReadGroup,
-  type ValueReadOptions,
-} from '../formats/hdf5/values.js';
-export { type TdmsTypeChoice, tdmsChannelTypeOf } from '../formats/tdms/channel-types.js';
-export { tdmsValueIssues } from '../formats/tdms/values.js';
-export {
-  type Hdf5TypeChoice,
-  hdf5ChannelTypeOf,
-  isParquetText,
-  parquetChannelTypeOf,
-  ulogChannelTypeOf,
-} from './channel-types.js';
 export {
   arrayChunk,
   type ChannelTally,
@@ -42,10 +18,13 @@ export {
   withoutRestatedTypeIssues,
 } from './tally.js';
 export {
+  isKnownZone,
   MAX_PLAUSIBLE_MS,
   MIN_PLAUSIBLE_MS,
   PLAUSIBLE_WORDS,
   plausibleUnix,
+  statsTimeRange,
+  timeValueToIso,
   unitThatFits,
   unixUnitIssue,
 } from './time.js';

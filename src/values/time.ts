@@ -6,7 +6,13 @@
  * does). Going backwards and repeats are the time tally's (tally.ts).
  */
 import type { Issue, IssueSource, TimeFormat } from '../model/index.js';
-import { fitsUnixFormat, issue, unixUnitThatFits } from '../model/plain.js';
+import {
+  fitsUnixFormat,
+  issue,
+  isUnixFormat,
+  MS_PER_UNIT,
+  unixUnitThatFits,
+} from '../model/plain.js';
 import { shortName } from './tally.js';
 
 export const PLAUSIBLE = { minYear: 1971, maxYear: 2100 } as const;
@@ -65,4 +71,55 @@ export function unixUnitIssue(
         `${read} (${at.read}) land outside ${PLAUSIBLE_WORDS}, and no unix unit fits`,
         { source: at.source },
       );
+}
+
+/**
+ * One time value as an ISO timestamp, read in a config's time format (RFC 3339 or a date
+ * and time; a unix unit; a relative unit from `relativeStart`); undefined when it cannot
+ * say (no format, not a number, outside what a Date holds).
+ */
+export function timeValueToIso(
+  value: unknown,
+  format: string | undefined,
+  relativeStart?: string,
+): string | undefined {
+  if (value === undefined || value === null || !format) return undefined;
+  const text = String(value).trim();
+  let ms: number | undefined;
+  if (format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME') {
+    const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+    ms = Number.isNaN(t) ? undefined : t;
+  } else {
+    const per = MS_PER_UNIT[format as TimeFormat];
+    const n = Number(text);
+    if (per !== undefined && isUnixFormat(format as TimeFormat))
+      ms = Number.isFinite(n) ? n * per : undefined;
+    else if (per !== undefined && relativeStart) {
+      const base = Date.parse(relativeStart);
+      ms = Number.isFinite(n) && !Number.isNaN(base) ? base + n * per : undefined;
+    }
+  }
+  if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return undefined;
+  return new Date(ms).toISOString();
+}
+
+/** The first and last time of a field whose statistics hold its least and greatest value. */
+export function statsTimeRange(
+  stats: { min?: unknown; max?: unknown } | undefined,
+  format: string | undefined,
+  relativeStart?: string,
+): { start?: string; stop?: string } {
+  const start = timeValueToIso(stats?.min, format, relativeStart);
+  const stop = timeValueToIso(stats?.max, format, relativeStart);
+  return { ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
+}
+
+/** True when `zone` is an IANA zone this runtime knows (`Europe/Berlin`, `UTC`). */
+export function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }

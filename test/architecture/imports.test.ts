@@ -84,7 +84,10 @@ function stageOf(file: string): string {
  */
 const ENTRIES: Readonly<Record<string, readonly string[]>> = {
   model: ['model/index.ts', 'model/plain.ts'],
-  inspect: ['inspect/index.ts', 'inspect/csv/scan.ts'],
+  inspect: ['inspect/index.ts', 'inspect/shared.ts'],
+  infer: ['infer/index.ts', 'infer/shared.ts'],
+  check: ['check/index.ts', 'check/shared.ts'],
+  formats: ['formats/index.ts', 'formats/public.ts'],
 };
 
 function isEntry(file: string, stage: string): boolean {
@@ -156,11 +159,52 @@ describe('imports in src/', () => {
     expect(internalImports(graph)).toEqual([]);
   });
 
-  test('check does not import infer (what both need lives below them, in values/ or inspect/)', () => {
+  test('check does not import infer (what both need lives below them, in values/ or inspect/shared.ts)', () => {
     const reach = [...graph].filter(
       ([from, targets]) => stageOf(from) === 'check' && targets.some((t) => stageOf(t) === 'infer'),
     );
     expect(reach.map(([from]) => from)).toEqual([]);
+  });
+
+  test('a format folder imports no other format, and a stage only through its shared entry', () => {
+    const formatOf = (f: string) => /^formats\/([^/]+)\//.exec(f)?.[1];
+    const found = [...graph].flatMap(([from, targets]) => {
+      const own = formatOf(from);
+      if (own === undefined) return [];
+      return targets
+        .filter((to) => {
+          const other = formatOf(to);
+          if (other !== undefined) return other !== own;
+          return ['inspect', 'infer', 'check'].includes(stageOf(to)) && !to.endsWith('/shared.ts');
+        })
+        .map((to) => `${from} → ${to}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  test('below the formats nothing reaches up: the shared entries never lead to a format or a dispatch', () => {
+    const below = ['inspect/shared.ts', 'infer/shared.ts', 'check/shared.ts', 'values/index.ts'];
+    const seen = new Set<string>();
+    const walk = (f: string): void => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const t of graph.get(f) ?? []) walk(t);
+    };
+    for (const f of below) walk(f);
+    const up = [...seen].filter(
+      (f) =>
+        f.startsWith('formats/') ||
+        /^(inspect|infer|check|preview|cli|mcp|emulator)\/index\.ts$/.test(f),
+    );
+    expect(seen.size).toBeGreaterThan(20);
+    expect(up).toEqual([]);
+  });
+
+  test("only the public entry imports the formats' named functions (formats/public.ts)", () => {
+    const found = [...graph]
+      .filter(([from, targets]) => from !== 'node.ts' && targets.includes('formats/public.ts'))
+      .map(([from]) => from);
+    expect(found).toEqual([]);
   });
 
   test('a command does not import another command (shared helpers are cli/commands/_*.ts)', () => {

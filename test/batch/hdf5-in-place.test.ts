@@ -19,11 +19,11 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { zipBytes } from '../../scripts/fixtures/zip-writer.js';
+import { inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
 import { type BatchDraft, inferBatch } from '../../src/infer/batch.js';
 import {
   type ContainerKind,
   InspectError,
-  inspectHdf5,
   memorySource,
   openContainer,
 } from '../../src/inspect/index.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkConfig, readConfigRows } from '../../src/check/index.js';
-import { InspectError, inspectCsv } from '../../src/inspect/index.js';
+import { inspectCsv } from '../../src/formats/csv/inspect.js';
+import { InspectError } from '../../src/inspect/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { Issue } from '../../src/model/issue.js';
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import { inferCsv } from '../../src/formats/csv/infer.js';
-import { InspectError, inspectCsv } from '../../src/inspect/index.js';
+import { inspectCsv } from '../../src/formats/csv/inspect.js';
+import { InspectError } from '../../src/inspect/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 /**

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import h5wasm from 'h5wasm/node';
 import { afterAll, expect, test } from 'vitest';
-import { inspectHdf5 } from '../../src/inspect/index.js';
-import { hdf5ValueIssues, type ReadGroup } from '../../src/values/index.js';
+import { inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
+import { hdf5ValueIssues, type ReadGroup } from '../../src/formats/hdf5/values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-slices-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

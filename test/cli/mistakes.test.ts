@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { nearestFlag } from '../../src/cli/mistakes.js';
 import { run } from '../../src/cli/run.js';
-import { inspectFormat, inspectFormats } from '../../src/inspect/index.js';
+import { formatById, formats } from '../../src/inspect/index.js';
 import { closedPort, json, plainServer } from '../client/_helpers.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -108,14 +108,14 @@ describe('swapped arguments and URLs', () => {
 
   test('every extension inspect reads a format by names that format when swapped (one table)', async () => {
     // The CLI kept a second table that had drifted: it knew .c10 (inspect did not) and not .txt.
-    for (const format of inspectFormats()) {
+    for (const format of formats()) {
       for (const ext of format.extensions) {
         expect((await call(['submit', `rec${ext}`, 'config.yaml'])).stderr).toContain(
           `rec${ext} looks like a ${format.title} data file, not a config`,
         );
       }
     }
-    expect(inspectFormat('ch10')?.extensions).toContain('.c10');
+    expect(formatById('ch10')?.extensions).toContain('.c10');
   });
 
   test('check data.csv config.yaml: the same answer', async () => {

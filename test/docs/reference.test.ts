@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { type Io, run } from '../../src/cli/index.js';
-import { inferFormats } from '../../src/infer/index.js';
+import { formats } from '../../src/inspect/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -95,7 +95,7 @@ describe('reference pages', () => {
 
   test('docs/library.md names every format inferConfig reads', () => {
     const text = section(read('docs/library.md'), 'inferConfig').toLowerCase();
-    const ids = inferFormats().map((f) => f.id);
+    const ids = formats().map((f) => f.id);
     expect(ids.length).toBeGreaterThanOrEqual(6);
     expect(ids.filter((id) => !text.includes(id))).toEqual([]);
   });

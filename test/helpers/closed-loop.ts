@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import { checkConfig, checkFormats } from '../../src/check/index.js';
+import { checkConfig } from '../../src/check/index.js';
 import { FLAG_OF_OPTION } from '../../src/cli/option-flags.js';
 import { formatConfigText } from '../../src/fmt/index.js';
 import {
@@ -24,7 +24,7 @@ import {
   inferConfig,
   RESTATED_BY,
 } from '../../src/infer/index.js';
-import { containerKind, InspectError, inspectFormats } from '../../src/inspect/index.js';
+import { containerKind, formats, InspectError } from '../../src/inspect/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
 import type { Issue, IssueCode } from '../../src/model/plain.js';
 import { type CliResult, runCli } from './cli.js';
@@ -141,8 +141,7 @@ function samePlace(a: string, b: string): boolean {
 async function configKeyOf(path: string): Promise<string> {
   if ((await containerKind(path)) !== undefined) return 'batchConfig';
   const name = path.toLowerCase().replace(/\.gz$/, '');
-  const format = inspectFormats().find((f) => f.extensions.some((e) => name.endsWith(e)))?.id;
-  const key = checkFormats().find((f) => f.id === format)?.configKey;
+  const key = formats().find((f) => f.extensions.some((e) => name.endsWith(e)))?.config.key;
   if (key === undefined) throw new Error(`${basename(path)}: no config reads a file of its name`);
   return key;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { run } from '../../src/cli/run.js';
+import { hdf5ChannelTypeOf as channelTypeOf } from '../../src/formats/hdf5/channel-types.js';
 import {
   cfDate,
   comparePaths,
@@ -15,7 +16,6 @@ import {
 import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/formats/hdf5/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { hdf5ChannelTypeOf as channelTypeOf } from '../../src/values/index.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

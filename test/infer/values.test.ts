@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
+import { type Hdf5Dataset, inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
+import { hdf5ValueIssues, type ReadGroup } from '../../src/formats/hdf5/values.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { type Hdf5Dataset, inspectHdf5 } from '../../src/inspect/index.js';
 import type { Issue } from '../../src/model/plain.js';
-import { hdf5ValueIssues, type ReadGroup } from '../../src/values/index.js';
 import { repoRoot } from '../helpers/paths.js';
 
 /** The codes of value findings, and of chunks whose values could not be read. */

@@ -2,16 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  InspectError,
-  inspectCh10,
-  inspectCsv,
-  inspectFile,
-  inspectHdf5,
-  inspectParquet,
-  inspectTdms,
-  inspectUlog,
-} from '../../src/inspect/index.js';
+import { inspectCh10 } from '../../src/formats/ch10/inspect.js';
+import { inspectCsv } from '../../src/formats/csv/inspect.js';
+import { inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
+import { inspectParquet } from '../../src/formats/parquet/inspect.js';
+import { inspectTdms } from '../../src/formats/tdms/inspect.js';
+import { inspectUlog } from '../../src/formats/ulog/inspect.js';
+import { InspectError, inspectFile } from '../../src/inspect/index.js';
 
 /** An empty file is one fact: every inspector, called by name or through inspectFile, says `file_empty`. */
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkAsConfigured } from '../../src/check/index.js';
 import { inferBatch, inferConfig } from '../../src/infer/index.js';
-import { containerKind, inspectFile, inspectFormat } from '../../src/inspect/index.js';
+import { containerKind, formatById, inspectFile } from '../../src/inspect/index.js';
 import type { Issue } from '../../src/model/plain.js';
 import { buildPreview } from '../../src/preview/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -106,7 +106,7 @@ describe.each(CASES)(
         return;
       }
       let profile = await inspectFile(path);
-      const shown = inspectFormat(profile.format)?.inspectWithSamples;
+      const shown = formatById(profile.format)?.inspectWithSamples;
       if (shown) profile = await shown(path);
       expect(answer.value.format).toBe(profile.format);
       expect(answer.value.size).toBe(profile.file.size);

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, test } from 'vitest';
-import { MAX_PARQUET_COLUMNS } from '../../src/formats/parquet/inspect.js';
+import { inspectParquetSource, MAX_PARQUET_COLUMNS } from '../../src/formats/parquet/inspect.js';
 import { footerLeafCount } from '../../src/formats/parquet/width.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
-import { InspectError, inspectParquetSource } from '../../src/inspect/index.js';
+import { InspectError } from '../../src/inspect/index.js';
 import { repoRoot } from '../helpers/paths.js';
 
 function wide(columns: number): Uint8Array {

@@ -1,4 +1,4 @@
-import { parseDelimiter } from '../../infer/index.js';
+import { parseDelimiter } from '../../model/plain.js';
 import { UsageError } from '../errors.js';
 
 /** `--delimiter` and `--header-row` (CSV; `infer`, `check` and `normalize` take them alike). */

@@ -5,12 +5,12 @@
  * `InferFormat.options`).
  */
 import { formatsReading, type InferOptions, optionsNotRead } from '../../infer/index.js';
-import { detectFileFormat, type FileFormat, inspectFormat } from '../../inspect/index.js';
+import { detectFileFormat, type FileFormat, formatById } from '../../inspect/index.js';
 import { listSome } from '../../validate/index.js';
 import { UsageError } from '../errors.js';
 import { flagOf } from '../option-flags.js';
 
-const title = (id: FileFormat) => inspectFormat(id)?.title ?? id;
+const title = (id: FileFormat) => formatById(id)?.title ?? id;
 
 /** Throws the usage error for the first option in `options` the file's format does not read. */
 export async function refuseFlagsOfOtherFormats(
@@ -21,7 +21,7 @@ export async function refuseFlagsOfOtherFormats(
   const given = Object.keys(options).some((k) => options[k as keyof InferOptions] !== undefined);
   if (!given) return;
   const format = await detectFileFormat(path).catch(() => undefined);
-  if (format === undefined || inspectFormat(format) === undefined) return;
+  if (format === undefined || formatById(format) === undefined) return;
   const [option] = optionsNotRead(format, options);
   if (option === undefined) return;
   const readers = formatsReading(option).map(title);

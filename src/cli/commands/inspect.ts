@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { parseDelimiter } from '../../infer/index.js';
 import {
   type BaseProfile,
+  formatById,
   type InspectOptions,
   inspectFile,
-  inspectFormat,
 } from '../../inspect/index.js';
+import { parseDelimiter } from '../../model/plain.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -81,7 +81,7 @@ export async function inspect(args: string[], io: Io): Promise<number> {
   let profile: BaseProfile;
   try {
     profile = await inspectFile(resolve(io.cwd, file), options);
-    const shown = inspectFormat(profile.format)?.inspectWithSamples;
+    const shown = formatById(profile.format)?.inspectWithSamples;
     if (shown) profile = await shown(resolve(io.cwd, file));
   } finally {
     progress?.done();

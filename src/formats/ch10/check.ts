@@ -12,17 +12,11 @@
  * words of the first time packet; `full` walks every packet header. No packet data is read.
  */
 
-import type { Timeline, TimelineReader } from '../../check/timeline.js';
-import {
-  type ByteSource,
-  type Ch10Profile,
-  ch10DataChannels,
-  inspectCh10,
-  inspectCh10Source,
-  throughSource,
-} from '../../inspect/index.js';
+import type { Timeline, TimelineReader } from '../../check/shared.js';
+import { type ByteSource, throughSource } from '../../inspect/shared.js';
 import type { Ch10Config } from '../../model/index.js';
 import { type Issue, issue, pointer } from '../../model/plain.js';
+import { type Ch10Profile, ch10DataChannels, inspectCh10, inspectCh10Source } from './inspect.js';
 
 /** What a sampled check walks at each end of the file. */
 export const SAMPLE_BYTES = 1 << 20;

@@ -4,7 +4,7 @@
  * lists match the channels that carry packets.
  */
 
-import type { FieldProfile } from '../../inspect/profile.js';
+import type { FieldProfile } from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import { listSome } from '../../validate/index.js';
 import { isComputerGenerated } from './header.js';

@@ -5,9 +5,9 @@
  * none (there is nothing to scale by).
  */
 import { basename, extname } from 'node:path';
-import type { Draft, Evidence, InferOptions } from '../../infer/types.js';
-import { type Ch10Profile, inspectCh10 } from '../../inspect/index.js';
+import type { Draft, Evidence, InferOptions } from '../../infer/shared.js';
 import type { Ch10Config } from '../../model/index.js';
+import { type Ch10Profile, inspectCh10 } from './inspect.js';
 
 const P = '/ch10Config';
 

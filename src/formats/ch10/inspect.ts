@@ -8,9 +8,13 @@
  * reads Chapter 10 files.
  */
 
-import { type ByteSource, openForInspection, refuseEmptyFile } from '../../inspect/byte-source.js';
-import type { BaseProfile } from '../../inspect/profile.js';
-import { InspectError } from '../../inspect/profile.js';
+import type { BaseProfile } from '../../inspect/shared.js';
+import {
+  type ByteSource,
+  InspectError,
+  openForInspection,
+  refuseEmptyFile,
+} from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import { ch10Fields, inventoryIssues, walkIssues } from './findings.js';
 import { type Ch10Header, DATA_TYPE, HEADER, hasSecondary, headerAt, SECONDARY } from './header.js';

@@ -15,7 +15,7 @@
  * `sampleBytes` of the file, and those from the first whole header in its last
  * `sampleBytes` to its end; a file no longer than the two is walked whole.
  */
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import {
   type Ch10Header,
   DATA_TYPE,

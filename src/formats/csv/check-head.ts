@@ -3,17 +3,9 @@
  * the delimiter (the CSV inspector's own detection) and whether it is gzip; and where the
  * next line starts after an offset (to scan a slice from a record start).
  */
-import {
-  type ByteSource,
-  decodeText,
-  detectDelimiter,
-  detectLineEnding,
-  gunzipHead,
-  isGzip,
-  newlineOf,
-  openForInspection,
-  refuseUnreadableCsv,
-} from '../../inspect/index.js';
+import { type ByteSource, gunzipHead, isGzip, openForInspection } from '../../inspect/shared.js';
+import { decodeText, detectDelimiter, detectLineEnding, newlineOf } from './dialect.js';
+import { refuseUnreadableCsv } from './head.js';
 
 export interface CsvHead {
   delimiter: string;

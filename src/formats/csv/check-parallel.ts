@@ -18,7 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { type ByteSource, scanCsvFile } from '../../inspect/index.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import {
   type Lanes,
   lanesOf,
@@ -29,6 +29,7 @@ import {
 } from './check-range.js';
 import { emptyTally, mergeTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
 import type { FromWorker, WorkerInput } from './check-worker.js';
+import { scanCsvFile } from './scan.js';
 
 export interface FullScanOptions {
   delimiter: string;

@@ -6,15 +6,7 @@
  * `full` streams every row with bounded memory.
  */
 
-import {
-  type ByteSource,
-  type CsvHeadRows,
-  type CsvProfile,
-  classifyCell,
-  inspectCsvSource,
-  scanCsvFile,
-  wholeFileOf,
-} from '../../inspect/index.js';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, CsvConfig, TimeFormat } from '../../model/index.js';
 import {
   type Issue,
@@ -34,6 +26,7 @@ import {
   shortName,
   unitThatFits,
 } from '../../values/index.js';
+import { classifyCell } from './cells.js';
 import { nextLineStart } from './check-head.js';
 import { scanFull } from './check-parallel.js';
 import {
@@ -46,6 +39,8 @@ import {
   type TimeTally,
   tallyRecords,
 } from './check-tally.js';
+import { type CsvHeadRows, type CsvProfile, inspectCsvSource } from './inspect.js';
+import { scanCsvFile } from './scan.js';
 
 export interface CsvCheckOptions {
   /** Stream every row instead of sampling the head and the tail. */

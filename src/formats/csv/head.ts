@@ -3,7 +3,7 @@
  * inspector, and check's scans through inspect's index): whether its bytes can be read as
  * text at all (one refusal, one wording), and what each of its first rows is.
  */
-import { InspectError } from '../../inspect/profile.js';
+import { InspectError } from '../../inspect/shared.js';
 import { encodingProblem } from './dialect.js';
 import { type CsvLayout, isBlank, sameRow } from './layout.js';
 

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import type { Confidence, Draft, Evidence, InferOptions } from '../../infer/shared.js';
 import {
   isRelativeFormat,
   isRfc3339,
@@ -11,37 +12,13 @@ import {
   timeNameScore,
   unitFromName,
   unixUnitFromMagnitude,
-} from '../../infer/time.js';
-import type { Confidence, Draft, Evidence, InferOptions } from '../../infer/types.js';
-import {
-  type ByteSource,
-  type CsvFieldProfile,
-  type CsvProfile,
-  inspectCsvSource,
-  type NumberStyle,
-  numberStyleOf,
-  openForInspection,
-} from '../../inspect/index.js';
+} from '../../infer/shared.js';
+import { type ByteSource, openForInspection } from '../../inspect/shared.js';
 import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../../model/index.js';
-import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
+import { type Issue, issue, parseDelimiter, pointer, pushAll } from '../../model/plain.js';
 import { didYouMean, suggestClosest } from '../../validate/index.js';
-
-const DELIMITER_NAMES: Record<string, string> = {
-  ',': ',',
-  comma: ',',
-  ';': ';',
-  semicolon: ';',
-  '\t': '\t',
-  '\\t': '\t',
-  tab: '\t',
-  '|': '|',
-  pipe: '|',
-};
-
-/** A delimiter as a user may name it (`;`, `tab`, `\t`, `pipe`); undefined when not one of `, ; \t |`. */
-export function parseDelimiter(name: string): string | undefined {
-  return DELIMITER_NAMES[name] ?? DELIMITER_NAMES[name.toLowerCase()];
-}
+import { type NumberStyle, numberStyleOf } from './cells.js';
+import { type CsvFieldProfile, type CsvProfile, inspectCsvSource } from './inspect.js';
 
 /**
  * Inspects a CSV file and infers a draft CsvConfig with the evidence for each choice.

@@ -1,8 +1,15 @@
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
-import { type ByteSource, openForInspection, refuseEmptyFile } from '../../inspect/byte-source.js';
-import { gunzipChunks, isGzip } from '../../inspect/gzip-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from '../../inspect/profile.js';
+import {
+  type BaseProfile,
+  type ByteSource,
+  type FieldProfile,
+  gunzipChunks,
+  InspectError,
+  isGzip,
+  openForInspection,
+  refuseEmptyFile,
+} from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import {
   type CellKind,

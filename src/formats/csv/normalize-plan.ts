@@ -2,12 +2,9 @@
  * What `normalize` will do to a CSV file, decided once from its inspection profile: which
  * input columns become which output column and how each cell is rewritten.
  */
-import {
-  type CsvFieldProfile,
-  type CsvProfile,
-  type NumberStyle,
-  numberStyleOf,
-} from '../../inspect/index.js';
+
+import { type NumberStyle, numberStyleOf } from './cells.js';
+import type { CsvFieldProfile, CsvProfile } from './inspect.js';
 import type { DateOrder, TimeWriter } from './normalize-times.js';
 
 /** Counts of what was changed, by kind. */

@@ -7,6 +7,8 @@
  * as summer time first, as standard time once the clock has gone back; its rows are named.
  */
 
+import { isKnownZone } from '../../values/index.js';
+
 /** Fixed offsets (minutes) of common zone abbreviations; ambiguous ones (IST) are left out. */
 const ABBREVIATIONS: Record<string, number> = {
   UTC: 0,
@@ -53,16 +55,6 @@ interface Local {
   s: number;
   /** Fraction of the second as written (`.123`), or ''. */
   frac: string;
-}
-
-/** True when `zone` is an IANA zone this runtime knows (`Europe/Berlin`, `UTC`). */
-export function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -10,8 +10,8 @@
 import { writeSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { openPendingFile } from '../../files/index.js';
-import { type CsvRecord, fieldText, inspectCsv, scanCsvFile } from '../../inspect/index.js';
 import { type Issue, issue } from '../../model/plain.js';
+import { inspectCsv } from './inspect.js';
 import {
   type NormalizeCounts,
   type NormalizePlan,
@@ -20,6 +20,7 @@ import {
   rewriteRow,
 } from './normalize-plan.js';
 import { type DateOrder, dateOrderOf, TimeWriter } from './normalize-times.js';
+import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
 export type { NormalizeCounts } from './normalize-plan.js';
 

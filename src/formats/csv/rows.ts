@@ -15,12 +15,12 @@ import {
   type RowReadOptions,
   type RowsRead,
   rowChannel,
-} from '../../check/rows.js';
-import { type CsvRecord, fieldText, scanCsvFile } from '../../inspect/index.js';
+} from '../../check/shared.js';
 import type { CsvConfig, TimeFormat } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
 import { isBool, isoMillis, numberOf } from './check-cells.js';
 import { nextLineStart, readCsvHead } from './check-head.js';
+import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
 const HEAD_ROWS = 10_000;
 const HEAD_BYTES = 4 * 1024 * 1024;

@@ -14,7 +14,7 @@
  */
 import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 
 /** The fields of one record: offsets into `bytes`, valid only during the callback. */
 export interface CsvRecord {
@@ -516,7 +516,7 @@ async function openReader(path: string, start: number, sync: boolean): Promise<R
   await handle.close();
   if (start !== 0) return { size: 0, read: async () => 0, close: async () => {} };
   // Loaded here: a scan of a plain file (as in a worker thread) needs none of the inspectors.
-  const { openFileSource } = await import('../../inspect/byte-source.js');
+  const { openFileSource } = await import('../../inspect/shared.js');
   const source = await openFileSource(path);
   return gunzipReader(source, () => source.close());
 }
@@ -541,7 +541,7 @@ async function sourceReader(source: ByteSource, start: number): Promise<Reader> 
 
 /** A sequential reader over a gzip source's content, from the start. */
 async function gunzipReader(source: ByteSource, done: () => Promise<void>): Promise<Reader> {
-  const { gunzipChunks } = await import('../../inspect/gzip-source.js');
+  const { gunzipChunks } = await import('../../inspect/shared.js');
   const chunks = gunzipChunks(source, 1024 * 1024);
   let pending: Uint8Array | undefined;
   return {

@@ -10,13 +10,8 @@
  * InspectError (`hdf5_unreadable`), never a hang.
  */
 
-import { fitOf } from '../../check/types.js';
-import {
-  type ByteSource,
-  type Hdf5Dataset,
-  type Hdf5Type,
-  inspectHdf5,
-} from '../../inspect/index.js';
+import { fitOf } from '../../check/shared.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelDataType, Hdf5Config, TimeFormat } from '../../model/index.js';
 import {
   type Issue,
@@ -28,15 +23,10 @@ import {
   unixUnitThatFits,
 } from '../../model/plain.js';
 import { listSome, notFoundHint } from '../../validate/index.js';
-import {
-  hdf5ChannelRead,
-  hdf5ChannelTypeOf,
-  hdf5ValueIssues,
-  type ReadGroup,
-  shortName,
-  unixUnitIssue,
-  withoutRestatedTypeIssues,
-} from '../../values/index.js';
+import { shortName, unixUnitIssue, withoutRestatedTypeIssues } from '../../values/index.js';
+import { hdf5ChannelTypeOf } from './channel-types.js';
+import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from './inspect.js';
+import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
 
 export interface Hdf5CheckOptions {
   full?: boolean;

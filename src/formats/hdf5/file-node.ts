@@ -14,7 +14,7 @@
  *   takes for the end of the file;
  * - throwing `new FS.ErrnoError(errno)` from a stream op fails the C call with that errno.
  */
-import type { PlaceReader } from '../../inspect/place-reader.js';
+import type { PlaceReader } from '../../inspect/shared.js';
 
 interface EmStream {
   position: number;

@@ -6,26 +6,18 @@
  * inspects the file first.
  */
 import { basename, extname } from 'node:path';
+import type { Confidence, Draft, Evidence, InferOptions } from '../../infer/shared.js';
 import {
+  readsWhole,
   relativeFormatFromUnit,
+  SAMPLE_ROWS,
   startTimeFromFileName,
   timeNameScore,
   unitFromName,
   unixFormatOfUnit,
   unixUnitFromMagnitude,
-} from '../../infer/time.js';
-import type { Confidence, Draft, Evidence, InferOptions } from '../../infer/types.js';
-import { readsWhole, SAMPLE_ROWS } from '../../infer/values.js';
-import {
-  type ByteSource,
-  type Hdf5Attribute,
-  type Hdf5Dataset,
-  type Hdf5Profile,
-  type Hdf5Type,
-  inspectHdf5,
-  MAX_TWO_D_COLUMNS,
-  typeName,
-} from '../../inspect/index.js';
+} from '../../infer/shared.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import {
   type ChannelConfig,
   type ChannelDataType,
@@ -43,12 +35,17 @@ import {
   RFC3339_TEXT,
 } from '../../model/plain.js';
 import { notFoundHint } from '../../validate/index.js';
+import { hdf5ChannelTypeOf } from './channel-types.js';
 import {
-  hdf5ChannelRead,
-  hdf5ChannelTypeOf,
-  hdf5ValueIssues,
-  type ReadGroup,
-} from '../../values/index.js';
+  type Hdf5Attribute,
+  type Hdf5Dataset,
+  type Hdf5Profile,
+  type Hdf5Type,
+  inspectHdf5,
+  MAX_TWO_D_COLUMNS,
+  typeName,
+} from './inspect.js';
+import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
 
 const P = '/hdf5Config';
 

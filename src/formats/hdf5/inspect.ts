@@ -15,13 +15,15 @@
  */
 import { stat } from 'node:fs/promises';
 import {
+  type BaseProfile,
   type ByteSource,
+  type FieldProfile,
+  IN_MEMORY,
+  InspectError,
   isCompressedPlace,
   refuseEmptyFile,
   throughSource,
-} from '../../inspect/byte-source.js';
-import { IN_MEMORY } from '../../inspect/place-reader.js';
-import { type BaseProfile, type FieldProfile, InspectError } from '../../inspect/profile.js';
+} from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import type { Hdf5Target, RowsRequest, RowValues, SliceRequest, SliceValues } from './reader.js';
 import { readSuperblock, type Superblock, type SuperblockProblem } from './superblock.js';

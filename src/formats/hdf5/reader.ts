@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import type { Dataset, Group, Metadata } from 'h5wasm';
-import type { Place } from '../../inspect/byte-source.js';
+import type { Place } from '../../inspect/shared.js';
 import type {
   Hdf5Attribute,
   Hdf5Dataset,

@@ -17,10 +17,10 @@ import {
   type RowsRead,
   rowChannel,
   sampleRanges,
-} from '../../check/rows.js';
-import { type Hdf5Dataset, inspectHdf5, readHdf5Rows } from '../../inspect/index.js';
+} from '../../check/shared.js';
 import type { Hdf5Config, Hdf5DataEntry } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
+import { type Hdf5Dataset, inspectHdf5, readHdf5Rows } from './inspect.js';
 
 const FULL_CHUNK = 65_536;
 

@@ -1,4 +1,4 @@
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 
 /**
  * The few facts of an HDF5 superblock needed to refuse a file before the HDF5 library sees

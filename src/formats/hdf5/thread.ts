@@ -13,8 +13,8 @@
  */
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import type { Place } from '../../inspect/byte-source.js';
-import { openPlaceReader, type PlaceReader } from '../../inspect/place-reader.js';
+import type { Place } from '../../inspect/shared.js';
+import { openPlaceReader, type PlaceReader } from '../../inspect/shared.js';
 import { type EmFs, placeFile } from './file-node.js';
 import { type H5Module, type Hdf5Job, type RawTree, runHdf5Job } from './reader.js';
 

@@ -7,12 +7,7 @@
  * (tally.ts), so memory is bounded by one slice however long the datasets. Rows are
  * named by their 0-based index, as HDF5 tools show them.
  */
-import {
-  type ByteSource,
-  type Hdf5Dataset,
-  readHdf5Slice,
-  type SliceValues,
-} from '../../inspect/index.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelConfig, ChannelDataType } from '../../model/index.js';
 import { type Issue, issue, maxOf, minOf, pushAll } from '../../model/plain.js';
 import {
@@ -27,7 +22,8 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
-} from '../../values/tally.js';
+} from '../../values/index.js';
+import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from './inspect.js';
 
 /** One part of a dataset read whole: the dataset, a column of an [N, k] one, or a compound member. */
 export interface PartRead {

@@ -10,7 +10,7 @@
  * detaches the buffer): each batch is judged whole before the next one is asked for.
  */
 import { open } from 'node:fs/promises';
-import type { ByteSource } from '../../inspect/index.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { Chunk } from '../../values/index.js';
 
 /** A batch's columns by name, each a view of the values in the wasm memory. */

@@ -6,24 +6,20 @@
  * the values too (see parquet-values.ts).
  */
 
-import { fitOf } from '../../check/types.js';
-import {
-  type ByteSource,
-  inspectParquetSource,
-  type ParquetFieldProfile,
-  type ParquetProfile,
-} from '../../inspect/index.js';
+import { fitOf } from '../../check/shared.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelConfig, ParquetConfig, TimeFormat } from '../../model/index.js';
 import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../../model/plain.js';
 import { notFoundHint } from '../../validate/index.js';
 import {
   channelValueIssues,
-  parquetChannelTypeOf,
   shortName,
   timeValueIssues,
   unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
+import { parquetChannelTypeOf } from './channel-types.js';
+import { inspectParquetSource, type ParquetFieldProfile, type ParquetProfile } from './inspect.js';
 import { columnPlace, scanParquetValues, type ValueChannel, type ValueTallies } from './values.js';
 
 export interface ParquetCheckOptions {

@@ -5,24 +5,15 @@
  * first page of a channel-name column (to list the channel names).
  */
 import { basename, extname } from 'node:path';
+import type { Confidence, Draft, Evidence, InferOptions, Layout } from '../../infer/shared.js';
 import {
   startTimeFromFileName,
   timeNameScore,
   unitFromName,
   unixFormatOfUnit,
   unixUnitFromMagnitude,
-} from '../../infer/time.js';
-import type { Confidence, Draft, Evidence, InferOptions, Layout } from '../../infer/types.js';
-import {
-  type ByteSource,
-  type ColumnHead,
-  type ColumnHeadMissing,
-  inspectParquetSource,
-  openForInspection,
-  type ParquetFieldProfile,
-  type ParquetProfile,
-  readColumnHead,
-} from '../../inspect/index.js';
+} from '../../infer/shared.js';
+import { type ByteSource, openForInspection } from '../../inspect/shared.js';
 import {
   type ChannelConfig,
   PARQUET_COMPLEX_TYPES_IMPORT_MODE_VALUES,
@@ -41,7 +32,15 @@ import {
   RFC3339_TEXT,
 } from '../../model/plain.js';
 import { listSome, notFoundHint } from '../../validate/index.js';
-import { isParquetText, parquetChannelTypeOf } from '../../values/index.js';
+import { isParquetText, parquetChannelTypeOf } from './channel-types.js';
+import {
+  type ColumnHead,
+  type ColumnHeadMissing,
+  inspectParquetSource,
+  type ParquetFieldProfile,
+  type ParquetProfile,
+  readColumnHead,
+} from './inspect.js';
 
 /** Infers a draft ParquetConfig for a file on disk. */
 export async function inferParquet(path: string, options: InferOptions = {}): Promise<Draft> {

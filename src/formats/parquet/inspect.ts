@@ -29,8 +29,14 @@ import {
   type SchemaElement,
   type SchemaTree,
 } from 'hyparquet';
-import { type ByteSource, openForInspection, refuseEmptyFile } from '../../inspect/byte-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from '../../inspect/profile.js';
+import {
+  type BaseProfile,
+  type ByteSource,
+  type FieldProfile,
+  InspectError,
+  openForInspection,
+  refuseEmptyFile,
+} from '../../inspect/shared.js';
 import type { Issue } from '../../model/plain.js';
 import { arrowFieldMetadata } from './arrow-schema.js';
 import { footerLeafCount } from './width.js';

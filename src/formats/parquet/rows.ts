@@ -20,7 +20,7 @@ import {
   type RowsRead,
   rowChannel,
   sampleRanges,
-} from '../../check/rows.js';
+} from '../../check/shared.js';
 import type { ChannelConfig, ParquetConfig, ParquetTimeColumn } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
 

@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
 import type { RecordBatch } from 'parquet-wasm';
-import { type ByteSource, wholeFileOf } from '../../inspect/index.js';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType } from '../../model/index.js';
 import {
   arrayChunk,

@@ -3,8 +3,9 @@
  * declares in a draft, and what the value tallies judge a channel by when its config
  * declares none.
  */
-import { type TdmsChannelProfile, tdmsProperty } from '../../inspect/index.js';
+
 import type { ChannelDataType } from '../../model/index.js';
+import { type TdmsChannelProfile, tdmsProperty } from './inspect.js';
 
 export type TdmsTypeChoice =
   | { dataType: ChannelDataType; reason: string; complex?: boolean }

@@ -8,17 +8,13 @@
  * times going backwards or repeating, NaN/±inf, values outside the declared type.
  */
 
-import { fitOf } from '../../check/types.js';
+import { fitOf } from '../../check/shared.js';
 import {
   type ByteSource,
-  inspectTdmsSource,
   openFileSource,
-  type TdmsChannelProfile,
-  type TdmsProfile,
-  tdmsProperty,
   throughSource,
   wholeFileOf,
-} from '../../inspect/index.js';
+} from '../../inspect/shared.js';
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import {
@@ -27,12 +23,15 @@ import {
   listSome,
   notFoundHint,
 } from '../../validate/index.js';
+import { shortName, withoutRestatedTypeIssues } from '../../values/index.js';
+import { tdmsChannelTypeOf } from './channel-types.js';
 import {
-  shortName,
-  tdmsChannelTypeOf,
-  tdmsValueIssues,
-  withoutRestatedTypeIssues,
-} from '../../values/index.js';
+  inspectTdmsSource,
+  type TdmsChannelProfile,
+  type TdmsProfile,
+  tdmsProperty,
+} from './inspect.js';
+import { tdmsValueIssues } from './values.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */

@@ -8,20 +8,14 @@
  * `inferTdms`, which inspects the file first.
  */
 import { basename, extname } from 'node:path';
-import { relativeFormatFromUnit, timeNameScore, unitFromName } from '../../infer/time.js';
-import type { Draft, Evidence, InferOptions, TdmsNames } from '../../infer/types.js';
-import { readsWhole } from '../../infer/values.js';
+import type { Draft, Evidence, InferOptions, TdmsNames } from '../../infer/shared.js';
 import {
-  type ByteSource,
-  inspectTdms,
-  inspectTdmsSource,
-  openFileSource,
-  type TdmsChannelProfile,
-  type TdmsGroupProfile,
-  type TdmsProfile,
-  type TdmsProperty,
-  tdmsProperty,
-} from '../../inspect/index.js';
+  readsWhole,
+  relativeFormatFromUnit,
+  timeNameScore,
+  unitFromName,
+} from '../../infer/shared.js';
+import { type ByteSource, openFileSource } from '../../inspect/shared.js';
 import type {
   ChannelConfig,
   ChannelDataType,
@@ -30,11 +24,17 @@ import type {
   TimeFormat,
 } from '../../model/index.js';
 import { type Issue, issue, pushAll } from '../../model/plain.js';
+import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
 import {
-  tdmsChannelTypeOf as channelTypeOf,
-  type TdmsTypeChoice,
-  tdmsValueIssues,
-} from '../../values/index.js';
+  inspectTdms,
+  inspectTdmsSource,
+  type TdmsChannelProfile,
+  type TdmsGroupProfile,
+  type TdmsProfile,
+  type TdmsProperty,
+  tdmsProperty,
+} from './inspect.js';
+import { tdmsValueIssues } from './values.js';
 
 const P = '/tdmsConfig';
 const TDMS_EPOCH = '1904-01-01T00:00:00Z';

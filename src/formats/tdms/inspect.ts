@@ -9,12 +9,14 @@
  */
 import { access } from 'node:fs/promises';
 import {
+  type BaseProfile,
   type ByteSource,
   emptyFileError,
+  type FieldProfile,
+  InspectError,
   openForInspection,
   throughSource,
-} from '../../inspect/byte-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from '../../inspect/profile.js';
+} from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import { type DaqmxIndex, splitTdmsPath, type TdmsProperty, type TdmsValue } from './metadata.js';
 import {

@@ -15,7 +15,7 @@
  * fixed-point values are not decoded (the platform's own reader skips DAQmx channels): such
  * a channel gets no values and is reported once.
  */
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import { valueSize } from './active.js';
 import {
   badEnds,

@@ -22,7 +22,9 @@ import {
   type RowsRead,
   rowChannel,
   sampleRanges,
-} from '../../check/rows.js';
+} from '../../check/shared.js';
+import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
+import { minOf, pointer } from '../../model/plain.js';
 import {
   inspectTdms,
   readTdmsValues,
@@ -30,9 +32,7 @@ import {
   type TdmsProfile,
   type TdmsValueRequest,
   tdmsProperty,
-} from '../../inspect/index.js';
-import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
-import { minOf, pointer } from '../../model/plain.js';
+} from './inspect.js';
 
 type Time =
   | { kind: 'waveform'; startMs: number; stepMs: number }

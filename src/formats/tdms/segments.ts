@@ -9,7 +9,7 @@
  * previous object list and lists only new or changed objects; a raw data index of 0 means
  * "as in the previous segment"; properties may be added or changed in any later segment.
  */
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import { type Active, ActiveList, type ObjectState, valueSize } from './active.js';
 import { parseMetadata, type RawIndex, type SegmentObject, TdmsFormatError } from './metadata.js';
 

@@ -11,17 +11,7 @@
  * is not what the metadata says are reported, so the verdict never claims values it did not
  * read.
  */
-import {
-  type ByteSource,
-  readTdmsValues,
-  type TdmsChannelProfile,
-  type TdmsProfile,
-  type TdmsUnread,
-  type TdmsValueRequest,
-  type TdmsValues,
-  type TdmsValuesAt,
-  tdmsProperty,
-} from '../../inspect/index.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import {
@@ -34,8 +24,18 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
-} from '../../values/tally.js';
+} from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
+import {
+  readTdmsValues,
+  type TdmsChannelProfile,
+  type TdmsProfile,
+  type TdmsUnread,
+  type TdmsValueRequest,
+  type TdmsValues,
+  type TdmsValuesAt,
+  tdmsProperty,
+} from './inspect.js';
 
 /** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
 const SAMPLE = 10_000;

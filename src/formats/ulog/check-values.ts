@@ -13,16 +13,7 @@
  * corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is not 0,
  * as C and pyulog read it.
  */
-import {
-  type ByteSource,
-  readUlogData,
-  type UlogDataHandlers,
-  type UlogLeaf,
-  type UlogMessageLayout,
-  type UlogProfile,
-  type UlogSizes,
-  ulogFieldLeaf,
-} from '../../inspect/index.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType, UlogConfig } from '../../model/index.js';
 import { type Issue, pointer, pushAll } from '../../model/plain.js';
 import {
@@ -37,6 +28,15 @@ import {
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
+import {
+  readUlogData,
+  type UlogDataHandlers,
+  type UlogLeaf,
+  type UlogMessageLayout,
+  type UlogProfile,
+  type UlogSizes,
+  ulogFieldLeaf,
+} from './inspect.js';
 
 const HEAD = 2 << 20;
 const SLICE = 512 << 10;

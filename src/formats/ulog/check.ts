@@ -9,21 +9,21 @@
  * and the head of each appended part; with `full`, every message.
  */
 
-import { fitOf } from '../../check/types.js';
+import { fitOf } from '../../check/shared.js';
+import { type ByteSource, throughSource } from '../../inspect/shared.js';
+import type { UlogConfig, UlogDataEntry } from '../../model/index.js';
+import { type Issue, issue, pointer } from '../../model/plain.js';
+import { suggestClosest as closest, listSome, notFoundHint } from '../../validate/index.js';
+import { shortName, withoutRestatedTypeIssues } from '../../values/index.js';
+import { ulogChannelTypeOf } from './channel-types.js';
+import { planValues, readUlogValues, ulogValueIssues } from './check-values.js';
 import {
-  type ByteSource,
   inspectUlogSource,
-  throughSource,
   type UlogProfile,
   ulogChannelMessages,
   ulogFieldLeaf,
   ulogLayouts,
-} from '../../inspect/index.js';
-import type { UlogConfig, UlogDataEntry } from '../../model/index.js';
-import { type Issue, issue, pointer } from '../../model/plain.js';
-import { suggestClosest as closest, listSome, notFoundHint } from '../../validate/index.js';
-import { shortName, ulogChannelTypeOf, withoutRestatedTypeIssues } from '../../values/index.js';
-import { planValues, readUlogValues, ulogValueIssues } from './check-values.js';
+} from './inspect.js';
 
 export interface UlogCheckOptions {
   /** Decode every data message of what the config names, not the sampled ranges. */

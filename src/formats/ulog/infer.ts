@@ -7,17 +7,17 @@
  * asking for `relativeStartTime`; the parse-error policy's default explained.
  */
 import { basename, extname } from 'node:path';
-import type { Draft, Evidence, InferOptions } from '../../infer/types.js';
+import type { Draft, Evidence, InferOptions } from '../../infer/shared.js';
+import { Timestamp, type UlogConfig, type UlogDataEntry } from '../../model/index.js';
+import { type Issue, issue } from '../../model/plain.js';
+import { listSome } from '../../validate/index.js';
+import { ulogChannelTypeOf } from './channel-types.js';
 import {
   inspectUlog,
   type UlogFieldProfile,
   type UlogProfile,
   type UlogSubscription,
-} from '../../inspect/index.js';
-import { Timestamp, type UlogConfig, type UlogDataEntry } from '../../model/index.js';
-import { type Issue, issue } from '../../model/plain.js';
-import { listSome } from '../../validate/index.js';
-import { ulogChannelTypeOf } from '../../values/index.js';
+} from './inspect.js';
 
 const P = '/ulogConfig';
 

@@ -20,12 +20,14 @@
  */
 
 import {
+  type BaseProfile,
   type ByteSource,
+  type FieldProfile,
+  InspectError,
   openForInspection,
   refuseEmptyFile,
   throughSource,
-} from '../../inspect/byte-source.js';
-import { type BaseProfile, type FieldProfile, InspectError } from '../../inspect/profile.js';
+} from '../../inspect/shared.js';
 import { type Issue, type IssueCode, issue, pushAll } from '../../model/plain.js';
 import { type UlogDataHandlers, type UlogSizes, walkUlogData } from './data.js';
 import {

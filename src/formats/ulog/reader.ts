@@ -1,4 +1,4 @@
-import type { ByteSource } from '../../inspect/byte-source.js';
+import type { ByteSource } from '../../inspect/shared.js';
 
 /** Bytes read per refill: big enough that small messages cost no read each, small for memory. */
 export const CHUNK = 1 << 20;

@@ -19,7 +19,10 @@ import {
   type RowReadOptions,
   type RowsRead,
   rowChannel,
-} from '../../check/rows.js';
+} from '../../check/shared.js';
+import type { UlogConfig } from '../../model/index.js';
+import { pointer } from '../../model/plain.js';
+import { ulogRanges } from './check-values.js';
 import {
   inspectUlog,
   readUlogData,
@@ -30,10 +33,7 @@ import {
   ulogFieldLeaf,
   ulogFieldValue,
   ulogLayouts,
-} from '../../inspect/index.js';
-import type { UlogConfig } from '../../model/index.js';
-import { pointer } from '../../model/plain.js';
-import { ulogRanges } from './check-values.js';
+} from './inspect.js';
 
 interface Axis {
   /** msg_ids of the message instance, or the log tag (-1 untagged). */

@@ -6,8 +6,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { formatById, formats } from '../../formats/index.js';
 import { openFileSource } from '../byte-source.js';
-import { inspectFormat, inspectFormats } from '../formats.js';
 import { gunzipHead, isGzip } from '../gzip-source.js';
 import type { FileFormat } from '../profile.js';
 import type { Container, ContainerKind } from './types.js';
@@ -32,8 +32,8 @@ export function leftOutByName(path: string): string | undefined {
 
 /** The formats a batch lists, in words: "CSV, Parquet, HDF5, TDMS, CH10 and ULog". */
 function batchTitles(): string {
-  const titles = inspectFormats()
-    .filter((f) => f.batch)
+  const titles = formats()
+    .filter((f) => f.batch !== 'none')
     .map((f) => f.title);
   return titles.length > 1
     ? `${titles.slice(0, -1).join(', ')} and ${titles.at(-1)}`
@@ -42,9 +42,9 @@ function batchTitles(): string {
 
 /** Why a member of this format and name is not data, or undefined when the batch lists it. */
 export function leftOutByContent(path: string, format: FileFormat, by: string): string | undefined {
-  const entry = inspectFormat(format);
+  const entry = formatById(format);
   if (!entry) return 'not a data file (binary, not a format importkit knows)';
-  if (!entry.batch) return `a ${entry.title} file (a batch imports ${batchTitles()})`;
+  if (entry.batch === 'none') return `a ${entry.title} file (a batch imports ${batchTitles()})`;
   const ext = extname(path.replace(/\.gz$/i, '')).toLowerCase();
   const data = entry.batchExtensions ?? entry.extensions;
   if (entry.text && by !== 'magic' && !data.includes(ext))

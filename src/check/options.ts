@@ -1,0 +1,38 @@
+/** What every format's check is given: its options, and the shape of a format's check. */
+
+import type { ByteSource } from '../inspect/shared.js';
+import type { Issue } from '../model/plain.js';
+
+export interface CheckOptions {
+  /** Read every row (CSV), row group (Parquet), element (HDF5) or value (TDMS) instead of samples. */
+  full?: boolean;
+  /**
+   * Progress of long reads: done of total (bytes for CSV and TDMS, members for a batch, rows
+   * for the others).
+   */
+  onProgress?: (done: number, total: number) => void;
+  /** HDF5: time limit of each read of the HDF5 library, in ms (default 60 000). */
+  timeoutMs?: number;
+  /** CSV: the delimiter (`,` `;` `\t` `|`) instead of detecting it. */
+  delimiter?: string;
+  /** CSV: the 1-based header row (0: none) instead of detecting it. */
+  headerRow?: number;
+  /**
+   * CSV `full`: threads, this one and workers (default: the cores; 1 reads in this thread).
+   * A batch: members checked at once (default 2), sharing the jobs.
+   */
+  jobs?: number;
+  /** CSV `full`: the largest range a thread scans, in bytes (default 64 MiB, then shrinking). */
+  rangeBytes?: number;
+}
+
+/**
+ * A format's check: its config (the value under `key` in the document) against the data,
+ * read through `source` (a file, or a member of a folder or an archive read in place; issues
+ * name `source.name`). The caller opens and closes the source.
+ */
+export type FormatCheck = (
+  config: Record<string, unknown>,
+  source: ByteSource,
+  options: CheckOptions & { key: string },
+) => Promise<Issue[]>;
