@@ -20,7 +20,7 @@ import {
 import {
   type BatchConfig,
   type Channel,
-  CONFIG_KEYS,
+  configKeysOf,
   type ImportDocument,
   kindOfKey,
   pushAll,
@@ -124,7 +124,7 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
   if (!result.ok) fail(`invalid config: ${describeIssues(result.issues)}`);
   for (const i of result.issues) if (i.severity === 'warning') warnings.push(i.message);
 
-  const key = CONFIG_KEYS.find((k) => configs[k] !== undefined);
+  const key = configKeysOf(configs).find((k) => configs[k] !== undefined);
   if (!key) fail('invalid config: no config in the document');
   const kind = kindOfKey(key);
   const canonical = result.value as Record<string, unknown> | undefined;
@@ -155,7 +155,8 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
     for (const i of checked) if (i.severity === 'warning') warnings.push(hidePath(i.message));
   }
   const entry = formatOfConfigKey(key);
-  if (entry?.facts?.timeRange) {
+  const facts = await entry?.facts?.();
+  if (entry && facts?.timeRange) {
     // A format whose profile says when its data starts and stops (column statistics, the
     // sampled rows of a dataset, the time packets).
     let profile: BaseProfile;
@@ -169,10 +170,10 @@ async function process(rec: ImportRecord, ctx: ImportContext): Promise<string[]>
       if (entry.id !== profile.format) {
         fail(`the file is ${profile.format.toUpperCase()}, but the config is a ${key}`);
       }
-      const missing = missingColumns(entry.facts.columnsNamed?.(config) ?? [], profile);
+      const missing = missingColumns(facts.columnsNamed?.(config) ?? [], profile);
       if (missing.length > 0) fail(missing.join('; '));
     }
-    const times = entry.facts.timeRange(config, profile);
+    const times = facts.timeRange(config, profile);
     if (times.start) rec.dataImport.dataStartTime = times.start;
     if (times.stop) rec.dataImport.dataStopTime = times.stop;
   } else if (checked) {

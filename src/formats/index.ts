@@ -10,6 +10,7 @@
  * called (`test/architecture/lazy-formats.test.ts` holds this).
  */
 import type { FileFormat } from '../inspect/shared.js';
+import { registerConfigKind } from '../model/plain.js';
 import { ch10 } from './ch10/index.js';
 import { csv } from './csv/index.js';
 import { hdf5 } from './hdf5/index.js';
@@ -49,15 +50,23 @@ export function formatOfName(path: string): FormatEntry | undefined {
 
 /**
  * Adds a format to the table (a plug-in format, or a test's); every stage, the command
- * line, batches and the emulator then reach it. Returns the function that removes it.
- * Refuses an id or a config key that is taken.
+ * line, batches and the emulator then reach it, and the validator accepts its config (a
+ * config of no built-in kind is registered with the model). Returns the function that
+ * removes both. Refuses an id or a config key that is taken.
  */
 export function registerFormat(entry: FormatEntry): () => void {
   if (TABLE.has(entry.id) || entry.id === 'unknown' || formatOfConfigKey(entry.config.key))
     throw new Error(`format '${entry.id}' (${entry.config.key}) is already in the table`);
+  const { key, title, kind, validate } = entry.config;
+  const removeKind =
+    kind === undefined
+      ? registerConfigKind({ key, title, ...(validate ? { validate } : {}) })
+      : undefined;
   TABLE.set(entry.id, entry);
   return () => {
-    if (TABLE.get(entry.id) === entry) TABLE.delete(entry.id);
+    if (TABLE.get(entry.id) !== entry) return;
+    TABLE.delete(entry.id);
+    removeKind?.();
   };
 }
 

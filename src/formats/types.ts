@@ -90,8 +90,19 @@ export interface FormatEntry {
    */
   text?: boolean;
 
-  /** The config that reads it: its key in a document, its name in messages, and its kind. */
-  config: { key: string; title: string; kind?: ConfigKind };
+  /**
+   * The config that reads it: its key in a document, its name in messages, and its kind
+   * (a built-in one, whose zod schema is in `model/`). A format added at run time brings
+   * its own config instead: no kind, and `validate`, its check of the config's value.
+   */
+  config: {
+    key: string;
+    title: string;
+    kind?: ConfigKind;
+    validate?(config: unknown, path: string): Issue[];
+  };
+  /** Its config's page under docs/ and what it imports, in words (the docs index lists them). */
+  docs?: { page: string; imports: string };
   /**
    * How a batch lists a file of this format: with a config under the config's key
    * (`config`, the default), by its DataTypeKey only (`type-only`: CH10, whose batch entry
@@ -144,7 +155,7 @@ export interface FormatEntry {
   timeline?: () => Promise<TimelineReader>;
 
   /** What a config of this format says about its file (the emulator's import answer). */
-  facts?: ConfigFacts;
+  facts?: () => Promise<ConfigFacts>;
   /** Rewrites a file of this format into one the platform reads (CSV). */
   normalize?: () => Promise<Normalizer>;
 }

@@ -3,13 +3,12 @@
  * config, configs shared by several files folded into their kind's default, issues and
  * evidence moved under each file's pointer.
  */
+import { formatById } from '../inspect/index.js';
 import type { BatchConfig, DataTypeKey } from '../model/index.js';
 import {
   BATCH_FILE_KEYS,
   type BatchFileKey,
   batchDefaultKey,
-  type ConfigKind,
-  dataTypeKeyOf,
   type Issue,
   isBatchFileKey,
   issue,
@@ -22,9 +21,10 @@ import type { Draft, Evidence, InferOptions } from './types.js';
 
 type FileKey = BatchFileKey;
 /** The key a format's config has in a batch file entry; none for CH10 (listed by type only). */
+/** The key a batch file entry holds a member's config under, from the format table. */
 function keyOfFormat(format: string): FileKey | undefined {
-  const key = `${format}Config`;
-  return isBatchFileKey(key) ? key : undefined;
+  const key = formatById(format)?.config.key;
+  return key !== undefined && isBatchFileKey(key) ? key : undefined;
 }
 /** Fields set once for the whole batch, or not needed in one (Parquet footers). */
 const BATCH_LEVEL = new Set(['assetName', 'runName', 'runId', 'footerOffset', 'footerLength']);
@@ -41,7 +41,9 @@ interface Listed {
 }
 
 function typeOf(format: string, config: Record<string, unknown> | undefined): DataTypeKey {
-  return dataTypeKeyOf(format as Exclude<ConfigKind, 'batch'>, config);
+  const type = formatById(format)?.dataTypeKey?.(config);
+  if (type === undefined) throw new TypeError(`no DataTypeKey for ${format}`);
+  return type;
 }
 
 /** The file's own config, without what the batch sets once. */

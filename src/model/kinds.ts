@@ -1,4 +1,5 @@
 import type { DATA_TYPE_KEY_VALUES } from './enum-values.js';
+import type { Issue } from './issue.js';
 
 /**
  * The kinds of import config and the document key of each, as plain values (no zod):
@@ -83,4 +84,39 @@ export function dataTypeKeyOf(
   );
   if (found === undefined) throw new TypeError(`no DataTypeKey for ${kind}`);
   return found;
+}
+
+/**
+ * A config kind that a format added to the format table at run time brings with it (a
+ * plug-in format, or a test's): its document key, its name in messages, and its own check
+ * of the value under that key. The validator accepts such a key as a document's config
+ * (the built-in kinds are checked against the JSON Schemas instead).
+ */
+export interface AddedConfigKind {
+  key: string;
+  title: string;
+  /** The issues of the config under `key` (`path` is its JSON pointer, `/<key>`). */
+  validate?(config: unknown, path: string): Issue[];
+}
+
+const ADDED_KINDS = new Map<string, AddedConfigKind>();
+
+/** Adds a config kind; returns the function that removes it. Refuses a key that is taken. */
+export function registerConfigKind(kind: AddedConfigKind): () => void {
+  if ((CONFIG_KEYS as readonly string[]).includes(kind.key) || ADDED_KINDS.has(kind.key))
+    throw new Error(`config key '${kind.key}' is already taken`);
+  ADDED_KINDS.set(kind.key, kind);
+  return () => {
+    if (ADDED_KINDS.get(kind.key) === kind) ADDED_KINDS.delete(kind.key);
+  };
+}
+
+/** The added config kind under `key`, or undefined (a built-in key, or none). */
+export function addedConfigKind(key: string): AddedConfigKind | undefined {
+  return ADDED_KINDS.get(key);
+}
+
+/** The keys of `doc` that hold a config, built-in kinds first, then added ones. */
+export function configKeysOf(doc: object): string[] {
+  return [...CONFIG_KEYS, ...ADDED_KINDS.keys()].filter((k) => Object.hasOwn(doc, k));
 }

@@ -1,5 +1,5 @@
 import type { ImportDocument } from '../model/index.js';
-import { hasErrors, type Issue, issue } from '../model/plain.js';
+import { addedConfigKind, hasErrors, type Issue, issue } from '../model/plain.js';
 import { fastYamlValue } from './_fast-yaml.js';
 import { normalizeDocument } from './normalize.js';
 import { runRules } from './rules/index.js';
@@ -74,6 +74,24 @@ const KEY_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The document without the configs of kinds added at run time (`registerConfigKind`: a
+ * plug-in format's), which the JSON Schemas do not know, and the issues each added kind's
+ * own check finds in its config.
+ */
+function apartAddedKinds(value: unknown): { shaped: unknown; added: Issue[] } {
+  const doc = value as Record<string, unknown>;
+  const keys = Object.keys(doc).filter((k) => addedConfigKind(k) !== undefined);
+  if (keys.length === 0) return { shaped: value, added: [] };
+  const shaped = { ...doc };
+  const added: Issue[] = [];
+  for (const key of keys) {
+    delete shaped[key];
+    for (const i of addedConfigKind(key)?.validate?.(doc[key], `/${key}`) ?? []) added.push(i);
+  }
+  return { shaped, added };
+}
+
+/**
  * Validates a config document given as data (parsed JSON or YAML): normalises it
  * (snake_case keys, numbers for 64-bit fields, enum numbers), checks its shape against
  * the JSON Schema (ajv) and runs the semantic rules. Never throws.
@@ -114,7 +132,9 @@ export function validateConfig(value: unknown): ValidationResult {
       if (p === '') return false;
     }
   };
-  for (const i of checkShape(normal.value)) if (!within(i.path)) issues.push(i);
+  const { shaped, added } = apartAddedKinds(normal.value);
+  for (const i of checkShape(shaped)) if (!within(i.path)) issues.push(i);
+  for (const i of added) issues.push(i);
   for (const i of runRules(normal.value as Record<string, unknown>)) issues.push(i);
   const document = normal.value as ImportDocument;
   return hasErrors(issues)

@@ -2,7 +2,6 @@
 import type { Ch10Config } from '../../model/index.js';
 import { CONFIG_KIND_KEYS } from '../../model/plain.js';
 import type { FormatEntry } from '../types.js';
-import { ch10Facts } from './facts.js';
 
 export const ch10: FormatEntry = {
   id: 'ch10',
@@ -10,6 +9,7 @@ export const ch10: FormatEntry = {
   extensions: ['.ch10', '.c10'],
   magic: [{ bytes: [0x25, 0xeb] }], // the packet sync pattern 0xEB25, little-endian
   config: { key: CONFIG_KIND_KEYS.ch10, title: 'Ch10Config', kind: 'ch10' },
+  docs: { page: 'configs/ch10.md', imports: 'IRIG 106 Chapter 10 recordings' },
   // A batch file entry holds no ch10Config and there is no defaultCh10Config: the platform
   // reads a CH10 member with its defaults, so a batch lists it by its type only.
   batch: 'type-only',
@@ -27,5 +27,5 @@ export const ch10: FormatEntry = {
   noRowsNote:
     'CH10 values are not plotted: importkit reads the TMATS setup and the packet headers of a CH10 file, not the data in its packets, so this page shows where each channel has packets instead of plots (the check verdict and the config stand)',
   timeline: async () => (await import('./check.js')).ch10Timeline,
-  facts: ch10Facts,
+  facts: async () => (await import('./facts.js')).ch10Facts,
 };

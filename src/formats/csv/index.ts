@@ -2,7 +2,6 @@
 import type { CsvConfig } from '../../model/index.js';
 import { CONFIG_KIND_KEYS } from '../../model/plain.js';
 import type { FormatEntry } from '../types.js';
-import { csvFacts } from './facts.js';
 
 export const csv: FormatEntry = {
   id: 'csv',
@@ -13,6 +12,10 @@ export const csv: FormatEntry = {
   batchExtensions: ['.csv', '.tsv'],
   text: true,
   config: { key: CONFIG_KIND_KEYS.csv, title: 'CsvConfig', kind: 'csv' },
+  docs: {
+    page: 'configs/csv.md',
+    imports: 'delimited text: a time column and data columns by number',
+  },
   dataTypeKey: () => 'DATA_TYPE_KEY_CSV',
   inspect: async (path, options) => (await import('./inspect.js')).inspectCsv(path, options),
   infer: async (path, options) => (await import('./infer.js')).inferCsv(path, options),
@@ -23,6 +26,6 @@ export const csv: FormatEntry = {
   check: async (config, source, options) =>
     (await import('./check.js')).checkCsv(config as CsvConfig, source, options),
   rows: async () => (await import('./rows.js')).csvRows,
-  facts: csvFacts,
+  facts: async () => (await import('./facts.js')).csvFacts,
   normalize: async () => (await import('./normalize.js')).normalizeCsv,
 };

@@ -2,7 +2,6 @@
 import type { ParquetConfig } from '../../model/index.js';
 import { CONFIG_KIND_KEYS, dataTypeKeyOf } from '../../model/plain.js';
 import type { FormatEntry } from '../types.js';
-import { parquetFacts } from './facts.js';
 
 export const parquet: FormatEntry = {
   id: 'parquet',
@@ -10,6 +9,7 @@ export const parquet: FormatEntry = {
   extensions: ['.parquet', '.pqt'],
   magic: [{ bytes: [0x50, 0x41, 0x52, 0x31] }], // PAR1
   config: { key: CONFIG_KIND_KEYS.parquet, title: 'ParquetConfig', kind: 'parquet' },
+  docs: { page: 'configs/parquet.md', imports: 'flat tables, or one channel per row' },
   // The DataTypeKey says the layout: flat, or one channel per row.
   dataTypeKey: (config) => dataTypeKeyOf('parquet', config),
   inspect: async (path) => (await import('./inspect.js')).inspectParquet(path),
@@ -26,5 +26,5 @@ export const parquet: FormatEntry = {
   check: async (config, source, options) =>
     (await import('./check.js')).checkParquet(config as ParquetConfig, source, options),
   rows: async () => (await import('./rows.js')).parquetRows,
-  facts: parquetFacts,
+  facts: async () => (await import('./facts.js')).parquetFacts,
 };

@@ -9,6 +9,7 @@ export const tdms: FormatEntry = {
   extensions: ['.tdms'],
   magic: [{ bytes: [0x54, 0x44, 0x53, 0x6d] }], // TDSm
   config: { key: CONFIG_KIND_KEYS.tdms, title: 'TdmsConfig', kind: 'tdms' },
+  docs: { page: 'configs/tdms.md', imports: 'NI TDMS groups and channels, waveform or timed' },
   dataTypeKey: () => 'DATA_TYPE_KEY_TDMS',
   inspect: async (path, options) =>
     (await import('./inspect.js')).inspectTdms(path, { onProgress: options.onProgress }),

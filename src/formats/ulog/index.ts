@@ -9,6 +9,10 @@ export const ulog: FormatEntry = {
   extensions: ['.ulg'],
   magic: [{ bytes: [0x55, 0x4c, 0x6f, 0x67] }], // ULog
   config: { key: CONFIG_KIND_KEYS.ulog, title: 'UlogConfig', kind: 'ulog' },
+  docs: {
+    page: 'configs/ulog.md',
+    imports: 'PX4 flight logs: message fields, info keys, parameters',
+  },
   dataTypeKey: () => 'DATA_TYPE_KEY_ULOG',
   inspect: async (path, options) => (await import('./inspect.js')).inspectUlog(path, options),
   infer: async (path, options) => (await import('./infer.js')).inferUlog(path, options),

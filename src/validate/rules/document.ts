@@ -1,16 +1,16 @@
-import { CONFIG_KEYS, type Issue, issue } from '../../model/plain.js';
+import { CONFIG_KEYS, configKeysOf, type Issue, issue } from '../../model/plain.js';
 import { join, type Rule } from './_walk.js';
 
 /** Exactly one config key per document; `url`, when given, is an address the platform can fetch. */
 export const documentRule: Rule = (doc) => {
   const out: Issue[] = [];
-  const keys = CONFIG_KEYS.filter((k) => Object.hasOwn(doc, k));
+  const keys = configKeysOf(doc);
   if (keys.length === 0) {
     out.push(
       issue(
         'config_kind_missing',
         '',
-        'The document has no config: none of csvConfig, ch10Config, tdmsConfig, parquetConfig, hdf5Config, ulogConfig, batchConfig.',
+        `The document has no config: none of ${CONFIG_KEYS.join(', ')}.`,
         'Put the config under the key of the file’s format, for example `csvConfig:`.',
       ),
     );
