@@ -120,3 +120,44 @@ export function addedConfigKind(key: string): AddedConfigKind | undefined {
 export function configKeysOf(doc: object): string[] {
   return [...CONFIG_KEYS, ...ADDED_KINDS.keys()].filter((k) => Object.hasOwn(doc, k));
 }
+
+/**
+ * Where each config kind holds its channel configs, as paths from the config: a name is a
+ * field, `*` each entry of a map (CSV's `dataColumns`, keyed by column number) and `#` each
+ * item of a list. The validator's walk of a config's channels reads this table, and so
+ * every caller of it (the emulator creates the channels it finds).
+ */
+export const CHANNEL_PLACES: Readonly<Record<ConfigKind, ReadonlyArray<readonly string[]>>> = {
+  csv: [['dataColumns', '*']],
+  tdms: [['data', '#', 'channelConfig']],
+  hdf5: [['data', '#', 'channelConfig']],
+  ulog: [['data', '#', 'channelConfig']],
+  parquet: [
+    ['flatDataset', 'dataColumns', '#', 'channelConfig'],
+    ['singleChannelPerRow', 'columns', '#', 'columnConfig'],
+    ['singleChannelPerRow', 'singleChannel', 'channel'],
+  ],
+  ch10: [],
+  batch: [],
+};
+
+/**
+ * Where each config kind holds its time format: the object that holds it and the field's
+ * name (a relative format needs `relativeStartTime` beside it in the same object). A time
+ * column (a holder below the config) must say its format, unless the config's `embedded`
+ * flag is set: the file then carries its own time column (CSV's `useEmbeddedConfig`).
+ */
+export const TIME_FORMAT_PLACES: Readonly<
+  Record<ConfigKind, ReadonlyArray<{ holder: readonly string[]; field: string; embedded?: string }>>
+> = {
+  csv: [{ holder: ['timeColumn'], field: 'format', embedded: 'useEmbeddedConfig' }],
+  parquet: [
+    { holder: ['flatDataset', 'timeColumn'], field: 'format' },
+    { holder: ['singleChannelPerRow', 'timeColumn'], field: 'format' },
+  ],
+  tdms: [{ holder: [], field: 'timeFormat' }],
+  hdf5: [{ holder: [], field: 'timeFormat' }],
+  ulog: [],
+  ch10: [],
+  batch: [],
+};

@@ -1,5 +1,6 @@
 import {
   BATCH_FILE_KINDS,
+  CHANNEL_PLACES,
   CONFIG_KIND_KEYS,
   CONFIG_KIND_NAMES,
   type ConfigKind,
@@ -94,47 +95,25 @@ export interface ChannelAt {
   path: string;
 }
 
-/** Every channel config of one config, with its pointer. */
+/** Every channel config of one config, with its pointer, at the places its kind holds them. */
 export function channelsOf(c: ConfigAt): ChannelAt[] {
   const out: ChannelAt[] = [];
-  const push = (v: unknown, path: string) => {
-    const channel = obj(v);
-    if (channel) out.push({ channel, path });
-  };
-  const cfg = c.config;
-  switch (c.kind) {
-    case 'csv':
-      for (const [k, v] of Object.entries(obj(cfg.dataColumns) ?? {}))
-        push(v, join(c.path, 'dataColumns', k));
-      break;
-    case 'tdms':
-    case 'hdf5':
-    case 'ulog':
-      list(cfg.data).forEach((e, i) => {
-        push(obj(e)?.channelConfig, join(c.path, 'data', i, 'channelConfig'));
+  const walk = (v: unknown, place: readonly string[], path: string): void => {
+    const [step, ...rest] = place;
+    if (step === undefined) {
+      const channel = obj(v);
+      if (channel) out.push({ channel, path });
+    } else if (step === '*') {
+      for (const [k, e] of Object.entries(obj(v) ?? {})) walk(e, rest, join(path, k));
+    } else if (step === '#') {
+      list(v).forEach((e, i) => {
+        walk(e, rest, join(path, i));
       });
-      break;
-    case 'parquet': {
-      const flat = obj(cfg.flatDataset);
-      list(flat?.dataColumns).forEach((e, i) => {
-        push(obj(e)?.channelConfig, join(c.path, 'flatDataset', 'dataColumns', i, 'channelConfig'));
-      });
-      const row = obj(cfg.singleChannelPerRow);
-      list(row?.columns).forEach((e, i) => {
-        push(
-          obj(e)?.columnConfig,
-          join(c.path, 'singleChannelPerRow', 'columns', i, 'columnConfig'),
-        );
-      });
-      push(
-        obj(row?.singleChannel)?.channel,
-        join(c.path, 'singleChannelPerRow', 'singleChannel', 'channel'),
-      );
-      break;
+    } else {
+      walk(obj(v)?.[step], rest, join(path, step));
     }
-    default:
-      break;
-  }
+  };
+  for (const place of CHANNEL_PLACES[c.kind]) walk(c.config, place, c.path);
   return out;
 }
 

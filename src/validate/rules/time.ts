@@ -1,4 +1,4 @@
-import { type Issue, isRelativeTimeFormat, issue } from '../../model/plain.js';
+import { type Issue, isRelativeTimeFormat, issue, TIME_FORMAT_PLACES } from '../../model/plain.js';
 import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 
 /**
@@ -11,27 +11,16 @@ import { configsOf, join, misspelt, obj, type Rule } from './_walk.js';
 export const timeRule: Rule = (doc) => {
   const out: Issue[] = [];
   for (const c of configsOf(doc)) {
-    switch (c.kind) {
-      case 'csv': {
-        // With useEmbeddedConfig the file's own time column object is used and this one ignored.
-        const tc = obj(c.config.timeColumn);
-        if (c.config.useEmbeddedConfig !== true) formatGiven(tc, join(c.path, 'timeColumn'), out);
-        check(tc, join(c.path, 'timeColumn'), 'format', out);
-        break;
-      }
-      case 'parquet':
-        for (const layout of ['flatDataset', 'singleChannelPerRow']) {
-          const tc = obj(obj(c.config[layout])?.timeColumn);
-          formatGiven(tc, join(c.path, layout, 'timeColumn'), out);
-          check(tc, join(c.path, layout, 'timeColumn'), 'format', out);
-        }
-        break;
-      case 'tdms':
-      case 'hdf5':
-        check(c.config, c.path, 'timeFormat', out);
-        break;
-      default:
-        break;
+    for (const { holder, field, embedded } of TIME_FORMAT_PLACES[c.kind]) {
+      const at = holder.reduce<Record<string, unknown> | undefined>(
+        (o, k) => obj(o?.[k]),
+        c.config,
+      );
+      const path = join(c.path, ...holder);
+      // A time column needs its format, unless the file's own embedded config gives it.
+      const fromFile = embedded !== undefined && c.config[embedded] === true;
+      if (holder.length > 0 && !fromFile) formatGiven(at, path, out);
+      check(at, path, field, out);
     }
   }
   return out;
