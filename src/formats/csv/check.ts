@@ -39,7 +39,9 @@ import {
   type TimeTally,
   tallyRecords,
 } from './check-tally.js';
-import { type CsvHeadRows, type CsvProfile, inspectCsvSource } from './inspect.js';
+import type { CsvHeadRows } from './head.js';
+import { inspectCsvSource } from './inspect.js';
+import type { CsvProfile } from './profile.js';
 import { scanCsvFile } from './scan.js';
 
 export interface CsvCheckOptions {

@@ -18,7 +18,8 @@ import type { ChannelConfig, ChannelDataType, CsvConfig, TimeFormat } from '../.
 import { type Issue, issue, parseDelimiter, pointer, pushAll } from '../../model/plain.js';
 import { didYouMean, suggestClosest } from '../../validate/index.js';
 import { type NumberStyle, numberStyleOf } from './cells.js';
-import { type CsvFieldProfile, type CsvProfile, inspectCsvSource } from './inspect.js';
+import { inspectCsvSource } from './inspect.js';
+import type { CsvFieldProfile, CsvProfile } from './profile.js';
 
 /**
  * Inspects a CSV file and infers a draft CsvConfig with the evidence for each choice.
