@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { invalid, notFound } from './http.js';
 import { runImport } from './imports.js';
 import type { Dropped } from './proto-read.js';
-import type { ImportRecord, Owned, Store } from './store.js';
+import type { Store } from './store.js';
+import type { ImportRecord, Owned } from './store-state.js';
 
 export interface KeyOrganization {
   organizationId: string;

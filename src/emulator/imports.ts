@@ -28,7 +28,8 @@ import {
 import type { Issue } from '../model/plain.js';
 import { channelsOf } from './config-facts.js';
 import { MAX_STRING_BYTES } from './http.js';
-import type { ImportRecord, Store } from './store.js';
+import type { Store } from './store.js';
+import type { ImportRecord } from './store-state.js';
 
 export interface ImportContext {
   store: Store;

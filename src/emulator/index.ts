@@ -12,4 +12,4 @@ export {
   type KeyOrganization as EmulatorOrganization,
   startEmulator,
 } from './server.js';
-export { StoreError } from './store.js';
+export { StoreError } from './store-state.js';

@@ -4,7 +4,7 @@
  * parentheses), and an order of one or more fields as the proto's own example writes it
  * (`created_date desc,modified_date`).
  */
-import type { ImportRecord } from './store.js';
+import type { ImportRecord } from './store-state.js';
 
 const FIELDS: Record<string, (r: ImportRecord) => string> = {
   data_import_id: (r) => r.dataImport.dataImportId ?? '',

@@ -19,7 +19,7 @@ import { commit, type EmulatorContext, stableId } from './context.js';
 import { HttpFailure } from './http.js';
 import { readMessage } from './proto-read.js';
 import { messageOf } from './proto-shape.js';
-import type { Owned, Table } from './store.js';
+import type { Owned, Table } from './store-state.js';
 
 /** The seed file: each list optional; `organization` names the API key's organization it is for. */
 export interface EmulatorSeed {

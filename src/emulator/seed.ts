@@ -4,7 +4,7 @@
  * ids that depend only on the organization, so scripts can name them.
  */
 import { createHash } from 'node:crypto';
-import type { StateData } from './store.js';
+import type { StateData } from './store-state.js';
 
 function id(...parts: string[]): string {
   const h = createHash('sha256').update(parts.join('\0')).digest('hex');

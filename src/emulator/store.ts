@@ -15,130 +15,35 @@
  * A log of our own rather than an embedded database: node:sqlite is still experimental in
  * Node 20, and a native module would be the emulator's only compiled dependency.
  */
-import { createReadStream } from 'node:fs';
-import {
-  type FileHandle,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  rm,
-  stat,
-  truncate,
-  writeFile,
-} from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  Asset,
-  Channel,
-  DataImport,
-  Run,
-  SavedSearch,
-  UserDefinedFunctionVersion,
-  View,
-} from '../model/index.js';
+import {
+  COMMIT,
+  COMPACT_SUFFIX,
+  carryOverLegacy,
+  HEADER,
+  keyOf,
+  LEGACY_FILE,
+  type Line,
+  LOG_FILE,
+  line,
+  type OpenedLog,
+  openLog,
+  type Place,
+  writeAll,
+} from './store-log.js';
+import {
+  emptyState,
+  type ImportRecord,
+  type StateData,
+  StoreError,
+  type Table,
+} from './store-state.js';
 
-export interface Owned<T> {
-  orgId: string;
-  value: T;
-}
-
-export interface ImportRecord {
-  orgId: string;
-  /** The user (of the key) who created it: stamped on what the import creates. */
-  userId: string;
-  /**
-   * The resource as GetDataImport answers it, without its config: the config is kept once,
-   * in `document` (routes answer with both, `answerOf`).
-   */
-  dataImport: DataImport;
-  /** The document the import was created with (its config key and, for URL imports, url). */
-  document: Record<string, unknown>;
-  source: 'upload' | 'url';
-  /** The secret part of the upload URL. */
-  uploadToken: string;
-  /** Where the uploaded (or fetched) file is stored, once it is. */
-  filePath?: string;
-  fileName?: string;
-  /** Creation order, for stable listing. */
-  seq: number;
-  /** Strict mode: why the import ends FAILED (the config held what the platform drops). */
-  refusal?: string;
-}
-
-export interface StateData {
-  seq: number;
-  imports: Record<string, ImportRecord>;
-  runs: Record<string, Owned<Run>>;
-  assets: Record<string, Owned<Asset>>;
-  channels: Record<string, Owned<Channel>>;
-  views: Record<string, Owned<View>>;
-  savedSearches: Record<string, Owned<SavedSearch>>;
-  udfVersions: Record<string, Owned<UserDefinedFunctionVersion>>;
-  /** Organizations whose sample views, saved search and functions exist. */
-  seeded: string[];
-}
-
-/** The tables of records a change marks (`Store.touch`). */
-export type Table = Exclude<keyof StateData, 'seq' | 'seeded'>;
-const TABLES: readonly Table[] = [
-  'imports',
-  'runs',
-  'assets',
-  'channels',
-  'views',
-  'savedSearches',
-  'udfVersions',
-];
-
-export function emptyState(): StateData {
-  return {
-    seq: 0,
-    imports: {},
-    runs: {},
-    assets: {},
-    channels: {},
-    views: {},
-    savedSearches: {},
-    udfVersions: {},
-    seeded: [],
-  };
-}
-
-/** The log's file name in the data directory, and the file a compaction writes first. */
-export const LOG_FILE = 'store.jsonl';
-const COMPACT_SUFFIX = '.compact';
-/** The state file of earlier versions: read once, written into the log, then removed. */
-const LEGACY_FILE = 'state.json';
-const HEADER = `${JSON.stringify({ importkitEmulatorStore: 1 })}\n`;
-const COMMIT = `${JSON.stringify(['commit'])}\n`;
 /** Superseded bytes below this never start a compaction. */
 const COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 /** Copies of a compaction go through a buffer of this size. */
 const COPY_CHUNK = 1024 * 1024;
-
-/** A store that cannot be opened: what is wrong, and what to do about it. */
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
-
-/** Where a record's latest line is in the log. */
-interface Place {
-  offset: number;
-  length: number;
-}
-
-/** Log lines: `["put", table, id, value]`, `["del", table, id]`, `["commit"]`. */
-type Op = ['put', string, string, unknown] | ['del', string, string];
-
-/** The key of a record in the log's index; `meta` keys hold `seq` and `seeded`. */
-const keyOf = (table: string, id: string) => `${table}\u0000${id}`;
 
 export interface StoreOptions {
   /** Superseded bytes past which the log is compacted (and past its live size). */
@@ -398,235 +303,6 @@ export class Store {
     }
     return done;
   }
-}
-
-interface Line {
-  key: string;
-  put: boolean;
-  bytes: Buffer;
-}
-
-function line(op: Op): Line {
-  return {
-    key: keyOf(op[1], op[2]),
-    put: op[0] === 'put',
-    bytes: Buffer.from(`${JSON.stringify(op)}\n`),
-  };
-}
-
-async function writeAll(handle: FileHandle, bytes: Buffer, at: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
-    done += bytesWritten;
-  }
-}
-
-interface OpenedLog {
-  data: StateData;
-  handle: FileHandle;
-  bytes: number;
-  index: Map<string, Place>;
-}
-
-/** Reads the log (creating it when there is none) and opens it for appending. */
-async function openLog(path: string): Promise<OpenedLog> {
-  const exists = await stat(path).then(
-    () => true,
-    (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return false;
-      throw err;
-    },
-  );
-  if (!exists) {
-    // Written whole and renamed into place: a log is never there without its header.
-    await writeFile(path + COMPACT_SUFFIX, HEADER);
-    await rename(path + COMPACT_SUFFIX, path);
-    const handle = await open(path, 'r+');
-    return { data: emptyState(), handle, bytes: HEADER.length, index: new Map() };
-  }
-  const replay = new Replay();
-  await replay.read(path);
-  if (replay.end < replay.size) await truncate(path, replay.end);
-  return {
-    data: replay.state(),
-    handle: await open(path, 'r+'),
-    bytes: replay.end,
-    index: replay.index,
-  };
-}
-
-/**
- * Rebuilds the state from the log, line by line (never the whole file as one string): a
- * commit's lines take effect at its commit line. What follows the last commit line is a
- * write cut short, dropped; a whole line that is not a log line is damage, an error.
- */
-class Replay {
-  size = 0;
-  /** Where the last commit ends: the log's good length. */
-  end = 0;
-  index = new Map<string, Place>();
-  private tables = new Map<string, Map<string, unknown>>();
-  private pending: Array<{ op: Op; place: Place }> = [];
-  private lineNo = 0;
-
-  async read(path: string): Promise<void> {
-    let carry: Buffer[] = [];
-    let offset = 0;
-    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-        const bytes = Buffer.concat([...carry, chunk.subarray(start, nl + 1)]);
-        carry = [];
-        this.line(bytes, offset);
-        offset += bytes.length;
-        start = nl + 1;
-      }
-      if (start < chunk.length) carry.push(chunk.subarray(start));
-    }
-    this.size = offset + carry.reduce((n, b) => n + b.length, 0);
-    if (this.lineNo === 0 && this.size > 0)
-      this.damaged(1, 'it is not an importkit emulator store');
-  }
-
-  private line(bytes: Buffer, offset: number): void {
-    this.lineNo += 1;
-    const text = bytes.toString('utf8');
-    if (this.lineNo === 1) {
-      if (text !== HEADER)
-        this.damaged(1, 'it is not an importkit emulator store (no store header)');
-      this.end = offset + bytes.length;
-      return;
-    }
-    let op: unknown;
-    try {
-      op = JSON.parse(text);
-    } catch {
-      this.damaged(this.lineNo, 'it is not JSON');
-    }
-    if (Array.isArray(op) && op.length === 1 && op[0] === 'commit') {
-      this.commit(offset + bytes.length);
-      return;
-    }
-    if (!isOp(op)) this.damaged(this.lineNo, 'it is not a record of the store');
-    this.pending.push({ op, place: { offset, length: bytes.length } });
-  }
-
-  private commit(end: number): void {
-    for (const { op, place } of this.pending) {
-      const [kind, table, id] = op;
-      const rows = this.tables.get(table) ?? new Map<string, unknown>();
-      this.tables.set(table, rows);
-      if (kind === 'put') {
-        rows.set(id, op[3]);
-        this.index.set(keyOf(table, id), place);
-      } else {
-        rows.delete(id);
-        this.index.delete(keyOf(table, id));
-      }
-    }
-    this.pending = [];
-    this.end = end;
-  }
-
-  private damaged(lineNo: number, why: string): never {
-    throw new StoreError(`${LOG_FILE} is damaged at line ${lineNo}: ${why}`, '');
-  }
-
-  /** The state the committed lines make: each import with its document. */
-  state(): StateData {
-    const data = emptyState();
-    const rows = (t: string) => this.tables.get(t) ?? new Map<string, unknown>();
-    for (const table of TABLES) {
-      const into = data[table] as Record<string, unknown>;
-      for (const [id, value] of rows(table)) into[id] = value;
-    }
-    const documents = rows('documents');
-    for (const [id, rec] of Object.entries(data.imports)) {
-      const document = documents.get(id);
-      if (!document)
-        throw new StoreError(`${LOG_FILE} holds data import ${id} without its document`, '');
-      rec.document = document as Record<string, unknown>;
-    }
-    const meta = rows('meta');
-    data.seq = Number(meta.get('seq') ?? 0);
-    data.seeded = (meta.get('seeded') as string[] | undefined) ?? [];
-    return data;
-  }
-}
-
-const LOG_TABLES = new Set<string>([...TABLES, 'documents', 'meta']);
-
-function isOp(v: unknown): v is Op {
-  if (!Array.isArray(v) || typeof v[1] !== 'string' || typeof v[2] !== 'string') return false;
-  if (!LOG_TABLES.has(v[1])) return false;
-  return (v[0] === 'put' && v.length === 4) || (v[0] === 'del' && v.length === 3);
-}
-
-/**
- * A data directory of an earlier version holds `state.json`: its state is written into a
- * new log (by a temporary file and a rename), then it is removed.
- */
-async function carryOverLegacy(dataDir: string): Promise<void> {
-  const legacy = join(dataDir, LEGACY_FILE);
-  const path = join(dataDir, LOG_FILE);
-  const text = await readFile(legacy, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
-    throw err;
-  });
-  if (text === undefined) return;
-  if (
-    await stat(path).then(
-      () => true,
-      () => false,
-    )
-  )
-    return;
-  let parsed: Partial<StateData> & { version?: number };
-  try {
-    parsed = JSON.parse(text) as typeof parsed;
-  } catch {
-    throw new StoreError(`${LEGACY_FILE} (written by an earlier version) is not JSON`, '');
-  }
-  if (parsed?.version !== 1) {
-    throw new StoreError(
-      `${LEGACY_FILE} (written by an earlier version) is not an emulator state`,
-      '',
-    );
-  }
-  const data: StateData = { ...emptyState(), ...parsed };
-  delete (data as { version?: number }).version;
-  const tmp = path + COMPACT_SUFFIX;
-  const out = await open(tmp, 'w');
-  try {
-    let at = 0;
-    const put = async (bytes: Buffer) => {
-      await writeAll(out, bytes, at);
-      at += bytes.length;
-    };
-    await put(Buffer.from(HEADER));
-    for (const table of TABLES) {
-      for (const [id, rec] of Object.entries(data[table])) {
-        if (table === 'imports') {
-          const imp = rec as ImportRecord;
-          for (const key of Object.keys(imp.document))
-            delete (imp.dataImport as Record<string, unknown>)[key];
-          await put(line(['put', 'documents', id, imp.document]).bytes);
-          await put(line(['put', table, id, { ...imp, document: undefined }]).bytes);
-        } else {
-          await put(line(['put', table, id, rec]).bytes);
-        }
-      }
-    }
-    await put(line(['put', 'meta', 'seq', data.seq]).bytes);
-    await put(line(['put', 'meta', 'seeded', data.seeded]).bytes);
-    await put(Buffer.from(COMMIT));
-    await out.sync();
-  } finally {
-    await out.close();
-  }
-  await rename(tmp, path);
-  await rm(legacy, { force: true });
 }
 
 /** Any failure to open the store, as a StoreError that says what is wrong and what to do. */

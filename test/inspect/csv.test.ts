@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { classifyCell, compareIntStrings, intRangeType } from '../../src/formats/csv/cells.js';
-import { type CsvProfile, inspectCsv, inspectCsvSource } from '../../src/formats/csv/inspect.js';
+import { inspectCsv, inspectCsvSource } from '../../src/formats/csv/inspect.js';
+import type { CsvProfile } from '../../src/formats/csv/profile.js';
 import { countingSource, openFileSource } from '../../src/inspect/byte-source.js';
 import { InspectError } from '../../src/inspect/profile.js';
 

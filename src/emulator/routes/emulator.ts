@@ -16,7 +16,7 @@ import {
 import type { EmulatorContext } from '../context.js';
 import { messageOf } from '../proto-shape.js';
 import { writeMessage } from '../proto-write.js';
-import type { Owned } from '../store.js';
+import type { Owned } from '../store-state.js';
 import type { Route, RouteCall } from './table.js';
 
 export const EMULATOR_PREFIX = '/_emulator/';

@@ -22,7 +22,7 @@ import { FilterError, parseFilter, parseOrderBy } from '../list.js';
 import { type Dropped, readMessage } from '../proto-read.js';
 import { DetectConfigRequest, DetectConfigResponse, messageOf } from '../proto-shape.js';
 import { writeMessage } from '../proto-write.js';
-import type { ImportRecord } from '../store.js';
+import type { ImportRecord } from '../store-state.js';
 import type { Route, RouteCall } from './table.js';
 
 const ID = '([^/:]+)';

@@ -10,7 +10,7 @@ import { invalid, readJson, requiredId } from '../http.js';
 import { readMessage } from '../proto-read.js';
 import { messageOf, updateBodyMessage } from '../proto-shape.js';
 import { writeMessage } from '../proto-write.js';
-import type { Owned, Table } from '../store.js';
+import type { Owned, Table } from '../store-state.js';
 import type { Route, RouteCall } from './table.js';
 
 export interface UpdateSpec {

@@ -12,7 +12,7 @@ import { createGunzip } from 'node:zlib';
 import { INFLATION_SLACK, MAX_INFLATION_RATIO } from '../../model/plain.js';
 import { commit, type EmulatorContext, startImport } from '../context.js';
 import { HttpFailure, invalid, notFound } from '../http.js';
-import type { ImportRecord } from '../store.js';
+import type { ImportRecord } from '../store-state.js';
 import type { Route, RouteCall } from './table.js';
 
 export const uploadRoutes: Route[] = [

@@ -4,8 +4,8 @@
  */
 
 import { type NumberStyle, numberStyleOf } from './cells.js';
-import type { CsvFieldProfile, CsvProfile } from './inspect.js';
 import type { DateOrder, TimeWriter } from './normalize-times.js';
+import type { CsvFieldProfile, CsvProfile } from './profile.js';
 
 /** Counts of what was changed, by kind. */
 export interface NormalizeCounts {
