@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderFormatIndex } from '../../scripts/docs.js';
 import { checkConfig } from '../../src/check/index.js';
 import { runImport } from '../../src/emulator/imports.js';
-import type { ImportRecord } from '../../src/emulator/store.js';
-import { emptyState } from '../../src/emulator/store.js';
+import type { ImportRecord } from '../../src/emulator/store-state.js';
+import { emptyState } from '../../src/emulator/store-state.js';
 import { inferBatch, inferConfig } from '../../src/infer/index.js';
 import {
   detectFormat,
