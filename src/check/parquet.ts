@@ -34,6 +34,10 @@ export interface ParquetCheckOptions {
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
+  /** `full`: threads reading row groups, this one and workers (default: the cores). */
+  jobs?: number;
+  /** `full`: the largest run of row groups a thread reads, in bytes (default 64 MiB). */
+  rangeBytes?: number;
 }
 
 const UNIX_OF_UNIT: Record<string, TimeFormat> = {
@@ -83,7 +87,10 @@ export async function checkParquet(
   const valued = checkColumns(scope, config, at);
   const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
   const scanned = options.full
-    ? await scanParquetValues(source, fullTime?.path, valued, options.onProgress)
+    ? await scanParquetValues(source, fullTime?.path, valued, options.onProgress, undefined, {
+        jobs: options.jobs,
+        rangeBytes: options.rangeBytes,
+      })
     : undefined;
   const timeFindings =
     timeField && timeColumn?.format

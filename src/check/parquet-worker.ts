@@ -1,0 +1,21 @@
+/**
+ * A worker thread of a parallel Parquet `--full` check (parquet-jobs.ts). It gets the file,
+ * its columns and the runs with their shared counter when it starts (`workerData`), then
+ * claims and reads runs, posting each run's tallies, until none is left; then it posts `end`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type Lane, type RunTally, runLane } from './parquet-jobs.js';
+
+export type ParquetWorkerInput = Lane;
+
+/** A run's tallies, or the end of the worker's share (with the error that ended it early). */
+export type FromParquetWorker = { k: number; result: RunTally } | { end: true; error?: string };
+
+const port = parentPort;
+if (port) {
+  const send = (m: FromParquetWorker) => port.postMessage(m);
+  runLane(workerData as ParquetWorkerInput, (k, result) => send({ k, result }))
+    .then(() => send({ end: true }))
+    // The main thread reads a run left with no result itself (and meets the error there).
+    .catch((e: unknown) => send({ end: true, error: e instanceof Error ? e.message : String(e) }));
+}
