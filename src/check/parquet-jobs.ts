@@ -26,6 +26,7 @@ import {
   type ValueTallies,
   valueTallier,
 } from './parquet-values.js';
+import { parquetWasm } from './parquet-wasm.js';
 import type { FromParquetWorker, ParquetWorkerInput } from './parquet-worker.js';
 
 const MiB = 1024 * 1024;
@@ -52,6 +53,8 @@ export interface Lane {
   runs: Run[];
   /** Int32 slot 0: the next run to claim. */
   next: SharedArrayBuffer;
+  /** parquet-wasm's compiled module, shared by the threads (parquet-wasm.ts). */
+  module?: WebAssembly.Module;
 }
 
 /**
@@ -86,9 +89,11 @@ export async function scanParquetJobs(
     next: new SharedArrayBuffer(4),
   };
   const total = runs.reduce((n, r) => n + r.rows, 0);
-  const results = await optimizedOnly(size, () =>
-    scanLanes(lane, jobs, progressOf(runs, total, onProgress)),
-  );
+  const results = await optimizedOnly(size, async () => {
+    // Compiled here, under the flags optimizedOnly sets, before the workers get it.
+    lane.module = (await parquetWasm()).module;
+    return scanLanes(lane, jobs, progressOf(runs, total, onProgress));
+  });
   for (let k = 0; k < runs.length; k++) {
     // A run a failed worker left without a result is read here.
     results[k] ??= await scanRun(lane, k);

@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
-import type { RecordBatch } from 'parquet-wasm';
+import type { RecordBatch } from 'parquet-wasm/esm';
 import { type ByteSource, wholeFileOf } from '../inspect/index.js';
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import {
@@ -23,6 +23,7 @@ import {
   type ValuePlace,
 } from '../values/index.js';
 import { batchColumns, openFileBlob, sourceBlob } from './parquet-arrow.js';
+import { parquetWasm } from './parquet-wasm.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
 export interface ValueChannel {
@@ -180,7 +181,7 @@ export async function readWithParquetWasm(
   onProgress: ((done: number, total: number) => void) | undefined,
   groups?: { rowGroups: number[]; base: number },
 ): Promise<number> {
-  const pw = await import('parquet-wasm');
+  const { pw } = await parquetWasm();
   const source = await blobOf(path);
   const base = groups?.base ?? 0;
   let rows = base;

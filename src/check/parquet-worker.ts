@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Lane, type RunTally, runLane } from './parquet-jobs.js';
+import { parquetWasm } from './parquet-wasm.js';
 
 export type ParquetWorkerInput = Lane;
 
@@ -14,7 +15,9 @@ export type FromParquetWorker = { k: number; result: RunTally } | { end: true; e
 const port = parentPort;
 if (port) {
   const send = (m: FromParquetWorker) => port.postMessage(m);
-  runLane(workerData as ParquetWorkerInput, (k, result) => send({ k, result }))
+  const lane = workerData as ParquetWorkerInput;
+  parquetWasm(lane.module)
+    .then(() => runLane(lane, (k, result) => send({ k, result })))
     .then(() => send({ end: true }))
     // The main thread reads a run left with no result itself (and meets the error there).
     .catch((e: unknown) => send({ end: true, error: e instanceof Error ? e.message : String(e) }));
