@@ -16,18 +16,18 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { type ByteSource, wholeFileOf } from '../inspect/index.js';
 import type { ChannelTally, Chunk, TimeTally } from '../values/index.js';
 import {
   columnsOf,
-  type JobsOptions,
   optimizedOnly,
   readWithParquetWasm,
+  scanParquetValues,
   type ValueChannel,
   type ValueTallies,
   valueTallier,
 } from './parquet-values.js';
 import { parquetWasm } from './parquet-wasm.js';
-import type { FromParquetWorker, ParquetWorkerInput } from './parquet-worker.js';
 
 const MiB = 1024 * 1024;
 
@@ -57,11 +57,45 @@ export interface Lane {
   module?: WebAssembly.Module;
 }
 
+/** Threads of a full read: how many, and the largest run of row groups in bytes. */
+export interface JobsOptions {
+  jobs?: number | undefined;
+  rangeBytes?: number | undefined;
+}
+
+/** A run's tallies, or the end of a worker's share (with the error that ended it early). */
+export type FromParquetWorker = { k: number; result: RunTally } | { end: true; error?: string };
+
+/**
+ * The tallies of `check --full` (parquet-values.ts): a file on disk of more than one run
+ * read by `jobs` threads, any other source in this thread.
+ */
+export async function scanParquetFull(
+  source: string | ByteSource,
+  time: string | undefined,
+  channels: readonly ValueChannel[],
+  o: JobsOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ValueTallies> {
+  const file = typeof source === 'string' ? source : wholeFileOf(source);
+  if (file !== undefined) {
+    try {
+      const shared = await scanParquetJobs(file, time, channels, o, onProgress);
+      if (shared) return shared;
+    } catch (err) {
+      // A file parquet-wasm refuses is read again in this thread, which reads it with
+      // hyparquet.
+      if (!/Parquet error/i.test(String(err))) throw err;
+    }
+  }
+  return scanParquetValues(source, time, channels, onProgress);
+}
+
 /**
  * Reads the file with `jobs` threads and returns its tallies, or undefined when the file is
  * one run (or one job): the caller then reads it in this thread.
  */
-export async function scanParquetJobs(
+async function scanParquetJobs(
   path: string,
   time: string | undefined,
   channels: readonly ValueChannel[],
@@ -244,7 +278,7 @@ async function scanLanes(
 /** Starts `count` workers on the lane; each one's `finished` resolves when it stops, however. */
 function startWorkers(count: number, lane: Lane, onResult: (k: number, r: RunTally) => void) {
   const url = new URL('./parquet-worker.js', import.meta.url);
-  const workerData: ParquetWorkerInput = lane;
+  const workerData: Lane = lane;
   // A worker's values are views of its wasm memory, its garbage is small: a small young
   // generation keeps it smaller. Measured (check --full of the bench file, 2 jobs, peak RSS
   // of the process, two runs each): 1 MiB 171 and 168 MiB, 2 MiB 178 and 174, 4 MiB 196

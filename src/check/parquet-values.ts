@@ -42,16 +42,9 @@ export interface ValueTallies {
 /** Rows decoded per batch: small enough that a batch is a few MB whatever the width. */
 const BATCH_ROWS = 65_536;
 
-/** Threads of a full read (parquet-jobs.ts): how many, and the largest run of row groups in bytes. */
-export interface JobsOptions {
-  jobs?: number | undefined;
-  rangeBytes?: number | undefined;
-}
-
 /**
  * Reads the named columns row group by row group and tallies what the checks report, from a
- * file (its path) or any source (an archive's member, read in place). A file on disk large
- * enough to share is read by `jobs` threads (parquet-jobs.ts), with the same tallies.
+ * file (its path) or any source (an archive's member, read in place).
  */
 export async function scanParquetValues(
   path: string | ByteSource,
@@ -60,20 +53,8 @@ export async function scanParquetValues(
   onProgress?: (done: number, total: number) => void,
   /** Tests compare the two decoders' tallies; the check uses the faster one. */
   decoder: 'parquet-wasm' | 'hyparquet' = 'parquet-wasm',
-  jobs: JobsOptions = {},
 ): Promise<ValueTallies> {
   const columns = columnsOf(time, channels);
-  const file = typeof path === 'string' ? path : wholeFileOf(path);
-  if (decoder === 'parquet-wasm' && file !== undefined) {
-    try {
-      const { scanParquetJobs } = await import('./parquet-jobs.js');
-      const shared = await scanParquetJobs(file, time, channels, jobs, onProgress);
-      if (shared) return shared;
-    } catch (err) {
-      // A file parquet-wasm refuses is read again below, in this thread, with hyparquet.
-      if (!/Parquet error/i.test(String(err))) throw err;
-    }
-  }
   let t = valueTallier(time, channels);
   let rows: number;
   try {

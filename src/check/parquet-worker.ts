@@ -4,18 +4,13 @@
  * claims and reads runs, posting each run's tallies, until none is left; then it posts `end`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Lane, type RunTally, runLane } from './parquet-jobs.js';
+import { type FromParquetWorker, type Lane, runLane } from './parquet-jobs.js';
 import { parquetWasm } from './parquet-wasm.js';
-
-export type ParquetWorkerInput = Lane;
-
-/** A run's tallies, or the end of the worker's share (with the error that ended it early). */
-export type FromParquetWorker = { k: number; result: RunTally } | { end: true; error?: string };
 
 const port = parentPort;
 if (port) {
   const send = (m: FromParquetWorker) => port.postMessage(m);
-  const lane = workerData as ParquetWorkerInput;
+  const lane = workerData as Lane;
   parquetWasm(lane.module)
     .then(() => runLane(lane, (k, result) => send({ k, result })))
     .then(() => send({ end: true }))

@@ -22,12 +22,8 @@ import {
   unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../values/index.js';
-import {
-  columnPlace,
-  scanParquetValues,
-  type ValueChannel,
-  type ValueTallies,
-} from './parquet-values.js';
+import { scanParquetFull } from './parquet-jobs.js';
+import { columnPlace, type ValueChannel, type ValueTallies } from './parquet-values.js';
 import { fitOf } from './types.js';
 
 export interface ParquetCheckOptions {
@@ -87,10 +83,13 @@ export async function checkParquet(
   const valued = checkColumns(scope, config, at);
   const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
   const scanned = options.full
-    ? await scanParquetValues(source, fullTime?.path, valued, options.onProgress, undefined, {
-        jobs: options.jobs,
-        rangeBytes: options.rangeBytes,
-      })
+    ? await scanParquetFull(
+        source,
+        fullTime?.path,
+        valued,
+        { jobs: options.jobs, rangeBytes: options.rangeBytes },
+        options.onProgress,
+      )
     : undefined;
   const timeFindings =
     timeField && timeColumn?.format

@@ -6,8 +6,13 @@ import fc from 'fast-check';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
-import { type Lane, planRuns, type RunTally, scanRun } from '../../src/check/parquet-jobs.js';
-import type { FromParquetWorker } from '../../src/check/parquet-worker.js';
+import {
+  type FromParquetWorker,
+  type Lane,
+  planRuns,
+  type RunTally,
+  scanRun,
+} from '../../src/check/parquet-jobs.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-pq-parallel-'));
