@@ -18,11 +18,15 @@ export interface CheckOptions {
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
   /**
-   * CSV `full`: threads, this one and workers (default: the cores; 1 reads in this thread).
-   * A batch: members checked at once (default 2), sharing the jobs.
+   * CSV and Parquet `full`: threads, this one and workers (default: the cores for CSV, 1
+   * for Parquet; 1 reads in this thread). A batch: members checked at once (default 2),
+   * sharing the jobs.
    */
   jobs?: number;
-  /** CSV `full`: the largest range a thread scans, in bytes (default 64 MiB, then shrinking). */
+  /**
+   * CSV and Parquet `full`: the largest range (Parquet: run of row groups) a thread reads, in
+   * bytes (default 64 MiB, then shrinking).
+   */
   rangeBytes?: number;
 }
 

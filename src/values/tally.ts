@@ -139,6 +139,9 @@ function tallyTimeInt64(
   let prevHi = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev >> 32n));
   let prevLo = prev === undefined ? 0 : Number(BigInt.asUintN(32, prev));
   let havePrev = prev !== undefined;
+  // The smallest time is the first one or one that goes backwards, the largest the last one
+  // or one the next goes backwards from: only those are compared, so a time that goes on
+  // increasing costs one comparison (min and max of the chunk before are in `t` already).
   let minI = -1;
   let maxI = -1;
   let minHi = 0;
@@ -155,25 +158,28 @@ function tallyTimeInt64(
     }
     const hi = halves[2 * i + 1] as number;
     const lo = (halves[2 * i] as number) >>> 0;
-    if (havePrev && (hi < prevHi || (hi === prevHi && lo <= prevLo))) {
+    if (!havePrev) {
+      minI = i;
+      minHi = hi;
+      minLo = lo;
+    } else if (hi < prevHi || (hi === prevHi && lo <= prevLo)) {
       if (hi === prevHi && lo === prevLo) {
         t.repeats += 1;
         t.firstRepeat ??= base + i + 1;
       } else {
         t.decreases += 1;
         t.firstDecrease ??= base + i + 1;
+        if (last >= 0 && (maxI < 0 || prevHi > maxHi || (prevHi === maxHi && prevLo > maxLo))) {
+          maxI = last;
+          maxHi = prevHi;
+          maxLo = prevLo;
+        }
+        if (minI < 0 || hi < minHi || (hi === minHi && lo < minLo)) {
+          minI = i;
+          minHi = hi;
+          minLo = lo;
+        }
       }
-    }
-    // A time that does not go backwards can lower the minimum only as the first value.
-    if (minI < 0 || hi < minHi || (hi === minHi && lo < minLo)) {
-      minI = i;
-      minHi = hi;
-      minLo = lo;
-    }
-    if (maxI < 0 || hi > maxHi || (hi === maxHi && lo > maxLo)) {
-      maxI = i;
-      maxHi = hi;
-      maxLo = lo;
     }
     prevHi = hi;
     prevLo = lo;
@@ -181,9 +187,12 @@ function tallyTimeInt64(
     last = i;
   }
   if (last < 0) return;
-  const min = values[minI] as bigint;
+  if (maxI < 0 || prevHi > maxHi || (prevHi === maxHi && prevLo > maxLo)) maxI = last;
+  if (minI >= 0) {
+    const min = values[minI] as bigint;
+    if (t.min === undefined || min < t.min) t.min = min;
+  }
   const max = values[maxI] as bigint;
-  if (t.min === undefined || min < t.min) t.min = min;
   if (t.max === undefined || max > t.max) t.max = max;
   s.prev = values[last] as bigint;
 }

@@ -42,10 +42,11 @@ Several config/data pairs are checked in parallel and reported in the order give
 
 Options:
       --full              read the whole file (bounded memory, a progress bar on a terminal)
-  -j, --jobs <n>          threads: for one CSV file with --full, the threads (this one
-                          and n - 1 workers) that share its rows; for several pairs or
-                          a batch, the pairs or members checked at once (default: the
-                          number of cores)
+  -j, --jobs <n>          threads: for one CSV or Parquet file with --full, the threads
+                          (this one and n - 1 workers) that share its rows or row
+                          groups; for several pairs or a batch, the pairs or members
+                          checked at once (default: the number of cores; for one
+                          Parquet file, 1)
       --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
       --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)
@@ -96,9 +97,14 @@ export async function check(args: string[], io: Io): Promise<number> {
   let checked: CheckedPair[];
   if (pairs.length === 1) {
     const [configFile, dataFile] = pairs[0] as [string, string];
-    checked = [await checkPair(configFile, dataFile, io, failOn, { ...options, jobs })];
+    checked = [
+      await checkPair(configFile, dataFile, io, failOn, {
+        ...options,
+        ...(jobs !== undefined ? { jobs } : {}),
+      }),
+    ];
   } else {
-    checked = await checkPairs(pairs, io, failOn, options, jobs);
+    checked = await checkPairs(pairs, io, failOn, options, jobs ?? availableParallelism());
   }
   const reports = checked.map((c) => c.report);
   for (const report of reports) reporter.write(report);
@@ -121,9 +127,9 @@ interface CheckedPair {
   document: ImportDocument | undefined;
 }
 
-/** `--jobs`: a whole number from 1; the cores when not given. */
-function jobsOf(value: string | undefined): number {
-  if (value === undefined) return availableParallelism();
+/** `--jobs`: a whole number from 1; undefined when not given (each format's own default). */
+function jobsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
     throw new UsageError(`--jobs takes a whole number from 1, not '${value}'`);

@@ -20,12 +20,17 @@ import {
 } from '../../values/index.js';
 import { parquetChannelTypeOf } from './channel-types.js';
 import { inspectParquetSource, type ParquetFieldProfile, type ParquetProfile } from './inspect.js';
-import { columnPlace, scanParquetValues, type ValueChannel, type ValueTallies } from './values.js';
+import { scanParquetFull } from './jobs.js';
+import { columnPlace, type ValueChannel, type ValueTallies } from './values.js';
 
 export interface ParquetCheckOptions {
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
+  /** `full`: threads reading row groups, this one and workers (default: the cores). */
+  jobs?: number;
+  /** `full`: the largest run of row groups a thread reads, in bytes (default 64 MiB). */
+  rangeBytes?: number;
 }
 
 const UNIX_OF_UNIT: Record<string, TimeFormat> = {
@@ -75,7 +80,13 @@ export async function checkParquet(
   const valued = checkColumns(scope, config, at);
   const fullTime = options.full && timeField && !timeField.nested ? timeField : undefined;
   const scanned = options.full
-    ? await scanParquetValues(source, fullTime?.path, valued, options.onProgress)
+    ? await scanParquetFull(
+        source,
+        fullTime?.path,
+        valued,
+        { jobs: options.jobs, rangeBytes: options.rangeBytes },
+        options.onProgress,
+      )
     : undefined;
   const timeFindings =
     timeField && timeColumn?.format

@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
-import type { RecordBatch } from 'parquet-wasm';
+import type { RecordBatch } from 'parquet-wasm/esm';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType } from '../../model/index.js';
 import {
@@ -23,6 +23,7 @@ import {
   type ValuePlace,
 } from '../../values/index.js';
 import { batchColumns, openFileBlob, sourceBlob } from './arrow.js';
+import { parquetWasm } from './wasm.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
 export interface ValueChannel {
@@ -53,9 +54,34 @@ export async function scanParquetValues(
   /** Tests compare the two decoders' tallies; the check uses the faster one. */
   decoder: 'parquet-wasm' | 'hyparquet' = 'parquet-wasm',
 ): Promise<ValueTallies> {
-  const columns = [
-    ...new Set([...(time === undefined ? [] : [time]), ...channels.map((c) => c.column)]),
-  ];
+  const columns = columnsOf(time, channels);
+  let t = valueTallier(time, channels);
+  let rows: number;
+  try {
+    rows =
+      decoder === 'hyparquet'
+        ? await readWithHyparquet(path, columns, t.feed, onProgress)
+        : await decodeParquet(path, columns, t.feed, onProgress);
+  } catch (err) {
+    // parquet-wasm refuses some footers other writers produce (hyparquet reads them):
+    // read those with hyparquet, which is slower but accepts them.
+    if (decoder === 'hyparquet' || !/Parquet error/i.test(String(err))) throw err;
+    t = valueTallier(time, channels);
+    rows = await readWithHyparquet(path, columns, t.feed, onProgress);
+  }
+  return t.done(rows);
+}
+
+/** The columns a read decodes: the time column, then each channel's, once each. */
+export function columnsOf(time: string | undefined, channels: readonly ValueChannel[]): string[] {
+  return [...new Set([...(time === undefined ? [] : [time]), ...channels.map((c) => c.column)])];
+}
+
+/**
+ * The tallies of one read: `feed` takes each decoded piece of a column, `done` gives the
+ * tallies; `timeState` holds the last time value read (where the next rows go on from).
+ */
+export function valueTallier(time: string | undefined, channels: readonly ValueChannel[]) {
   const timeState = time === undefined ? undefined : newTimeState();
   const judges = channels.map((c) => ({ c, j: channelJudge(c) }));
   /** One decoded piece of a column, its first row at `base` (0-based). */
@@ -63,29 +89,16 @@ export async function scanParquetValues(
     if (column === time && timeState) tallyTime(timeState, chunk, base);
     for (const x of judges) if (x.c.column === column) x.j.tally(chunk, base);
   };
-  let rows: number;
-  try {
-    rows =
-      decoder === 'hyparquet'
-        ? await readWithHyparquet(path, columns, feed, onProgress)
-        : await decodeParquet(path, columns, feed, onProgress);
-  } catch (err) {
-    // parquet-wasm refuses some footers other writers produce (hyparquet reads them):
-    // read those with hyparquet, which is slower but accepts them.
-    if (decoder === 'hyparquet' || !/Parquet error/i.test(String(err))) throw err;
-    judges.forEach((x) => {
-      x.j = channelJudge(x.c);
-    });
-    if (timeState) Object.assign(timeState, newTimeState());
-    rows = await readWithHyparquet(path, columns, feed, onProgress);
-  }
-  const out: ValueTallies = { rows, channels: new Map() };
-  if (timeState) out.time = timeState.tally;
-  for (const { c, j } of judges) out.channels.set(c.column, j.result);
-  return out;
+  const done = (rows: number): ValueTallies => {
+    const out: ValueTallies = { rows, channels: new Map() };
+    if (timeState) out.time = timeState.tally;
+    for (const { c, j } of judges) out.channels.set(c.column, j.result);
+    return out;
+  };
+  return { feed, done, timeState };
 }
 
-type Feed = (column: string, chunk: Chunk, base: number) => void;
+export type Feed = (column: string, chunk: Chunk, base: number) => void;
 
 /**
  * Decodes the named columns with parquet-wasm, a batch at a time (at most BATCH_ROWS rows
@@ -118,7 +131,7 @@ const OPTIMIZED_ONLY_BYTES = 4 * 1024 * 1024;
  * starting beside it in a batch) is compiled by the optimizing compiler too, which is
  * slower to start but reads the same values.
  */
-async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T> {
+export async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T> {
   if (size < OPTIMIZED_ONLY_BYTES) return read();
   setFlagsFromString('--no-liftoff');
   try {
@@ -138,22 +151,32 @@ async function blobOf(data: string | ByteSource) {
   return { blob: sourceBlob(data as ByteSource), close: async () => {} };
 }
 
-async function readWithParquetWasm(
+/**
+ * Decodes the named columns with parquet-wasm (see decodeParquet): every row group, or only
+ * `groups` (in order) whose first row is `base`. Returns the rows read.
+ */
+export async function readWithParquetWasm(
   path: string | ByteSource,
   columns: string[],
   feed: Feed,
   onProgress: ((done: number, total: number) => void) | undefined,
+  groups?: { rowGroups: number[]; base: number },
 ): Promise<number> {
-  const pw = await import('parquet-wasm');
+  const { pw } = await parquetWasm();
   const source = await blobOf(path);
-  let rows = 0;
+  const base = groups?.base ?? 0;
+  let rows = base;
   try {
     const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
     try {
       const total = file.metadata().fileMetadata().numRows();
       // One stream over every row group: the reader still decodes one group at a time, and a
       // stream per group costs twice the time in setting up.
-      const stream = await file.stream({ batchSize: BATCH_ROWS, columns });
+      const stream = await file.stream({
+        batchSize: BATCH_ROWS,
+        columns,
+        ...(groups ? { rowGroups: groups.rowGroups } : {}),
+      });
       for await (const batch of stream as unknown as AsyncIterable<RecordBatch>) {
         const ffi = batch.intoFFI();
         try {
@@ -174,7 +197,7 @@ async function readWithParquetWasm(
   } finally {
     await source.close();
   }
-  return rows;
+  return rows - base;
 }
 
 /** Raw integers for times and dates (hyparquet's defaults make `Date`s and drop nanoseconds). */

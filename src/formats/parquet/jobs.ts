@@ -1,0 +1,380 @@
+/**
+ * `check --full` of a Parquet file on several cores: the row groups are cut into runs of
+ * consecutive groups, threads decode and tally the runs, and the tallies are joined in file
+ * order into what one pass over the file counts, places and all.
+ *
+ * With N jobs, this thread and N - 1 worker threads (parquet-worker.ts) share the runs: each
+ * claims the next run not yet taken (a shared counter), so a slower thread takes fewer. A
+ * thread decodes one row group at a time (parquet-wasm's stream over its run's groups), so
+ * each holds one row group's values and its run's tallies. The runs shrink towards the end
+ * of the file (as the CSV ranges do, csv-parallel.ts), so the threads finish close together.
+ * A file of one run is read in the calling thread (parquet-values.ts), as with one job.
+ *
+ * Joining: each run's tallies count from the run's first row; where two runs meet, the first
+ * time value of the later run is compared with the last of the earlier one (going backwards,
+ * repeated), which is the one comparison a single pass makes that no run could.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
+import type { ChannelTally, Chunk, TimeTally } from '../../values/index.js';
+import {
+  columnsOf,
+  optimizedOnly,
+  readWithParquetWasm,
+  scanParquetValues,
+  type ValueChannel,
+  type ValueTallies,
+  valueTallier,
+} from './values.js';
+import { parquetWasm } from './wasm.js';
+
+const MiB = 1024 * 1024;
+
+/** Consecutive row groups a thread reads as one: their indexes, first row (0-based) and rows. */
+export interface Run {
+  groups: number[];
+  base: number;
+  rows: number;
+}
+
+/** One run's tallies, with its first time value (and its row, 1-based) and its last. */
+export interface RunTally {
+  tallies: ValueTallies;
+  first?: { v: bigint | number; row: number } | undefined;
+  last?: bigint | number | undefined;
+}
+
+/** What a lane reads: the file, its columns, and the runs with their shared counter. */
+export interface Lane {
+  path: string;
+  time: string | undefined;
+  channels: ValueChannel[];
+  runs: Run[];
+  /** Int32 slot 0: the next run to claim. */
+  next: SharedArrayBuffer;
+  /** parquet-wasm's compiled module, shared by the threads (parquet-wasm.ts). */
+  module?: WebAssembly.Module;
+}
+
+/** Threads of a full read: how many, and the largest run of row groups in bytes. */
+export interface JobsOptions {
+  jobs?: number | undefined;
+  rangeBytes?: number | undefined;
+}
+
+/** A run's tallies, or the end of a worker's share (with the error that ended it early). */
+export type FromParquetWorker = { k: number; result: RunTally } | { end: true; error?: string };
+
+/**
+ * The tallies of `check --full` (parquet-values.ts): a file on disk of more than one run
+ * read by `jobs` threads, any other source in this thread.
+ */
+export async function scanParquetFull(
+  source: string | ByteSource,
+  time: string | undefined,
+  channels: readonly ValueChannel[],
+  o: JobsOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ValueTallies> {
+  const file = typeof source === 'string' ? source : wholeFileOf(source);
+  if (file !== undefined) {
+    try {
+      const shared = await scanParquetJobs(file, time, channels, o, onProgress);
+      if (shared) return shared;
+    } catch (err) {
+      // A file parquet-wasm refuses is read again in this thread, which reads it with
+      // hyparquet.
+      if (!/Parquet error/i.test(String(err))) throw err;
+    }
+  }
+  return scanParquetValues(source, time, channels, onProgress);
+}
+
+/**
+ * Reads the file with `jobs` threads and returns its tallies, or undefined when the file is
+ * one run (or one job): the caller then reads it in this thread.
+ */
+async function scanParquetJobs(
+  path: string,
+  time: string | undefined,
+  channels: readonly ValueChannel[],
+  o: JobsOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ValueTallies | undefined> {
+  // More threads than cores would only share them, and each costs its memory. Unlike CSV,
+  // Parquet reads in this thread unless `jobs` asks for more: each worker holds its own
+  // parquet-wasm instance (about +60 MiB of peak RSS), and on 2 busy cores the workers did
+  // not win their start-up back (bench/check-parquet.bench.ts prints both).
+  const cores = availableParallelism();
+  const jobs = Math.max(1, Math.min(cores, Math.floor(o.jobs ?? 1)));
+  if (jobs === 1) return undefined;
+  const { groups, size } = await rowGroupsOf(path);
+  const runs = planRuns(groups, jobs, o.rangeBytes ?? 64 * MiB);
+  if (runs.length < 2) return undefined;
+  const lane: Lane = {
+    path,
+    time,
+    // Only what the tallies need crosses to the workers (a channel may carry more).
+    channels: channels.map((c) => ({
+      column: c.column,
+      ptr: c.ptr,
+      dataType: c.dataType,
+      enumTypes: c.enumTypes,
+    })),
+    runs,
+    next: new SharedArrayBuffer(4),
+  };
+  const total = runs.reduce((n, r) => n + r.rows, 0);
+  const results = await optimizedOnly(size, async () => {
+    // Compiled here, under the flags optimizedOnly sets, before the workers get it.
+    lane.module = (await parquetWasm()).module;
+    return scanLanes(lane, jobs, progressOf(runs, total, onProgress));
+  });
+  for (let k = 0; k < runs.length; k++) {
+    // A run a failed worker left without a result is read here.
+    results[k] ??= await scanRun(lane, k);
+  }
+  return joinRuns(results as RunTally[], time !== undefined);
+}
+
+/** Each row group's rows and bytes (compressed), from the footer; and the file's size. */
+async function rowGroupsOf(path: string) {
+  const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet');
+  const file = await asyncBufferFromFile(path);
+  const metadata = await parquetMetadataAsync(file);
+  const groups = metadata.row_groups.map((g) => ({
+    rows: Number(g.num_rows),
+    bytes: g.columns.reduce((n, c) => n + Number(c.meta_data?.total_compressed_size ?? 0), 0),
+  }));
+  return { groups, size: file.byteLength };
+}
+
+/**
+ * Runs of consecutive row groups for `jobs` threads: each run a share of the bytes left (an
+ * even share of half of them a thread), from `most` bytes down to 4 MiB, whole groups each.
+ */
+export function planRuns(
+  groups: ReadonlyArray<{ rows: number; bytes: number }>,
+  jobs: number,
+  most: number,
+): Run[] {
+  const least = Math.min(most, 4 * MiB);
+  let left = groups.reduce((n, g) => n + g.bytes, 0);
+  const runs: Run[] = [];
+  let base = 0;
+  let g = 0;
+  while (g < groups.length) {
+    const want = Math.max(least, Math.min(most, Math.ceil(left / (2 * jobs))));
+    const run: Run = { groups: [], base, rows: 0 };
+    let bytes = 0;
+    while (g < groups.length && (run.groups.length === 0 || bytes < want)) {
+      const group = groups[g] as { rows: number; bytes: number };
+      run.groups.push(g);
+      run.rows += group.rows;
+      bytes += group.bytes;
+      g += 1;
+    }
+    left -= bytes;
+    base += run.rows;
+    runs.push(run);
+  }
+  return runs;
+}
+
+/** Reads run `k` in this thread: its tallies, counting rows from the run's first. */
+export async function scanRun(lane: Lane, k: number, onRows?: (rows: number) => void) {
+  const run = lane.runs[k] as Run;
+  const t = valueTallier(lane.time, lane.channels);
+  let first: RunTally['first'];
+  const feed: typeof t.feed = (column, chunk, base) => {
+    if (first === undefined && column === lane.time) first = firstTime(chunk, base);
+    t.feed(column, chunk, base);
+  };
+  const columns = columnsOf(lane.time, lane.channels);
+  const progress = onRows && ((done: number) => onRows(done - run.base));
+  const rows = await readWithParquetWasm(lane.path, columns, feed, progress, {
+    rowGroups: run.groups,
+    base: run.base,
+  });
+  const out: RunTally = { tallies: t.done(rows), first, last: t.timeState?.prev };
+  return out;
+}
+
+/** The first time value a chunk holds (not null, not NaN or ±inf), with its row (1-based). */
+function firstTime(chunk: Chunk, base: number): RunTally['first'] {
+  const values = chunk.numbers;
+  if (values === undefined) return undefined;
+  for (let i = 0; i < chunk.length; i++) {
+    if (chunk.has !== undefined && !chunk.has(i)) continue;
+    const v = values[i] as bigint | number;
+    if (typeof v === 'number' && v - v !== 0) continue;
+    return { v, row: base + i + 1 };
+  }
+  return undefined;
+}
+
+/** Claims runs from the lane's counter and reads them, until none is left. */
+export async function runLane(
+  lane: Lane,
+  onResult: (k: number, r: RunTally) => void,
+  onRows?: (k: number, rows: number) => void,
+): Promise<void> {
+  const next = new Int32Array(lane.next);
+  for (;;) {
+    const k = Atomics.add(next, 0, 1);
+    if (k >= lane.runs.length) return;
+    onResult(k, await scanRun(lane, k, onRows && ((rows) => onRows(k, rows))));
+  }
+}
+
+/** Rows done (runs finished, and the rows read of those under way), never less than last time. */
+function progressOf(
+  runs: Run[],
+  total: number,
+  report: ((done: number, total: number) => void) | undefined,
+) {
+  const done = new Array<number>(runs.length).fill(0);
+  let shown = 0;
+  return (k: number, rows: number) => {
+    done[k] = rows;
+    const sum = done.reduce((n, r) => n + r, 0);
+    if (sum <= shown) return;
+    shown = sum;
+    report?.(shown, total);
+  };
+}
+
+/**
+ * Reads the runs in this thread and `jobs - 1` workers, all claiming from the lane's counter.
+ * A worker that fails leaves its run without a result (the caller reads it again).
+ */
+async function scanLanes(
+  lane: Lane,
+  jobs: number,
+  onRows: (k: number, rows: number) => void,
+): Promise<Array<RunTally | undefined>> {
+  const results: Array<RunTally | undefined> = new Array(lane.runs.length);
+  let left = lane.runs.length;
+  let allIn = () => {};
+  const complete = new Promise<void>((resolve) => {
+    allIn = resolve;
+  });
+  const keep = (k: number, r: RunTally) => {
+    if (results[k] === undefined) left -= 1;
+    results[k] = r;
+    onRows(k, (lane.runs[k] as Run).rows);
+    if (left === 0) allIn();
+  };
+  const workers = startWorkers(Math.min(jobs, lane.runs.length) - 1, lane, keep);
+  try {
+    await runLane(lane, keep, onRows);
+    // Every run is claimed now: wait for their results, not for a worker still loading,
+    // which has claimed none and will claim none.
+    await Promise.race([complete, Promise.all(workers.map((w) => w.finished))]);
+  } finally {
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+  return results;
+}
+
+/** Starts `count` workers on the lane; each one's `finished` resolves when it stops, however. */
+function startWorkers(count: number, lane: Lane, onResult: (k: number, r: RunTally) => void) {
+  const url = new URL('./worker.js', import.meta.url);
+  const workerData: Lane = lane;
+  // A worker's values are views of its wasm memory, its garbage is small: a small young
+  // generation keeps it smaller. Measured (check --full of the bench file, 2 jobs, peak RSS
+  // of the process, two runs each): 1 MiB 171 and 168 MiB, 2 MiB 178 and 174, 4 MiB 196
+  // and 200, 16 MiB 184 and 193.
+  const resourceLimits = { maxYoungGenerationSizeMb: 2 };
+  return Array.from({ length: Math.max(0, count) }, () => {
+    const worker = new Worker(url, { workerData, resourceLimits });
+    const finished = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromParquetWorker) => {
+        if ('end' in m) resolve();
+        else onResult(m.k, m.result);
+      });
+      // Its module missing (the code bundled into one file), or a crash: this thread
+      // has claimed the runs left, and reads again any run left without a result.
+      worker.on('error', () => resolve());
+      worker.on('exit', () => resolve());
+    });
+    return { worker, finished };
+  });
+}
+
+/** The runs' tallies joined in file order: what one pass over the file tallies. */
+export function joinRuns(runs: readonly RunTally[], withTime: boolean): ValueTallies {
+  const out: ValueTallies = { rows: 0, channels: new Map() };
+  const time: TimeTally = { decreases: 0, repeats: 0, nulls: 0 };
+  let last: bigint | number | undefined;
+  for (const r of runs) {
+    out.rows += r.tallies.rows;
+    const t = r.tallies.time;
+    if (t) joinTime(time, t, last, r.first);
+    last = r.last ?? last;
+    for (const [column, c] of r.tallies.channels) {
+      const into = out.channels.get(column);
+      if (into) joinChannel(into, c);
+      else out.channels.set(column, { ...c, unknown: new Map(c.unknown) });
+    }
+  }
+  if (withTime) out.time = time;
+  return out;
+}
+
+/** Adds a later run's time tally; `last` is the time before it, `first` its first time. */
+function joinTime(
+  into: TimeTally,
+  t: TimeTally,
+  last: bigint | number | undefined,
+  first: RunTally['first'],
+): void {
+  into.nulls += t.nulls;
+  keepFirst(into, t, 'firstNull');
+  if (t.nonFinite !== undefined) {
+    into.nonFinite = (into.nonFinite ?? 0) + t.nonFinite;
+    keepFirst(into, t, 'firstNonFinite');
+  }
+  // Where the runs meet: the comparison one pass makes between them (before any in the run).
+  if (last !== undefined && first !== undefined) {
+    if (first.v < last) {
+      into.decreases += 1;
+      if (into.firstDecrease === undefined) into.firstDecrease = first.row;
+    } else if (first.v === last) {
+      into.repeats += 1;
+      if (into.firstRepeat === undefined) into.firstRepeat = first.row;
+    }
+  }
+  into.decreases += t.decreases;
+  keepFirst(into, t, 'firstDecrease');
+  into.repeats += t.repeats;
+  keepFirst(into, t, 'firstRepeat');
+  if (t.min !== undefined && (into.min === undefined || t.min < into.min)) into.min = t.min;
+  if (t.max !== undefined && (into.max === undefined || t.max > into.max)) into.max = t.max;
+}
+
+/** Adds a later run's channel tally: counts add, the first places and values stay. */
+function joinChannel(into: ChannelTally, c: ChannelTally): void {
+  into.nan += c.nan;
+  into.posInf += c.posInf;
+  into.negInf += c.negInf;
+  keepFirst(into, c, 'firstNonFinite');
+  into.outside += c.outside;
+  into.fractions += c.fractions;
+  keepFirst(into, c, 'firstOutside');
+  const lo = c.outsideMin;
+  const hi = c.outsideMax;
+  if (lo !== undefined && (into.outsideMin === undefined || lo < into.outsideMin))
+    into.outsideMin = lo;
+  if (hi !== undefined && (into.outsideMax === undefined || hi > into.outsideMax))
+    into.outsideMax = hi;
+  // In order of first appearance: a value new to `into` goes after those it has.
+  for (const [v, n] of c.unknown) into.unknown.set(v, (into.unknown.get(v) ?? 0) + n);
+  keepFirst(into, c, 'firstUnknown');
+}
+
+/** Sets `key` of `into` from `from` when `into` has none yet (an earlier run's place stays). */
+function keepFirst<T extends object, K extends keyof T>(into: T, from: T, key: K): void {
+  if (into[key] === undefined && from[key] !== undefined) into[key] = from[key];
+}
