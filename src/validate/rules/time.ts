@@ -16,7 +16,7 @@ export const timeRule: Rule = (doc) => {
         (o, k) => obj(o?.[k]),
         c.config,
       );
-      const path = join(c.path, ...holder);
+      const path = holder.reduce((p, k) => join(p, k), c.path);
       // A time column needs its format, unless the file's own embedded config gives it.
       const fromFile = embedded !== undefined && c.config[embedded] === true;
       if (holder.length > 0 && !fromFile) formatGiven(at, path, out);
