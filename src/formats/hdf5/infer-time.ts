@@ -16,7 +16,6 @@ import { type TimeFormat, Timestamp } from '../../model/index.js';
 import { DATETIME_TEXT, type Issue, RFC3339_TEXT } from '../../model/plain.js';
 import { stringAttribute, UNIT_ATTRIBUTES } from './infer-datasets.js';
 import { type Findings, P } from './infer-findings.js';
-import type { Planned } from './infer-layout.js';
 import type { Hdf5Dataset, Hdf5Type } from './inspect.js';
 
 /** One place time is read from: a 1-D dataset, a column of an [N, k] dataset, or a member. */
@@ -233,7 +232,7 @@ interface FormatChoice {
  * (with a warning when they differ).
  */
 export function chooseTimeFormat(
-  planned: Planned[],
+  planned: ReadonlyArray<{ time: TimeSource }>,
   forced: TimeFormat | undefined,
   out: Findings,
 ): FormatChoice {
