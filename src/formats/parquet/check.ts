@@ -19,7 +19,8 @@ import {
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { parquetChannelTypeOf } from './channel-types.js';
-import { inspectParquetSource, type ParquetFieldProfile, type ParquetProfile } from './inspect.js';
+import { inspectParquetSource } from './inspect.js';
+import type { ParquetFieldProfile, ParquetProfile } from './profile.js';
 import { columnPlace, scanParquetValues, type ValueChannel, type ValueTallies } from './values.js';
 
 export interface ParquetCheckOptions {
