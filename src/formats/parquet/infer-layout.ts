@@ -11,8 +11,7 @@ import { type Findings, type HeadReader, P } from './infer-findings.js';
 import { isNumeric } from './infer-time.js';
 import type { ParquetFieldProfile, ParquetProfile } from './profile.js';
 
-/** Scans the file name and date-time text. */
-
+/** Column names that say a long-form file's name column and value column. */
 const NAME_COLUMN =
   /^(channel|channel_?name|channel_?id|name|signal|signal_?name|sensor|sensor_?name|tag|key|variable|measurement|metric|parameter|param|series)$/i;
 
