@@ -1,9 +1,13 @@
 /**
  * The time rules every format's check shares: the window of dates a unix time must land in
  * to be believed (1971-2100: wider than inference's guess of 1990-2100, so data from the
- * 1970s and 80s is not called a wrong unit), and the one judgement of a declared unix unit
+ * 1970s and 80s is not called a wrong unit), the one judgement of a declared unix unit
  * (`time_wrong_unit` when another unit lands in the window, `time_out_of_range` when none
- * does). Going backwards and repeats are the time tally's (tally.ts).
+ * does), of a relative format whose times look absolute (`time_looks_absolute`), of a
+ * format that cannot read the stored times (`time_not_parseable`, `time_wrong_unit` for a
+ * stored unit) and of times read in a sample going backwards (`time_decreasing`). A
+ * format's check gathers its times and calls these. Going backwards and repeats over every
+ * value read are the time tally's (tally.ts).
  */
 import type { Issue, IssueSource, TimeFormat } from '../model/index.js';
 import {
@@ -11,6 +15,7 @@ import {
   issue,
   isUnixFormat,
   MS_PER_UNIT,
+  minOf,
   unixUnitThatFits,
 } from '../model/plain.js';
 import { shortName } from './tally.js';
@@ -34,16 +39,22 @@ export function unitThatFits(values: ReadonlyArray<string | number | bigint>) {
   return unixUnitThatFits(values) ?? unixUnitThatFits(values, PLAUSIBLE);
 }
 
-/** What a unit judgement says of the times it read, and where its issue goes. */
-export interface UnitJudged {
-  /** The times' owner in words: `'/t'`, a column path. */
+/** How a time judgement's messages name the times, and where its issue goes. */
+export interface TimeJudged {
+  /** The times as a message's subject: `the time column 'ts'`, `the time of '/t'`. */
+  subject: string;
+  /** The times' owner in words, after "the times of": `'/t'`, `'ts'`. */
   of: string;
-  /** What was read of them, in parentheses after it: `1700000000 ...`, `statistics 1 to 9`. */
-  read: string;
   /** The config field that holds the format, for the hint: `timeFormat`, `format`. */
   field: string;
   ptr: string;
   source: IssueSource;
+}
+
+/** A judgement of times read: what was read of them, in parentheses after their owner. */
+export interface TimesRead extends TimeJudged {
+  /** `1700000000 ...`, `statistics 1 to 9`. */
+  read: string;
 }
 
 /**
@@ -53,7 +64,7 @@ export interface UnitJudged {
 export function unixUnitIssue(
   values: ReadonlyArray<string | number | bigint>,
   format: TimeFormat,
-  at: UnitJudged,
+  at: TimesRead,
 ): Issue | undefined {
   if (plausibleUnix(values, format)) return undefined;
   const fits = unitThatFits(values);
@@ -71,6 +82,111 @@ export function unixUnitIssue(
         `${read} (${at.read}) land outside ${PLAUSIBLE_WORDS}, and no unix unit fits`,
         { source: at.source },
       );
+}
+
+/** True for the formats that read text (RFC 3339, a date and time); the others read numbers. */
+export function readsText(format: TimeFormat): boolean {
+  return format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME';
+}
+
+/** True for the unix and relative formats: those that read a number of units. */
+export function readsUnits(format: TimeFormat): boolean {
+  return isUnixFormat(format) || format.startsWith('TIME_FORMAT_RELATIVE_');
+}
+
+/** What stored times are, to a time format: numbers, text, or neither (bytes, a BOOLEAN). */
+export type TimeKind = 'number' | 'text' | 'other';
+
+/**
+ * `time_not_parseable` when the format cannot read what the times are (`kind`): a text
+ * format needs text, any other format numbers. `stores` says what they are after the
+ * subject (`stores INT64`, `holds float values`); with `hinted`, the hint names the formats
+ * that read them.
+ */
+export function timeKindIssue(
+  format: TimeFormat,
+  kind: TimeKind,
+  at: TimeJudged & { stores: string; hinted?: boolean },
+): Issue | undefined {
+  const text = readsText(format);
+  if (text ? kind === 'text' : kind === 'number') return undefined;
+  const hint = text
+    ? 'Use the unix format of the values’ unit.'
+    : 'Use TIME_FORMAT_ABSOLUTE_RFC3339 or ABSOLUTE_DATETIME for text times.';
+  return issue(
+    'time_not_parseable',
+    at.ptr,
+    `${at.subject} ${at.stores}, which ${shortName(format)} does not read`,
+    at.hinted ? { hint, source: at.source } : { source: at.source },
+  );
+}
+
+/**
+ * Times whose stored type gives their unit (a timestamp type): `time_wrong_unit` when a
+ * unix format of another unit is declared, `time_not_parseable` when a format that is not
+ * unix is; nothing when the declared format is `stored.format`.
+ */
+export function storedUnitIssue(
+  format: TimeFormat,
+  stored: { format: TimeFormat; what: string },
+  at: TimeJudged,
+): Issue | undefined {
+  if (format === stored.format) return undefined;
+  const unix = isUnixFormat(format);
+  const fmt = shortName(format);
+  return issue(
+    unix ? 'time_wrong_unit' : 'time_not_parseable',
+    at.ptr,
+    unix
+      ? `${at.subject} is ${stored.what}, but the format is ${fmt}`
+      : `${at.subject} is ${stored.what}, which ${fmt} does not read`,
+    { hint: `Use ${at.field}: ${stored.format}.`, source: at.source },
+  );
+}
+
+/**
+ * `time_decreasing` at the first of the times read (a file's first and last rows, in
+ * order) that is smaller than the one before it; nothing when none is.
+ */
+export function sampledTimeOrderIssue(
+  values: readonly string[],
+  at: TimeJudged,
+): Issue | undefined {
+  const nums = values.map(Number);
+  for (let i = 1; i < nums.length; i++) {
+    if ((nums[i] as number) < (nums[i - 1] as number)) {
+      return issue(
+        'time_decreasing',
+        at.ptr,
+        `${at.subject} goes backwards (${values[i - 1]} then ${values[i]}, in its first and last rows)`,
+        { source: at.source },
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The scale of times read in a unix or relative format: the unix unit judgement
+ * (`unixUnitIssue`), or `time_looks_absolute` when times read as relative are large
+ * (over 1e8) and a unix unit puts them in inference's window. Nothing for other formats.
+ */
+export function timeScaleIssue(
+  values: readonly string[],
+  format: TimeFormat,
+  at: TimesRead,
+): Issue | undefined {
+  if (isUnixFormat(format)) return unixUnitIssue(values, format, at);
+  if (!format.startsWith('TIME_FORMAT_RELATIVE_') || !(minOf(values.map(Number)) > 1e8))
+    return undefined;
+  const fits = unixUnitThatFits(values);
+  if (!fits) return undefined;
+  return issue(
+    'time_looks_absolute',
+    at.ptr,
+    `the times of ${at.of} (${at.read}) look like ${shortName(fits)}, not ${shortName(format)}`,
+    { hint: `Use ${at.field}: ${fits} and leave out relativeStartTime.`, source: at.source },
+  );
 }
 
 /**

@@ -6,13 +6,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { run } from '../../src/cli/run.js';
 import { hdf5ChannelTypeOf as channelTypeOf } from '../../src/formats/hdf5/channel-types.js';
-import {
-  cfDate,
-  comparePaths,
-  draftFromHdf5Profile,
-  inferHdf5,
-  pathChannelName,
-} from '../../src/formats/hdf5/infer.js';
+import { draftFromHdf5Profile, inferHdf5 } from '../../src/formats/hdf5/infer.js';
+import { comparePaths, pathChannelName } from '../../src/formats/hdf5/infer-datasets.js';
+import { cfDate } from '../../src/formats/hdf5/infer-time.js';
 import type { Hdf5Dataset, Hdf5Profile, Hdf5Type } from '../../src/formats/hdf5/inspect.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { InspectError } from '../../src/inspect/profile.js';

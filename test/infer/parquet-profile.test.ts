@@ -1,8 +1,9 @@
 /** Inference as a function of a profile: cases no writer at hand produces (INT96, DATE time), and options. */
 import { describe, expect, test } from 'vitest';
 import { parquetChannelTypeOf as channelTypeOf } from '../../src/formats/parquet/channel-types.js';
-import { draftFromProfile, type HeadReader } from '../../src/formats/parquet/infer.js';
-import type { ParquetFieldProfile, ParquetProfile } from '../../src/formats/parquet/inspect.js';
+import { draftFromProfile } from '../../src/formats/parquet/infer.js';
+import type { HeadReader } from '../../src/formats/parquet/infer-findings.js';
+import type { ParquetFieldProfile, ParquetProfile } from '../../src/formats/parquet/profile.js';
 
 function field(
   name: string,

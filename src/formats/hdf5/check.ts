@@ -13,17 +13,16 @@
 import { fitOf } from '../../check/shared.js';
 import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelDataType, Hdf5Config, TimeFormat } from '../../model/index.js';
-import {
-  type Issue,
-  issue,
-  isUnixFormat,
-  minOf,
-  pointer,
-  pushAll,
-  unixUnitThatFits,
-} from '../../model/plain.js';
+import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import { listSome, notFoundHint } from '../../validate/index.js';
-import { shortName, unixUnitIssue, withoutRestatedTypeIssues } from '../../values/index.js';
+import {
+  readsUnits,
+  sampledTimeOrderIssue,
+  shortName,
+  timeKindIssue,
+  timeScaleIssue,
+  withoutRestatedTypeIssues,
+} from '../../values/index.js';
 import { hdf5ChannelTypeOf } from './channel-types.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from './inspect.js';
 import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
@@ -354,6 +353,11 @@ function unusedDatasetIssues(
   return issues;
 }
 
+/**
+ * The first and last time values read (the profile's head and tail rows) against the
+ * format: a unit format needs numbers; then their order and scale (the shared rules of
+ * values/time.ts).
+ */
 function timeIssues(
   d: Hdf5Dataset,
   part: { type: Hdf5Type; column: number | string | undefined },
@@ -367,55 +371,22 @@ function timeIssues(
   const rows = [...(d.head ?? []), ...(d.tail ?? [])];
   const values = rows.map((r) => r[col]).filter((v): v is string => v !== undefined);
   if (values.length === 0) return [];
-  const source = { file, dataset: d.path };
-  const unix = isUnixFormat(format);
-  const nums = values.map(Number);
-  if (unix || format.startsWith('TIME_FORMAT_RELATIVE_')) {
-    if (part.type.class !== 'integer' && part.type.class !== 'float') {
-      return [
-        issue(
-          'time_not_parseable',
-          ptr,
-          `the time of '${d.path}' holds ${part.type.class} values, which ${shortName(format)} does not read`,
-          { source },
-        ),
-      ];
-    }
-  }
-  const out: Issue[] = [];
-  for (let i = 1; i < nums.length; i++) {
-    if ((nums[i] as number) < (nums[i - 1] as number)) {
-      out.push(
-        issue(
-          'time_decreasing',
-          ptr,
-          `the time of '${d.path}' goes backwards (${values[i - 1]} then ${values[i]}, in its first and last rows)`,
-          { source },
-        ),
-      );
-      break;
-    }
-  }
-  if (unix) {
-    const judged = unixUnitIssue(values, format, {
-      of: `'${d.path}'`,
-      read: `${values[0]} ...`,
-      field: 'timeFormat',
-      ptr,
-      source,
-    });
-    if (judged) out.push(judged);
-  } else if (format.startsWith('TIME_FORMAT_RELATIVE_') && minOf(nums) > 1e8) {
-    const fits = unixUnitThatFits(values);
-    if (fits)
-      out.push(
-        issue(
-          'time_looks_absolute',
-          ptr,
-          `the times of '${d.path}' (${values[0]} ...) look like ${shortName(fits)}, not ${shortName(format)}`,
-          { hint: `Use timeFormat: ${fits} and leave out relativeStartTime.`, source },
-        ),
-      );
-  }
-  return out;
+  const at = {
+    subject: `the time of '${d.path}'`,
+    of: `'${d.path}'`,
+    field: 'timeFormat',
+    ptr,
+    source: { file, dataset: d.path },
+  };
+  // Only a unit format (unix, relative) judges the stored kind here, as it always has.
+  const numeric = part.type.class === 'integer' || part.type.class === 'float';
+  const stores = `holds ${part.type.class} values`;
+  const unread = readsUnits(format)
+    ? timeKindIssue(format, numeric ? 'number' : 'other', { ...at, stores })
+    : undefined;
+  if (unread) return [unread];
+  return [
+    sampledTimeOrderIssue(values, at),
+    timeScaleIssue(values, format, { ...at, read: `${values[0]} ...` }),
+  ].filter((i): i is Issue => i !== undefined);
 }

@@ -3,7 +3,7 @@
  * draft and what check judges a config's declared type against.
  */
 import type { ChannelDataType } from '../../model/index.js';
-import type { ParquetFieldProfile } from './inspect.js';
+import type { ParquetFieldProfile } from './profile.js';
 
 /** What a value column becomes: its channel type, and a note when the mapping loses something. */
 export function parquetChannelTypeOf(f: ParquetFieldProfile): {

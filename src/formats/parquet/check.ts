@@ -14,13 +14,16 @@ import { notFoundHint } from '../../validate/index.js';
 import {
   channelValueIssues,
   shortName,
+  storedUnitIssue,
+  timeKindIssue,
   timeValueIssues,
   unixUnitIssue,
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { parquetChannelTypeOf } from './channel-types.js';
-import { inspectParquetSource, type ParquetFieldProfile, type ParquetProfile } from './inspect.js';
+import { inspectParquetSource } from './inspect.js';
 import { scanParquetFull } from './jobs.js';
+import type { ParquetFieldProfile, ParquetProfile } from './profile.js';
 import { columnPlace, type ValueChannel, type ValueTallies } from './values.js';
 
 export interface ParquetCheckOptions {
@@ -357,62 +360,45 @@ function unusedColumnIssues(scope: ParquetScope, ptr: string): Issue[] {
     );
 }
 
+/**
+ * The time column's format against what it stores: a timestamp's unit, text or numbers,
+ * and the unix unit against the statistics' range (the shared rules of values/time.ts).
+ */
 function timeIssues(
   f: ParquetFieldProfile,
   format: TimeFormat,
   ptr: string,
   file: string,
 ): Issue[] {
-  const source = { file, column: f.path };
-  const fmt = shortName(format);
+  const at = {
+    subject: `the time column '${f.path}'`,
+    of: `'${f.path}'`,
+    field: 'format',
+    ptr,
+    source: { file, column: f.path },
+  };
   const stamp = timestampOf(f);
   if (stamp) {
-    const fits = UNIX_OF_UNIT[stamp.unit] as TimeFormat;
-    if (format === fits) return [];
-    return [
-      issue(
-        isUnixFormat(format) ? 'time_wrong_unit' : 'time_not_parseable',
-        ptr,
-        isUnixFormat(format)
-          ? `the time column '${f.path}' is ${stamp.what}, but the format is ${fmt}`
-          : `the time column '${f.path}' is ${stamp.what}, which ${fmt} does not read`,
-        { hint: `Use format: ${fits}.`, source },
-      ),
-    ];
+    const stored = { format: UNIX_OF_UNIT[stamp.unit] as TimeFormat, what: stamp.what };
+    return listOf(storedUnitIssue(format, stored, at));
   }
   const numeric = ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(f.physicalType);
   const text = parquetChannelTypeOf(f).dataType === 'CHANNEL_DATA_TYPE_STRING';
-  const wantsText =
-    format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME';
-  if ((wantsText && !text) || (!wantsText && !numeric)) {
-    return [
-      issue(
-        'time_not_parseable',
-        ptr,
-        `the time column '${f.path}' stores ${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}, which ${fmt} does not read`,
-        {
-          hint: wantsText
-            ? 'Use the unix format of the values’ unit.'
-            : 'Use TIME_FORMAT_ABSOLUTE_RFC3339 or ABSOLUTE_DATETIME for text times.',
-          source,
-        },
-      ),
-    ];
-  }
+  const stores = `stores ${f.physicalType}${f.logicalType ? ` (${f.logicalType})` : ''}`;
+  const kind = text ? 'text' : numeric ? 'number' : 'other';
+  const unread = timeKindIssue(format, kind, { ...at, stores, hinted: true });
+  if (unread) return [unread];
   const min = f.stats?.min;
   const max = f.stats?.max;
   if (!isUnixFormat(format) || min === undefined || max === undefined || !numeric) return [];
   const lo = toBig(min);
   const hi = toBig(max);
   if (lo === undefined || hi === undefined) return [];
-  const judged = unixUnitIssue([lo, hi], format, {
-    of: `'${f.path}'`,
-    read: `statistics ${lo} to ${hi}`,
-    field: 'format',
-    ptr,
-    source,
-  });
-  return judged ? [judged] : [];
+  return listOf(unixUnitIssue([lo, hi], format, { ...at, read: `statistics ${lo} to ${hi}` }));
+}
+
+function listOf(found: Issue | undefined): Issue[] {
+  return found ? [found] : [];
 }
 
 /**
