@@ -18,6 +18,8 @@ export interface Rewriting {
   counts: NormalizeCounts;
   times: ReadonlyArray<TimeWriter | undefined>;
   onProgress: ((done: number, total: number) => void) | undefined;
+  /** Bytes gathered before each write (default 1 MiB). */
+  outputSize?: number;
 }
 
 const COMMA = 44;
@@ -32,9 +34,14 @@ class Output {
   written = 0;
   /** Bytes gathered in the buffer. */
   pos = 0;
-  private buf = Buffer.allocUnsafe(1024 * 1024);
+  private buf: Buffer;
 
-  constructor(private readonly fd: number) {}
+  constructor(
+    private readonly fd: number,
+    size: number,
+  ) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
 
   /** Makes room for `n` more bytes. */
   room(n: number): Buffer {
@@ -50,14 +57,13 @@ class Output {
   }
 
   bytes(from: Uint8Array, s: number, e: number): void {
-    this.room(e - s).set(from.subarray(s, e), this.pos);
-    this.pos += e - s;
-  }
-
-  /** ASCII text without a delimiter, quote or line break (a time, a number). */
-  ascii(text: string): void {
-    const b = this.room(text.length);
-    this.pos += b.write(text, this.pos, 'latin1');
+    const buf = this.room(e - s);
+    // A cell is short: a loop costs less than a view of it for `set`.
+    if (e - s < 64) for (let i = s; i < e; i++) buf[this.pos++] = from[i] as number;
+    else {
+      buf.set(from.subarray(s, e), this.pos);
+      this.pos += e - s;
+    }
   }
 
   /** Any cell's text, quoted when it holds a `,`, a quote or a line break. */
@@ -100,7 +106,7 @@ export async function rewriteRecords(
   plan: NormalizePlan,
   r: Rewriting,
 ): Promise<number> {
-  const out = new Output(fd);
+  const out = new Output(fd, r.outputSize ?? 1024 * 1024);
   const size = (await stat(input)).size;
   const progress = r.onProgress;
   const rows = new RowWriter(out, plan, r);
@@ -235,8 +241,8 @@ class RowWriter {
   }
 
   /**
-   * A number cell rewritten byte by byte (`1.234,5` → `1234.5`, or `1,234.5` → `1234.5`):
-   * false when it is not plain ASCII or the result would need quotes (for `rewriteCell`).
+   * A number cell rewritten byte by byte (`1.234,5` → `1234.5`, or `1,234.5` → `1234.5`;
+   * quoted when a comma is left): false when it is not plain ASCII (for `rewriteCell`).
    */
   private number(rec: CsvRecord, i: number, decimalComma: boolean): boolean {
     if (i >= rec.count) return false;
@@ -247,22 +253,24 @@ class RowWriter {
     let q = e;
     while (p < q && isSpace(b[p] as number)) p += 1;
     while (q > p && isSpace(b[q - 1] as number)) q -= 1;
-    if (p === q || !asciiWithoutQuote(b, p, q)) return false;
-    const out = this.out.room(q - p);
+    if (p === q) return false;
+    const commas = commasIn(b, p, q);
+    if (commas < 0) return false;
+    const quote = decimalComma && commas > 1;
+    const out = this.out.room(q - p + 2);
     let at = this.out.pos;
-    let changed = p > s || q < e;
-    let commas = 0;
+    if (quote) out[at++] = QUOTE;
+    let changed = p > s || q < e || commas > 0;
+    let first = true;
     for (let k = p; k < q; k++) {
       const c = b[k] as number;
       if (c === COMMA) {
-        changed = true;
-        commas += 1;
-        if (!decimalComma) continue;
-        if (commas > 1) return false;
-        out[at++] = DOT;
+        if (decimalComma) out[at++] = first ? DOT : COMMA;
+        first = false;
       } else if (c === DOT && decimalComma) changed = true;
       else out[at++] = c;
     }
+    if (quote) out[at++] = QUOTE;
     this.out.pos = at;
     if (changed) {
       if (decimalComma) this.r.counts.decimalCommas += 1;
@@ -275,11 +283,13 @@ class RowWriter {
 /** The bytes JavaScript's `trim` drops that are ASCII (tab, line breaks, space). */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
-/** True when `[s, e)` is ASCII without a quote or line break. */
-function asciiWithoutQuote(b: Uint8Array, s: number, e: number): boolean {
+/** The commas in `[s, e)`; -1 when it is not ASCII or holds a quote or a line break. */
+function commasIn(b: Uint8Array, s: number, e: number): number {
+  let n = 0;
   for (let i = s; i < e; i++) {
     const c = b[i] as number;
-    if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return false;
+    if (c === COMMA) n += 1;
+    else if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return -1;
   }
-  return true;
+  return n;
 }

@@ -1,9 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
+import { inspectCsv } from '../../src/inspect/index.js';
 import { normalizeCsv } from '../../src/normalize/index.js';
+import { planNormalize } from '../../src/normalize/plan.js';
+import { rewriteRecords } from '../../src/normalize/records.js';
+import { TimeWriter } from '../../src/normalize/times.js';
 import { normalizeCsv as before } from '../helpers/normalize-oracle/csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-normalize-stream-'));
@@ -62,7 +66,20 @@ const commaArb = fc.oneof(
       .tuple(fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: 0, max: 999 }))
       .map(([a, b]) => `${a},${b}`),
   },
-  { weight: 1, arbitrary: fc.constantFrom('1.234,5', ' 2,5 ', '-0,125', '12', '', ' ', '3,') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '1.234,5',
+      ' 2,5 ',
+      '-0,125',
+      '12',
+      '',
+      ' ',
+      '3,',
+      '1,2,3',
+      '0.125,5',
+    ),
+  },
 );
 
 const oddArb = fc.oneof(
@@ -157,7 +174,7 @@ describe('normalize streams cells: the output of the record-by-record path, byte
         expect(now.bytes.toString('latin1')).toBe(was.bytes.toString('latin1'));
         for (const [k, v] of Object.entries(now.report.counts)) seen[k as keyof typeof seen] += v;
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
     // The generated files reach every kind of rewrite.
     for (const k of ['decimalCommas', 'timesRewritten', 'repeatedHeaders', 'cellsKept'] as const)
@@ -172,4 +189,42 @@ describe('normalize streams cells: the output of the record-by-record path, byte
     expect(now.bytes.toString()).toBe(was.bytes.toString());
     expect(now.report.issues.map((i) => i.code)).toEqual(['normalize_time_repeated_hour']);
   });
+
+  test('the output is the same whatever the size of the buffer it is gathered in', async () => {
+    await fc.assert(
+      fc.asyncProperty(csvArb, fc.integer({ min: 1, max: 80 }), async (text, size) => {
+        const input = join(dir, `in${n++}.csv`);
+        writeFileSync(input, text);
+        const outputs: string[] = [];
+        for (const outputSize of [1024 * 1024, size]) {
+          const plan = planNormalize(await inspectCsv(input), { timezone: 'Europe/Berlin' });
+          const counts = { ...ZERO };
+          const times = plan.columns.map((c) =>
+            c.kind === 'time' ? new TimeWriter({ zone: 'Europe/Berlin' }) : undefined,
+          );
+          const out = join(dir, `out${n}.csv`);
+          const fd = openSync(out, 'w');
+          const r = { counts, times, onProgress: undefined, outputSize };
+          const written = await rewriteRecords(input, fd, plan, r);
+          closeSync(fd);
+          const bytes = readFileSync(out);
+          expect(bytes.byteLength).toBe(written);
+          outputs.push(`${JSON.stringify(counts)}\n${bytes.toString('latin1')}`);
+          rmSync(out);
+        }
+        rmSync(input);
+        expect(outputs[1]).toBe(outputs[0]);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
+
+const ZERO = {
+  decimalCommas: 0,
+  thousandsSeparators: 0,
+  timesJoined: 0,
+  timesRewritten: 0,
+  repeatedHeaders: 0,
+  cellsKept: 0,
+};
