@@ -16,10 +16,10 @@ interface Parsed extends Local {
   /** The zone name written after the time (`[from, to)` in the bytes), or none (-1). */
   zoneFrom: number;
   zoneTo: number;
-  /** The fraction's digits (`[from, to)`, none when equal) and its ms, when in the table. */
+  /** The fraction's digits (`[from, to)`, none when equal) and its ms (NaN: not in the table). */
   fracFrom: number;
   fracTo: number;
-  fracMs: number | undefined;
+  fracMs: number;
 }
 
 /** Where the record path writes: a buffer with room for `n` more bytes, filled up to `pos`. */
@@ -61,7 +61,10 @@ const names: Array<{ bytes: Uint8Array; zone: CellZone | undefined }> = [];
 
 /** The zone the name in `[s, e)` stands for (undefined: none). */
 function zoneAt(b: Uint8Array, s: number, e: number): CellZone | undefined {
-  for (const n of names) if (sameBytes(n.bytes, b, s, e)) return n.zone;
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i] as (typeof names)[number];
+    if (sameBytes(n.bytes, b, s, e)) return n.zone;
+  }
   const zone = zoneNamed(ascii(b, s, e));
   if (names.length >= 8) names.shift();
   names.push({ bytes: b.slice(s, e), zone });
@@ -101,14 +104,24 @@ function wallFast(t: Parsed): number {
     day.d = t.d;
     day.ms = Date.UTC(t.y, t.mo - 1, t.d);
   }
-  const ms = t.fracMs ?? Number(`0${t.frac || '.'}`) * 1000;
+  const ms = Number.isNaN(t.fracMs) ? Number(`0${t.frac}`) * 1000 : t.fracMs;
   return day.ms + t.h * 3600_000 + t.mi * 60_000 + t.s * 1000 + ms;
 }
 
 /** The one record the cells are parsed into (read before the next cell is). */
 const t: Parsed = {
-  ...{ y: 0, mo: 0, d: 0, h: 0, mi: 0, s: 0, frac: '' },
-  ...{ zoneFrom: -1, zoneTo: -1, fracFrom: 0, fracTo: 0, fracMs: 0 },
+  y: 0,
+  mo: 0,
+  d: 0,
+  h: 0,
+  mi: 0,
+  s: 0,
+  frac: '',
+  zoneFrom: -1,
+  zoneTo: -1,
+  fracFrom: 0,
+  fracTo: 0,
+  fracMs: 0,
 };
 
 const NO_ZONE: CellZone = {};
@@ -241,7 +254,7 @@ function parseClock(b: Uint8Array, p: number, e: number, t: Parsed): boolean {
       const w = f - q - 1;
       const known = w <= 3 ? FRACTIONS.get(w * 1000 + num(b, q + 1, f)) : undefined;
       t.frac = known?.text ?? `.${ascii(b, q + 1, f)}`;
-      t.fracMs = known?.ms;
+      t.fracMs = known?.ms ?? Number.NaN;
       t.fracFrom = q + 1;
       t.fracTo = f;
       q = f;
