@@ -90,13 +90,18 @@ function textOf(rec: CsvRecord, i: number): string {
   return rec.anyQuoted || i === 0 ? fieldText(rec, i) : fieldText(rec, i, KEEP_BOM);
 }
 
-/** True when the field `[s, e)` is ASCII needing no quotes on output (no `,`, `"`, CR, LF). */
-function plainAscii(b: Uint8Array, s: number, e: number): boolean {
+/**
+ * Whether the field `[s, e)` is written between quotes: 0 no, 1 yes (a `,`, a line break, a
+ * quote of a quoted field), -1 for its text (not ASCII, or a quote in an unquoted field).
+ */
+function quoting(b: Uint8Array, s: number, e: number, quoted: boolean): number {
+  let quote = 0;
   for (let i = s; i < e; i++) {
     const c = b[i] as number;
-    if (c >= 0x80 || c === COMMA || c === QUOTE || c === 10 || c === 13) return false;
+    if (c >= 0x80 || (c === QUOTE && !quoted)) return -1;
+    if (c === COMMA || c === QUOTE || c === 10 || c === 13) quote = 1;
   }
-  return true;
+  return quote;
 }
 
 /** Record by record: every row's cells rewritten and joined with `,`. */
@@ -209,13 +214,21 @@ class RowWriter {
     this.out.cell(rewriteCell(col, textOf(rec, i), other, writer, counts, rec.row));
   }
 
-  /** Field `i` as it is: its bytes, or its text quoted when it must be. */
+  /**
+   * Field `i` as it is: its bytes, between quotes when it holds a `,`, a line break or a
+   * quote (a quoted field's `""` stay as they are); its text when it is not ASCII.
+   */
   private copy(rec: CsvRecord, i: number): void {
     if (i >= rec.count) return;
     const s = rec.starts[i] as number;
     const e = rec.ends[i] as number;
-    if (plainAscii(rec.bytes, s, e)) this.out.bytes(rec.bytes, s, e);
-    else this.out.cell(textOf(rec, i));
+    const quote = quoting(rec.bytes, s, e, rec.anyQuoted && rec.quoted[i] === 1);
+    if (quote < 0) this.out.cell(textOf(rec, i));
+    else {
+      if (quote) this.out.byte(QUOTE);
+      this.out.bytes(rec.bytes, s, e);
+      if (quote) this.out.byte(QUOTE);
+    }
   }
 
   /** A time cell read from its bytes, or by `rewriteCell` when they do not tell for sure. */
