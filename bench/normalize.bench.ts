@@ -1,8 +1,10 @@
 /**
  * `normalize` against a plain byte copy of the same file, in the same run: the 1 GB CSV of
  * the CSV benchmark (nothing to rewrite: the byte path, scanning for repeated header lines),
- * and a ~70 MB file with `;` and decimal commas (every cell rewritten: the record path).
- * Target: normalize at >= 100 MB/s on the 1 GB file. Peak RSS shows the memory stays bounded.
+ * a ~70 MB file with `;` and decimal commas (the record path), and a ~300 MB file where every
+ * cell changes: day-first dates, local times with a zone name, decimal commas.
+ * Targets: normalize at >= 100 MB/s on the 1 GB file and on the file where every cell
+ * changes, with peak RSS < 150 MB there. Peak RSS shows the memory stays bounded.
  */
 import { createReadStream, createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -37,12 +39,45 @@ async function generateDecimalComma(path: string): Promise<void> {
 const commaPath = join(dir, 'csv-decimal-comma.csv');
 await generateDecimalComma(commaPath);
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * ~300 MB of `time;zoned;a;b` rows where every cell is rewritten: `30.03.2024 23:58:00.125`
+ * (day-first), `2024-03-30 23:58:00 CET` or `… Europe/Berlin`, and two decimal commas.
+ */
+async function generateEveryCell(path: string): Promise<void> {
+  if (existsSync(path)) return;
+  const h = await open(path, 'w');
+  await h.write('time;zoned;a;b\n');
+  const t0 = Date.UTC(2024, 0, 1);
+  for (let block = 0; block < 4500; block++) {
+    const lines: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const n = block * 1000 + i;
+      const d = new Date(t0 + n * 1010);
+      const [y, mo, day] = [d.getUTCFullYear(), two(d.getUTCMonth() + 1), two(d.getUTCDate())];
+      const clock = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+      const zone = n % 2 ? 'Europe/Berlin' : 'CET';
+      const a = `${n % 1000},${n % 8}`;
+      const b = `${n % 977},${(n % 4) * 25}`;
+      lines.push(
+        `${day}.${mo}.${y} ${clock}.${String(n % 1000).padStart(3, '0')};${y}-${mo}-${day} ${clock} ${zone};${a};${b}`,
+      );
+    }
+    await h.write(`${lines.join('\n')}\n`);
+  }
+  await h.close();
+}
+const everyPath = join(dir, 'csv-every-cell.csv');
+await generateEveryCell(everyPath);
+
 const out = join(dir, 'normalize-out.csv');
 const copy = (from: string) =>
   pipeline(createReadStream(from, { highWaterMark: 4 * MiB }), createWriteStream(out));
 const rows: Array<Array<string | number>> = [];
 const summary: string[] = [];
 for (const [label, path] of [
+  ['every cell rewritten (record path)', everyPath],
   ['1 GB (byte path)', bigPath],
   ['; and decimal commas (record path)', commaPath],
 ] as const) {
@@ -62,6 +97,11 @@ for (const [label, path] of [
     `${(n.ms / c.ms).toFixed(2)}x`,
     JSON.stringify(n.value.counts).replace(/"/g, ''),
   ]);
+  const mb = (ms: number) => size / 1e6 / (ms / 1000);
+  if (path === everyPath)
+    summary.push(
+      `normalize, every cell rewritten: ${mb(n.ms).toFixed(0)} MB/s (byte copy ${mb(c.ms).toFixed(0)} MB/s, ${(n.ms / c.ms).toFixed(2)}x its time), peak RSS ${fmtBytes(n.peakRss)} (targets >= 100 MB/s, < 150 MB): ${mb(n.ms) >= 100 ? 'met' : 'NOT met'}, ${n.peakRss < 150e6 ? 'met' : 'NOT met'}`,
+    );
   if (path === bigPath)
     summary.push(
       `normalize on the 1 GB file: ${rate(n.ms).toFixed(0)} MiB/s (target >= 100 MB/s): ${rate(n.ms) * 1.048576 >= 100 ? 'met' : 'NOT met'}; ${(n.ms / c.ms).toFixed(2)}x the byte copy`,

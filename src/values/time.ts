@@ -230,12 +230,23 @@ export function statsTimeRange(
   return { ...(start ? { start } : {}), ...(stop ? { stop } : {}) };
 }
 
-/** True when `zone` is an IANA zone this runtime knows (`Europe/Berlin`, `UTC`). */
+const known = new Map<string, boolean>();
+
+/**
+ * True when `zone` is an IANA zone this runtime knows (`Europe/Berlin`, `UTC`). Remembered:
+ * building the formatter that tells costs far more than rewriting a cell that names it.
+ */
 export function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let yes = known.get(zone);
+  if (yes === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      yes = true;
+    } catch {
+      yes = false;
+    }
+    if (known.size > 1000) known.clear();
+    known.set(zone, yes);
   }
+  return yes;
 }

@@ -158,39 +158,31 @@ function plainNumber(cell: string, style: NumberStyle): string {
 }
 
 /**
- * Rewrites one data row's cells into the output cells, counting what changed. `times` holds
- * the writer of each time column (by output column), which reads it in row order.
+ * Rewrites one cell of a data row (`a`; `b` is the time of day a join reads beside its date),
+ * counting what changed. `writer` is the column's time writer, which reads it in row order.
  */
-export function rewriteRow(
-  plan: NormalizePlan,
-  cells: readonly string[],
-  times: ReadonlyArray<TimeWriter | undefined>,
+export function rewriteCell(
+  col: OutColumn,
+  a: string,
+  b: string,
+  writer: TimeWriter | undefined,
   counts: NormalizeCounts,
   row: number,
-): string[] {
-  const out: string[] = [];
-  plan.columns.forEach((col, i) => {
-    const a = cells[col.from[0] as number] ?? '';
-    const writer = times[i];
-    if (col.kind === 'join' && writer) {
-      out.push(joinedOrKept(a, cells[col.from[1] as number] ?? '', writer, counts, row));
-    } else if (col.kind === 'copy' || a.trim() === '') {
-      out.push(a);
-    } else if (col.kind === 'time' && writer) {
-      const t = writer.rewrite(a, row);
-      if (t === undefined) counts.cellsKept += 1;
-      else counts.timesRewritten += 1;
-      out.push(t ?? a);
-    } else {
-      const n = plainNumber(a, col.kind as NumberStyle);
-      if (n !== a) {
-        if (col.kind === 'decimal_comma') counts.decimalCommas += 1;
-        else counts.thousandsSeparators += 1;
-      }
-      out.push(n);
-    }
-  });
-  return out;
+): string {
+  if (col.kind === 'join' && writer) return joinedOrKept(a, b, writer, counts, row);
+  if (col.kind === 'copy' || a.trim() === '') return a;
+  if (col.kind === 'time' && writer) {
+    const t = writer.rewrite(a, row);
+    if (t === undefined) counts.cellsKept += 1;
+    else counts.timesRewritten += 1;
+    return t ?? a;
+  }
+  const n = plainNumber(a, col.kind as NumberStyle);
+  if (n !== a) {
+    if (col.kind === 'decimal_comma') counts.decimalCommas += 1;
+    else counts.thousandsSeparators += 1;
+  }
+  return n;
 }
 
 function joinedOrKept(

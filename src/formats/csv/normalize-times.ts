@@ -46,7 +46,7 @@ const ABBREVIATIONS: Record<string, number> = {
 };
 
 /** The parts of a local date and time. */
-interface Local {
+export interface Local {
   y: number;
   mo: number;
   d: number;
@@ -55,6 +55,26 @@ interface Local {
   s: number;
   /** Fraction of the second as written (`.123`), or ''. */
   frac: string;
+}
+
+/** The zone a cell names: a fixed offset (an abbreviation), or an IANA zone; none: the column's. */
+export interface CellZone {
+  fixed?: number[];
+  name?: string;
+}
+
+const UTC = [0];
+
+/** The zone a name written in a cell stands for; undefined when it is not one. */
+export function zoneNamed(named: string): CellZone | undefined {
+  const fixed = ABBREVIATIONS[named.toUpperCase()];
+  if (fixed !== undefined) return { fixed: [fixed] };
+  return isKnownZone(named) ? { name: named } : undefined;
+}
+
+/** A local time's wall clock read as if it were UTC (ms). */
+export function wallOf(t: Local): number {
+  return Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s) + Number(`0${t.frac || '.'}`) * 1000;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -96,9 +116,20 @@ const offsetCache = new Map<string, number[]>();
  * hour. In the hour it skips, the offset of the moment before.
  */
 function localOffsets(zone: string, t: Local): number[] {
+  const l = lastHour;
+  if (l.zone === zone && l.h === t.h && l.d === t.d && l.mo === t.mo && l.y === t.y)
+    return l.offsets;
   const key = `${zone} ${t.y}-${t.mo}-${t.d} ${t.h}`;
-  const cached = offsetCache.get(key);
-  if (cached !== undefined) return cached;
+  const offsets = offsetCache.get(key) ?? hourOffsets(zone, t, key);
+  lastHour = { zone, y: t.y, mo: t.mo, d: t.d, h: t.h, offsets };
+  return offsets;
+}
+
+/** The hour `localOffsets` answered last (times in a file mostly keep to one hour a while). */
+let lastHour = { zone: '', y: 0, mo: 0, d: 0, h: 0, offsets: [0] };
+
+/** `localOffsets` worked out, and cached under `key`. */
+function hourOffsets(zone: string, t: Local, key: string): number[] {
   const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s);
   const day = 24 * 3600_000;
   const around = [zoneOffsetAt(zone, wall - day), zoneOffsetAt(zone, wall + day)];
@@ -121,8 +152,12 @@ function offsetText(minutes: number): string {
   return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
 }
 
+/** `00` to `99`: two digits without a call to `padStart` (a time is written per cell). */
+const TWO = Array.from({ length: 100 }, (_, n) => pad(n));
+const two = (n: number) => TWO[n] ?? pad(n);
+
 function rfc3339(t: Local, offsetMinutes: number): string {
-  return `${pad(t.y, 4)}-${pad(t.mo)}-${pad(t.d)}T${pad(t.h)}:${pad(t.mi)}:${pad(t.s)}${t.frac}${offsetText(offsetMinutes)}`;
+  return `${pad(t.y, 4)}-${two(t.mo)}-${two(t.d)}T${two(t.h)}:${two(t.mi)}:${two(t.s)}${t.frac}${offsetMinutes === 0 ? 'Z' : offsetText(offsetMinutes)}`;
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -200,6 +235,11 @@ export class TimeWriter {
 
   constructor(private readonly reading: TimeReading) {}
 
+  /** The order of day and month in its dates, when known. */
+  get dateOrder(): DateOrder | undefined {
+    return this.reading.dateOrder;
+  }
+
   join(date: string, clock: string, row: number): string | undefined {
     const d = parseDate(date.trim(), this.reading.dateOrder);
     const c = parseClock(clock.trim());
@@ -222,23 +262,34 @@ export class TimeWriter {
     const d = parseDate(m[1] as string, this.reading.dateOrder);
     const c = m[2] === undefined ? { h: 0, mi: 0, s: 0, frac: '' } : parseClock(m[2]);
     if (!d || !c) return undefined;
-    const named = m[3];
-    if (named === undefined) return this.written({ ...d, ...c }, undefined, row);
-    const fixed = ABBREVIATIONS[named.toUpperCase()];
-    if (fixed !== undefined) return this.written({ ...d, ...c }, [fixed], row);
-    return isKnownZone(named) ? this.written({ ...d, ...c }, undefined, row, named) : undefined;
+    return this.zoned({ ...d, ...c }, m[3], row);
   }
 
-  /** The time in RFC 3339, with its offset: given, or the zone's at that moment (in row order). */
-  private written(
-    t: Local,
-    fixed: number[] | undefined,
-    row: number,
-    zone = this.reading.zone,
-  ): string | undefined {
+  /**
+   * A local time read from a cell, with the zone name written after it (or none) → RFC 3339;
+   * undefined for an unknown name or an impossible date.
+   */
+  private zoned(t: Local, named: string | undefined, row: number): string | undefined {
+    const zone = named === undefined ? {} : zoneNamed(named);
+    if (zone === undefined) return undefined;
+    const offset = this.offsetOf(t, wallOf(t), zone, row);
+    return offset === undefined ? undefined : rfc3339(t, offset);
+  }
+
+  private written(t: Local, fixed: number[] | undefined, row: number): string | undefined {
+    const offset = this.offsetOf(t, wallOf(t), fixed ? { fixed } : {}, row);
+    return offset === undefined ? undefined : rfc3339(t, offset);
+  }
+
+  /**
+   * The offset (minutes) a local time is written with: given, or its zone's (the cell's,
+   * else the column's) at that moment, in row order; undefined for an impossible date.
+   * `wall` is the time's wall clock as if it were UTC (`wallOf`).
+   */
+  offsetOf(t: Local, wall: number, zone: CellZone, row: number): number | undefined {
     if (!valid(t)) return undefined;
-    const offsets = fixed ?? (zone ? localOffsets(zone, t) : [0]);
-    const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s) + Number(`0${t.frac || '.'}`) * 1000;
+    const name = zone.name ?? this.reading.zone;
+    const offsets = zone.fixed ?? (name ? localOffsets(name, t) : UTC);
     // Twice the same wall time: summer time first, standard time once the clock went back.
     let offset = offsets[0] ?? 0;
     if (offsets.length > 1) {
@@ -247,6 +298,6 @@ export class TimeWriter {
       if (wall - offset * 60000 <= this.last) offset = later;
     }
     this.last = wall - offset * 60000;
-    return rfc3339(t, offset);
+    return offset;
   }
 }

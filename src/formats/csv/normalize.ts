@@ -8,7 +8,7 @@
  * the bytes are copied (repeated header lines left out); otherwise record by record.
  */
 import { writeSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { openPendingFile } from '../../files/index.js';
 import { type Issue, issue } from '../../model/plain.js';
 import { inspectCsv } from './inspect.js';
@@ -17,8 +17,8 @@ import {
   type NormalizePlan,
   type OutColumn,
   planNormalize,
-  rewriteRow,
 } from './normalize-plan.js';
+import { rewriteRecords } from './normalize-records.js';
 import { type DateOrder, dateOrderOf, TimeWriter } from './normalize-times.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
@@ -119,72 +119,6 @@ export async function normalizeCsv(
   return report;
 }
 
-/** Buffers output lines and writes them in pieces of about 1 MiB (synchronously: in order). */
-function writer(fd: number) {
-  let parts: string[] = [];
-  let pending = 0;
-  let written = 0;
-  const flush = () => {
-    if (parts.length === 0) return;
-    const bytes = Buffer.from(parts.join(''), 'utf8');
-    parts = [];
-    pending = 0;
-    writeSync(fd, bytes);
-    written += bytes.byteLength;
-  };
-  return {
-    line(cells: readonly string[]) {
-      const text = `${cells.map(quoteCell).join(',')}\n`;
-      parts.push(text);
-      pending += text.length;
-      if (pending >= 1024 * 1024) flush();
-    },
-    end() {
-      flush();
-      return written;
-    },
-  };
-}
-
-function quoteCell(cell: string): string {
-  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
-
-/** What the record path changes as it goes: counts, and the time columns' writers. */
-interface Rewriting {
-  counts: NormalizeCounts;
-  times: ReadonlyArray<TimeWriter | undefined>;
-  onProgress: ((done: number, total: number) => void) | undefined;
-}
-
-/** Record by record: every row's cells rewritten and joined with `,`. */
-async function rewriteRecords(
-  input: string,
-  fd: number,
-  plan: NormalizePlan,
-  r: Rewriting,
-): Promise<number> {
-  const w = writer(fd);
-  let header: string[] | undefined;
-  const size = (await stat(input)).size;
-  const progress = r.onProgress;
-  await scanCsvFile(
-    input,
-    (rec) => {
-      const cells = cellsOf(rec, plan.delimiter);
-      if (rec.count === 1 && cells[0] === '') return undefined;
-      writeRecord(w, plan, rec.row, cells, header, r);
-      if (rec.row === plan.headerRow) header = cells.map((c) => c.trim());
-      return undefined;
-    },
-    {
-      delimiter: plan.delimiter,
-      ...(progress ? { onProgress: (done: number) => progress(done, size) } : {}),
-    },
-  );
-  return w.end();
-}
-
 /**
  * Decides the date order of each time column whose sampled dates did not: reads the
  * column's cells through the file until one decides (a number above 12, dots). A column
@@ -207,7 +141,7 @@ async function settleDateOrders(
         const found = dateOrderOf(cells[c.from[0] as number] ?? '');
         if (found) c.dateOrder = found;
       }
-      return open.every((c) => c.dateOrder !== undefined) ? true : undefined;
+      return open.every((c) => c.dateOrder !== undefined) ? false : undefined;
     },
     { delimiter: plan.delimiter },
   );
@@ -282,27 +216,6 @@ function cellsOf(rec: CsvRecord, delimiter: string): string[] {
   const cells: string[] = [];
   for (let i = 0; i < rec.count; i++) cells.push(fieldText(rec, i));
   return cells;
-}
-
-function writeRecord(
-  w: ReturnType<typeof writer>,
-  plan: NormalizePlan,
-  row: number,
-  cells: string[],
-  header: string[] | undefined,
-  r: Rewriting,
-): void {
-  const { counts } = r;
-  if (row < plan.firstDataRow) {
-    if (row === plan.headerRow) w.line(plan.columns.map((c) => c.header));
-    else w.line(row > plan.headerRow && plan.headerRow > 0 ? unitsOf(plan, cells) : cells);
-    return;
-  }
-  if (header && sameCells(cells, header)) {
-    counts.repeatedHeaders += 1;
-    return;
-  }
-  w.line(rewriteRow(plan, cells, r.times, counts, row));
 }
 
 /**
@@ -422,13 +335,4 @@ async function headerLineOf(
   const line = Buffer.from(head.subarray(start, end));
   // A header holding a quote may span lines: no byte search for it.
   return line.includes(34) || line.byteLength === 0 ? undefined : { line, end: nl + 1 };
-}
-
-/** A units row: one unit per output column (a joined time column takes none). */
-function unitsOf(plan: NormalizePlan, cells: readonly string[]): string[] {
-  return plan.columns.map((c) => (c.kind === 'join' ? '' : (cells[c.from[0] as number] ?? '')));
-}
-
-function sameCells(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x.trim() === b[i]);
 }

@@ -1,0 +1,214 @@
+/**
+ * A frozen copy of `src/normalize/plan.ts` as it was before the record path was rewritten to
+ * stream bytes: the oracle the property test compares the new path's output with.
+ */
+/**
+ * What `normalize` will do to a CSV file, decided once from its inspection profile: which
+ * input columns become which output column and how each cell is rewritten.
+ */
+import { type NumberStyle, numberStyleOf } from '../../../src/formats/csv/cells.js';
+import type { CsvFieldProfile, CsvProfile } from '../../../src/formats/csv/profile.js';
+import type { DateOrder, TimeWriter } from './times.js';
+
+/** Counts of what was changed, by kind. */
+export interface NormalizeCounts {
+  decimalCommas: number;
+  thousandsSeparators: number;
+  timesJoined: number;
+  timesRewritten: number;
+  repeatedHeaders: number;
+  /** Cells that could not be rewritten and were written as they were. */
+  cellsKept: number;
+}
+
+/** One column of the output: the input columns it reads (0-based) and how. */
+export interface OutColumn {
+  from: number[];
+  header: string;
+  kind: 'copy' | NumberStyle | 'join' | 'time';
+  /**
+   * Times: the order of day and month in its dates, when known (given, or decided by the
+   * values); `undecided` when its dates are day-first or month-first and nothing decided yet.
+   */
+  dateOrder?: DateOrder;
+  undecided?: boolean;
+  /** A join: the headers of its date and time-of-day columns. */
+  parts?: [string, string];
+}
+
+/** What the plan is made with besides the profile. */
+export interface PlanOptions {
+  /** The first data row, from a draft config (overrides the detected one). */
+  firstDataRow?: number | undefined;
+  /** The order of day and month in dates that do not decide it themselves. */
+  dateOrder?: DateOrder | undefined;
+  /** Local times are in this zone: times without an offset are rewritten with its offsets. */
+  timezone?: string | undefined;
+}
+
+export interface NormalizePlan {
+  columns: OutColumn[];
+  /** Input columns read (trailing empty columns are not). */
+  inputWidth: number;
+  /** 1-based header row (0: none), 1-based first data row. */
+  headerRow: number;
+  firstDataRow: number;
+  delimiter: string;
+  bom: boolean;
+  /** Nothing to rewrite cell by cell: bytes can be copied (repeated headers left out). */
+  bytesOnly: boolean;
+}
+
+function hasShape(
+  f: CsvFieldProfile,
+  shape: 'date_only' | 'time_of_day' | 'time_ampm' | 'time_zone_name',
+) {
+  const seen = f.textShapes?.[shape];
+  return seen !== undefined && seen.count * 2 > f.valueCount;
+}
+
+function isDateColumn(f: CsvFieldProfile): boolean {
+  return (
+    hasShape(f, 'date_only') ||
+    (f.logicalType?.startsWith('date_') === true && f.samples.every((v) => !v.includes(':')))
+  );
+}
+
+function numberStyle(f: CsvFieldProfile, delimiter: string): NumberStyle | undefined {
+  if (f.physicalType !== 'STRING' || !f.textShapes) return undefined;
+  const numbers = (f.kinds.int ?? 0) + (f.kinds.double ?? 0);
+  return numberStyleOf(f.textShapes, f.valueCount, numbers, delimiter);
+}
+
+/**
+ * The plan for a profile: which columns are copied, which have their numbers or times
+ * rewritten, which two are joined into one time column.
+ */
+export function planNormalize(profile: CsvProfile, options: PlanOptions = {}): NormalizePlan {
+  const fields = profile.fields;
+  const delimiter = profile.dialect.delimiter;
+  const date = fields.find(isDateColumn);
+  const clock = date ? fields.find((f) => f !== date && hasShape(f, 'time_of_day')) : undefined;
+  const columns: OutColumn[] = [];
+  for (const f of fields) {
+    const header = f.header ?? '';
+    if (clock && f === clock) continue;
+    if (date && clock && f === date) {
+      const from = [date.column - 1, clock.column - 1];
+      const parts: [string, string] = [date.header ?? '', clock.header ?? ''];
+      const header = clock.header || 'time';
+      columns.push({ from, header, kind: 'join', parts, ...order(date, options) });
+      continue;
+    }
+    const style = numberStyle(f, delimiter);
+    const kind = style ?? (isRewrittenTime(f, options.timezone) ? 'time' : 'copy');
+    columns.push({
+      from: [f.column - 1],
+      header,
+      kind,
+      ...(kind === 'time' ? order(f, options) : {}),
+    });
+  }
+  const layout = profile.layout;
+  const { firstDataRow } = options;
+  const first = firstDataRow ?? layout.firstDataRow;
+  const headerRow = firstDataRow !== undefined ? (first > 1 ? first - 1 : 0) : layout.headerRow;
+  const bom = profile.dialect.encoding === 'utf-8-bom';
+  return {
+    columns,
+    inputWidth: fields.length,
+    headerRow: layout.unitsRow > 0 && layout.unitsRow === headerRow ? layout.headerRow : headerRow,
+    firstDataRow: first,
+    delimiter,
+    bom,
+    bytesOnly:
+      !profile.dialect.gzip &&
+      delimiter === ',' &&
+      profile.dialect.quoteChar === '"' &&
+      fields.length === layout.columnCount &&
+      columns.every((c) => c.kind === 'copy'),
+  };
+}
+
+/** Day-first or month-first dates (one column, or a date beside a time of day). */
+const ORDERED = new Set(['date_dmy', 'date_mdy', 'date_ambiguous']);
+
+/**
+ * A column of times written so the platform cannot read them: AM/PM, a zone name, dates
+ * day-first or month-first, or (when the zone of local times is given) no offset at all.
+ */
+function isRewrittenTime(f: CsvFieldProfile, zone: string | undefined): boolean {
+  if (hasShape(f, 'time_ampm') || hasShape(f, 'time_zone_name')) return true;
+  if (ORDERED.has(f.logicalType ?? '')) return true;
+  return zone !== undefined && f.logicalType === 'datetime';
+}
+
+/** A time column's date order: given, or as its sampled values decide; else still to decide. */
+function order(
+  f: CsvFieldProfile,
+  options: PlanOptions,
+): Pick<OutColumn, 'dateOrder' | 'undecided'> {
+  if (options.dateOrder) return { dateOrder: options.dateOrder };
+  if (f.logicalType === 'date_dmy') return { dateOrder: 'dmy' };
+  if (f.logicalType === 'date_mdy') return { dateOrder: 'mdy' };
+  return f.logicalType === 'date_ambiguous' ? { undecided: true } : {};
+}
+
+/** `1.234,5` → `1234.5`; `1,234.5` → `1234.5`. */
+function plainNumber(cell: string, style: NumberStyle): string {
+  const t = cell.trim();
+  return style === 'decimal_comma' ? t.replace(/\./g, '').replace(',', '.') : t.replace(/,/g, '');
+}
+
+/**
+ * Rewrites one data row's cells into the output cells, counting what changed. `times` holds
+ * the writer of each time column (by output column), which reads it in row order.
+ */
+export function rewriteRow(
+  plan: NormalizePlan,
+  cells: readonly string[],
+  times: ReadonlyArray<TimeWriter | undefined>,
+  counts: NormalizeCounts,
+  row: number,
+): string[] {
+  const out: string[] = [];
+  plan.columns.forEach((col, i) => {
+    const a = cells[col.from[0] as number] ?? '';
+    const writer = times[i];
+    if (col.kind === 'join' && writer) {
+      out.push(joinedOrKept(a, cells[col.from[1] as number] ?? '', writer, counts, row));
+    } else if (col.kind === 'copy' || a.trim() === '') {
+      out.push(a);
+    } else if (col.kind === 'time' && writer) {
+      const t = writer.rewrite(a, row);
+      if (t === undefined) counts.cellsKept += 1;
+      else counts.timesRewritten += 1;
+      out.push(t ?? a);
+    } else {
+      const n = plainNumber(a, col.kind as NumberStyle);
+      if (n !== a) {
+        if (col.kind === 'decimal_comma') counts.decimalCommas += 1;
+        else counts.thousandsSeparators += 1;
+      }
+      out.push(n);
+    }
+  });
+  return out;
+}
+
+function joinedOrKept(
+  date: string,
+  clock: string,
+  writer: TimeWriter,
+  counts: NormalizeCounts,
+  row: number,
+): string {
+  if (date.trim() === '' && clock.trim() === '') return '';
+  const t = writer.join(date, clock, row);
+  if (t === undefined) {
+    counts.cellsKept += 1;
+    return `${date} ${clock}`.trim();
+  }
+  counts.timesJoined += 1;
+  return t;
+}

@@ -1,0 +1,264 @@
+/**
+ * A frozen copy of `src/normalize/times.ts` as it was before the record path was rewritten to
+ * stream bytes: the oracle the property test compares the new path's output with.
+ */
+/**
+ * Times the platform cannot read, rewritten as RFC 3339: a date and a time of day from two
+ * columns, 12-hour times with AM/PM, times with a zone name or abbreviation, dates written
+ * day-first or month-first, and (with a zone given) local times without an offset. Local
+ * times get the offset of the given IANA zone at that moment (daylight saving included),
+ * else `Z`. A local time the zone repeats (the hour summer time ends) is read in row order:
+ * as summer time first, as standard time once the clock has gone back; its rows are named.
+ */
+
+/** Fixed offsets (minutes) of common zone abbreviations; ambiguous ones (IST) are left out. */
+const ABBREVIATIONS: Record<string, number> = {
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  WET: 0,
+  WEST: 60,
+  BST: 60,
+  CET: 60,
+  CEST: 120,
+  MET: 60,
+  MEST: 120,
+  EET: 120,
+  EEST: 180,
+  MSK: 180,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
+  JST: 540,
+  KST: 540,
+  AWST: 480,
+  ACST: 570,
+  AEST: 600,
+  AEDT: 660,
+  NZST: 720,
+  NZDT: 780,
+};
+
+/** The parts of a local date and time. */
+interface Local {
+  y: number;
+  mo: number;
+  d: number;
+  h: number;
+  mi: number;
+  s: number;
+  /** Fraction of the second as written (`.123`), or ''. */
+  frac: string;
+}
+
+/** True when `zone` is an IANA zone this runtime knows (`Europe/Berlin`, `UTC`). */
+export function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The offset (minutes east of UTC) of an IANA zone at the instant `ms`. */
+function zoneOffsetAt(zone: string, ms: number): number {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(ms))) p[part.type] = Number(part.value);
+  const asUtc = Date.UTC(
+    p.year ?? 0,
+    (p.month ?? 1) - 1,
+    p.day ?? 1,
+    p.hour ?? 0,
+    p.minute ?? 0,
+    p.second ?? 0,
+  );
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
+}
+
+const offsetCache = new Map<string, number[]>();
+
+/**
+ * The offsets a local wall-clock time can have in an IANA zone: one; two (the earlier
+ * instant's first) in the hour the zone repeats when summer time ends; cached per zone and
+ * hour. In the hour it skips, the offset of the moment before.
+ */
+function localOffsets(zone: string, t: Local): number[] {
+  const key = `${zone} ${t.y}-${t.mo}-${t.d} ${t.h}`;
+  const cached = offsetCache.get(key);
+  if (cached !== undefined) return cached;
+  const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s);
+  const day = 24 * 3600_000;
+  const around = [zoneOffsetAt(zone, wall - day), zoneOffsetAt(zone, wall + day)];
+  // An offset fits when the instant it gives has that offset in the zone.
+  const fits = [...new Set(around)]
+    .filter((o) => zoneOffsetAt(zone, wall - o * 60000) === o)
+    .sort((x, y) => y - x);
+  const offsets = fits.length > 0 ? fits : [around[0] ?? 0];
+  if (offsetCache.size > 10_000) offsetCache.clear();
+  offsetCache.set(key, offsets);
+  return offsets;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function offsetText(minutes: number): string {
+  if (minutes === 0) return 'Z';
+  const sign = minutes < 0 ? '-' : '+';
+  const m = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+}
+
+function rfc3339(t: Local, offsetMinutes: number): string {
+  return `${pad(t.y, 4)}-${pad(t.mo)}-${pad(t.d)}T${pad(t.h)}:${pad(t.mi)}:${pad(t.s)}${t.frac}${offsetText(offsetMinutes)}`;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DMY_DATE = /^(\d{1,2})([./-])(\d{1,2})[./-](\d{4})$/;
+const CLOCK = /^(\d{1,2}):(\d{2})(?::(\d{2})([.,]\d+)?)?(?:\s*([AaPp])\.?[Mm]\.?)?$/;
+
+/** The order of a date's day and month: day-first (30.03.2024) or month-first (03/30/2024). */
+export type DateOrder = 'dmy' | 'mdy';
+
+/**
+ * The order a date cell's own numbers decide: a first number above 12 is a day (dmy), a
+ * second one above 12 is a day (mdy); a date written with dots is day-first (no convention
+ * writes month-first with dots). Undefined when the cell does not decide (or is ISO).
+ */
+export function dateOrderOf(text: string): DateOrder | undefined {
+  const m = DMY_DATE.exec(text.trim().split(/[ T]/)[0] ?? '');
+  if (!m) return undefined;
+  if (Number(m[1]) > 12) return 'dmy';
+  if (Number(m[3]) > 12) return 'mdy';
+  return m[2] === '.' ? 'dmy' : undefined;
+}
+
+/** A date cell → year, month, day, in `order` unless the cell decides; undefined when unsure. */
+function parseDate(
+  text: string,
+  order: DateOrder | undefined,
+): Pick<Local, 'y' | 'mo' | 'd'> | undefined {
+  const iso = ISO_DATE.exec(text);
+  if (iso) return { y: Number(iso[1]), mo: Number(iso[2]), d: Number(iso[3]) };
+  const m = DMY_DATE.exec(text);
+  if (!m) return undefined;
+  const a = Number(m[1]);
+  const b = Number(m[3]);
+  const read = order ?? dateOrderOf(text);
+  if (read === undefined) return undefined;
+  return { y: Number(m[4]), mo: read === 'mdy' ? a : b, d: read === 'mdy' ? b : a };
+}
+
+function parseClock(text: string): Omit<Local, 'y' | 'mo' | 'd'> | undefined {
+  const m = CLOCK.exec(text);
+  if (!m) return undefined;
+  let h = Number(m[1]);
+  const half = m[5]?.toUpperCase();
+  if (half) {
+    if (h < 1 || h > 12) return undefined;
+    h = (h % 12) + (half === 'P' ? 12 : 0);
+  }
+  const mi = Number(m[2]);
+  const s = m[3] === undefined ? 0 : Number(m[3]);
+  if (h > 23 || mi > 59 || s > 60) return undefined;
+  return { h, mi, s, frac: m[4] ? `.${m[4].slice(1)}` : '' };
+}
+
+function valid(t: Local): boolean {
+  return t.mo >= 1 && t.mo <= 12 && t.d >= 1 && t.d <= 31;
+}
+
+/** How a column's local times are read: their zone (default UTC) and their date order. */
+export interface TimeReading {
+  zone?: string | undefined;
+  dateOrder?: DateOrder | undefined;
+}
+
+/**
+ * Rewrites the cells of one time column, row after row: a date and a time of day from two
+ * cells (`join`), or one cell (`rewrite`), as RFC 3339; undefined when a cell does not
+ * parse (or its date order is not known). Remembers the last instant, so that a local time
+ * the zone repeats is read as summer time until the clock goes back, and collects the rows
+ * of such times (`repeated`).
+ */
+export class TimeWriter {
+  /** Rows (1-based, of the file) whose local time the zone repeats. */
+  readonly repeated: number[] = [];
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly reading: TimeReading) {}
+
+  join(date: string, clock: string, row: number): string | undefined {
+    const d = parseDate(date.trim(), this.reading.dateOrder);
+    const c = parseClock(clock.trim());
+    return d && c ? this.written({ ...d, ...c }, undefined, row) : undefined;
+  }
+
+  /**
+   * One cell holding a date and a time: `3/1/2024 1:05:00 PM`, `30.03.2024 23:58:00`,
+   * `2024-03-01 12:00:00 CET`, `2024-03-01 12:00 Europe/Berlin`, or a date alone
+   * (`10/18/2010`: midnight). A zone written in the cell wins over the column's; an unknown
+   * abbreviation gives undefined.
+   */
+  rewrite(cell: string, row: number): string | undefined {
+    const text = cell.trim();
+    const m =
+      /^(\S+)(?:[ T](\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp]\.?[Mm]\.?)?)(?:\s+(\S+))?)?$/.exec(
+        text,
+      );
+    if (!m) return undefined;
+    const d = parseDate(m[1] as string, this.reading.dateOrder);
+    const c = m[2] === undefined ? { h: 0, mi: 0, s: 0, frac: '' } : parseClock(m[2]);
+    if (!d || !c) return undefined;
+    const named = m[3];
+    if (named === undefined) return this.written({ ...d, ...c }, undefined, row);
+    const fixed = ABBREVIATIONS[named.toUpperCase()];
+    if (fixed !== undefined) return this.written({ ...d, ...c }, [fixed], row);
+    return isKnownZone(named) ? this.written({ ...d, ...c }, undefined, row, named) : undefined;
+  }
+
+  /** The time in RFC 3339, with its offset: given, or the zone's at that moment (in row order). */
+  private written(
+    t: Local,
+    fixed: number[] | undefined,
+    row: number,
+    zone = this.reading.zone,
+  ): string | undefined {
+    if (!valid(t)) return undefined;
+    const offsets = fixed ?? (zone ? localOffsets(zone, t) : [0]);
+    const wall = Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s) + Number(`0${t.frac || '.'}`) * 1000;
+    // Twice the same wall time: summer time first, standard time once the clock went back.
+    let offset = offsets[0] ?? 0;
+    if (offsets.length > 1) {
+      this.repeated.push(row);
+      const later = offsets[1] ?? offset;
+      if (wall - offset * 60000 <= this.last) offset = later;
+    }
+    this.last = wall - offset * 60000;
+    return rfc3339(t, offset);
+  }
+}

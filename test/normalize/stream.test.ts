@@ -1,0 +1,230 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, test } from 'vitest';
+import { inspectCsv } from '../../src/formats/csv/inspect.js';
+import { planNormalize } from '../../src/formats/csv/normalize-plan.js';
+import { rewriteRecords } from '../../src/formats/csv/normalize-records.js';
+import { TimeWriter } from '../../src/formats/csv/normalize-times.js';
+import { normalizeCsv } from '../../src/normalize/index.js';
+import { normalizeCsv as before } from '../helpers/normalize-oracle/csv.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-normalize-stream-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+const two = (x: number) => String(x).padStart(2, '0');
+
+/** A day-first (or month-first, or ambiguous) date and time, as a local logger writes it. */
+const dayFirstArb = fc
+  .record({
+    d: fc.integer({ min: 1, max: 31 }),
+    mo: fc.integer({ min: 1, max: 12 }),
+    h: fc.integer({ min: 0, max: 23 }),
+    mi: fc.integer({ min: 0, max: 59 }),
+    s: fc.integer({ min: 0, max: 60 }),
+    sep: fc.constantFrom('.', '/', '-'),
+    frac: fc.constantFrom('', '.5', '.123', ',25', '.000001'),
+    ampm: fc.constantFrom('', '', '', ' PM', ' am', 'p.m.'),
+    pad: fc.boolean(),
+  })
+  .map(({ d, mo, h, mi, s, sep, frac, ampm, pad }) => {
+    const hour = ampm ? (h % 12) + 1 : h;
+    const day = pad ? two(d) : String(d);
+    return `${day}${sep}${two(mo)}${sep}2024 ${two(hour)}:${two(mi)}:${two(s)}${ampm ? '' : frac}${ampm}`;
+  });
+
+/** An ISO local time with a zone name or abbreviation (some unknown), or a date alone. */
+const zonedArb = fc
+  .record({
+    day: fc.integer({ min: 0, max: 400 }),
+    minute: fc.integer({ min: 0, max: 1439 }),
+    sep: fc.constantFrom(' ', 'T'),
+    zone: fc.constantFrom(
+      'CET',
+      'CEST',
+      'Europe/Berlin',
+      'UTC',
+      'America/New_York',
+      'XYZ',
+      'Mars/Base',
+    ),
+    seconds: fc.constantFrom('', ':07', ':59.25'),
+  })
+  .map(({ day, minute, sep, zone, seconds }) => {
+    const t = new Date(Date.UTC(2024, 0, 1) + day * 86400_000 + minute * 60_000);
+    const date = t.toISOString().slice(0, 10);
+    return `${date}${sep}${two(t.getUTCHours())}:${two(t.getUTCMinutes())}${seconds} ${zone}`;
+  });
+
+/** A number with a decimal comma (some with dot groups, signs, spaces), or an odd cell. */
+const commaArb = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: 0, max: 999 }))
+      .map(([a, b]) => `${a},${b}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '1.234,5',
+      ' 2,5 ',
+      '-0,125',
+      '12',
+      '',
+      ' ',
+      '3,',
+      '1,2,3',
+      '0.125,5',
+    ),
+  },
+);
+
+const oddArb = fc.oneof(
+  fc.constantFrom('', ' ', 'n/a', 'a;b', 'x,y', 'say "hi"', 'two\nlines', 'cr\r\nlf', 'é,ü', '1;2'),
+  fc.string({ maxLength: 5 }),
+);
+
+/** Mostly values of the column's kind, sometimes an odd one (quoted when it must be). */
+const cellOf = (arb: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 12, arbitrary: arb }, { weight: 1, arbitrary: oddArb });
+
+function write(cell: string, delimiter: string): string {
+  return cell.includes(delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+const HEADER = ['time', 'zoned', 'a', 'b'];
+
+const csvArb = fc
+  .record({
+    rows: fc.array(
+      fc.oneof(
+        {
+          weight: 20,
+          arbitrary: fc.tuple(
+            cellOf(dayFirstArb),
+            cellOf(zonedArb),
+            cellOf(commaArb),
+            cellOf(commaArb),
+          ),
+        },
+        { weight: 1, arbitrary: fc.constant(HEADER) },
+        { weight: 1, arbitrary: fc.constant(['']) },
+        { weight: 1, arbitrary: fc.tuple(cellOf(dayFirstArb), cellOf(commaArb)) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(dayFirstArb, zonedArb, commaArb, commaArb, fc.constant('extra')),
+        },
+      ),
+      { minLength: 4, maxLength: 30 },
+    ),
+    delimiter: fc.constantFrom(';', '\t', '|'),
+    eol: fc.constantFrom('\n', '\r\n'),
+    bom: fc.boolean(),
+    lastEnd: fc.boolean(),
+    trailing: fc.boolean(),
+  })
+  .map(({ rows, delimiter, eol, bom, lastEnd, trailing }) => {
+    const lines = [HEADER, ...rows].map(
+      (r) => r.map((c) => write(c, delimiter)).join(delimiter) + (trailing ? delimiter : ''),
+    );
+    return `${bom ? '\uFEFF' : ''}${lines.join(eol)}${lastEnd ? eol : ''}`;
+  });
+
+const optionsArb = fc.record(
+  {
+    timezone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'UTC'),
+    dateOrder: fc.constantFrom('dmy' as const, 'mdy' as const),
+  },
+  { requiredKeys: [] },
+);
+
+/** Both paths on one file: the output bytes and the reports (but for the output's name). */
+async function both(text: string, options: Parameters<typeof normalizeCsv>[2]) {
+  const input = join(dir, `in${n++}.csv`);
+  writeFileSync(input, text);
+  const outNew = join(dir, `new${n}.csv`);
+  const outOld = join(dir, `old${n}.csv`);
+  const a = await normalizeCsv(input, outNew, options);
+  const b = await before(input, outOld, options);
+  const result = {
+    now: { bytes: readFileSync(outNew), report: { ...a, output: '' } },
+    was: { bytes: readFileSync(outOld), report: { ...b, output: '' } },
+  };
+  for (const p of [input, outNew, outOld]) rmSync(p, { force: true });
+  return result;
+}
+
+describe('normalize streams cells: the output of the record-by-record path, byte for byte', () => {
+  test('decimal commas, day-first dates, zone names, quoted fields, empty cells', async () => {
+    const seen = {
+      decimalCommas: 0,
+      thousandsSeparators: 0,
+      timesJoined: 0,
+      timesRewritten: 0,
+      repeatedHeaders: 0,
+      cellsKept: 0,
+    };
+    await fc.assert(
+      fc.asyncProperty(csvArb, optionsArb, async (text, options) => {
+        const { now, was } = await both(text, options);
+        expect(now.report).toEqual(was.report);
+        expect(now.bytes.toString('latin1')).toBe(was.bytes.toString('latin1'));
+        for (const [k, v] of Object.entries(now.report.counts)) seen[k as keyof typeof seen] += v;
+      }),
+      { numRuns: 100 },
+    );
+    // The generated files reach every kind of rewrite.
+    for (const k of ['decimalCommas', 'timesRewritten', 'repeatedHeaders', 'cellsKept'] as const)
+      expect(seen[k], k).toBeGreaterThan(0);
+  });
+
+  test('the summer-time hour a zone repeats, in row order', async () => {
+    const rows = ['27.10.2024 01:30:00', '27.10.2024 02:30:00', '27.10.2024 02:10:00'];
+    const text = ['time;v', ...[...rows, ...rows].map((t, i) => `${t};${i},5`)].join('\n');
+    const { now, was } = await both(`${text}\n`, { timezone: 'Europe/Berlin' });
+    expect(now.report).toEqual(was.report);
+    expect(now.bytes.toString()).toBe(was.bytes.toString());
+    expect(now.report.issues.map((i) => i.code)).toEqual(['normalize_time_repeated_hour']);
+  });
+
+  test('the output is the same whatever the size of the buffer it is gathered in', async () => {
+    await fc.assert(
+      fc.asyncProperty(csvArb, fc.integer({ min: 1, max: 80 }), async (text, size) => {
+        const input = join(dir, `in${n++}.csv`);
+        writeFileSync(input, text);
+        const outputs: string[] = [];
+        for (const outputSize of [1024 * 1024, size]) {
+          const plan = planNormalize(await inspectCsv(input), { timezone: 'Europe/Berlin' });
+          const counts = { ...ZERO };
+          const times = plan.columns.map((c) =>
+            c.kind === 'time' ? new TimeWriter({ zone: 'Europe/Berlin' }) : undefined,
+          );
+          const out = join(dir, `out${n}.csv`);
+          const fd = openSync(out, 'w');
+          const r = { counts, times, onProgress: undefined, outputSize };
+          const written = await rewriteRecords(input, fd, plan, r);
+          closeSync(fd);
+          const bytes = readFileSync(out);
+          expect(bytes.byteLength).toBe(written);
+          outputs.push(`${JSON.stringify(counts)}\n${bytes.toString('latin1')}`);
+          rmSync(out);
+        }
+        rmSync(input);
+        expect(outputs[1]).toBe(outputs[0]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+const ZERO = {
+  decimalCommas: 0,
+  thousandsSeparators: 0,
+  timesJoined: 0,
+  timesRewritten: 0,
+  repeatedHeaders: 0,
+  cellsKept: 0,
+};
