@@ -80,7 +80,11 @@ test('what the writer writes, the reader reads back to the same answer', () => {
           isPinned: fc.boolean(),
           tags: fc.array(fc.string(), { maxLength: 3 }),
           startTime: fc
-            .date({ min: new Date(Date.UTC(1, 0, 1)), max: new Date(Date.UTC(9999, 0, 1)) })
+            .date({
+              min: new Date(Date.UTC(1, 0, 1)),
+              max: new Date(Date.UTC(9999, 0, 1)),
+              noInvalidDate: true,
+            })
             .map((d) => d.toISOString()),
           metadata: fc.array(metadata, { maxLength: 2 }),
         },
