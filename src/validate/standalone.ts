@@ -12,7 +12,7 @@ import type { JsonSchema } from '../model/index.js';
 const standaloneCode = standaloneNs.default;
 
 /** Where the compiled document validator lives, from the repository root. */
-export const VALIDATOR_FILE = 'src/validate/_document-validator.ts';
+export const VALIDATOR_FILE = 'src/validate/generated/document-validator.ts';
 
 /** The ajv options the committed validator is compiled with (shape.ts reads its errors). */
 function compiler(): Ajv2020 {

@@ -34,7 +34,7 @@ describe('importkit lint loads only what it uses', () => {
 
   test('the compiled validator is loaded, the zod model is not', () => {
     const rel = [...files].map((f) => f.slice(src.length + 1));
-    expect(rel).toContain('validate/_document-validator.ts');
+    expect(rel).toContain('validate/generated/document-validator.ts');
     expect(rel.filter((f) => /^model\/(document|enums|scalars|channel|csv)\.ts$/.test(f))).toEqual(
       [],
     );
