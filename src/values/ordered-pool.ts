@@ -1,0 +1,204 @@
+/**
+ * Parts of one read done by worker threads, their results taken in order: the TDMS and
+ * ULog `check --full` hand each worker one part of the file at a time (a range of segments,
+ * a range of messages) and join the tallies the parts send back in file order, so that the
+ * counts and the first place of each finding are those one pass over the file finds.
+ *
+ * Memory: each worker has one part in flight, and at most two parts a worker wait to be
+ * joined (a part done before the one ahead of it). A worker that fails (its module missing,
+ * a crash) leaves its part to this thread, which reads it itself, as it reads every part
+ * left once no worker is alive.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker } from 'node:worker_threads';
+import type { ByteSource } from '../inspect/index.js';
+
+export interface OrderedPoolOptions<T, R> {
+  /** The worker's module: it calls `serveParts` with the function that reads a part. */
+  url: URL;
+  /** What every worker gets once (`workerData`): the file, the config, the plan. */
+  workerData: unknown;
+  /** Workers to start (at least 1). */
+  workers: number;
+  parts: Iterable<T>;
+  /** Reads a part in this thread: a worker failed on it. */
+  here: (part: T) => Promise<R>;
+  /** Each part's result, in the order of `parts`. */
+  onResult: (result: R, part: T, k: number) => Promise<void> | void;
+}
+
+/** Threads a `jobs` option asks for: at most one a core, at least one; default the cores. */
+export function jobsOf(jobs: number | undefined): number {
+  const cores = availableParallelism();
+  return Math.max(1, Math.min(cores, Math.floor(jobs ?? cores)));
+}
+
+type FromWorker<R> = { k: number; result: R } | { k: number; error: string };
+
+interface Slot {
+  worker: Worker;
+  dead: boolean;
+  /** The part in flight: its index and what settles it. */
+  busy?: { k: number; done: (r: { result: unknown } | { failed: true }) => void } | undefined;
+}
+
+/** Reads every part in the workers and hands the results over in order. */
+export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<void> {
+  let wake: (() => void) | undefined;
+  const nudge = () => wake?.();
+  const slots = startSlots(o.url, o.workerData, Math.max(1, o.workers), nudge);
+  const free: Slot[] = [...slots];
+  const take = (): Slot | undefined => {
+    for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
+    return undefined;
+  };
+  const release = (slot: Slot) => {
+    if (!slot.dead) free.push(slot);
+    nudge();
+  };
+  const state = { joined: 0, failed: false };
+  let joining: Promise<void> = Promise.resolve();
+  const limit = 2 * slots.length;
+  try {
+    let k = 0;
+    for (const part of o.parts) {
+      // Bounded: a free worker (or none alive), and not too many results ahead of the next join.
+      let slot: Slot | undefined;
+      for (;;) {
+        if (state.failed) break;
+        if (k - state.joined < limit) {
+          slot = take();
+          if (slot || slots.every((s) => s.dead)) break;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if (state.failed) break;
+      const index = k++;
+      const result = slot ? runIn(slot, index, part, o.here, release) : o.here(part);
+      // Settled when joined: a rejection is the join's to report.
+      result.catch(() => undefined);
+      joining = joining.then(async () => {
+        await o.onResult(await result, part, index);
+        state.joined += 1;
+        nudge();
+      });
+      joining.catch(() => {
+        state.failed = true;
+        nudge();
+      });
+    }
+    await joining;
+  } finally {
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+/** A part in a worker; its result, or (the worker failed) the part read in this thread. */
+function runIn<T, R>(
+  slot: Slot,
+  k: number,
+  part: T,
+  here: (part: T) => Promise<R>,
+  release: (slot: Slot) => void,
+): Promise<R> {
+  return new Promise<{ result: unknown } | { failed: true }>((done) => {
+    slot.busy = { k, done };
+    slot.worker.postMessage({ k, part });
+  }).then((r) => {
+    slot.busy = undefined;
+    release(slot);
+    return 'result' in r ? (r.result as R) : here(part);
+  });
+}
+
+function startSlots(url: URL, workerData: unknown, count: number, nudge: () => void): Slot[] {
+  return Array.from({ length: count }, () => {
+    const worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const slot: Slot = { worker, dead: false };
+    const fail = () => {
+      slot.dead = true;
+      slot.busy?.done({ failed: true });
+      nudge();
+    };
+    worker.on('message', (m: FromWorker<unknown>) => {
+      if (slot.busy?.k !== m.k) return;
+      if ('result' in m) slot.busy.done({ result: m.result });
+      else slot.busy.done({ failed: true });
+    });
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    return slot;
+  });
+}
+
+/**
+ * In a worker thread: reads each part the pool sends with `read` (one at a time, in the
+ * order sent) and posts its result back (`transfer`: buffers moved, not copied).
+ */
+export function serveParts<T, R>(
+  read: (part: T) => Promise<R>,
+  transfer: (result: R) => ArrayBuffer[] = () => [],
+): void {
+  const port = parentPort;
+  if (!port) return;
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (m: { k: number; part: T }) => {
+    queue = queue.then(async () => {
+      try {
+        const result = await read(m.part);
+        port.postMessage({ k: m.k, result }, transfer(result));
+      } catch (e) {
+        port.postMessage({ k: m.k, error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  });
+}
+
+/**
+ * In a worker thread: a file read with blocking reads, as a ByteSource (the thread has
+ * nothing else to do while a read waits, and each awaited read of a file handle costs a
+ * trip through the thread pool).
+ */
+export function blockingFileSource(path: string): ByteSource {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  let bytesRead = 0;
+  let reads = 0;
+  return {
+    name: path,
+    size,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    read(offset, length) {
+      const start = Math.max(0, Math.min(offset, size));
+      const buf = bytes(Math.max(0, Math.min(length, size - start)));
+      let got = 0;
+      while (got < buf.byteLength) {
+        const r = readSync(fd, buf, got, buf.byteLength - got, start + got);
+        if (r === 0) break;
+        got += r;
+      }
+      bytesRead += got;
+      reads += 1;
+      return Promise.resolve(got === buf.byteLength ? buf : buf.subarray(0, got));
+    },
+    close: async () => closeSync(fd),
+  };
+}
+
+/**
+ * `n` bytes to read into: a large buffer is not zero-filled first (every byte is read into
+ * it), which saves the kernel mapping fresh zeroed pages for each block read.
+ */
+function bytes(n: number): Uint8Array {
+  if (n < 64 * 1024) return new Uint8Array(n);
+  const b = Buffer.allocUnsafeSlow(n);
+  return new Uint8Array(b.buffer, b.byteOffset, n);
+}
