@@ -35,7 +35,7 @@ export interface CheckOptions {
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
   /**
-   * CSV `full`: threads, this one and workers (default: the cores; 1 reads in this thread).
+   * CSV, TDMS and ULog `full`: threads (default: the cores; 1 reads in this thread).
    * A batch: members checked at once (default 2), sharing the jobs.
    */
   jobs?: number;
@@ -122,11 +122,12 @@ const BUILT_IN: readonly CheckFormat[] = [
       full: 'its metadata and every value of the channels it imports read',
     },
     readsLess: ['tdms_values_not_read', 'tdms_segments_unread'],
-    check: async (config, source, { key, full, onProgress }) =>
+    check: async (config, source, { key, full, onProgress, jobs }) =>
       (await import('./tdms.js')).checkTdms(config as TdmsConfig, source, {
         key,
         full: full === true,
         onProgress,
+        jobs,
       }),
     rows: async () => (await import('./rows-tdms.js')).tdmsRows,
   },

@@ -20,6 +20,7 @@ export {
   type ReadGroup,
   type ValueReadOptions,
 } from './hdf5.js';
+export { blockingFileSource, jobsOf, runOrdered, serveParts } from './ordered-pool.js';
 export {
   arrayChunk,
   type ChannelTally,
@@ -39,6 +40,7 @@ export {
   type ValuePlace,
   withoutRestatedTypeIssues,
 } from './tally.js';
+export { HeadWatch, joinChannelPart, joinTimePart, type TimePart } from './tally-merge.js';
 export { tdmsValueIssues } from './tdms.js';
 export { type TdmsTypeChoice, tdmsChannelTypeOf } from './tdms-types.js';
 export {
