@@ -29,6 +29,8 @@ export interface UlogCheckOptions {
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
+  /** `full`: threads reading the data (default: the cores; 1 reads in this thread). */
+  jobs?: number | undefined;
 }
 
 /**
@@ -68,6 +70,8 @@ export async function checkUlog(
     await readUlogValues(source, profile, layouts, plan, {
       full: options.full === true,
       onProgress: read,
+      jobs: options.jobs,
+      planned: { config, key },
     });
     for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
     return withoutRestatedTypeIssues(issues);

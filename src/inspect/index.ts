@@ -157,6 +157,7 @@ export {
   inspectUlog,
   inspectUlogSource,
   readUlogData,
+  ulogBoundary,
   ulogChannelMessages,
   ulogFieldLeaf,
   ulogFieldValue,

@@ -1,0 +1,20 @@
+/**
+ * A worker thread of a parallel ULog `check --full` (ulog-jobs.ts): it gets the file and
+ * what the plan of its values is made of once (`workerData`), then walks each range of
+ * messages it is sent into tallies of their own and posts them back, reading the file with
+ * blocking reads.
+ */
+import { workerData } from 'node:worker_threads';
+import { blockingFileSource, serveParts } from '../values/index.js';
+import type { UlogPartInput, UlogRange } from './ulog-jobs.js';
+import { readUlogPart } from './ulog-values.js';
+
+const input = workerData as UlogPartInput;
+serveParts(async (range: UlogRange) => {
+  const source = blockingFileSource(input.path);
+  try {
+    return await readUlogPart(source, input, range);
+  } finally {
+    await source.close();
+  }
+});
