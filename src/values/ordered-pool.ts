@@ -1,13 +1,16 @@
 /**
- * Parts of one read done by worker threads, their results taken in order: the TDMS and
- * ULog `check --full` hand each worker one part of the file at a time (a range of segments,
- * a range of messages) and join the tallies the parts send back in file order, so that the
- * counts and the first place of each finding are those one pass over the file finds.
+ * Parts of one read shared by this thread and worker threads, their results taken in
+ * order: the TDMS and ULog `check --full` cut the file into parts (ranges of segments,
+ * ranges of messages), read each part into tallies of its own, and join the tallies in
+ * file order, so that the counts and the first place of each finding are those one pass
+ * over the file finds.
  *
- * Memory: each worker has one part in flight, and at most two parts a worker wait to be
- * joined (a part done before the one ahead of it). A worker that fails (its module missing,
- * a crash) leaves its part to this thread, which reads it itself, as it reads every part
- * left once no worker is alive.
+ * With N jobs, N - 1 workers start; each takes the next part once it has loaded and each
+ * time it is done, and this thread reads the next part itself whenever no worker is free
+ * (a small file is read here before any worker has loaded). Memory: each thread has one
+ * part in flight, and at most two parts a thread wait to be joined (done before the one
+ * ahead of them). A worker that fails (its module missing, a crash) leaves its part to
+ * this thread, which reads it again.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -19,10 +22,10 @@ export interface OrderedPoolOptions<T, R> {
   url: URL;
   /** What every worker gets once (`workerData`): the file, the config, the plan. */
   workerData: unknown;
-  /** Workers to start (at least 1). */
+  /** Workers to start (this thread reads parts too). */
   workers: number;
   parts: Iterable<T>;
-  /** Reads a part in this thread: a worker failed on it. */
+  /** Reads a part in this thread (no worker free, or the worker failed). */
   here: (part: T) => Promise<R>;
   /** Each part's result, in the order of `parts`. */
   onResult: (result: R, part: T, k: number) => Promise<void> | void;
@@ -34,7 +37,7 @@ export function jobsOf(jobs: number | undefined): number {
   return Math.max(1, Math.min(cores, Math.floor(jobs ?? cores)));
 }
 
-type FromWorker<R> = { k: number; result: R } | { k: number; error: string };
+type FromWorker<R> = { k: number; result: R } | { k: number; error: string } | { ready: true };
 
 interface Slot {
   worker: Worker;
@@ -43,39 +46,34 @@ interface Slot {
   busy?: { k: number; done: (r: { result: unknown } | { failed: true }) => void } | undefined;
 }
 
-/** Reads every part in the workers and hands the results over in order. */
+/** Reads every part in this thread and the workers and hands the results over in order. */
 export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<void> {
   let wake: (() => void) | undefined;
   const nudge = () => wake?.();
-  const slots = startSlots(o.url, o.workerData, Math.max(1, o.workers), nudge);
-  const free: Slot[] = [...slots];
-  const take = (): Slot | undefined => {
-    for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
-    return undefined;
-  };
+  const free: Slot[] = [];
   const release = (slot: Slot) => {
     if (!slot.dead) free.push(slot);
     nudge();
   };
+  const slots = startSlots(o.url, o.workerData, Math.max(0, o.workers), release);
+  const take = (): Slot | undefined => {
+    for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
+    return undefined;
+  };
   const state = { joined: 0, failed: false };
   let joining: Promise<void> = Promise.resolve();
-  const limit = 2 * slots.length;
+  const limit = 2 * (slots.length + 1);
   try {
     let k = 0;
     for (const part of o.parts) {
-      // Bounded: a free worker (or none alive), and not too many results ahead of the next join.
-      let slot: Slot | undefined;
-      for (;;) {
-        if (state.failed) break;
-        if (k - state.joined < limit) {
-          slot = take();
-          if (slot || slots.every((s) => s.dead)) break;
-        }
+      // Bounded: not too many results ahead of the next one joined.
+      while (!state.failed && k - state.joined >= limit) {
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
       }
       if (state.failed) break;
+      const slot = take();
       const index = k++;
       const result = slot ? runIn(slot, index, part, o.here, release) : o.here(part);
       // Settled when joined: a rejection is the join's to report.
@@ -89,6 +87,8 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
         state.failed = true;
         nudge();
       });
+      // No worker free: this thread reads the part before it hands out the next.
+      if (!slot) await result.catch(() => undefined);
     }
     await joining;
   } finally {
@@ -114,19 +114,24 @@ function runIn<T, R>(
   });
 }
 
-function startSlots(url: URL, workerData: unknown, count: number, nudge: () => void): Slot[] {
+/** Starts `count` workers; each is `ready` (free for a part) once it has loaded. */
+function startSlots(
+  url: URL,
+  workerData: unknown,
+  count: number,
+  ready: (slot: Slot) => void,
+): Slot[] {
   return Array.from({ length: count }, () => {
     const worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     const slot: Slot = { worker, dead: false };
     const fail = () => {
       slot.dead = true;
       slot.busy?.done({ failed: true });
-      nudge();
     };
     worker.on('message', (m: FromWorker<unknown>) => {
-      if (slot.busy?.k !== m.k) return;
-      if ('result' in m) slot.busy.done({ result: m.result });
-      else slot.busy.done({ failed: true });
+      if ('ready' in m) ready(slot);
+      else if (slot.busy?.k === m.k)
+        slot.busy.done('result' in m ? { result: m.result } : { failed: true });
     });
     worker.on('error', fail);
     worker.on('exit', fail);
@@ -144,6 +149,7 @@ export function serveParts<T, R>(
 ): void {
   const port = parentPort;
   if (!port) return;
+  port.postMessage({ ready: true });
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: { k: number; part: T }) => {
     queue = queue.then(async () => {

@@ -68,7 +68,7 @@ export async function readTdmsParts(
   await runOrdered<SegmentRange, TdmsPart>({
     url: new URL('./tdms-worker.js', import.meta.url),
     workerData,
-    workers: jobs,
+    workers: jobs - 1,
     parts: segmentRanges(input.profile.segments, jobs * RANGES_A_JOB),
     here,
     onResult(part) {
