@@ -39,7 +39,10 @@ export interface CheckOptions {
    * A batch: members checked at once (default 2), sharing the jobs.
    */
   jobs?: number;
-  /** CSV `full`: the largest range a thread scans, in bytes (default 64 MiB, then shrinking). */
+  /**
+   * CSV `full`: the largest range a thread scans, in bytes (default 64 MiB, then
+   * shrinking); ULog `full`: the least (default 4 MiB).
+   */
   rangeBytes?: number;
 }
 

@@ -87,18 +87,20 @@ const LEAST = 4 << 20;
  * `here` walks a range in this thread (a worker failed, or the range's start was wrong).
  */
 export async function readUlogParts(
-  input: UlogPartInput & { jobs: number },
+  input: UlogPartInput & { jobs: number; least?: number | undefined },
   source: ByteSource,
   axes: readonly JoinedAxis[],
   sizes: UlogSizes,
   here: (range: UlogRange) => Promise<UlogPart>,
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Promise<void> {
-  const { jobs, ...workerData } = input;
+  const { jobs, least, ...workerData } = input;
   const parts = [input.profile.sections.data, ...input.profile.sections.appended];
   const total = parts.reduce((n, [s, e]) => n + e - s, 0);
   const ranges: UlogRange[] = [];
-  for (const part of parts) ranges.push(...(await rangesOf(source, part, sizes, jobs)));
+  for (const part of parts) {
+    ranges.push(...(await rangesOf(source, part, sizes, jobs, least ?? LEAST)));
+  }
   // Where the walk of the ranges joined so far stopped; past a stop, the part is done.
   let at = 0;
   let stopped = false;
@@ -106,7 +108,7 @@ export async function readUlogParts(
   await runOrdered<UlogRange, UlogPart>({
     url: new URL('./ulog-worker.js', import.meta.url),
     workerData,
-    workers: jobs,
+    workers: jobs - 1,
     parts: ranges,
     here,
     async onResult(result, range) {
@@ -131,8 +133,9 @@ async function rangesOf(
   [s, e]: readonly [number, number],
   sizes: UlogSizes,
   jobs: number,
+  least: number,
 ): Promise<UlogRange[]> {
-  const n = Math.max(1, Math.min(jobs * RANGES_A_JOB, Math.floor((e - s) / LEAST)));
+  const n = Math.max(1, Math.min(jobs * RANGES_A_JOB, Math.floor((e - s) / Math.max(1, least))));
   const out: UlogRange[] = [];
   let start = s;
   for (let k = 1; k < n; k++) {

@@ -315,7 +315,8 @@ export async function readUlogValues(
   if (source && path !== undefined && options.planned && jobs > 1) {
     const input = { ...options.planned, path, profile };
     const here = (range: UlogRange) => readUlogPart(source, input, range);
-    await readUlogParts({ ...input, jobs }, source, plan.axes, sizes, here, options.onProgress);
+    const split = { jobs, least: options.rangeBytes };
+    await readUlogParts({ ...input, ...split }, source, plan.axes, sizes, here, options.onProgress);
     return;
   }
   const handlers = handlersOf(plan);
@@ -338,6 +339,8 @@ export interface UlogValueOptions {
    * thread, as does a source that is not a whole file on disk.
    */
   jobs?: number | undefined;
+  /** With threads: the least bytes of a range of messages (default 4 MiB). */
+  rangeBytes?: number | undefined;
   /** What the plan was made of, for the workers to make it again (no threads without it). */
   planned?: { config: UlogConfig; key: string } | undefined;
 }

@@ -31,6 +31,8 @@ export interface UlogCheckOptions {
   key?: string;
   /** `full`: threads reading the data (default: the cores; 1 reads in this thread). */
   jobs?: number | undefined;
+  /** `full` with threads: the least bytes of a range of messages (default 4 MiB). */
+  rangeBytes?: number | undefined;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function checkUlog(
       full: options.full === true,
       onProgress: read,
       jobs: options.jobs,
+      rangeBytes: options.rangeBytes,
       planned: { config, key },
     });
     for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
