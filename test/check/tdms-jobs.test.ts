@@ -1,11 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import { inspectTdms } from '../../src/inspect/tdms.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import type { TdmsConfig } from '../../src/model/index.js';
+import { readTdmsPart } from '../../src/values/tdms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,7 +84,7 @@ function fileOf(f: TdmsFile): string {
   return path;
 }
 
-test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs (ranges of segments in workers)', async () => {
+test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs (ranges of segments)', async () => {
   await fc.assert(
     fc.asyncProperty(fileArb, async (f) => {
       const path = fileOf(f);
@@ -90,4 +95,44 @@ test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs 
     }),
     { numRuns: 12 },
   );
+});
+
+/** Starts a worker on `input`, sends it `part` once it has loaded and answers its result. */
+async function inWorker(url: URL, input: unknown, part: unknown): Promise<unknown> {
+  const worker = new Worker(url, { workerData: input });
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.on('message', (m: { ready?: true; k?: number; result?: unknown; error?: string }) => {
+        if (m.ready) worker.postMessage({ k: 7, part });
+        else if (m.k === 7) m.error ? reject(new Error(m.error)) : resolve(m.result);
+      });
+      worker.on('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+test('a worker reads a range of segments as this thread does', async () => {
+  const t = (s: number) => ({ time: s, speed: Number.NaN, count: 2n ** 40n, level: 0.5 });
+  const path = fileOf({
+    segments: [[t(3), t(1)], [t(1)], [t(2), t(0)], [t(5)]],
+    interleaved: false,
+  });
+  const profile = await inspectTdms(path);
+  const input = { path, config: DOC.tdmsConfig as TdmsConfig, key: 'tdmsConfig', profile };
+  const source = await openFileSource(path);
+  try {
+    const here = await readTdmsPart(source, input, [2, 4]);
+    expect(here.reads.map((r) => [r.first, r.next])).toEqual([
+      [2, 5],
+      [2, 5],
+      [2, 5],
+      [2, 5],
+    ]);
+    const url = new URL('../../src/values/tdms-worker.js', import.meta.url);
+    expect(await inWorker(url, input, [2, 4])).toEqual(here);
+  } finally {
+    await source.close();
+  }
 });

@@ -1,11 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { type FormatSpec, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { checkConfig } from '../../src/check/index.js';
+import { readUlogPart } from '../../src/check/ulog-values.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import { inspectUlog } from '../../src/inspect/ulog.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import type { UlogConfig } from '../../src/model/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,4 +110,37 @@ test('check --full finds the same, first messages and all, with 1, 2, 3 or 4 job
     ),
     { numRuns: 25 },
   );
+});
+
+test('a worker walks a range of messages as this thread does', async () => {
+  const data = (time: number) => ({ msgId: 0 as const, time, value: Number.NaN, n: 2n ** 33n });
+  const path = fileOf([data(1), data(0), { dropout: 5 }, data(0), data(4), data(2), data(2)]);
+  const profile = await inspectUlog(path);
+  const [start, end] = profile.sections.data;
+  const input = { path, config: DOC.ulogConfig as UlogConfig, key: 'ulogConfig', profile };
+  // From the dropout (after two data messages of 3 + 2 + 20 bytes) to the end of the data.
+  const range = { partStart: start, partEnd: end, start: start + 2 * 25, end };
+  const source = await openFileSource(path);
+  try {
+    const here = await readUlogPart(source, input, range);
+    expect([here.start, here.reached]).toEqual([range.start, end]);
+    expect(here.axes[0]?.fed).toBe(4);
+    const worker = new Worker(new URL('../../src/check/ulog-worker.js', import.meta.url), {
+      workerData: input,
+    });
+    try {
+      const result = await new Promise((resolve, reject) => {
+        worker.on('message', (m: { ready?: true; k?: number; result?: unknown }) => {
+          if (m.ready) worker.postMessage({ k: 3, part: range });
+          else if (m.k === 3) resolve(m.result);
+        });
+        worker.on('error', reject);
+      });
+      expect(result).toEqual(here);
+    } finally {
+      await worker.terminate();
+    }
+  } finally {
+    await source.close();
+  }
 });
