@@ -99,7 +99,8 @@ export async function readUlogParts(
   const total = parts.reduce((n, [s, e]) => n + e - s, 0);
   const ranges: UlogRange[] = [];
   for (const part of parts) {
-    ranges.push(...(await rangesOf(source, part, sizes, jobs, least ?? LEAST)));
+    for (const range of await rangesOf(source, part, sizes, jobs, least ?? LEAST))
+      ranges.push(range);
   }
   // Where the walk of the ranges joined so far stopped; past a stop, the part is done.
   let at = 0;
