@@ -11,7 +11,8 @@ import { readUlogPart } from './ulog-values.js';
 
 const input = workerData as UlogPartInput;
 serveParts(async (range: UlogRange) => {
-  const source = blockingFileSource(input.path);
+  // The walk holds one window at a time: two read buffers can take turns.
+  const source = blockingFileSource(input.path, true);
   try {
     return await readUlogPart(source, input, range);
   } finally {

@@ -65,17 +65,39 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
   const limit = 2 * (slots.length + 1);
   try {
     let k = 0;
+    let reading = false;
     for (const part of o.parts) {
-      // Bounded: not too many results ahead of the next one joined.
-      while (!state.failed && k - state.joined >= limit) {
+      // Bounded: not too many results ahead of the next one joined; a thread free for it.
+      let slot: Slot | undefined;
+      for (;;) {
+        if (state.failed) break;
+        if (k - state.joined < limit) {
+          slot = take();
+          if (slot || !reading) break;
+        }
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
       }
       if (state.failed) break;
-      const slot = take();
       const index = k++;
-      const result = slot ? runIn(slot, index, part, o.here, release) : o.here(part);
+      let result: Promise<R>;
+      if (slot) result = runIn(slot, index, part, o.here, release);
+      else {
+        // No worker free: this thread reads the part, and hands out the next ones meanwhile.
+        reading = true;
+        result = o.here(part);
+        result.then(
+          () => {
+            reading = false;
+            nudge();
+          },
+          () => {
+            reading = false;
+            nudge();
+          },
+        );
+      }
       // Settled when joined: a rejection is the join's to report.
       result.catch(() => undefined);
       joining = joining.then(async () => {
@@ -87,8 +109,6 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
         state.failed = true;
         nudge();
       });
-      // No worker free: this thread reads the part before it hands out the next.
-      if (!slot) await result.catch(() => undefined);
     }
     await joining;
   } finally {
@@ -166,13 +186,22 @@ export function serveParts<T, R>(
 /**
  * In a worker thread: a file read with blocking reads, as a ByteSource (the thread has
  * nothing else to do while a read waits, and each awaited read of a file handle costs a
- * trip through the thread pool).
+ * trip through the thread pool). `reuse`: for a reader that holds one window at a time
+ * (the ULog walk), the bytes of a large read are valid until the second read after it:
+ * two buffers take turns, which spares making (and the kernel mapping) a new one a read.
  */
-export function blockingFileSource(path: string): ByteSource {
+export function blockingFileSource(path: string, reuse = false): ByteSource {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   let bytesRead = 0;
   let reads = 0;
+  const turns: Uint8Array[] = [];
+  const bytes = (n: number): Uint8Array => {
+    if (!reuse || n < 64 * 1024) return fresh(n);
+    const k = reads % 2;
+    if ((turns[k]?.byteLength ?? 0) < n) turns[k] = fresh(n);
+    return (turns[k] as Uint8Array).subarray(0, n);
+  };
   return {
     name: path,
     size,
@@ -203,7 +232,7 @@ export function blockingFileSource(path: string): ByteSource {
  * `n` bytes to read into: a large buffer is not zero-filled first (every byte is read into
  * it), which saves the kernel mapping fresh zeroed pages for each block read.
  */
-function bytes(n: number): Uint8Array {
+function fresh(n: number): Uint8Array {
   if (n < 64 * 1024) return new Uint8Array(n);
   const b = Buffer.allocUnsafeSlow(n);
   return new Uint8Array(b.buffer, b.byteOffset, n);
