@@ -3,7 +3,8 @@
  * segments of 100,000 rows, contiguous, a timestamp channel and 8 value channels), reading
  * every value of the channels the config names segment by segment, a block at a time,
  * beside the floor in the same run: the file's bytes read once, 1 MiB at a time, touching
- * nothing. Also the sampled check. Each runs in its own process (after one read of the
+ * nothing. With one job and with the default (the cores: ranges of segments read in worker
+ * threads). Also the sampled check. Each runs in its own process (after one read of the
  * file, so all find it in the page cache): wall time, CPU time (user + system: steadier
  * than wall time on a shared machine) and that process's peak RSS.
  * Goal: peak RSS < 150 MB.
@@ -11,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TdmsWriter } from '../scripts/fixtures/tdms-writer.js';
@@ -106,8 +108,8 @@ const DOC = {
   },
 } as ImportDocument;
 
-async function check(path: string, full: boolean): Promise<string> {
-  const issues = await checkConfig(DOC, path, { full });
+async function check(path: string, full: boolean, jobs?: number): Promise<string> {
+  const issues = await checkConfig(DOC, path, { full, ...(jobs ? { jobs } : {}) });
   return issues.map((i) => `${i.code}: ${i.message}`).join('; ') || 'no issue';
 }
 
@@ -130,6 +132,7 @@ async function readBytes(path: string): Promise<string> {
 
 const RUNS: Record<string, (path: string) => Promise<string>> = {
   full: (p) => check(p, true),
+  'full-1': (p) => check(p, true, 1),
   sampled: (p) => check(p, false),
   bytes: readBytes,
 };
@@ -165,6 +168,7 @@ await generate(path);
 const size = statSync(path).size;
 child('bytes', path); // into the page cache
 const bytes = child('bytes', path);
+const full1 = child('full-1', path);
 const full = child('full', path);
 const sampled = child('sampled', path);
 const row = (label: string, r: typeof full) =>
@@ -185,9 +189,13 @@ console.log(
 table(
   ['run', 'time', 'CPU', 'speed', 'x bytes read once', 'peak RSS', 'result'],
   [
-    row('check --full', full),
+    row('check --full --jobs 1', full1),
+    row(`check --full (default jobs: ${availableParallelism()})`, full),
     row('check (sampled)', sampled),
     row('the bytes read once (1 MiB reads)', bytes),
   ],
 );
-console.log('\nGoal: check --full peak RSS < 150 MB.');
+const speedup =
+  typeof full === 'string' || typeof full1 === 'string' ? '-' : (full1.ms / full.ms).toFixed(2);
+console.log(`\ncheck --full, jobs 1 ÷ default jobs: ${speedup}× (goal ≥ 1.6× on 2 cores).`);
+console.log('Goal: check --full peak RSS < 150 MB.');

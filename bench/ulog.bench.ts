@@ -10,8 +10,9 @@
  * total is estimated from that rate (stated as an estimate in the table).
  * Targets: infer on the 1 GB log in at most 2 s with peak RSS under 150 MB.
  *
- * First, `check --full` (and the sampled check) of the 1 GB log against its own draft (every
- * channel named: the header walk, then every data message decoded), beside a baseline
+ * First, `check --full` with one job and with the default jobs (the cores: ranges of messages
+ * walked in worker threads), and the sampled check, of the 1 GB log against its own draft
+ * (every channel named: the header walk, then every data message decoded), beside a baseline
  * measured in the same run: reading the file's bytes once, 1 MiB at a time (the least any
  * whole read does). Target: peak RSS under 150 MB. `ULOG_BENCH=check` runs that table only.
  *
@@ -21,6 +22,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { body, type FormatSpec, sizeOf, UlogWriter } from '../scripts/fixtures/ulog-writer.js';
@@ -194,13 +196,15 @@ function codeCounts(codes: string[]): string {
 async function child(mode: string, path: string): Promise<void> {
   const start = performance.now();
   let result: ChildResult;
-  if (mode === 'check-full' || mode === 'check') {
+  if (mode === 'check-full' || mode === 'check-full-1' || mode === 'check') {
     const { inspectUlog } = await import('../src/formats/ulog/inspect.js');
     const { draftFromUlogProfile } = await import('../src/formats/ulog/infer.js');
     const { checkConfig } = await import('../src/check/index.js');
     const draft = draftFromUlogProfile(await inspectUlog(path));
     const from = performance.now();
-    const issues = await checkConfig(draft.document, path, { full: mode === 'check-full' });
+    const full = mode !== 'check';
+    const jobs = mode === 'check-full-1' ? { jobs: 1 } : {};
+    const issues = await checkConfig(draft.document, path, { full, ...jobs });
     result = {
       ms: performance.now() - from,
       maxRss: process.resourceUsage().maxRSS * 1024,
@@ -354,27 +358,38 @@ async function checkTable(): Promise<void> {
   const path = join(dataDir(), `ulog-${s.label.replace(' ', '')}.ulg`);
   await generate(path, s.bytes);
   const raw = measureChild('raw', path);
+  const full1 = measureChild('check-full-1', path);
   const full = measureChild('check-full', path);
   const sampled = measureChild('check', path);
-  const ratio =
-    typeof raw === 'object' && typeof full === 'object' ? `${(full.ms / raw.ms).toFixed(1)}x` : '-';
+  const ratio = (a: ChildResult | string, b: ChildResult | string) =>
+    typeof a === 'object' && typeof b === 'object' ? `${(a.ms / b.ms).toFixed(1)}x` : '-';
+  const checked = (r: ChildResult) =>
+    `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)} (${r.channels} channels; ${r.codes})`;
   table(
-    ['log', 'read its bytes once', 'check --full', 'check (sampled)', 'check --full ÷ read'],
+    [
+      'log',
+      'read its bytes once',
+      'check --full --jobs 1',
+      `check --full (default jobs: ${availableParallelism()})`,
+      'check (sampled)',
+      '--full ÷ read: 1 job, default',
+      'jobs 1 ÷ default',
+    ],
     [
       [
         s.label,
         cell(raw, (r) => `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)}`),
-        cell(
-          full,
-          (r) =>
-            `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)} (${r.channels} channels; ${r.codes})`,
-        ),
+        cell(full1, checked),
+        cell(full, checked),
         cell(sampled, (r) => `${(r.ms / 1000).toFixed(1)} s, ${fmtBytes(r.maxRss)} (${r.codes})`),
-        ratio,
+        `${ratio(full1, raw)}, ${ratio(full, raw)}`,
+        ratio(full1, full),
       ],
     ],
   );
-  console.log('\nTarget: check --full peak RSS < 150 MB.\n');
+  console.log(
+    '\nTargets: check --full peak RSS under 150 MB; jobs 1 ÷ default ≥ 1.6x on 2 cores.\n',
+  );
 }
 
 await main();

@@ -18,14 +18,14 @@ export interface CheckOptions {
   /** CSV: the 1-based header row (0: none) instead of detecting it. */
   headerRow?: number;
   /**
-   * CSV and Parquet `full`: threads, this one and workers (default: the cores for CSV, 1
-   * for Parquet; 1 reads in this thread). A batch: members checked at once (default 2),
-   * sharing the jobs.
+   * `full` of a CSV, Parquet, TDMS or ULog file: threads, this one and workers (default: the
+   * cores for CSV, 1 for the others; 1 reads in this thread). A batch: members checked at
+   * once (default 2), sharing the jobs.
    */
   jobs?: number;
   /**
    * CSV and Parquet `full`: the largest range (Parquet: run of row groups) a thread reads, in
-   * bytes (default 64 MiB, then shrinking).
+   * bytes (default 64 MiB, then shrinking); ULog `full`: the least (default 4 MiB).
    */
   rangeBytes?: number;
 }

@@ -7,10 +7,10 @@ import {
   parsePointer,
   UINT32_MAX,
 } from '../model/plain.js';
-import { validateDocument } from './generated/document-validator.js';
 import { show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
+import { validateDocument } from './generated/document-validator.js';
 import { camelCase, closest, listSome, notFoundHint } from './suggest.js';
 
 /**

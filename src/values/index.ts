@@ -1,3 +1,4 @@
+export { blockingFileSource, jobsOf, runOrdered, serveParts } from './ordered-pool.js';
 export {
   arrayChunk,
   type ChannelTally,
@@ -17,6 +18,7 @@ export {
   type ValuePlace,
   withoutRestatedTypeIssues,
 } from './tally.js';
+export { HeadWatch, joinChannelPart, joinTimePart, type TimePart } from './tally-merge.js';
 export {
   isKnownZone,
   MAX_PLAUSIBLE_MS,

@@ -42,11 +42,11 @@ Several config/data pairs are checked in parallel and reported in the order give
 
 Options:
       --full              read the whole file (bounded memory, a progress bar on a terminal)
-  -j, --jobs <n>          threads: for one CSV or Parquet file with --full, the threads
-                          (this one and n - 1 workers) that share its rows or row
-                          groups; for several pairs or a batch, the pairs or members
-                          checked at once (default: the number of cores; for one
-                          Parquet file, 1)
+  -j, --jobs <n>          threads: for one CSV, Parquet, TDMS or ULog file with --full,
+                          the threads (this one and n - 1 workers) that share its data;
+                          for several pairs or a batch, the pairs or members checked
+                          at once (default: the number of cores; for one Parquet, TDMS
+                          or ULog file, 1)
       --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
       --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)

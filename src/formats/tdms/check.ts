@@ -40,6 +40,8 @@ export interface TdmsCheckOptions {
   full?: boolean;
   /** Progress of the values read, in bytes of the file. */
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /** `full`: threads reading the segments (default 1: this thread). */
+  jobs?: number | undefined;
 }
 
 /**
@@ -153,7 +155,7 @@ async function checkTdmsSource(
       );
     }
   }
-  const read = { full: options.full === true, onProgress: options.onProgress };
+  const read = { full: options.full === true, onProgress: options.onProgress, jobs: options.jobs };
   pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
   return withoutRestatedTypeIssues(ctx.issues);
 }

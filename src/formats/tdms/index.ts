@@ -23,11 +23,12 @@ export const tdms: FormatEntry = {
     full: 'its metadata and every value of the channels it imports read',
   },
   readsLess: ['tdms_values_not_read', 'tdms_segments_unread'],
-  check: async (config, source, { key, full, onProgress }) =>
+  check: async (config, source, { key, full, onProgress, jobs }) =>
     (await import('./check.js')).checkTdms(config as TdmsConfig, source, {
       key,
       full: full === true,
       onProgress,
+      jobs,
     }),
   rows: async () => (await import('./rows.js')).tdmsRows,
 };

@@ -73,7 +73,16 @@ export interface TdmsUnread {
 export interface TdmsValueOptions {
   /** Progress in bytes of the file. */
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * Only the raw data of segments [from, to) (numbered from 1), as if the values of the
+   * others were not wanted: a part of a read split over threads. The values keep their
+   * index among all of the channel's values.
+   */
+  segments?: readonly [number, number] | undefined;
 }
+
+/** Thrown past the last segment wanted: the walk stops there. */
+const PAST = Symbol('past the segments wanted');
 
 /** Bytes read at once: a block of small chunks, or a part of a large one. */
 const BLOCK_BYTES = 1024 * 1024;
@@ -99,13 +108,24 @@ export async function readTdmsSourceValues(
     unread: new Map(),
     progress: options.onProgress,
   };
-  await walkSegments(data, {
-    onProgress: options.onProgress,
-    onRawData: async (segment) => {
-      const jobs = jobsOf(read, segment, byPath);
-      if (jobs.length > 0) await readSegment(read, segment, jobs);
-    },
-  });
+  const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
+  try {
+    await walkSegments(data, {
+      onProgress: options.onProgress,
+      onRawData: async (segment) => {
+        if (segment.segment >= to) throw PAST;
+        if (segment.segment < from) {
+          for (const o of segment.objects)
+            read.seen.set(o.path, (read.seen.get(o.path) ?? 0) + (o.count ?? 0));
+          return;
+        }
+        const jobs = jobsOf(read, segment, byPath);
+        if (jobs.length > 0) await readSegment(read, segment, jobs);
+      },
+    });
+  } catch (err) {
+    if (err !== PAST) throw err;
+  }
   return [...read.unread.values()];
 }
 

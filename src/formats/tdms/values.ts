@@ -11,14 +11,17 @@
  * is not what the metadata says are reported, so the verdict never claims values it did not
  * read.
  */
-import type { ByteSource } from '../../inspect/shared.js';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import {
+  type ChannelTally,
   type Chunk,
   channelJudge,
   channelValueIssues,
+  HeadWatch,
   type JudgedChannel,
+  jobsOf,
   newTimeState,
   type TimeState,
   tallyTime,
@@ -36,6 +39,13 @@ import {
   type TdmsValuesAt,
   tdmsProperty,
 } from './inspect.js';
+import {
+  type ReadPart,
+  readTdmsParts,
+  type SegmentRange,
+  type TdmsPart,
+  type TdmsPartInput,
+} from './jobs.js';
 
 /** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
 const SAMPLE = 10_000;
@@ -43,28 +53,37 @@ const SAMPLE = 10_000;
 interface TdmsValueCheckOptions {
   full: boolean;
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * `full`: threads reading the file's segments (tdms-jobs.ts); default the cores, 1 reads
+   * in this thread, as does a source that is not a whole file on disk.
+   */
+  jobs?: number | undefined;
 }
 
 /** A tally fed one channel's values: a time channel's or a judged channel's. */
-interface Tally {
+export interface Tally {
   feed(chunk: Chunk, base: number): void;
   /** The tally's result, whose `first*` rows are given their segment as they are found. */
   result: object;
   /** Time tallies compare each value with the one before: a gap in what is read breaks that. */
   time?: TimeState;
+  /** A part's time tally read in a worker: finds the value its join compares (tally-merge.ts). */
+  watch?: HeadWatch;
   issues(place: ValuePlace): Issue[];
 }
 
 /** One channel (and component) read, and the tallies of its values (none: read, not judged). */
-interface Read {
+export interface Read {
   channel: TdmsChannelProfile;
   component?: 'real' | 'imaginary';
   /** Where findings about its values point: the first entry that reads it. */
   ptr: string;
   request: TdmsValueRequest;
   tallies: Tally[];
-  /** The index of the value expected next (a jump: values were not read). */
+  /** The index of the value expected next (a jump: values were not read); -1: a part's first. */
   next: number;
+  /** A part's first value read (tdms-jobs.ts). */
+  first?: number;
   /** The segment of each first row a tally found. */
   segments: Map<number, number>;
 }
@@ -79,12 +98,22 @@ export async function tdmsValueIssues(
 ): Promise<Issue[]> {
   const reads = readsOf(config, key, profile, options.full);
   if (reads.length === 0) return [];
-  const unread = await readTdmsValues(
-    source,
-    reads.map((r) => r.request),
-    (r, values, at) => feed(reads[r] as Read, values, at),
-    options.onProgress ? { onProgress: options.onProgress } : {},
-  );
+  const path = wholeFileOf(source);
+  const jobs = options.full && path !== undefined ? jobsOf(options.jobs) : 1;
+  const unread =
+    jobs > 1 && path !== undefined && profile.segments > 1
+      ? await readTdmsParts(
+          { path, config, key, profile, jobs },
+          reads,
+          (range) => readTdmsPart(source, { path, config, key, profile }, range),
+          options.onProgress,
+        )
+      : await readTdmsValues(
+          source,
+          reads.map((r) => r.request),
+          (r, values, at) => feed(reads[r] as Read, values, at),
+          options.onProgress ? { onProgress: options.onProgress } : {},
+        );
   const file = source.name;
   const issues: Issue[] = [];
   for (const read of reads) {
@@ -95,12 +124,51 @@ export async function tdmsValueIssues(
 }
 
 /**
+ * Reads the values of segments [from, to) in tallies of their own (a worker's share of
+ * readTdmsParts): each time tally notes the value the join compares with the range before.
+ */
+export async function readTdmsPart(
+  source: ByteSource,
+  input: TdmsPartInput,
+  segments: SegmentRange,
+): Promise<TdmsPart> {
+  const reads = readsOf(input.config, input.key, input.profile, true);
+  for (const read of reads) {
+    read.next = -1;
+    for (const t of read.tallies) if (t.time) t.watch = new HeadWatch();
+  }
+  let end = 0;
+  const unread = await readTdmsValues(
+    source,
+    reads.map((r) => r.request),
+    (r, values, at) => feed(reads[r] as Read, values, at),
+    { segments, onProgress: (done) => (end = Math.max(end, done)) },
+  );
+  const parts = reads.map(
+    (read): ReadPart => ({
+      ...(read.first === undefined ? {} : { first: read.first }),
+      next: read.next,
+      tallies: read.tallies.map((t) =>
+        t.time && t.watch ? { time: t.watch.part(t.time) } : { channel: t.result as ChannelTally },
+      ),
+      segments: [...read.segments],
+    }),
+  );
+  return { reads: parts, unread, end };
+}
+
+/**
  * What a config makes the check read: per entry, its time channel (once per channel, when
  * the platform reads it as times) and its channel (once per channel and component), each
  * with the tallies judging its values. Every channel the config imports is read, judged or
  * not (a string channel's chunks are checked too).
  */
-function readsOf(config: TdmsConfig, key: string, profile: TdmsProfile, full: boolean): Read[] {
+export function readsOf(
+  config: TdmsConfig,
+  key: string,
+  profile: TdmsProfile,
+  full: boolean,
+): Read[] {
   const reads = new Map<string, Read>();
   const readOf = (channel: TdmsChannelProfile, ptr: string, component?: 'real' | 'imaginary') => {
     const id = `${component ?? ''} ${channel.path}`;
@@ -218,18 +286,27 @@ function rangesOf(n: number, full: boolean): Array<[number, number]> {
 }
 
 /** Feeds one piece of a channel's values to its tallies, noting the segment of each first row found. */
-function feed(read: Read, values: TdmsValues, at: TdmsValuesAt): void {
+export function feed(read: Read, values: TdmsValues, at: TdmsValuesAt): void {
   const chunk: Chunk = Array.isArray(values)
     ? { length: values.length, text: (i) => values[i] as string }
     : { length: values.length, numbers: values };
+  if (read.next === -1) {
+    read.first = at.index;
+    read.next = at.index;
+  }
   for (const t of read.tallies) {
     // A gap (the sampled check's middle, a chunk not read): no order across it.
-    if (t.time && at.index !== read.next) t.time.prev = undefined;
+    if (t.time && at.index !== read.next) {
+      t.time.prev = undefined;
+      t.watch?.gap();
+    }
     const before = firstRows(t.result);
     t.feed(chunk, at.index);
     for (const row of firstRows(t.result)) {
       if (!before.includes(row)) read.segments.set(row, at.segment);
     }
+    const head = t.watch && t.time ? t.watch.after(t.time, chunk, at.index) : undefined;
+    if (head) read.segments.set(head.row, at.segment);
   }
   read.next = at.index + values.length;
 }

@@ -13,14 +13,16 @@
  * corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is not 0,
  * as C and pyulog read it.
  */
-import type { ByteSource } from '../../inspect/shared.js';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType, UlogConfig } from '../../model/index.js';
 import { type Issue, pointer, pushAll } from '../../model/plain.js';
 import {
   type ChannelTally,
   channelJudge,
   channelValueIssues,
+  HeadWatch,
   type Judge,
+  jobsOf,
   newTimeState,
   type TimeState,
   type TimeTally,
@@ -28,6 +30,14 @@ import {
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
+import { ulogChannelTypeOf } from './channel-types.js';
+import {
+  type AxisPart,
+  readUlogParts,
+  type UlogPart,
+  type UlogPartInput,
+  type UlogRange,
+} from './check-jobs.js';
 import {
   readUlogData,
   type UlogDataHandlers,
@@ -36,6 +46,7 @@ import {
   type UlogProfile,
   type UlogSizes,
   ulogFieldLeaf,
+  ulogLayouts,
 } from './inspect.js';
 
 const HEAD = 2 << 20;
@@ -118,15 +129,15 @@ class Column {
     this.#bool = type === 'bool';
   }
 
-  /** Row `k` from a message's bytes: copied byte by byte, no view or bigint made. */
-  put(k: number, message: Uint8Array): void {
+  /** Row `k` from a message's bytes (from `at`): copied byte by byte, no view or bigint made. */
+  put(k: number, message: Uint8Array, at: number): void {
     if (this.#bool) {
-      this.#bytes[k] = message[this.offset] === 0 ? 0 : 1;
+      this.#bytes[k] = message[at + this.offset] === 0 ? 0 : 1;
       return;
     }
     const size = this.#size;
     const to = k * size;
-    const from = this.offset;
+    const from = at + this.offset;
     for (let j = 0; j < size; j++) {
       this.#bytes[to + (LITTLE ? j : size - 1 - j)] = message[from + j] as number;
     }
@@ -169,6 +180,8 @@ interface Axis {
   /** The next message's index in its series; NaN once a gap was skipped. */
   index: number;
   places: Map<number, Place>;
+  /** A part read in a worker: finds the message its join compares (values/tally-merge.ts). */
+  watch?: HeadWatch;
 }
 
 /** What the axes of a config are made of: the entries each reads, with their pointers. */
@@ -290,12 +303,22 @@ export async function readUlogValues(
   profile: UlogProfile,
   layouts: readonly UlogMessageLayout[],
   plan: ValuePlan,
-  options: { full: boolean; onProgress?: ((done: number, total: number) => void) | undefined },
+  options: UlogValueOptions,
 ): Promise<void> {
   if (plan.axes.length === 0) return;
   const sizes: UlogSizes = new Map(layouts.map((l) => [l.msgId, [l.minSize, l.size] as const]));
-  const handlers = handlersOf(plan);
   const parts = [profile.sections.data, ...profile.sections.appended];
+  const source = typeof data === 'string' ? undefined : data;
+  const path = source && wholeFileOf(source);
+  const jobs = options.full && options.planned ? jobsOf(options.jobs) : 1;
+  if (source && path !== undefined && options.planned && jobs > 1) {
+    const input = { ...options.planned, path, profile };
+    const here = (range: UlogRange) => readUlogPart(source, input, range);
+    const split = { jobs, least: options.rangeBytes };
+    await readUlogParts({ ...input, ...split }, source, plan.axes, sizes, here, options.onProgress);
+    return;
+  }
+  const handlers = handlersOf(plan);
   const total = parts.reduce((n, [s, e]) => n + e - s, 0);
   let done = 0;
   for (const [i, part] of parts.entries()) {
@@ -307,6 +330,55 @@ export async function readUlogValues(
   for (const axis of plan.axes) flush(axis);
 }
 
+export interface UlogValueOptions {
+  full: boolean;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * `full`: threads reading the data (ulog-jobs.ts); default the cores, 1 reads in this
+   * thread, as does a source that is not a whole file on disk.
+   */
+  jobs?: number | undefined;
+  /** With threads: the least bytes of a range of messages (default 4 MiB). */
+  rangeBytes?: number | undefined;
+  /** What the plan was made of, for the workers to make it again (no threads without it). */
+  planned?: { config: UlogConfig; key: string } | undefined;
+}
+
+/**
+ * Reads the messages of one range of a data part, from a message boundary, into tallies of
+ * their own (a worker's share of readUlogParts): the plan made again, each axis noting the
+ * message its join compares with the range before.
+ */
+export async function readUlogPart(
+  source: ByteSource,
+  input: UlogPartInput,
+  range: UlogRange,
+): Promise<UlogPart> {
+  const layouts = ulogLayouts(input.profile);
+  const plan = planValues(input.config, input.profile, layouts, input.key, ulogChannelTypeOf);
+  for (const axis of plan.axes) axis.watch = new HeadWatch();
+  const sizes: UlogSizes = new Map(layouts.map((l) => [l.msgId, [l.minSize, l.size] as const]));
+  const part = [range.start, range.partEnd] as const;
+  const reached = await readUlogData(
+    source,
+    part,
+    [[range.start, range.end]],
+    sizes,
+    handlersOf(plan),
+  );
+  for (const axis of plan.axes) flush(axis);
+  const axes = plan.axes.map(
+    (axis): AxisPart => ({
+      time: (axis.watch as HeadWatch).part(axis.state),
+      channels: axis.channels.map((c) => c.judge.result),
+      fed: axis.fed,
+      index: axis.index,
+      places: [...axis.places],
+    }),
+  );
+  return { start: range.start, reached, axes };
+}
+
 /** The walk's handlers: each message of an axis into its piece, a full piece to the tallies. */
 function handlersOf(plan: ValuePlan): UlogDataHandlers {
   const byMsgId: Array<Axis | undefined> = [];
@@ -316,18 +388,19 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
     if (axis.tag !== undefined) byTag.set(axis.tag, axis);
   }
   const withLogs = byTag.size > 0;
+  const onDataIn = (msgId: number, bytes: Uint8Array, at: number, size: number, offset: number) => {
+    const axis = byMsgId[msgId];
+    if (axis === undefined) return;
+    // A size the format does not allow is damage the walk reports: not decoded.
+    if (size < axis.minSize || size > axis.size) return;
+    const k = axis.k;
+    axis.time.put(k, bytes, at);
+    for (const c of axis.channels) c.column.put(k, bytes, at);
+    add(axis, offset);
+  };
   return {
-    onData(msgId, message, offset) {
-      const axis = byMsgId[msgId];
-      if (axis === undefined) return;
-      // A size the format does not allow is damage the walk reports: not decoded.
-      const size = message.byteLength;
-      if (size < axis.minSize || size > axis.size) return;
-      const k = axis.k;
-      axis.time.put(k, message);
-      for (const c of axis.channels) c.column.put(k, message);
-      add(axis, offset);
-    },
+    onData: (msgId, message, offset) => onDataIn(msgId, message, 0, message.byteLength, offset),
+    onDataIn,
     ...(withLogs
       ? {
           onLog(tag: number, us: bigint, _text: string, offset: number) {
@@ -344,6 +417,7 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
         flush(axis);
         axis.state.prev = undefined;
         axis.index = Number.NaN;
+        axis.watch?.gap();
       }
     },
   };
@@ -363,10 +437,12 @@ function flush(axis: Axis): void {
   if (k === 0) return;
   const base = axis.fed;
   const times = axis.time.values.subarray(0, k);
-  tallyTime(axis.state, { length: k, numbers: times }, base);
+  const piece = { length: k, numbers: times };
+  tallyTime(axis.state, piece, base);
   for (const c of axis.channels) {
     c.judge.tally({ length: k, numbers: c.column.values.subarray(0, k) }, base);
   }
+  const head = axis.watch?.after(axis.state, piece, base);
   const keep = (row: number | undefined) => {
     if (row === undefined || row <= base || row > base + k || axis.places.has(row)) return;
     const i = row - base - 1;
@@ -377,7 +453,7 @@ function flush(axis: Axis): void {
     });
   };
   const t = axis.state.tally;
-  for (const row of [t.firstDecrease, t.firstRepeat]) keep(row);
+  for (const row of [t.firstDecrease, t.firstRepeat, head?.row]) keep(row);
   for (const c of axis.channels) {
     const r = c.judge.result;
     for (const row of [r.firstNonFinite, r.firstOutside, r.firstUnknown]) keep(row);

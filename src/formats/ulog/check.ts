@@ -30,6 +30,10 @@ export interface UlogCheckOptions {
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
   key?: string;
+  /** `full`: threads reading the data (default 1: this thread). */
+  jobs?: number | undefined;
+  /** `full` with threads: the least bytes of a range of messages (default 4 MiB). */
+  rangeBytes?: number | undefined;
 }
 
 /**
@@ -69,6 +73,9 @@ export async function checkUlog(
     await readUlogValues(source, profile, layouts, plan, {
       full: options.full === true,
       onProgress: read,
+      jobs: options.jobs,
+      rangeBytes: options.rangeBytes,
+      planned: { config, key },
     });
     for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
     return withoutRestatedTypeIssues(issues);

@@ -16,6 +16,11 @@ export interface UlogDataHandlers {
    * valid during the call) and the file offset of the message.
    */
   onData(msgId: number, message: Uint8Array, offset: number): void;
+  /**
+   * Instead of `onData` when given: the message's bytes after the msg_id are
+   * `bytes[at, at + size)` (bytes valid during the call), no view made for each message.
+   */
+  onDataIn?(msgId: number, bytes: Uint8Array, at: number, size: number, offset: number): void;
   /** A logged text: tag -1 for untagged (`L`) messages; the file offset of the message. */
   onLog?(tag: number, timestampUs: bigint, text: string, offset: number): void;
   /** The walk jumps: messages before the next ones were skipped. */
@@ -34,7 +39,9 @@ const KNOWN = new Set<number>(Object.values(MSG));
 
 /**
  * Walks the messages of each [start, end) range (ranges inside one data part `part`);
- * `sizes` gives each subscribed msg_id's message size (without the msg_id).
+ * `sizes` gives each subscribed msg_id's message size (without the msg_id). Returns where
+ * the walk stopped: the end of the message it ended in (at or past the last range's end),
+ * or before it when it could go no further.
  */
 export async function walkUlogData(
   reader: ChunkReader,
@@ -42,7 +49,7 @@ export async function walkUlogData(
   ranges: ReadonlyArray<readonly [number, number]>,
   sizes: UlogSizes,
   handlers: UlogDataHandlers,
-): Promise<void> {
+): Promise<number> {
   let reached = part[0];
   for (const [start, end] of ranges) {
     let pos = start <= reached ? reached : await boundary(reader, start, part[1], sizes);
@@ -51,11 +58,17 @@ export async function walkUlogData(
     // A window reaches at most one whole message past the range: what the range needs.
     const until = Math.min(part[1], end + MAX_MESSAGE);
     while (pos < end && pos + 3 <= part[1]) {
-      // From the window without an await when it holds the bytes: this loop runs per message.
-      const head = reader.peek(pos, 3) ?? (await reader.get(pos, 3, until));
-      if (!head) break;
-      const size = (head[0] as number) | ((head[1] as number) << 8);
-      const type = head[2] as number;
+      // From the window without an await (or a view made) when it holds the bytes: this
+      // loop runs per message.
+      let w = reader.window;
+      let h = pos - reader.windowStart;
+      if (h < 0 || h + 3 > w.byteLength) {
+        if (!(await reader.get(pos, 3, until))) break;
+        w = reader.window;
+        h = pos - reader.windowStart;
+      }
+      const size = (w[h] as number) | ((w[h + 1] as number) << 8);
+      const type = w[h + 2] as number;
       if (!KNOWN.has(type) || pos + 3 + size > part[1]) {
         const next = await boundary(reader, pos + 1, part[1], sizes);
         if (next < 0) break;
@@ -64,29 +77,41 @@ export async function walkUlogData(
         continue;
       }
       if (type === MSG.data || type === MSG.log || type === MSG.taggedLog) {
-        const body = reader.peek(pos + 3, size) ?? (await reader.get(pos + 3, size, until));
-        if (body) handle(type, body, pos, sizes, handlers);
+        let b = h + 3;
+        if (b + size > w.byteLength) {
+          const got = await reader.get(pos + 3, size, until);
+          w = reader.window;
+          b = got ? pos + 3 - reader.windowStart : -1;
+        }
+        if (b >= 0) handle(type, w, b, size, pos, sizes, handlers);
       }
       pos += 3 + size;
     }
     reached = pos;
   }
+  return reached;
 }
 
+/** The message whose bytes after its header are `w[b, b + size)`, to its handler. */
 function handle(
   type: number,
-  body: Uint8Array,
+  w: Uint8Array,
+  b: number,
+  size: number,
   pos: number,
   sizes: UlogSizes,
   handlers: UlogDataHandlers,
 ): void {
   if (type === MSG.data) {
-    if (body.byteLength < 2) return;
-    const msgId = (body[0] as number) | ((body[1] as number) << 8);
-    if (sizes.has(msgId)) handlers.onData(msgId, body.subarray(2), pos);
+    if (size < 2) return;
+    const msgId = (w[b] as number) | ((w[b + 1] as number) << 8);
+    if (!sizes.has(msgId)) return;
+    if (handlers.onDataIn) handlers.onDataIn(msgId, w, b + 2, size - 2, pos);
+    else handlers.onData(msgId, w.subarray(b + 2, b + size), pos);
     return;
   }
   if (!handlers.onLog) return;
+  const body = w.subarray(b, b + size);
   const tagged = type === MSG.taggedLog;
   const at = tagged ? 3 : 1;
   if (body.byteLength < at + 8) return;
@@ -96,7 +121,7 @@ function handle(
 }
 
 /** The first message boundary at or after `from` (within reach); -1 when none is found. */
-async function boundary(
+export async function boundary(
   reader: ChunkReader,
   from: number,
   end: number,

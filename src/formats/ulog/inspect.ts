@@ -29,7 +29,7 @@ import {
   throughSource,
 } from '../../inspect/shared.js';
 import { type Issue, type IssueCode, issue, pushAll } from '../../model/plain.js';
-import { type UlogDataHandlers, type UlogSizes, walkUlogData } from './data.js';
+import { boundary, type UlogDataHandlers, type UlogSizes, walkUlogData } from './data.js';
 import {
   type FlattenProblem,
   fieldOffset,
@@ -262,10 +262,24 @@ export async function readUlogData(
   ranges: ReadonlyArray<readonly [number, number]>,
   sizes: UlogSizes,
   handlers: UlogDataHandlers,
-): Promise<void> {
-  await throughSource(data, (source) =>
+): Promise<number> {
+  return throughSource(data, (source) =>
     walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers),
   );
+}
+
+/**
+ * The first offset at or after `from` in a data part ending at `end` from which messages
+ * follow one another as the format says (16 of them, or all up to `end`): a message
+ * boundary, where a walk may start; -1 when none is found within 1 MiB.
+ */
+export async function ulogBoundary(
+  source: ByteSource,
+  from: number,
+  end: number,
+  sizes: UlogSizes,
+): Promise<number> {
+  return boundary(new ChunkReader(source), from, end, sizes);
 }
 
 async function readHeader(reader: ChunkReader, name: string): Promise<UlogScan> {

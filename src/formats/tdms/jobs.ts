@@ -1,0 +1,112 @@
+/**
+ * `check --full` of a TDMS file on several cores: the file's segments are cut into ranges
+ * (a few a thread, of as many segments each), worker threads read the values of each range
+ * (tdms-worker.ts: the same walk of the metadata, the raw data of its segments only) into
+ * tallies of their own, and this thread joins the tallies range after range in file order
+ * (tally-merge.ts) into those of one read: the same counts, the same first rows, the same
+ * chunks not read, in the same order. Memory: a worker reads one block (1 MiB) at a time
+ * and sends back tallies; a range's result is a few numbers a channel.
+ */
+
+import type { TdmsConfig } from '../../model/index.js';
+import type { ChannelTally, TimeState } from '../../values/index.js';
+import { joinChannelPart, joinTimePart, runOrdered, type TimePart } from '../../values/index.js';
+import type { TdmsProfile, TdmsUnread } from './inspect.js';
+
+/** What every worker gets: the file and what the read is planned from. */
+export interface TdmsPartInput {
+  path: string;
+  config: TdmsConfig;
+  key: string;
+  profile: TdmsProfile;
+}
+
+/** A range of segments, [from, to), numbered from 1. */
+export type SegmentRange = [number, number];
+
+/** One channel's values read in a range: its tallies' parts, and the segment of each first row. */
+export interface ReadPart {
+  /** The index of the first value read, and of the value after the last (none read: no first). */
+  first?: number;
+  next: number;
+  tallies: Array<{ time: TimePart } | { channel: ChannelTally }>;
+  segments: Array<[number, number]>;
+}
+
+/** A range's result: the parts of each read (as planned, in order) and what was not read. */
+export interface TdmsPart {
+  reads: ReadPart[];
+  unread: TdmsUnread[];
+  /** Bytes of the file walked, for the progress. */
+  end: number;
+}
+
+/** A read of this thread that the parts are joined into (values/tdms.ts `Read`). */
+interface JoinedRead {
+  next: number;
+  segments: Map<number, number>;
+  tallies: Array<{ time?: TimeState; result: object }>;
+}
+
+/** Ranges a thread: small enough that the threads finish close together. */
+const RANGES_A_JOB = 4;
+
+/**
+ * Reads the values of `reads` in `jobs` worker threads and joins their tallies into them;
+ * returns what was not read. `here` reads a range in this thread (a worker failed).
+ */
+export async function readTdmsParts(
+  input: TdmsPartInput & { jobs: number },
+  reads: readonly JoinedRead[],
+  here: (range: SegmentRange) => Promise<TdmsPart>,
+  onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<TdmsUnread[]> {
+  const { jobs, ...workerData } = input;
+  const unread = new Map<string, TdmsUnread>();
+  const size = input.profile.file.size;
+  await runOrdered<SegmentRange, TdmsPart>({
+    url: new URL('./worker.js', import.meta.url),
+    workerData,
+    workers: jobs - 1,
+    parts: segmentRanges(input.profile.segments, jobs * RANGES_A_JOB),
+    here,
+    onResult(part) {
+      for (const [i, p] of part.reads.entries()) joinRead(reads[i] as JoinedRead, p);
+      // As one read notes them: the first of each channel and kind, in the order met.
+      for (const u of part.unread) {
+        const key = `${u.kind} ${u.path}`;
+        if (!unread.has(key)) unread.set(key, u);
+      }
+      onProgress?.(Math.min(size, part.end), size);
+    },
+  });
+  return [...unread.values()];
+}
+
+/** `count` ranges of about as many segments each, covering segments 1 to `segments`. */
+function segmentRanges(segments: number, count: number): SegmentRange[] {
+  const n = Math.max(1, Math.min(segments, count));
+  const at = (k: number) => 1 + Math.floor((k * segments) / n);
+  // The last range runs past the last segment: an unfinished segment's data to the end.
+  return Array.from(
+    { length: n },
+    (_, k): SegmentRange => [at(k), k === n - 1 ? Number.MAX_SAFE_INTEGER : at(k + 1)],
+  );
+}
+
+/** A range's part of one channel's read, joined to the parts before it. */
+function joinRead(read: JoinedRead, part: ReadPart): void {
+  if (part.first === undefined) return;
+  // Values left unread between the parts: one read compares nothing across them either.
+  const joined = part.first === read.next;
+  part.tallies.forEach((p, i) => {
+    const t = read.tallies[i];
+    if (!t) return;
+    if ('time' in p && t.time) joinTimePart(t.time, p.time, joined, 0);
+    else if ('channel' in p) joinChannelPart(t.result as ChannelTally, p.channel, 0);
+  });
+  for (const [row, segment] of part.segments) {
+    if (!read.segments.has(row)) read.segments.set(row, segment);
+  }
+  read.next = part.next;
+}

@@ -1,0 +1,19 @@
+/**
+ * A worker thread of a parallel TDMS `check --full` (tdms-jobs.ts): it gets the file and
+ * the read's plan once (`workerData`), then reads each range of segments it is sent into
+ * tallies of their own and posts them back, reading the file with blocking reads.
+ */
+import { workerData } from 'node:worker_threads';
+import { blockingFileSource, serveParts } from '../../values/index.js';
+import type { SegmentRange, TdmsPartInput } from './jobs.js';
+import { readTdmsPart } from './values.js';
+
+const input = workerData as TdmsPartInput;
+serveParts(async (range: SegmentRange) => {
+  const source = blockingFileSource(input.path);
+  try {
+    return await readTdmsPart(source, input, range);
+  } finally {
+    await source.close();
+  }
+});

@@ -1,0 +1,21 @@
+/**
+ * A worker thread of a parallel ULog `check --full` (ulog-jobs.ts): it gets the file and
+ * what the plan of its values is made of once (`workerData`), then walks each range of
+ * messages it is sent into tallies of their own and posts them back, reading the file with
+ * blocking reads.
+ */
+import { workerData } from 'node:worker_threads';
+import { blockingFileSource, serveParts } from '../../values/index.js';
+import type { UlogPartInput, UlogRange } from './check-jobs.js';
+import { readUlogPart } from './check-values.js';
+
+const input = workerData as UlogPartInput;
+serveParts(async (range: UlogRange) => {
+  // The walk holds one window at a time: two read buffers can take turns.
+  const source = blockingFileSource(input.path, true);
+  try {
+    return await readUlogPart(source, input, range);
+  } finally {
+    await source.close();
+  }
+});

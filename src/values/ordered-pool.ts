@@ -1,0 +1,241 @@
+/**
+ * Parts of one read shared by this thread and worker threads, their results taken in
+ * order: the TDMS and ULog `check --full` cut the file into parts (ranges of segments,
+ * ranges of messages), read each part into tallies of its own, and join the tallies in
+ * file order, so that the counts and the first place of each finding are those one pass
+ * over the file finds.
+ *
+ * With N jobs, N - 1 workers start; each takes the next part once it has loaded and each
+ * time it is done, and this thread reads the next part itself whenever no worker is free
+ * (a small file is read here before any worker has loaded). Memory: each thread has one
+ * part in flight, and at most two parts a thread wait to be joined (done before the one
+ * ahead of them). A worker that fails (its module missing, a crash) leaves its part to
+ * this thread, which reads it again.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker } from 'node:worker_threads';
+import type { ByteSource } from '../inspect/shared.js';
+
+export interface OrderedPoolOptions<T, R> {
+  /** The worker's module: it calls `serveParts` with the function that reads a part. */
+  url: URL;
+  /** What every worker gets once (`workerData`): the file, the config, the plan. */
+  workerData: unknown;
+  /** Workers to start (this thread reads parts too). */
+  workers: number;
+  parts: Iterable<T>;
+  /** Reads a part in this thread (no worker free, or the worker failed). */
+  here: (part: T) => Promise<R>;
+  /** Each part's result, in the order of `parts`. */
+  onResult: (result: R, part: T, k: number) => Promise<void> | void;
+}
+
+/** Threads a `jobs` option asks for: at most one a core, at least one; default one. */
+export function jobsOf(jobs: number | undefined): number {
+  // One thread unless asked: a worker loads its own modules and buffers (about 40 MiB), and
+  // on two busy cores the workers did not win that back (bench/check-tdms, bench/ulog).
+  const cores = availableParallelism();
+  return Math.max(1, Math.min(cores, Math.floor(jobs ?? 1)));
+}
+
+type FromWorker<R> = { k: number; result: R } | { k: number; error: string } | { ready: true };
+
+interface Slot {
+  worker: Worker;
+  dead: boolean;
+  /** The part in flight: its index and what settles it. */
+  busy?: { k: number; done: (r: { result: unknown } | { failed: true }) => void } | undefined;
+}
+
+/** Reads every part in this thread and the workers and hands the results over in order. */
+export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<void> {
+  let wake: (() => void) | undefined;
+  const nudge = () => wake?.();
+  const free: Slot[] = [];
+  const release = (slot: Slot) => {
+    if (!slot.dead) free.push(slot);
+    nudge();
+  };
+  const slots = startSlots(o.url, o.workerData, Math.max(0, o.workers), release);
+  const take = (): Slot | undefined => {
+    for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
+    return undefined;
+  };
+  const state = { joined: 0, failed: false };
+  let joining: Promise<void> = Promise.resolve();
+  const limit = 2 * (slots.length + 1);
+  try {
+    let k = 0;
+    let reading = false;
+    for (const part of o.parts) {
+      // Bounded: not too many results ahead of the next one joined; a thread free for it.
+      let slot: Slot | undefined;
+      for (;;) {
+        if (state.failed) break;
+        if (k - state.joined < limit) {
+          slot = take();
+          if (slot || !reading) break;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if (state.failed) break;
+      const index = k++;
+      let result: Promise<R>;
+      if (slot) result = runIn(slot, index, part, o.here, release);
+      else {
+        // No worker free: this thread reads the part, and hands out the next ones meanwhile.
+        reading = true;
+        result = o.here(part);
+        result.then(
+          () => {
+            reading = false;
+            nudge();
+          },
+          () => {
+            reading = false;
+            nudge();
+          },
+        );
+      }
+      // Settled when joined: a rejection is the join's to report.
+      result.catch(() => undefined);
+      joining = joining.then(async () => {
+        await o.onResult(await result, part, index);
+        state.joined += 1;
+        nudge();
+      });
+      joining.catch(() => {
+        state.failed = true;
+        nudge();
+      });
+    }
+    await joining;
+  } finally {
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+/** A part in a worker; its result, or (the worker failed) the part read in this thread. */
+function runIn<T, R>(
+  slot: Slot,
+  k: number,
+  part: T,
+  here: (part: T) => Promise<R>,
+  release: (slot: Slot) => void,
+): Promise<R> {
+  return new Promise<{ result: unknown } | { failed: true }>((done) => {
+    slot.busy = { k, done };
+    slot.worker.postMessage({ k, part });
+  }).then((r) => {
+    slot.busy = undefined;
+    release(slot);
+    return 'result' in r ? (r.result as R) : here(part);
+  });
+}
+
+/** Starts `count` workers; each is `ready` (free for a part) once it has loaded. */
+function startSlots(
+  url: URL,
+  workerData: unknown,
+  count: number,
+  ready: (slot: Slot) => void,
+): Slot[] {
+  return Array.from({ length: count }, () => {
+    const worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const slot: Slot = { worker, dead: false };
+    const fail = () => {
+      slot.dead = true;
+      slot.busy?.done({ failed: true });
+    };
+    worker.on('message', (m: FromWorker<unknown>) => {
+      if ('ready' in m) ready(slot);
+      else if (slot.busy?.k === m.k)
+        slot.busy.done('result' in m ? { result: m.result } : { failed: true });
+    });
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    return slot;
+  });
+}
+
+/**
+ * In a worker thread: reads each part the pool sends with `read` (one at a time, in the
+ * order sent) and posts its result back (`transfer`: buffers moved, not copied).
+ */
+export function serveParts<T, R>(
+  read: (part: T) => Promise<R>,
+  transfer: (result: R) => ArrayBuffer[] = () => [],
+): void {
+  const port = parentPort;
+  if (!port) return;
+  port.postMessage({ ready: true });
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (m: { k: number; part: T }) => {
+    queue = queue.then(async () => {
+      try {
+        const result = await read(m.part);
+        port.postMessage({ k: m.k, result }, transfer(result));
+      } catch (e) {
+        port.postMessage({ k: m.k, error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  });
+}
+
+/**
+ * In a worker thread: a file read with blocking reads, as a ByteSource (the thread has
+ * nothing else to do while a read waits, and each awaited read of a file handle costs a
+ * trip through the thread pool). `reuse`: for a reader that holds one window at a time
+ * (the ULog walk), the bytes of a large read are valid until the second read after it:
+ * two buffers take turns, which spares making (and the kernel mapping) a new one a read.
+ */
+export function blockingFileSource(path: string, reuse = false): ByteSource {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  let bytesRead = 0;
+  let reads = 0;
+  const turns: Uint8Array[] = [];
+  const bytes = (n: number): Uint8Array => {
+    if (!reuse || n < 64 * 1024) return fresh(n);
+    const k = reads % 2;
+    if ((turns[k]?.byteLength ?? 0) < n) turns[k] = fresh(n);
+    return (turns[k] as Uint8Array).subarray(0, n);
+  };
+  return {
+    name: path,
+    size,
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    read(offset, length) {
+      const start = Math.max(0, Math.min(offset, size));
+      const buf = bytes(Math.max(0, Math.min(length, size - start)));
+      let got = 0;
+      while (got < buf.byteLength) {
+        const r = readSync(fd, buf, got, buf.byteLength - got, start + got);
+        if (r === 0) break;
+        got += r;
+      }
+      bytesRead += got;
+      reads += 1;
+      return Promise.resolve(got === buf.byteLength ? buf : buf.subarray(0, got));
+    },
+    close: async () => closeSync(fd),
+  };
+}
+
+/**
+ * `n` bytes to read into: a large buffer is not zero-filled first (every byte is read into
+ * it), which saves the kernel mapping fresh zeroed pages for each block read.
+ */
+function fresh(n: number): Uint8Array {
+  if (n < 64 * 1024) return new Uint8Array(n);
+  const b = Buffer.allocUnsafeSlow(n);
+  return new Uint8Array(b.buffer, b.byteOffset, n);
+}

@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
+import { checkConfig } from '../../src/check/index.js';
+import { inspectTdms } from '../../src/formats/tdms/inspect.js';
+import { readTdmsPart } from '../../src/formats/tdms/values.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import type { ImportDocument } from '../../src/model/document.js';
+import type { TdmsConfig } from '../../src/model/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+const iso = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s)).toISOString();
+/** Times that go backwards and repeat; values NaN, ±inf, outside INT_32. */
+const rowArb = fc.record({
+  time: fc.integer({ min: 0, max: 6 }),
+  speed: fc.constantFrom(0, 1.5, -2, Number.NaN, Number.POSITIVE_INFINITY),
+  count: fc.constantFrom(0n, 7n, -3n, 2n ** 40n, -(2n ** 35n)),
+  level: fc.constantFrom(0, 1, 0.5, Number.NaN),
+});
+/** Segments of 0-6 rows each (a segment with none still counts as one). */
+const fileArb = fc.record({
+  segments: fc.array(fc.array(rowArb, { maxLength: 6 }), { minLength: 2, maxLength: 9 }),
+  interleaved: fc.boolean(),
+});
+
+const DOC: ImportDocument = {
+  tdmsConfig: {
+    assetName: 'jobs',
+    data: [
+      {
+        groupName: 'Log',
+        channelName: 'speed',
+        timeChannelName: 'Time',
+        channelConfig: { name: 'speed', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+      },
+      {
+        groupName: 'Log',
+        channelName: 'count',
+        timeChannelName: 'Time',
+        channelConfig: { name: 'count', dataType: 'CHANNEL_DATA_TYPE_INT_32' },
+      },
+      {
+        groupName: 'Log',
+        channelName: 'level',
+        timeChannelName: 'Time',
+        channelConfig: { name: 'level', dataType: 'CHANNEL_DATA_TYPE_INT_64' },
+      },
+    ],
+  },
+} as ImportDocument;
+
+type TdmsFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
+
+function fileOf(f: TdmsFile): string {
+  const specs: SegmentSpec[] = f.segments.map((rows) => ({
+    interleaved: f.interleaved,
+    objects: [
+      { path: ['Log'] },
+      ...(
+        [
+          ['Time', 'timestamp'],
+          ['speed', 'f64'],
+          ['count', 'i64'],
+          ['level', 'f32'],
+        ] as const
+      ).map(([name, type]) => ({ path: ['Log', name], data: { type, count: rows.length } })),
+    ],
+    values: {
+      'Log/Time': rows.map((r) => iso(r.time)),
+      'Log/speed': rows.map((r) => r.speed),
+      'Log/count': rows.map((r): RawValue => r.count),
+      'Log/level': rows.map((r) => r.level),
+    },
+  }));
+  const path = join(dir, `f${n++}.tdms`);
+  writeFileSync(path, tdmsBytes(specs).data);
+  return path;
+}
+
+test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs (ranges of segments)', async () => {
+  await fc.assert(
+    fc.asyncProperty(fileArb, async (f) => {
+      const path = fileOf(f);
+      const one = await checkConfig(DOC, path, { full: true, jobs: 1 });
+      for (const jobs of [2, 3, 4]) {
+        expect(await checkConfig(DOC, path, { full: true, jobs })).toEqual(one);
+      }
+    }),
+    { numRuns: 12 },
+  );
+});
+
+/** Starts a worker on `input`, sends it `part` once it has loaded and answers its result. */
+async function inWorker(url: URL, input: unknown, part: unknown): Promise<unknown> {
+  const worker = new Worker(url, { workerData: input });
+  try {
+    return await new Promise((resolve, reject) => {
+      worker.on('message', (m: { ready?: true; k?: number; result?: unknown; error?: string }) => {
+        if (m.ready) worker.postMessage({ k: 7, part });
+        else if (m.k === 7) m.error ? reject(new Error(m.error)) : resolve(m.result);
+      });
+      worker.on('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+test('a worker reads a range of segments as this thread does', async () => {
+  const t = (s: number) => ({ time: s, speed: Number.NaN, count: 2n ** 40n, level: 0.5 });
+  const path = fileOf({
+    segments: [[t(3), t(1)], [t(1)], [t(2), t(0)], [t(5)]],
+    interleaved: false,
+  });
+  const profile = await inspectTdms(path);
+  const input = { path, config: DOC.tdmsConfig as TdmsConfig, key: 'tdmsConfig', profile };
+  const source = await openFileSource(path);
+  try {
+    const here = await readTdmsPart(source, input, [2, 4]);
+    expect(here.reads.map((r) => [r.first, r.next])).toEqual([
+      [2, 5],
+      [2, 5],
+      [2, 5],
+      [2, 5],
+    ]);
+    const url = new URL('../../src/formats/tdms/worker.js', import.meta.url);
+    expect(await inWorker(url, input, [2, 4])).toEqual(here);
+  } finally {
+    await source.close();
+  }
+});

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { type FormatSpec, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
+import { checkConfig } from '../../src/check/index.js';
+import { readUlogPart } from '../../src/formats/ulog/check-values.js';
+import { inspectUlog } from '../../src/formats/ulog/inspect.js';
+import { openFileSource } from '../../src/inspect/byte-source.js';
+import type { ImportDocument } from '../../src/model/document.js';
+import type { UlogConfig } from '../../src/model/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+const A: FormatSpec = {
+  name: 'a',
+  fields: [
+    { type: 'uint64_t', name: 'timestamp' },
+    { type: 'float', name: 'x' },
+    { type: 'int64_t', name: 'n' },
+  ],
+};
+const B: FormatSpec = {
+  name: 'b',
+  fields: [
+    { type: 'uint64_t', name: 'timestamp' },
+    { type: 'double', name: 'y' },
+  ],
+};
+
+/** What the log holds, in order: data of a (instances 0 and 1) and b, dropouts, logged text, damage. */
+const eventArb = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      msgId: fc.constantFrom(0, 1, 2),
+      time: fc.integer({ min: 0, max: 5 }),
+      value: fc.constantFrom(0, 1.5, -2, Number.NaN, Number.NEGATIVE_INFINITY),
+      n: fc.constantFrom(0n, 3n, 2n ** 33n),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ dropout: fc.integer({ min: 1, max: 50 }) }) },
+  { weight: 1, arbitrary: fc.record({ log: fc.integer({ min: 0, max: 5 }) }) },
+  { weight: 1, arbitrary: fc.record({ damage: fc.uint8Array({ minLength: 1, maxLength: 6 }) }) },
+);
+
+function fileOf(events: ReadonlyArray<typeof eventArb extends fc.Arbitrary<infer T> ? T : never>) {
+  const w = new UlogWriter();
+  w.format(A).format(B).subscribe(0, 0, 'a').subscribe(0, 1, 'b').subscribe(1, 2, 'a');
+  for (const e of events) {
+    if ('dropout' in e) w.dropout(e.dropout);
+    else if ('log' in e) w.log(6, BigInt(e.log) * 1000n, 'note');
+    else if ('damage' in e) w.raw(e.damage);
+    else {
+      const body = new Uint8Array(e.msgId === 1 ? 16 : 20);
+      const v = new DataView(body.buffer);
+      v.setBigUint64(0, 1_000_000n + BigInt(e.time) * 1000n, true);
+      if (e.msgId === 1) v.setFloat64(8, e.value, true);
+      else {
+        v.setFloat32(8, e.value, true);
+        v.setBigInt64(12, e.n, true);
+      }
+      w.data(e.msgId, body);
+    }
+  }
+  const path = join(dir, `l${n++}.ulg`);
+  writeFileSync(path, w.bytes());
+  return path;
+}
+
+const entry = (messageName: string, instance: string, fieldName: string, dataType: string) => ({
+  messageName,
+  instance,
+  fieldName,
+  channelConfig: { name: `${messageName}.${fieldName}`, dataType },
+});
+const DOC = {
+  ulogConfig: {
+    relativeStartTime: '2024-05-01T12:00:00Z',
+    parseErrorPolicy: 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR',
+    data: [
+      entry('a', '0', 'x', 'CHANNEL_DATA_TYPE_FLOAT'),
+      entry('a', '0', 'n', 'CHANNEL_DATA_TYPE_INT_32'),
+      entry('a', '1', 'x', 'CHANNEL_DATA_TYPE_FLOAT'),
+      entry('b', '0', 'y', 'CHANNEL_DATA_TYPE_DOUBLE'),
+      {
+        messageName: 'log_messages',
+        channelConfig: { name: 'log', dataType: 'CHANNEL_DATA_TYPE_STRING' },
+      },
+    ],
+  },
+} as ImportDocument;
+
+test('check --full finds the same, first messages and all, with 1, 2, 3 or 4 jobs (ranges of messages)', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventArb, { minLength: 1, maxLength: 60 }),
+      fc.integer({ min: 8, max: 200 }),
+      async (events, rangeBytes) => {
+        const path = fileOf(events);
+        const one = await checkConfig(DOC, path, { full: true, jobs: 1 });
+        for (const jobs of [2, 3, 4]) {
+          expect(await checkConfig(DOC, path, { full: true, jobs, rangeBytes })).toEqual(one);
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
+
+test('a worker walks a range of messages as this thread does', async () => {
+  const data = (time: number) => ({ msgId: 0 as const, time, value: Number.NaN, n: 2n ** 33n });
+  const path = fileOf([data(1), data(0), { dropout: 5 }, data(0), data(4), data(2), data(2)]);
+  const profile = await inspectUlog(path);
+  const [start, end] = profile.sections.data;
+  const input = { path, config: DOC.ulogConfig as UlogConfig, key: 'ulogConfig', profile };
+  // From the dropout (after two data messages of 3 + 2 + 20 bytes) to the end of the data.
+  const range = { partStart: start, partEnd: end, start: start + 2 * 25, end };
+  const source = await openFileSource(path);
+  try {
+    const here = await readUlogPart(source, input, range);
+    expect([here.start, here.reached]).toEqual([range.start, end]);
+    expect(here.axes[0]?.fed).toBe(4);
+    const worker = new Worker(new URL('../../src/formats/ulog/check-worker.js', import.meta.url), {
+      workerData: input,
+    });
+    try {
+      const result = await new Promise((resolve, reject) => {
+        worker.on('message', (m: { ready?: true; k?: number; result?: unknown }) => {
+          if (m.ready) worker.postMessage({ k: 3, part: range });
+          else if (m.k === 3) resolve(m.result);
+        });
+        worker.on('error', reject);
+      });
+      expect(result).toEqual(here);
+    } finally {
+      await worker.terminate();
+    }
+  } finally {
+    await source.close();
+  }
+});
