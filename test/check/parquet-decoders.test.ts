@@ -1,6 +1,6 @@
 /**
  * `check --full` reads Parquet values with parquet-wasm, straight from its memory through
- * the Arrow C data interface (check/parquet-arrow.ts), and falls back to hyparquet for
+ * the Arrow C data interface (formats/parquet/arrow.ts), and falls back to hyparquet for
  * files parquet-wasm refuses. On any generated table (integers of every width, floats with
  * NaN and ±inf, timestamps, plain and dictionary text, nulls anywhere, row groups of any
  * size), both decoders give the same tallies.

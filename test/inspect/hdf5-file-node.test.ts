@@ -1,6 +1,6 @@
 /**
  * The parts of Emscripten's FS (h5wasm's MEMFS build) that the HDF5 worker relies on to
- * read an archive member in place (src/inspect/hdf5/file-node.ts): a file node made by
+ * read an archive member in place (src/formats/hdf5/file-node.ts): a file node made by
  * `FS.createFile` whose `stream_ops` are replaced before it is opened routes every read to
  * us, `usedBytes` is the size `stat` reports, and an `FS.ErrnoError` thrown by a read fails
  * the library's call. An upgrade of h5wasm that changes any of these fails here first.

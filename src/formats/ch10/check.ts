@@ -1,7 +1,7 @@
 /**
  * Checks a Ch10Config against its CH10 file: the file must be one inspection accepts (a
  * packet header, a TMATS setup record first, a record that lists no more channels than a
- * recording has), then its packet headers are walked (`inspect/ch10/walk.ts`): sync
+ * recording has), then its packet headers are walked (`formats/ch10/walk.ts`): sync
  * patterns, header and secondary-header checksums, packet lengths inside the file (a cut
  * last packet is a warning, as a cut CSV row is), time packets present, and the channels
  * the TMATS record lists against those that carry packets. `scaleValues` is checked

@@ -3,7 +3,7 @@
  * every dataset, member and index the config names exists (with "did you mean"), time and
  * value datasets have the same length, declared channel types fit the stored types, and
  * the first and last time values parse in the declared unit and go forward. With `full`,
- * every value of the time and value datasets is read (in slices, values/hdf5.ts): time
+ * every value of the time and value datasets is read (in slices, formats/hdf5/values.ts): time
  * order, repeats and NaN; NaN/±inf, integers outside the declared type, unknown ENUM keys
  * and BOOL values other than 0/1 in the channels. Every read of the file runs
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an

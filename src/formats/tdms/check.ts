@@ -4,7 +4,7 @@
  * timestamp channel, or a numeric one with `timeFormat`), channels without a time channel
  * carry waveform properties or a fallback that skips them, declared channel types fit the
  * stored types, and `complexComponent` goes with complex channels. From its values (the
- * first and last of each channel it imports, every value with `full`: values/tdms.ts):
+ * first and last of each channel it imports, every value with `full`: formats/tdms/values.ts):
  * times going backwards or repeating, NaN/±inf, values outside the declared type.
  */
 

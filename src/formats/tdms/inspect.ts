@@ -1,7 +1,7 @@
 /**
  * TDMS inspection: groups, channels, their data types, value counts and properties, from
  * the metadata only. No npm package reads TDMS, so importkit has its own reader of the
- * metadata (src/inspect/tdms/): segment lead-ins, table-of-contents bits, object lists with
+ * metadata (src/formats/tdms/): segment lead-ins, table-of-contents bits, object lists with
  * incremental metadata, raw data indexes (plain, strings, DAQmx with scalers), interleaved
  * and big-endian segments, and an unfinished last segment. Raw data is skipped by offset,
  * never read. When a `.tdms_index` file lies beside the file, lead-ins and metadata are

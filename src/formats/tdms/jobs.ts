@@ -41,7 +41,7 @@ export interface TdmsPart {
   end: number;
 }
 
-/** A read of this thread that the parts are joined into (values/tdms.ts `Read`). */
+/** A read of this thread that the parts are joined into (formats/tdms/values.ts `Read`). */
 interface JoinedRead {
   next: number;
   segments: Map<number, number>;

@@ -1,5 +1,5 @@
 /**
- * A frozen copy of `src/normalize/csv.ts` as it was before the record path was rewritten to
+ * A frozen copy of `src/formats/csv/normalize.ts` as it was before the record path was rewritten to
  * stream bytes: the oracle the property test compares the new path's output with.
  */
 /**
