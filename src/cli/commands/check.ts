@@ -83,12 +83,14 @@ export async function check(args: string[], io: Io): Promise<number> {
   for (let k = 0; k < positionals.length; k += 2)
     pairs.push([positionals[k] as string, positionals[k + 1] as string]);
   // Usage errors first, before anything is checked.
+  let batch = false;
   for (const [configFile, dataFile] of pairs) {
     checkArguments(configFile, dataFile);
     await readConfigText(configFile, io);
     // A batch config checks a folder or an archive (zip, tar, tar.gz) of files.
     const dataPath = resolve(io.cwd, dataFile);
     const container = await containerKind(dataPath);
+    batch ||= container !== undefined;
     if (container !== 'folder') await requireFile(dataPath, dataFile);
     if (container === undefined) await refuseFlagsOfOtherFormats(dataPath, dataFile, dialect);
   }
@@ -98,9 +100,11 @@ export async function check(args: string[], io: Io): Promise<number> {
   if (pairs.length === 1) {
     const [configFile, dataFile] = pairs[0] as [string, string];
     checked = [
+      // Without --jobs a file's format takes its own default (CSV: the cores; the others:
+      // one thread), and a batch checks as many members at once as there are cores.
       await checkPair(configFile, dataFile, io, failOn, {
         ...options,
-        ...(jobs !== undefined ? { jobs } : {}),
+        ...(jobs !== undefined || batch ? { jobs: jobs ?? availableParallelism() } : {}),
       }),
     ];
   } else {
