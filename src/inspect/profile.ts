@@ -1,8 +1,8 @@
 import type { Issue } from '../model/plain.js';
 
 /**
- * A format's id in the format table (`formats.ts`): one importkit reads itself, or one
- * registered with `registerInspectFormat`; `unknown` when none fits.
+ * A format's id in the format table (`formats/index.ts`): one importkit reads itself, or one
+ * registered with `registerFormat`; `unknown` when none fits.
  */
 export type FileFormat =
   | 'csv'

@@ -2,7 +2,7 @@
  * A flag for one format given with a file of another (`--layout` with a CSV file) is a
  * usage error naming the flag, the file's format and the formats it is for, instead of
  * being silently ignored. What each format reads is in the format table (infer's part,
- * `InferFormat.options`).
+ * `FormatEntry.inferOptions`).
  */
 import { formatsReading, type InferOptions, optionsNotRead } from '../../infer/index.js';
 import { detectFileFormat, type FileFormat, formatById } from '../../inspect/index.js';
