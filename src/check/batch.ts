@@ -4,6 +4,7 @@
  * data files present but not listed are reported.
  */
 import {
+  aFileOf,
   type ByteSource,
   type ContainerKind,
   containerKind,
@@ -71,8 +72,7 @@ function typeIssue(path: string, entry: BatchFileConfig, format: FileFormat): Is
   if (entry.type === 'DATA_TYPE_KEY_UNSPECIFIED') return undefined;
   const kind = DATA_TYPE_KEY_KIND[entry.type];
   if (kind === format) return undefined;
-  const what =
-    format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`;
+  const what = aFileOf(format);
   return issue(
     'batch_type_mismatch',
     `${pointer('batchConfig', 'fileConfigs', path)}/type`,

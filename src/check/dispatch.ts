@@ -6,6 +6,7 @@
 
 import type { FormatEntry } from '../formats/index.js';
 import {
+  aFileOf,
   type ByteSource,
   detectFormat,
   type FileFormat,
@@ -23,7 +24,7 @@ function formatMismatch(dataPath: string, key: string, format: FileFormat, entry
   return issue(
     'data_format_mismatch',
     `/${key}`,
-    `${dataPath} is ${format === 'unknown' ? 'not a format importkit knows' : `a ${format.toUpperCase()} file`}, but the config is a ${entry.config.title}`,
+    `${dataPath} is ${aFileOf(format)}, but the config is a ${entry.config.title}`,
     {
       hint: 'Check the file against a config of its own kind (`importkit infer <file>` drafts one).',
       source: { file: dataPath },

@@ -39,6 +39,12 @@ export function formatOfConfigKey(key: string): FormatEntry | undefined {
   return formats().find((f) => f.config.key === key);
 }
 
+/** A file of format `id`, in words: "a Parquet file", or "not a format importkit knows". */
+export function aFileOf(id: FileFormat): string {
+  const entry = TABLE.get(id);
+  return entry ? `a ${entry.title} file` : 'not a format importkit knows';
+}
+
 /** The format a file name's extension names (`.gz` looked through), or undefined. */
 export function formatOfName(path: string): FormatEntry | undefined {
   const base = path.toLowerCase().replace(/\.gz$/, '');

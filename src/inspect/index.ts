@@ -19,6 +19,7 @@ export type {
   NormalizeReport,
 } from '../formats/index.js';
 export {
+  aFileOf,
   formatById,
   formatOfConfigKey,
   formatOfName,

@@ -17,6 +17,7 @@ import type { ImportRecord } from '../../src/emulator/store-state.js';
 import { emptyState } from '../../src/emulator/store-state.js';
 import { inferBatch, inferConfig } from '../../src/infer/index.js';
 import {
+  aFileOf,
   detectFormat,
   formats,
   inspectFile,
@@ -111,6 +112,7 @@ describe('adding a format: one folder, one table line', () => {
       expect((await checkConfig(doc, kvPath)).map((i) => i.message)).toEqual([
         `99 is not in ${kvPath}`,
       ]);
+      expect([aFileOf('kv'), aFileOf('parquet')]).toEqual(['a KV file', 'a Parquet file']);
       expect((await checkConfig(doc, csvPath)).map((i) => i.message)).toEqual([
         `${csvPath} is a CSV file, but the config is a KvConfig`,
       ]);
@@ -153,6 +155,7 @@ describe('adding a format: one folder, one table line', () => {
       remove();
     }
     expect(formats().map((f) => f.id)).toEqual(BUILT_IN);
+    expect(aFileOf('kv')).toBe('not a format importkit knows');
     // Removed, the file is plain text again (read as CSV) and a kv config names no format.
     expect((await inspectFile(kvPath)).format).toBe('csv');
     expect(validateConfig({ kvConfig: { keys: [] } }).issues.map((i) => i.code)).toContain(
