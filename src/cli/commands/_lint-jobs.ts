@@ -7,7 +7,7 @@
  * any run left without reports.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';
 import type { FileReport } from '../reporters/index.js';
 
@@ -68,9 +68,16 @@ export async function lintInParallel(
     return out;
   };
   const claimed = new Int32Array(new SharedArrayBuffer(4));
-  const workers = startWorkers(Math.min(jobs, runs) - 1, { ...input, files, claimed }, (k, r) => {
-    if (results[k] === undefined && k >= next) results[k] = r;
-  });
+  // Loaded here: a lint of a few files (a pre-commit hook, an editor) never loads it.
+  const { Worker } = await import('node:worker_threads');
+  const workers = startWorkers(
+    Worker,
+    Math.min(jobs, runs) - 1,
+    { ...input, files, claimed },
+    (k, r) => {
+      if (results[k] === undefined && k >= next) results[k] = r;
+    },
+  );
   try {
     for (let k = claimRun(claimed, runs); k !== undefined; k = claimRun(claimed, runs)) {
       results[k] = await lintRun(k);
@@ -91,6 +98,7 @@ export async function lintInParallel(
 }
 
 function startWorkers(
+  Worker: typeof import('node:worker_threads').Worker,
   count: number,
   input: LintWorkerInput,
   onResult: (k: number, reports: FileReport[]) => void,
