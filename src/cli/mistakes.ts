@@ -4,7 +4,7 @@
  * where a config is expected (or the other way round) and a URL where a local file is
  * expected get what was given, what was expected and the command to run instead.
  */
-import { formatOfName } from '../inspect/index.js';
+import { formatOfName } from '../formats/index.js';
 import { suggestClosest as closest, didYouMean } from '../validate/index.js';
 import { UsageError } from './errors.js';
 

@@ -19,10 +19,16 @@ describe('importkit lint loads only what it uses', () => {
     expect([...packages].filter((p) => !p.startsWith('node:')).sort()).toEqual([]);
   });
 
-  test('no HTTP, and no stage but validate, the model and the files leaf', () => {
+  test('no HTTP, and no stage but validate, the model, the files leaf and the format table', () => {
     expect([...packages].filter((p) => /^node:(https?|net|worker_threads)$/.test(p))).toEqual([]);
     const stages = new Set([...files].map((f) => f.slice(src.length + 1).split('/')[0]));
-    expect([...stages].sort()).toEqual(['cli', 'files', 'model', 'validate']);
+    // The format table (formats/index.ts and each format's entry, facts only: the file
+    // names a swapped argument is told by) and no format's code.
+    expect([...stages].sort()).toEqual(['cli', 'files', 'formats', 'model', 'validate']);
+    const formats = [...files]
+      .map((f) => f.slice(src.length + 1))
+      .filter((f) => f.startsWith('formats/'));
+    expect(formats.filter((f) => !/^formats\/(\w+\/)?index\.ts$/.test(f))).toEqual([]);
   });
 
   test('the compiled validator is loaded, the zod model is not', () => {
