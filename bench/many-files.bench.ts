@@ -7,6 +7,13 @@
  * under bench/.data/ and kept.
  *
  * Size: IMPORTKIT_BENCH_MANY_FILES (default 10000).
+ *
+ * Measured at 10,000 files (one run each, back to back, on a shared 2-core machine at load
+ * average about 4): check 22.17 s (451 files/s, peak RSS 107 MiB) with --jobs 1, 12.46 s
+ * (803 files/s, 100 MiB) with the default (two members at once: 1.78×); lint 1.35 s (7431
+ * files/s, 75 MiB) with --jobs 1, 1.41 s (7105 files/s, 99 MiB) with two threads: a
+ * worker's start (its modules, about 0.3 s) eats what the second core gives on a machine
+ * whose cores are busy.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
