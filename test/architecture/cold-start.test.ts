@@ -3,7 +3,8 @@
  * `check` of it against its draft, each run through the CLI in a fresh Node process whose
  * every module load a hook writes down, load none of the packages they do not need: not
  * zod (the model's schemas; the validator reads the committed JSON Schemas, and the
- * canonical key order is read from them too), not the HTTP client, not ajv's compiler.
+ * canonical key order is read from them too), not fflate (a plain file needs no inflater),
+ * not the HTTP client.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ process.exitCode = await run(${JSON.stringify(args)}, processIo());`,
   );
 }
 
-const NEVER = ['zod', '@modelcontextprotocol/sdk', 'hyparquet', 'parquet-wasm', 'h5wasm'];
+const NEVER = ['zod', 'fflate', '@modelcontextprotocol/sdk', 'hyparquet', 'parquet-wasm', 'h5wasm'];
 
 describe('cold start', () => {
   test('lint of one config loads no zod', () => {
