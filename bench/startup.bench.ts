@@ -6,6 +6,13 @@
  * each is the figure, the median beside it. Each command also runs once under a module
  * hook that writes down every module it loads: their number and bytes show what it loads
  * before doing work. Goals: lint ≤ 2 × node -e 0, infer ≤ 3 ×; check is reported.
+ *
+ * Measured (best of 10, on a shared 2-core machine at load average 4 to 6, where the ratio
+ * moves by ±0.5 from run to run): before, lint 2.06 ×, infer 5.02 ×, check 4.61 × (97, 239
+ * and 253 modules: infer and check built zod's schemas for the canonical key order, and
+ * loaded fflate); after, lint 1.61 to 2.21 ×, infer 2.85 to 3.49 ×, check 2.81 to 2.97 ×
+ * (88, 129 and 143 modules). What is left is Node's ESM loader, about 1.5 ms a module, and
+ * the parsers a command needs (yaml to write the draft, papaparse to read the CSV).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
