@@ -14,15 +14,11 @@ import {
   leftOutByName,
   openContainer,
 } from '../inspect/index.js';
-import {
-  type BatchConfig,
-  type BatchFileConfig,
-  DATA_TYPE_KEY_KIND,
-  type ImportDocument,
-} from '../model/index.js';
+import type { BatchConfig, BatchFileConfig, ImportDocument } from '../model/index.js';
 import {
   type BatchFileKey,
   batchDefaultKey,
+  DATA_TYPE_KEY_KIND,
   type Issue,
   isBatchFileKey,
   issue,

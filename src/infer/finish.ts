@@ -1,5 +1,4 @@
-import { inCanonicalOrder } from '../model/index.js';
-import { validateConfig } from '../validate/index.js';
+import { inSchemaOrder, validateConfig } from '../validate/index.js';
 import { newFacts } from './restated.js';
 import type { Draft } from './types.js';
 
@@ -10,7 +9,7 @@ import type { Draft } from './types.js';
  * (one fact, one message).
  */
 export function finishDraft(raw: Draft): Draft {
-  const document = inCanonicalOrder(raw.document);
+  const document = inSchemaOrder(raw.document);
   const result = validateConfig(document);
   return { ...raw, document, issues: [...raw.issues, ...newFacts(raw.issues, result.issues)] };
 }

@@ -16,8 +16,17 @@
  * input, whatever the member's size.
  */
 import fs from 'node:fs';
-import { Gunzip, Inflate } from 'fflate';
+import { createRequire } from 'node:module';
+import type * as Fflate from 'fflate';
 import type { Place } from './byte-source.js';
+
+// fflate loads on first need (a compressed place): infer and check of a plain file never
+// load it. Required, not imported: the inflaters are made synchronously.
+let fflate: typeof Fflate | undefined;
+function fflateOf(): typeof Fflate {
+  fflate ??= createRequire(import.meta.url)('fflate') as typeof Fflate;
+  return fflate;
+}
 
 /** Reads of a place's bytes [0, size), synchronously. */
 export interface PlaceReader {
@@ -94,9 +103,9 @@ interface Inflater {
 }
 type MakeInflater = (ondata: (chunk: Uint8Array) => void) => Inflater;
 
-const deflate: MakeInflater = (ondata) => new Inflate((chunk) => ondata(chunk));
+const deflate: MakeInflater = (ondata) => new (fflateOf().Inflate)((chunk) => ondata(chunk));
 // Gunzip reads a multi-member gzip file as one stream, as `gzip -d` does.
-const gunzip: MakeInflater = (ondata) => new Gunzip((chunk) => ondata(chunk));
+const gunzip: MakeInflater = (ondata) => new (fflateOf().Gunzip)((chunk) => ondata(chunk));
 
 /** Where a compressed place's data is: file bytes [from, end), inflating to skip + size bytes. */
 interface Range {

@@ -16,6 +16,7 @@ export {
 export { provideYaml } from './_yaml.js';
 export { committedSchema } from './committed-schemas.js';
 export { type FormatOptions, formatIssues } from './format.js';
+export { inSchemaOrder } from './key-order.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
 export { configChannels } from './rules/_walk.js';
 export {

@@ -2,8 +2,8 @@
 import { basename } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
-import { CONFIG_KINDS, type Issue, issue } from '../../model/index.js';
-import { MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
+import { type Issue, issue } from '../../model/plain.js';
+import { committedSchema, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
 import { escapedAfterC0, hasUnsafeCharacters, printable, printableJson } from '../printable.js';
@@ -66,7 +66,8 @@ function toYaml(draft: Draft, file: string): string {
         pair.key.type = 'QUOTE_DOUBLE';
     },
   });
-  const title = CONFIG_KINDS[draft.kind].title;
+  // The kind's title (CsvConfig, ...) as its committed schema names it: zod is not loaded.
+  const title = String(committedSchema(draft.kind).title);
   const errors = draft.issues.filter((i) => i.severity === 'error').length;
   doc.commentBefore = [
     ` Draft ${title} inferred by importkit from ${printable(basename(file))}.`,

@@ -15,6 +15,7 @@ import {
   summarize,
 } from '../reporters/index.js';
 import { expandFiles, readConfig, readConfigStdin } from './_files.js';
+import { lintInParallel, lintJobsOf, MIN_FILES_FOR_WORKERS } from './_lint-jobs.js';
 
 const HELP = `Usage: importkit lint [options] <files, folders or globs...>
 
@@ -28,6 +29,7 @@ Options:
   -q, --quiet             only errors; nothing at all when every file is valid
       --verbose           also list valid files and info issues
       --data <file>       also check each config against this data file (see importkit check)
+  -j, --jobs <n>          threads for many files (default: the number of cores)
   -h, --help              show this help
 
 Exit status: 0 all files valid, 1 a file is invalid, 2 usage error (unknown option,
@@ -39,6 +41,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
     ...REPORTER_FLAGS,
     data: { type: 'string' },
+    jobs: { type: 'string', short: 'j' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -46,6 +49,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
   const failOn = failOnOf(values['fail-on']);
+  const jobs = lintJobsOf(values.jobs);
   if (positionals.length === 0) throw new UsageError('no files given');
   for (const p of positionals) {
     checkConfigArgument(
@@ -58,21 +62,36 @@ export async function lint(args: string[], io: Io): Promise<number> {
 
   const reporter = await openReporter(values, io, 'lint');
   const reports: FileReport[] = [];
+  const keep = (report: FileReport) => {
+    reporter.write(report);
+    // Keep only what the summary needs: the texts of a thousand files need not stay in memory.
+    reports.push({ file: report.file, valid: report.valid, issues: report.issues });
+  };
+  if (
+    jobs > 1 &&
+    values.data === undefined &&
+    files.length >= MIN_FILES_FOR_WORKERS &&
+    !files.includes('-')
+  ) {
+    const lintOne = (file: string) => lintFile(file, io, failOn);
+    await lintInParallel(files, jobs, { cwd: io.cwd, failOn }, lintOne, keep);
+    reporter.end(summarize(reports));
+    return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+  }
   for (const file of files) {
     const report = await lintFile(file, io, failOn);
     if (values.data !== undefined) {
       const { withDataChecks } = await import('./_check-data.js');
       await withDataChecks(report, String(values.data), io, failOn);
     }
-    reporter.write(report);
-    // Keep only what the summary needs: the texts of a thousand files need not stay in memory.
-    reports.push({ file: report.file, valid: report.valid, issues: report.issues });
+    keep(report);
   }
   reporter.end(summarize(reports));
   return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
 }
 
-async function lintFile(file: string, io: Io, failOn: FailOn): Promise<FileReport> {
+/** Lints one file (`-`: standard input) as `lint` reports it. */
+export async function lintFile(file: string, io: Io, failOn: FailOn): Promise<FileReport> {
   const name = file === '-' ? '<stdin>' : file;
   const read = file === '-' ? await readConfigStdin(io) : readConfig(resolve(io.cwd, file));
   if (typeof read !== 'string') {

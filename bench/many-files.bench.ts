@@ -1,0 +1,150 @@
+/**
+ * Many small files: `importkit check <batchConfig> <folder>` of a folder of FILES small
+ * CSVs (a time column and two channels, 50 rows each) and `importkit lint <folder>` of a
+ * folder of FILES one-file configs, each a new process of the compiled CLI, with
+ * `--jobs 1` and with the default (every core). Prints files/s, wall time and the peak
+ * RSS of the process (its maxRSS, worker threads included). The folders are written once
+ * under bench/.data/ and kept.
+ *
+ * Size: IMPORTKIT_BENCH_MANY_FILES (default 10000).
+ *
+ * Measured at 10,000 files (one run each, back to back, on a shared 2-core machine at load
+ * average about 4): check 22.17 s (451 files/s, peak RSS 107 MiB) with --jobs 1, 12.46 s
+ * (803 files/s, 100 MiB) with the default (two members at once: 1.78×); lint 1.35 s (7431
+ * files/s, 75 MiB) with --jobs 1, 1.41 s (7105 files/s, 99 MiB) with two threads: a
+ * worker's start (its modules, about 0.3 s) eats what the second core gives on a machine
+ * whose cores are busy.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { dataDir, fmtBytes, table } from './_measure.js';
+
+const FILES = Number(process.env.IMPORTKIT_BENCH_MANY_FILES ?? 10_000);
+const ROWS = 50;
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'importkit.js');
+
+function csvOf(seed: number): string {
+  const start = Date.UTC(2024, 0, 1) + seed * 60_000;
+  const lines = ['time,temp,pressure'];
+  for (let r = 0; r < ROWS; r += 1) {
+    lines.push(
+      `${new Date(start + r * 100).toISOString()},${((r * 37 + seed) % 1000) / 10},${1000 + (r % 97)}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function configOf(seed: number): string {
+  return [
+    'csvConfig:',
+    `  assetName: rig-${seed % 50}`,
+    `  runName: run ${seed}`,
+    '  firstDataRow: 2',
+    '  timeColumn:',
+    '    columnNumber: 1',
+    '    format: TIME_FORMAT_ABSOLUTE_RFC3339',
+    '  dataColumns:',
+    '    "2":',
+    '      name: temp',
+    '      units: degC',
+    '      dataType: CHANNEL_DATA_TYPE_DOUBLE',
+    '    "3":',
+    '      name: pressure',
+    '      dataType: CHANNEL_DATA_TYPE_INT_32',
+    '',
+  ].join('\n');
+}
+
+/** The batch config that reads every CSV of the folder with one default config. */
+function batchOf(names: string[]): string {
+  const fileConfigs: Record<string, { type: string }> = {};
+  for (const n of names) fileConfigs[n] = { type: 'DATA_TYPE_KEY_CSV' };
+  const defaultCsvConfig = {
+    firstDataRow: 2,
+    timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
+    dataColumns: {
+      2: { name: 'temp', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+      3: { name: 'pressure', dataType: 'CHANNEL_DATA_TYPE_INT_32' },
+    },
+  };
+  return JSON.stringify({ batchConfig: { assetName: 'rig', defaultCsvConfig, fileConfigs } });
+}
+
+/** The two folders and the batch config, written once (a folder is renamed in when whole). */
+async function prepare() {
+  const root = join(dataDir(), `many-files-${FILES}`);
+  const csvs = join(root, 'csv');
+  const configs = join(root, 'configs');
+  const batch = join(root, 'batch.json');
+  if (!existsSync(batch)) {
+    await rm(root, { recursive: true, force: true });
+    await mkdir(`${csvs}.part`, { recursive: true });
+    await mkdir(`${configs}.part`, { recursive: true });
+    const names: string[] = [];
+    for (let i = 0; i < FILES; i += 1) {
+      const name = `run-${String(i).padStart(5, '0')}.csv`;
+      names.push(name);
+      await writeFile(join(`${csvs}.part`, name), csvOf(i));
+      await writeFile(
+        join(`${configs}.part`, `run-${String(i).padStart(5, '0')}.yaml`),
+        configOf(i),
+      );
+    }
+    await rename(`${csvs}.part`, csvs);
+    await rename(`${configs}.part`, configs);
+    await writeFile(batch, batchOf(names));
+  }
+  return { csvs, configs, batch };
+}
+
+/** Prints the process's peak RSS on stderr as it exits (worker threads share it). */
+const RSS_HOOK = `process.on('exit', () => process.stderr.write('\\nPEAK_RSS ' + process.resourceUsage().maxRSS * 1024 + '\\n'));`;
+
+/** One run of the CLI in a new process: its wall time and peak RSS; throws when it fails. */
+function run(args: string[]): { ms: number; peakRss: number } {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(RSS_HOOK)}`, bin, ...args],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0)
+    throw new Error(
+      `importkit ${args.join(' ')} exited with ${r.status}: ${r.stderr.slice(0, 2000)}`,
+    );
+  const peak = /PEAK_RSS (\d+)/.exec(r.stderr);
+  return { ms, peakRss: Number(peak?.[1] ?? 0) };
+}
+
+const { csvs, configs, batch } = await prepare();
+const cores = availableParallelism();
+const runs: Array<[string, string[]]> = [
+  ['check batch.json csv/ --jobs 1', ['check', batch, csvs, '--jobs', '1']],
+  [`check batch.json csv/ (default: ${cores} cores)`, ['check', batch, csvs]],
+  ['lint configs/ --jobs 1', ['lint', configs, '--jobs', '1']],
+  [`lint configs/ (default: ${cores} cores)`, ['lint', configs]],
+];
+const rows: string[][] = [];
+const times: number[] = [];
+for (const [name, args] of runs) {
+  const m = run(args);
+  times.push(m.ms);
+  rows.push([
+    name,
+    (m.ms / 1000).toFixed(2),
+    (FILES / (m.ms / 1000)).toFixed(0),
+    fmtBytes(m.peakRss),
+  ]);
+}
+for (const [i, row] of rows.entries()) {
+  const one = times[i - (i % 2)] as number;
+  row.push((one / (times[i] as number)).toFixed(2));
+}
+console.log(
+  `${FILES} files each; one run of each, back to back, in this process's run (${cores} cores).\n`,
+);
+table(['run', 'time s', 'files/s', 'peak RSS', 'speed-up over --jobs 1'], rows);
