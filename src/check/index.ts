@@ -1,7 +1,7 @@
 export { checkBatch } from './batch.js';
 export { checkFile, readConfigRows, readConfigTimeline } from './dispatch.js';
 export { checkReads, configOfDocument } from './document.js';
-export type { CheckOptions, FormatCheck } from './options.js';
+export type { CheckOptions } from './options.js';
 export {
   type CheckedNames,
   checkAsConfigured,

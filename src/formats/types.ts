@@ -160,4 +160,4 @@ export interface FormatEntry {
   normalize?: () => Promise<Normalizer>;
 }
 
-export type { CheckOptions, FormatCheck, Issue };
+export type { CheckOptions, Issue };
