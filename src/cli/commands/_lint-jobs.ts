@@ -6,9 +6,7 @@
  * A worker that cannot start or dies leaves its runs to this thread, which lints again
  * any run left without reports.
  */
-import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { UsageError } from '../errors.js';
 import type { FileReport } from '../reporters/index.js';
 
 /** Files a claim takes: enough to pay for a message, few enough to share out well. */
@@ -26,15 +24,6 @@ export interface LintWorkerInput {
 
 /** A worker's message: the reports of run `k`, or that it has no run left to claim. */
 export type FromLintWorker = { k: number; reports: FileReport[] } | { end: true };
-
-/** `--jobs`: a whole number from 1; the number of cores when not given. */
-export function lintJobsOf(value: string | undefined): number {
-  if (value === undefined) return availableParallelism();
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--jobs takes a whole number from 1, not '${value}'`);
-  return n;
-}
 
 /** The next run to lint of `runs`, claimed on the shared counter; undefined when none is left. */
 export function claimRun(claimed: Int32Array, runs: number): number | undefined {

@@ -26,6 +26,7 @@ import { checkAgainstData } from './_check-data.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
 import { readConfigText, requireFile } from './_files.js';
 import { refuseFlagsOfOtherFormats } from './_format-flags.js';
+import { jobsOption } from './_jobs.js';
 
 const HELP = `Usage: importkit check <config> <data-file | folder | archive> [<config> <data> ...] [options]
 
@@ -75,7 +76,7 @@ export async function check(args: string[], io: Io): Promise<number> {
   }
   const failOn = failOnOf(values['fail-on']);
   const dialect = csvDialectFromArgs(values);
-  const jobs = jobsOf(values.jobs);
+  const jobs = jobsOption(values.jobs);
   if (positionals.length < 2 || positionals.length % 2 !== 0) {
     throw new UsageError('give a config file and the data file it imports (or several such pairs)');
   }
@@ -129,15 +130,6 @@ export async function check(args: string[], io: Io): Promise<number> {
 interface CheckedPair {
   report: FileReport;
   document: ImportDocument | undefined;
-}
-
-/** `--jobs`: a whole number from 1; undefined when not given (each format's own default). */
-function jobsOf(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--jobs takes a whole number from 1, not '${value}'`);
-  return n;
 }
 
 interface PairOptions {

@@ -23,6 +23,7 @@ import { createProgress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
 import { draftText, explainTable, writeDraft, writeIssues } from './_draft-output.js';
 import { refuseFlagsOfOtherFormats } from './_format-flags.js';
+import { jobsOption } from './_jobs.js';
 import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit infer <file | folder | archive> [options]
@@ -186,7 +187,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     const { inferBatchCommand } = await import('./_infer-batch.js');
     return inferBatchCommand(io, file, options, {
       defaults: values['no-defaults'] !== true,
-      jobs: jobsFromArgs(values.jobs),
+      jobs: jobsOption(values.jobs) ?? availableParallelism(),
       explain: values.explain === true,
       format,
       output: typeof values.output === 'string' ? values.output : undefined,
@@ -244,12 +245,4 @@ async function inferWithProgress(
   } finally {
     progress?.done();
   }
-}
-
-/** `--jobs N`: a positive whole number; the number of cores when not given. */
-function jobsFromArgs(value: string | boolean | undefined): number {
-  if (typeof value !== 'string') return availableParallelism();
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new UsageError(`--jobs takes a number of files at once (1 or more), not '${value}'`);
-  return Number(value);
 }

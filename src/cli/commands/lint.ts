@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { validateConfigText } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
@@ -15,7 +16,8 @@ import {
   summarize,
 } from '../reporters/index.js';
 import { expandFiles, readConfig, readConfigStdin } from './_files.js';
-import { lintInParallel, lintJobsOf, MIN_FILES_FOR_WORKERS } from './_lint-jobs.js';
+import { jobsOption } from './_jobs.js';
+import { lintInParallel, MIN_FILES_FOR_WORKERS } from './_lint-jobs.js';
 
 const HELP = `Usage: importkit lint [options] <files, folders or globs...>
 
@@ -49,7 +51,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
   const failOn = failOnOf(values['fail-on']);
-  const jobs = lintJobsOf(values.jobs);
+  const jobs = jobsOption(values.jobs) ?? availableParallelism();
   if (positionals.length === 0) throw new UsageError('no files given');
   for (const p of positionals) {
     checkConfigArgument(
