@@ -20,6 +20,8 @@ export {
 } from './tally.js';
 export { HeadWatch, joinChannelPart, joinTimePart, type TimePart } from './tally-merge.js';
 export {
+  absoluteRangeIssue,
+  describeDate,
   isKnownZone,
   MAX_PLAUSIBLE_MS,
   MIN_PLAUSIBLE_MS,
@@ -31,6 +33,7 @@ export {
   storedUnitIssue,
   type TimeJudged,
   type TimeKind,
+  type TimesRead,
   timeKindIssue,
   timeScaleIssue,
   timeValueToIso,

@@ -15,6 +15,7 @@ import {
   issue,
   isUnixFormat,
   MS_PER_UNIT,
+  maxOf,
   minOf,
   unixUnitThatFits,
 } from '../model/plain.js';
@@ -59,7 +60,8 @@ export interface TimesRead extends TimeJudged {
 
 /**
  * `time_wrong_unit` or `time_out_of_range` when `values` (the times read, or their extremes)
- * land outside the window in the declared unix `format`; nothing when they land inside.
+ * land outside the window in the declared unix `format`; nothing when they land inside. The
+ * message says where they land, and for a unit that fits, the dates they then span.
  */
 export function unixUnitIssue(
   values: ReadonlyArray<string | number | bigint>,
@@ -68,20 +70,50 @@ export function unixUnitIssue(
 ): Issue | undefined {
   if (plausibleUnix(values, format)) return undefined;
   const fits = unitThatFits(values);
-  const read = `read as ${shortName(format)}, the times of ${at.of}`;
+  const numbers = values.map(Number);
+  const lo = minOf(numbers);
+  const hi = maxOf(numbers);
+  const msOf = (n: number, f: TimeFormat) => n * (MS_PER_UNIT[f] ?? 1);
+  const landed = describeDate(
+    msOf(lo, format) < MIN_PLAUSIBLE_MS ? msOf(lo, format) : msOf(hi, format),
+  );
+  const read = `read as ${shortName(format)}, the times of ${at.of} (${at.read}) land in ${landed}`;
   return fits && fits !== format
     ? issue(
         'time_wrong_unit',
         at.ptr,
-        `${read} (${at.read}) land outside ${PLAUSIBLE_WORDS}; as ${shortName(fits)} they are plausible`,
+        `${read}, outside ${PLAUSIBLE_WORDS}; as ${shortName(fits)} they fall between ${describeDate(msOf(lo, fits))} and ${describeDate(msOf(hi, fits))}`,
         { hint: `Use ${at.field}: ${fits}.`, source: at.source },
       )
     : issue(
         'time_out_of_range',
         at.ptr,
-        `${read} (${at.read}) land outside ${PLAUSIBLE_WORDS}, and no unix unit fits`,
+        `${read}, outside ${PLAUSIBLE_WORDS}, and no unix unit fits`,
         { source: at.source },
       );
+}
+
+/**
+ * `time_out_of_range` when absolute times (RFC 3339, a date and time) read as `minMs` to
+ * `maxMs` fall outside the window; nothing when they fall inside.
+ */
+export function absoluteRangeIssue(minMs: number, maxMs: number, at: TimesRead): Issue | undefined {
+  if (minMs >= MIN_PLAUSIBLE_MS && maxMs < MAX_PLAUSIBLE_MS) return undefined;
+  return issue(
+    'time_out_of_range',
+    at.ptr,
+    `the times of ${at.of} fall between ${describeDate(minMs)} and ${describeDate(maxMs)}: outside ${PLAUSIBLE_WORDS}`,
+    { source: at.source },
+  );
+}
+
+/** A date in words: `2024-05-01`, `the year 56302`, or past what a Date holds. */
+export function describeDate(ms: number): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
+    return ms > 0 ? 'a year past 275000' : 'a year before -271000';
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  return y < 0 || y > 9999 ? `the year ${y}` : d.toISOString().slice(0, 10);
 }
 
 /** True for the formats that read text (RFC 3339, a date and time); the others read numbers. */

@@ -108,7 +108,7 @@ test('the scale: a unix unit judged by the window, relative times that look abso
     severity: 'error',
     path: '/hdf5Config/timeFormat',
     message:
-      "read as ABSOLUTE_UNIX_SECONDS, the times of '/t' (1700000000000 ...) land outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they are plausible",
+      "read as ABSOLUTE_UNIX_SECONDS, the times of '/t' (1700000000000 ...) land in the year 55840, outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2023-11-14 and 2023-11-14",
     hint: 'Use timeFormat: TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS.',
     source: h5.source,
   });

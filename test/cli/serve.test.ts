@@ -19,7 +19,7 @@ let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await ensureBuilt('dist/src/emulator/server.js', ['client', 'emulator', 'cli']);
+  await ensureBuilt('dist/src/emulator/server.js');
   dir = await mkdtemp(join(tmpdir(), 'importkit-e2e-'));
 }, 240_000);
 

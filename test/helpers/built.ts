@@ -17,14 +17,13 @@ async function newestMtime(folder: string): Promise<number> {
 }
 
 /**
- * Builds dist/ unless `built` (a path under dist/) is newer than every source file of the
- * stages named (folders under src/).
+ * Builds dist/ unless `built` (a path under dist/) is newer than every source file of src/
+ * (any of them may be on the path the compiled code runs: a stage list went stale once
+ * the formats moved into their own folder).
  */
-export async function ensureBuilt(built: string, stages: readonly string[]): Promise<void> {
+export async function ensureBuilt(built: string): Promise<void> {
   const target = join(repoRoot, built);
-  const sources = Math.max(
-    ...(await Promise.all(stages.map((d) => newestMtime(join(repoRoot, 'src', d))))),
-  );
+  const sources = await newestMtime(join(repoRoot, 'src'));
   if (existsSync(target) && statSync(target).mtimeMs >= sources) return;
   // tsc emits even when files of other stages still have type errors; the exit code is not ours.
   spawnSync(

@@ -13,19 +13,7 @@ export const BIN = join(repoRoot, 'bin', 'importkit.js');
 
 /** Builds dist/ when the sources are newer (the server runs the compiled code). */
 export function buildForMcp(): Promise<void> {
-  return ensureBuilt('dist/src/mcp/server.js', [
-    'mcp',
-    'cli',
-    'check',
-    'infer',
-    'inspect',
-    'preview',
-    'validate',
-    'model',
-    'files',
-    'client',
-    'normalize',
-  ]);
+  return ensureBuilt('dist/src/mcp/server.js');
 }
 
 export interface McpSession {

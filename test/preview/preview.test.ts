@@ -76,7 +76,7 @@ describe('preview of the fixture table in each format', () => {
     expect([s.first, s.last]).toEqual([asSeconds(expected.first), asSeconds(expected.last)]);
     expect(s.badFindings).toEqual([
       `the latest time, ${asSeconds(expected.last)}, is after 2100`,
-      'read as ABSOLUTE_UNIX_SECONDS, the times land in the year 56302; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-05-01 and 2024-05-01',
+      'read as ABSOLUTE_UNIX_SECONDS, the times of column 1 (1714557600000 to 1714557659900) land in the year 56302, outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-05-01 and 2024-05-01',
     ]);
   });
 });

@@ -4,27 +4,18 @@
  * dates (a wrong unix unit, or absolute times declared relative).
  */
 import type { TimeFormat } from '../../model/index.js';
-import { type Issue, issue, pushAll, unixUnitThatFits } from '../../model/plain.js';
+import { type Issue, issue, isUnixFormat, pushAll, unixUnitThatFits } from '../../model/plain.js';
 import {
-  MAX_PLAUSIBLE_MS,
-  MIN_PLAUSIBLE_MS,
-  PLAUSIBLE_WORDS,
-  plausibleUnix,
+  absoluteRangeIssue,
   quoteValue,
   shortName,
-  unitThatFits,
+  type TimesRead,
+  timeScaleIssue,
 } from '../../values/index.js';
 import { classifyCell } from './cells.js';
 import type { At } from './check-columns.js';
 import type { Place, TimeTally } from './check-tally.js';
 import { listOffenders, placeText, sourceOf } from './check-values.js';
-
-const UNIX_PER_MS: Partial<Record<TimeFormat, number>> = {
-  TIME_FORMAT_ABSOLUTE_UNIX_SECONDS: 1e-3,
-  TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS: 1,
-  TIME_FORMAT_ABSOLUTE_UNIX_MICROSECONDS: 1e3,
-  TIME_FORMAT_ABSOLUTE_UNIX_NANOSECONDS: 1e6,
-};
 
 /** The time column's findings: empty cells, unparsable values, backward steps, range. */
 export function timeIssues(
@@ -87,69 +78,28 @@ export function timeIssues(
   return out;
 }
 
-/** Times outside the plausible dates: a wrong unix unit, out of range, or absolute read as relative. */
+/**
+ * Times outside the plausible dates: a wrong unix unit, out of range, or absolute read as
+ * relative; the shared time rules judge the column's least and greatest value.
+ */
 function timeRangeIssues(
   t: TimeTally & { column: number; format: TimeFormat },
   at: At,
   file: string,
 ): Issue[] {
-  const out: Issue[] = [];
-  const fmt = shortName(t.format);
-  const perMs = UNIX_PER_MS[t.format];
-  if (perMs !== undefined) {
-    const lo = t.min / perMs;
-    const hi = t.max / perMs;
-    if (!plausibleUnix([t.min, t.max], t.format)) {
-      const fits = unitThatFits([t.min, t.max]);
-      const landed = describeDate(lo < MIN_PLAUSIBLE_MS ? lo : hi);
-      if (fits && fits !== t.format) {
-        out.push(
-          issue(
-            'time_wrong_unit',
-            at('timeColumn', 'format'),
-            `read as ${fmt}, the times land in ${landed}; as ${shortName(fits)} they fall between ${describeDate(t.min / (UNIX_PER_MS[fits] ?? 1))} and ${describeDate(t.max / (UNIX_PER_MS[fits] ?? 1))}`,
-            { hint: `Use format: ${fits}.`, source: { file, column: t.column } },
-          ),
-        );
-      } else {
-        out.push(
-          issue(
-            'time_out_of_range',
-            at('timeColumn', 'format'),
-            `read as ${fmt}, the times land in ${landed}, and no other unix unit gives plausible dates`,
-            { source: { file, column: t.column } },
-          ),
-        );
-      }
-    }
-  } else if (t.format.startsWith('TIME_FORMAT_ABSOLUTE_')) {
-    if (t.min < MIN_PLAUSIBLE_MS || t.max >= MAX_PLAUSIBLE_MS) {
-      out.push(
-        issue(
-          'time_out_of_range',
-          at('timeColumn', 'format'),
-          `the times fall between ${describeDate(t.min)} and ${describeDate(t.max)}: outside ${PLAUSIBLE_WORDS}`,
-          { source: { file, column: t.column } },
-        ),
-      );
-    }
-  } else if (t.min > 1e8) {
-    const fits = unixUnitThatFits([t.min, t.max]);
-    if (fits) {
-      out.push(
-        issue(
-          'time_looks_absolute',
-          at('timeColumn', 'format'),
-          `the times (${t.min} to ${t.max}) look like ${shortName(fits)}, not ${fmt}`,
-          {
-            hint: `Use format: ${fits} and leave out relativeStartTime.`,
-            source: { file, column: t.column },
-          },
-        ),
-      );
-    }
-  }
-  return out;
+  const judged: TimesRead = {
+    subject: `the time column ${t.column}`,
+    of: `column ${t.column}`,
+    field: 'format',
+    ptr: at('timeColumn', 'format'),
+    source: { file, column: t.column },
+    read: `${t.min} to ${t.max}`,
+  };
+  const found =
+    t.format.startsWith('TIME_FORMAT_ABSOLUTE_') && !isUnixFormat(t.format)
+      ? absoluteRangeIssue(t.min, t.max, judged)
+      : timeScaleIssue([String(t.min), String(t.max)], t.format, judged);
+  return found ? [found] : [];
 }
 
 function suggestFormat(values: string[]): TimeFormat | undefined {
@@ -158,12 +108,4 @@ function suggestFormat(values: string[]): TimeFormat | undefined {
   if (kinds.every((k) => k === 'datetime')) return 'TIME_FORMAT_ABSOLUTE_DATETIME';
   if (kinds.every((k) => k === 'int' || k === 'double')) return unixUnitThatFits(values);
   return undefined;
-}
-
-function describeDate(ms: number): string {
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
-    return ms > 0 ? 'a year past 275000' : 'a year before -271000';
-  const d = new Date(ms);
-  const y = d.getUTCFullYear();
-  return y < 0 || y > 9999 ? `the year ${y}` : d.toISOString().slice(0, 10);
 }
