@@ -1,5 +1,5 @@
 import type { TimeFormat } from '../model/index.js';
-import { fittingUnixUnit, type PlausibleRange } from '../model/plain.js';
+import { fittingUnixUnit, GUESS_YEARS, type PlausibleRange } from '../model/plain.js';
 import type { Confidence } from './types.js';
 
 export type { PlausibleRange } from '../model/plain.js';
@@ -38,7 +38,7 @@ export function unixUnitFromMagnitude(
   if (!unit) return undefined;
   return {
     format: unit.format,
-    reason: `values read as unix ${unit.name} fall between ${range.minYear ?? 1990} and ${range.maxYear ?? 2100}`,
+    reason: `values read as unix ${unit.name} fall between ${range.minYear ?? GUESS_YEARS.minYear} and ${range.maxYear ?? GUESS_YEARS.maxYear}`,
     confidence: 'high',
   };
 }

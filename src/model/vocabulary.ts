@@ -90,6 +90,14 @@ export const UNIX_UNITS = [
   },
 ] as const;
 
+/**
+ * The years inference believes a unix time falls in when it guesses a unit (narrower than
+ * check's 1971-2100 window, `values/time.ts`: a guess wants the likely dates).
+ */
+export const GUESS_YEARS = { minYear: 1990, maxYear: 2100 } as const;
+/** GUESS_YEARS in words, as messages give them. */
+export const GUESS_YEARS_WORDS = `${GUESS_YEARS.minYear}-${GUESS_YEARS.maxYear}`;
+
 /** The years a unix time may fall in to be believed. */
 export interface PlausibleRange {
   /** First plausible year (inclusive). Default 1990. */
@@ -126,8 +134,8 @@ export function fitsUnixFormat(
 ): boolean {
   const unit = UNIX_UNITS.find((u) => u.format === format);
   if (!unit) return false;
-  const lo = BigInt(yearStartSeconds(range.minYear ?? 1990));
-  const hi = BigInt(yearStartSeconds((range.maxYear ?? 2100) + 1));
+  const lo = BigInt(yearStartSeconds(range.minYear ?? GUESS_YEARS.minYear));
+  const hi = BigInt(yearStartSeconds((range.maxYear ?? GUESS_YEARS.maxYear) + 1));
   return values.every((v) => {
     const s = toBigSeconds(v, unit.perSecond);
     return s !== undefined && s >= lo && s < hi;

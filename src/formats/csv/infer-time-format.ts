@@ -16,7 +16,7 @@ import {
   unixUnitFromMagnitude,
 } from '../../infer/shared.js';
 import type { TimeFormat } from '../../model/index.js';
-import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
+import { GUESS_YEARS_WORDS, type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import { CSV } from './infer-evidence.js';
 import { isNumericType, timeGuessOfValues } from './infer-time.js';
 import type { CsvFieldProfile } from './profile.js';
@@ -78,7 +78,7 @@ function givenFormatIssues(
       issue(
         'infer_time_out_of_range',
         path,
-        `${file}: column ${f.column} (${f.name}) read as ${format} gives dates outside 1990-2100 (values ${f.stats?.min} to ${f.stats?.max})`,
+        `${file}: column ${f.column} (${f.name}) read as ${format} gives dates outside ${GUESS_YEARS_WORDS} (values ${f.stats?.min} to ${f.stats?.max})`,
         { hint: 'Check the unit: seconds, milliseconds, micro- or nanoseconds.' },
       ),
     ];

@@ -7,7 +7,7 @@
 import type { Confidence } from '../../infer/shared.js';
 import { unitFromName, unixFormatOfUnit, unixUnitFromMagnitude } from '../../infer/shared.js';
 import type { TimeFormat } from '../../model/index.js';
-import { DATETIME_TEXT, RFC3339_TEXT } from '../../model/plain.js';
+import { DATETIME_TEXT, GUESS_YEARS_WORDS, RFC3339_TEXT } from '../../model/plain.js';
 import { isParquetText } from './channel-types.js';
 import { type HeadReader, P, type Report } from './infer-findings.js';
 import type { ParquetFieldProfile } from './profile.js';
@@ -171,7 +171,7 @@ function numberTimeByStats(
     issue(
       'parquet_time_out_of_range',
       P,
-      `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within 1990-2100; read as relative seconds`,
+      `${f.name}: statistics min ${stats[0]}, max ${stats[1]} fit no unix unit within ${GUESS_YEARS_WORDS}; read as relative seconds`,
     );
   } else {
     issue(
