@@ -8,6 +8,7 @@ export * from './bounds.js';
 export * from './codes/index.js';
 export * from './enum-values.js';
 export * from './issue.js';
+export * from './json-read.js';
 export * from './kinds.js';
 export * from './lists.js';
 export * from './make-issue.js';

@@ -1,44 +1,44 @@
 /** What a ParquetConfig says about its file: the columns it names and the time they span. */
 import type { BaseProfile } from '../../inspect/shared.js';
+import { type JsonObject, jsonObject, jsonObjects, jsonText } from '../../model/plain.js';
 import { statsTimeRange } from '../../values/index.js';
-import { arr, type Obj, obj, str } from '../_config-read.js';
 import type { ConfigFacts, NamedColumn } from '../types.js';
 
-function columnsNamed(config: Obj): NamedColumn[] {
-  const flat = obj(config.flatDataset);
-  const single = obj(config.singleChannelPerRow);
+function columnsNamed(config: JsonObject): NamedColumn[] {
+  const flat = jsonObject(config.flatDataset);
+  const single = jsonObject(config.singleChannelPerRow);
   const layout = flat ?? single;
   const layoutName = flat ? 'flatDataset' : 'singleChannelPerRow';
   if (!layout || flat?.useEmbeddedConfig === true) return [];
   const out: NamedColumn[] = [];
-  const tp = str(obj(layout.timeColumn)?.path);
+  const tp = jsonText(jsonObject(layout.timeColumn)?.path);
   if (tp) out.push({ name: tp, where: `${layoutName}.timeColumn` });
-  for (const c of arr(flat?.dataColumns)) {
-    const p = str(c.path);
+  for (const c of jsonObjects(flat?.dataColumns)) {
+    const p = jsonText(c.path);
     if (p) out.push({ name: p, where: 'flatDataset.dataColumns' });
   }
-  for (const c of arr(single?.columns)) {
-    const p = str(c.path);
+  for (const c of jsonObjects(single?.columns)) {
+    const p = jsonText(c.path);
     if (p) out.push({ name: p, where: 'singleChannelPerRow.columns' });
   }
-  const sc = obj(single?.singleChannel);
-  const mc = obj(single?.multiChannel);
+  const sc = jsonObject(single?.singleChannel);
+  const mc = jsonObject(single?.multiChannel);
   for (const [p, where] of [
-    [str(sc?.dataPath), 'singleChannel.dataPath'],
-    [str(mc?.namePath), 'multiChannel.namePath'],
-    [str(mc?.dataPath), 'multiChannel.dataPath'],
+    [jsonText(sc?.dataPath), 'singleChannel.dataPath'],
+    [jsonText(mc?.namePath), 'multiChannel.namePath'],
+    [jsonText(mc?.dataPath), 'multiChannel.dataPath'],
   ] as const) {
     if (p) out.push({ name: p, where: `singleChannelPerRow.${where}` });
   }
   return out;
 }
 
-function timeRange(config: Obj, profile: BaseProfile) {
-  const layout = obj(config.flatDataset) ?? obj(config.singleChannelPerRow);
-  const tc = obj(layout?.timeColumn);
-  const p = str(tc?.path);
+function timeRange(config: JsonObject, profile: BaseProfile) {
+  const layout = jsonObject(config.flatDataset) ?? jsonObject(config.singleChannelPerRow);
+  const tc = jsonObject(layout?.timeColumn);
+  const p = jsonText(tc?.path);
   const field = profile.fields.find((f) => f.path === p || f.name === p);
-  return statsTimeRange(field?.stats, str(tc?.format), str(tc?.relativeStartTime));
+  return statsTimeRange(field?.stats, jsonText(tc?.format), jsonText(tc?.relativeStartTime));
 }
 
 export const parquetFacts: ConfigFacts = { columnsNamed, timeRange };
