@@ -14,10 +14,9 @@
  * time value of the later run is compared with the last of the earlier one (going backwards,
  * repeated), which is the one comparison a single pass makes that no run could.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
-import type { ChannelTally, Chunk, TimeTally } from '../../values/index.js';
+import { type ChannelTally, type Chunk, jobsOf, type TimeTally } from '../../values/index.js';
 import {
   columnsOf,
   optimizedOnly,
@@ -102,12 +101,10 @@ async function scanParquetJobs(
   o: JobsOptions,
   onProgress?: (done: number, total: number) => void,
 ): Promise<ValueTallies | undefined> {
-  // More threads than cores would only share them, and each costs its memory. Unlike CSV,
-  // Parquet reads in this thread unless `jobs` asks for more: each worker holds its own
-  // parquet-wasm instance (about +60 MiB of peak RSS), and on 2 busy cores the workers did
-  // not win their start-up back (bench/check-parquet.bench.ts prints both).
-  const cores = availableParallelism();
-  const jobs = Math.max(1, Math.min(cores, Math.floor(o.jobs ?? 1)));
+  // At most one thread a core, and one unless `jobs` asks for more (as TDMS and ULog): each
+  // worker holds its own parquet-wasm instance (about +60 MiB of peak RSS), and on 2 busy
+  // cores the workers did not win their start-up back (bench/check-parquet.bench.ts).
+  const jobs = jobsOf(o.jobs);
   if (jobs === 1) return undefined;
   const { groups, size } = await rowGroupsOf(path);
   const runs = planRuns(groups, jobs, o.rangeBytes ?? 64 * MiB);
