@@ -22,6 +22,7 @@ import { startEmulator } from '../src/emulator/index.js';
 import { inferBatch } from '../src/infer/batch.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const FILES = 16;
 const ROWS_PER_CHUNK = 5_000;
@@ -145,4 +146,11 @@ export async function benchSubmit(): Promise<void> {
   console.log(
     `\nsubmit / baseline time: ${(run.uploadMs / base.ms).toFixed(2)} (goal: client peak RSS < 150 MB)`,
   );
+  reportSpeed({
+    key: 'submit',
+    ours: `${fmtBytes(bytes)} in ${(run.uploadMs / 1000).toFixed(2)} s, client peak ${fmtBytes(run.rss)}`,
+    baseline: `${(base.ms / 1000).toFixed(2)} s`,
+    ratio: base.ms / run.uploadMs,
+    peakRss: run.rss,
+  });
 }

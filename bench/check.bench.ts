@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { checkConfig } from '../src/check/index.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { dataDir, fmtBytes, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const BYTES = 1000 * 1000 * 1000;
 const HEADER = 'time_ms,a,b,c,d,e,f,g,h,count,flag\n';
@@ -204,6 +205,23 @@ async function compare(): Promise<void> {
   console.log(
     '\nGoals: 1 job ≥ 1× DuckDB with 1 thread; 2 jobs ≥ 1.6× our 1 job; peak RSS < 150 MiB at every job count.',
   );
+  const d1 = duck.get(1) as Run;
+  const all = ours.get(Math.max(1, cores)) as Run;
+  const said = (r: Run) => `${(r.ms / 1000).toFixed(2)} s (${mbps(r.ms).toFixed(0)} MB/s)`;
+  reportSpeed({
+    key: 'csv-full',
+    ours: said(one),
+    baseline: `${said(d1)}, ${fmtBytes(d1.rss)}`,
+    ratio: d1.ms / one.ms,
+    peakRss: one.rss,
+  });
+  reportSpeed({
+    key: 'csv-jobs',
+    ours: `${said(all)}, ${cores} jobs`,
+    baseline: said(one),
+    ratio: one.ms / all.ms,
+    peakRss: all.rss,
+  });
 }
 
 const [what, n, file] = process.argv.slice(2);

@@ -21,6 +21,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { dataDir, fmtBytes, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const FILES = Number(process.env.IMPORTKIT_BENCH_MANY_FILES ?? 10_000);
 const ROWS = 50;
@@ -130,9 +131,11 @@ const runs: Array<[string, string[]]> = [
 ];
 const rows: string[][] = [];
 const times: number[] = [];
+const peaks: number[] = [];
 for (const [name, args] of runs) {
   const m = run(args);
   times.push(m.ms);
+  peaks.push(m.peakRss);
   rows.push([
     name,
     (m.ms / 1000).toFixed(2),
@@ -148,3 +151,18 @@ console.log(
   `${FILES} files each; one run of each, back to back, in this process's run (${cores} cores).\n`,
 );
 table(['run', 'time s', 'files/s', 'peak RSS', 'speed-up over --jobs 1'], rows);
+for (const [k, key] of [
+  [0, 'many-check'],
+  [2, 'many-lint'],
+] as const) {
+  const rate = (ms: number) => `${(FILES / (ms / 1000)).toFixed(0)} files/s`;
+  const one = times[k] as number;
+  const all = times[k + 1] as number;
+  reportSpeed({
+    key,
+    ours: rate(all),
+    baseline: rate(one),
+    ratio: one / all,
+    peakRss: peaks[k + 1] ?? 0,
+  });
+}

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { normalizeCsv } from '../src/normalize/index.js';
 import { CSV_SIZES, generateCsv } from './_csv-files.js';
 import { best, dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const dir = dataDir();
 const big = CSV_SIZES[CSV_SIZES.length - 1] as { label: string; rows: number };
@@ -98,10 +99,19 @@ for (const [label, path] of [
     JSON.stringify(n.value.counts).replace(/"/g, ''),
   ]);
   const mb = (ms: number) => size / 1e6 / (ms / 1000);
-  if (path === everyPath)
+  if (path === everyPath) {
+    reportSpeed({
+      key: 'normalize',
+      ours: `${mb(n.ms).toFixed(0)} MB/s on ${fmtBytes(size)}`,
+      baseline: `${mb(c.ms).toFixed(0)} MB/s`,
+      ratio: c.ms / n.ms,
+      rate: mb(n.ms),
+      peakRss: n.peakRss,
+    });
     summary.push(
       `normalize, every cell rewritten: ${mb(n.ms).toFixed(0)} MB/s (byte copy ${mb(c.ms).toFixed(0)} MB/s, ${(n.ms / c.ms).toFixed(2)}x its time), peak RSS ${fmtBytes(n.peakRss)} (targets >= 100 MB/s, < 150 MB): ${mb(n.ms) >= 100 ? 'met' : 'NOT met'}, ${n.peakRss < 150e6 ? 'met' : 'NOT met'}`,
     );
+  }
   if (path === bigPath)
     summary.push(
       `normalize on the 1 GB file: ${rate(n.ms).toFixed(0)} MiB/s (target >= 100 MB/s): ${rate(n.ms) * 1.048576 >= 100 ? 'met' : 'NOT met'}; ${(n.ms / c.ms).toFixed(2)}x the byte copy`,

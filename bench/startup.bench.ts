@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDir, table } from './_measure.js';
+import { reportSpeed, type SpeedKey } from './_speed.js';
 
 const RUNS = 10;
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'importkit.js');
@@ -109,10 +110,10 @@ writeFileSync(config, oneConfig());
 const csv = join(dir, 'small.csv');
 writeFileSync(csv, smallCsv());
 
-const commands: Array<{ name: string; args: string[]; goal?: number }> = [
+const commands: Array<{ name: string; args: string[]; goal?: number; key?: SpeedKey }> = [
   { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'importkit lint one.yaml', args: [bin, 'lint', config], goal: 2 },
-  { name: 'importkit infer small.csv', args: [bin, 'infer', csv], goal: 3 },
+  { name: 'importkit lint one.yaml', args: [bin, 'lint', config], goal: 2, key: 'lint-cold' },
+  { name: 'importkit infer small.csv', args: [bin, 'infer', csv], goal: 3, key: 'infer-cold' },
   { name: 'importkit check one.yaml small.csv', args: [bin, 'check', config, csv] },
 ];
 
@@ -145,6 +146,13 @@ table(['command', 'best ms', 'median ms', '× node -e 0', 'goal', 'modules', 'mo
 for (const [k, c] of commands.entries()) {
   if (c.goal === undefined) continue;
   const ratio = Math.min(...(times[k] as number[])) / base;
+  if (c.key)
+    reportSpeed({
+      key: c.key,
+      ours: `${Math.min(...(times[k] as number[])).toFixed(0)} ms`,
+      baseline: `${base.toFixed(0)} ms`,
+      ratio,
+    });
   console.log(
     `${c.name}: ${ratio.toFixed(2)} × node -e 0, goal ≤ ${c.goal.toFixed(2)}: ${ratio <= c.goal ? 'met' : 'NOT met'} in this run.`,
   );

@@ -1,0 +1,88 @@
+/** The README's speed table is written from the benchmarks' headline figures (bench/_speed.ts). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import {
+  keepLatest,
+  renderSpeedTable,
+  SPEEDS,
+  type SpeedKey,
+  type StoredRow,
+  withSpeedTable,
+} from '../../bench/_speed.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const keys = Object.keys(SPEEDS) as SpeedKey[];
+
+function row(key: SpeedKey, ratio: number, extra: Partial<StoredRow> = {}): StoredRow {
+  return {
+    key,
+    ours: `ours ${key}`,
+    baseline: 'base',
+    ratio,
+    at: '2026-11-27T10:00:00Z',
+    cores: 2,
+    load: 0.5,
+    ...extra,
+  };
+}
+
+test('the README holds one speed-table line per headline figure, in order', () => {
+  const section = readme.slice(
+    readme.indexOf('<!-- speed-table'),
+    readme.indexOf('<!-- /speed-table'),
+  );
+  const whats = section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| what '))
+    .map((l) => l.split(' | ')[0]?.slice(2));
+  expect(whats).toEqual(keys.map((k) => SPEEDS[k].what));
+});
+
+test('each headline figure is reported by the benchmark the table names', () => {
+  for (const key of keys) {
+    const source = readFileSync(join(root, 'bench', `${SPEEDS[key].bench}.bench.ts`), 'utf8');
+    const helpers = ['_batch-submit.ts'].map((f) => readFileSync(join(root, 'bench', f), 'utf8'));
+    const reports = [source, ...(SPEEDS[key].bench === 'batch' ? helpers : [])].some(
+      (s) => s.includes('reportSpeed') && s.includes(`'${key}'`),
+    );
+    expect(reports, `${key} in bench/${SPEEDS[key].bench}.bench.ts`).toBe(true);
+  }
+});
+
+test('a row is written with its ratio, peak RSS, goal, verdict and date; a missing one says so', () => {
+  const table = renderSpeedTable([
+    row('csv-full', 1.234, { peakRss: 100 * 1024 * 1024 }),
+    row('lint-cold', 2.5),
+  ]);
+  const lines = table.split('\n');
+  expect(lines).toHaveLength(2 + keys.length);
+  expect(lines[2]).toBe(
+    `| ${SPEEDS['csv-full'].what} | ours csv-full | ${SPEEDS['csv-full'].baseline}: base | 1.23× | 100 MiB | ≥ 1.1× DuckDB | yes | 2026-11-27, 2 cores, load 0.5 |`,
+  );
+  expect(lines.find((l) => l.includes(SPEEDS['lint-cold'].what))).toContain(
+    '| 2.50× |  | ≤ 2× | no |',
+  );
+  expect(lines.find((l) => l.includes(SPEEDS['csv-jobs'].what))).toContain('| not measured |');
+});
+
+test('a goal with a memory bound is not met above 150 MB, whatever the ratio', () => {
+  expect(SPEEDS['parquet-full'].met(row('parquet-full', 1.5, { peakRss: 149e6 }))).toBe(true);
+  expect(SPEEDS['parquet-full'].met(row('parquet-full', 1.5, { peakRss: 151e6 }))).toBe(false);
+  expect(SPEEDS.normalize.met(row('normalize', 0.5, { rate: 120, peakRss: 100e6 }))).toBe(true);
+  expect(SPEEDS.normalize.met(row('normalize', 5, { rate: 90, peakRss: 100e6 }))).toBe(false);
+});
+
+test('the latest figure of each kind is kept, in table order; the rest of the README is untouched', () => {
+  const kept = keepLatest([row('lint-cold', 3), row('csv-full', 1)], [row('lint-cold', 1.9)]);
+  expect(kept.map((r) => [r.key, r.ratio])).toEqual([
+    ['csv-full', 1],
+    ['lint-cold', 1.9],
+  ]);
+  const written = withSpeedTable(readme, renderSpeedTable(kept));
+  const outside = (s: string) => s.replace(/<!-- speed-table[\s\S]*<!-- \/speed-table -->/, '');
+  expect(outside(written)).toBe(outside(readme));
+  expect(written).toContain('| 1.90× |');
+  expect(() => withSpeedTable('# no table', 'x')).toThrow(/markers/);
+});
