@@ -86,7 +86,7 @@ describe('check --full on several ranges', () => {
             const ranges = 2 + (at % 3);
             const splits = Array.from({ length: ranges - 1 }, (_, k) => at + k * gap);
             const many = await scanFull(path, size, { ...options, splits });
-            expect(many).toEqual(one);
+            expect({ ...many, rescanned: 0 }).toEqual(one);
           }
         },
       ),
@@ -144,6 +144,46 @@ describe('check --full on several ranges', () => {
       expect(many).toEqual(one);
       expect(done.at(-1)).toBe(Buffer.byteLength(`${rows.join('\r\n')}\r\n`));
     }
+  });
+});
+
+describe('a range that starts inside a quoted field with line breaks', () => {
+  /** Free text in every record: a quoted note of 2-4 lines, with commas, quotes and blank lines. */
+  function notes(records: number, eol: string): string {
+    const rows = ['time,a,b,note'];
+    for (let i = 0; i < records; i++) {
+      const lines = Array.from({ length: 2 + (i % 3) }, (_, k) =>
+        k === 1 && i % 7 === 0 ? '' : `line ${k} of ${i}, said "ok" ${'x'.repeat(i % 11)}`,
+      );
+      rows.push(`${i},${i}.5,${i % 13},${write(lines.join(eol))}`);
+    }
+    return `${rows.join(eol)}${eol}`;
+  }
+
+  test('is started at its next record, not scanned again: every split point of a file of notes', async () => {
+    for (const eol of ['\n', '\r\n']) {
+      const { path, size } = fileOf(notes(40, eol));
+      const options = { delimiter: ',', spec: SPEC, checkFrom: 2, jobs: 1, chunkSize: 512 };
+      const one = await scanFull(path, size, options);
+      expect(one.rows).toBe(41);
+      let rescanned = 0;
+      for (let at = 40; at < size; at += 41) {
+        const many = await scanFull(path, size, { ...options, splits: [at, at + 997] });
+        expect({ ...many, rescanned: 0 }).toEqual(one);
+        rescanned += many.rescanned;
+      }
+      expect(rescanned).toBe(0);
+    }
+  });
+
+  test('in worker threads too: the ranges of a larger file of notes are none of them scanned again', async () => {
+    const text = notes(3000, '\n');
+    const { path, size } = fileOf(text);
+    const options = { delimiter: ',', spec: SPEC, checkFrom: 2 };
+    const one = await scanFull(path, size, { ...options, jobs: 1 });
+    const many = await scanFull(path, size, { ...options, jobs: 2, rangeBytes: 20_000 });
+    expect({ ...many, rescanned: 0 }).toEqual(one);
+    expect(many.rescanned).toBe(0);
   });
 });
 

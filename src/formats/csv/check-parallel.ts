@@ -57,6 +57,8 @@ export interface FullScan {
   tally: Tally;
   /** Records in the file (blank lines and the rows before `checkFrom` included). */
   rows: number;
+  /** Ranges scanned again in this thread (a wrong guess of their start, or a failed worker). */
+  rescanned: number;
 }
 
 const MiB = 1024 * 1024;
@@ -79,10 +81,11 @@ export async function scanFull(
       ...(o.chunkSize ? { chunkSize: o.chunkSize } : {}),
       ...(progress ? { onProgress: (done: number) => progress(done, size) } : {}),
     });
-    return { tally, rows: tally.rows };
+    return { tally, rows: tally.rows, rescanned: 0 };
   }
   const head = await skipHead(path, o, o.checkFrom - 1);
-  if (head.rows < o.checkFrom - 1) return { tally: emptyTally(o.spec), rows: head.rows };
+  if (head.rows < o.checkFrom - 1)
+    return { tally: emptyTally(o.spec), rows: head.rows, rescanned: 0 };
   // More threads than cores would only share them, and each costs its memory (~10 MB).
   const cores = availableParallelism();
   const jobs = o.splits ? 1 : Math.max(1, Math.min(cores, Math.floor(o.jobs ?? cores)));
@@ -94,9 +97,9 @@ export async function scanFull(
   const report = progress ? progressOf(lanes, head.offset, size, progress) : undefined;
   const results = await scanLanes(ranges, lanes, jobs, report);
   const tally = emptyTally(o.spec);
-  const rows = await join(tally, ranges, results, head);
+  const { rows, rescanned } = await join(tally, ranges, results, head);
   progress?.(size, size);
-  return { tally, rows: head.rows + rows };
+  return { tally, rows: head.rows + rows, rescanned };
 }
 
 /** Reads the first `rows` records (the rows before the checked ones): where the next one starts. */
@@ -166,28 +169,30 @@ function rangesOf(
  * Folds the range results into `tally` in file order, scanning again (in this thread) a
  * range whose guessed start is not where the range before ended, that did not finish, or
  * that has no result (its worker failed).
- * Returns the records read.
+ * Returns the records read and the ranges scanned again.
  */
 async function join(
   tally: Tally,
   ranges: RangeJob[],
   results: Array<RangeResult | undefined>,
   head: { rows: number; lines: number; offset: number },
-): Promise<number> {
+): Promise<{ rows: number; rescanned: number }> {
   let expected = head.offset;
   let rowBase = head.rows;
   let lineBase = head.lines;
+  let rescanned = 0;
   for (let k = 0; k < ranges.length; k++) {
     let r = results[k];
     if (!r || r.start !== expected || !r.finished) {
       r = await scanRange({ ...(ranges[k] as RangeJob), start: expected, exact: true });
+      rescanned += 1;
     }
     mergeTally(tally, r.tally, rowBase, lineBase);
     rowBase += r.rows;
     lineBase += r.lines;
     expected = r.endOffset;
   }
-  return rowBase - head.rows;
+  return { rows: rowBase - head.rows, rescanned };
 }
 
 /**

@@ -3,8 +3,8 @@
  * check, run in a worker thread (csv-worker.ts) or in the calling thread.
  *
  * A range is given as a byte span. The first range starts at a known record start; the
- * others start at a split point that is resolved to the next line start, a guess: inside
- * a quoted field that holds line breaks, that line start is not a record start. The guess
+ * others start at a split point that is resolved to a record start by a guess
+ * (record-start.ts: the first line start after it from which records read cleanly). The guess
  * is checked when the ranges are joined (the range before must end exactly there) and a
  * range that guessed wrong is scanned again from where the range before really ended
  * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
@@ -14,6 +14,7 @@
  */
 import { open } from 'node:fs/promises';
 import { type Tally, type TallySpec, tallyRecords } from './check-tally.js';
+import { guessRecordStart } from './record-start.js';
 import { scanCsvFile } from './scan.js';
 
 /** How far past its span a guessed range reads to finish its last record before giving up. */
@@ -53,7 +54,10 @@ export async function scanRange(
   job: RangeJob,
   onProgress?: (done: number) => void,
 ): Promise<RangeResult> {
-  const start = job.exact ? job.start : await nextLineStart(job.path, job.start);
+  const start = job.exact
+    ? job.start
+    : ((await guessRecordStart(job.path, job.start, job.delimiter)) ??
+      (await nextLineStart(job.path, job.start)));
   const { tally, onRecord } = tallyRecords(job.spec);
   const result = await scanCsvFile(job.path, onRecord, {
     delimiter: job.delimiter,
