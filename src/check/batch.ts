@@ -4,108 +4,18 @@
  * data files present but not listed are reported.
  */
 import {
-  aFileOf,
-  type ByteSource,
+  type Container,
   type ContainerKind,
   containerKind,
-  detectFormat,
-  type FileFormat,
-  leftOutByContent,
   leftOutByName,
   openContainer,
 } from '../inspect/index.js';
-import type { BatchConfig, BatchFileConfig, ImportDocument } from '../model/index.js';
-import {
-  type BatchFileKey,
-  batchDefaultKey,
-  DATA_TYPE_KEY_KIND,
-  type Issue,
-  isBatchFileKey,
-  issue,
-  ownValue,
-  pointer,
-  pushAll,
-} from '../model/plain.js';
+import type { BatchConfig } from '../model/index.js';
+import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint, pathSuggester } from '../validate/index.js';
-import { checkSource } from './dispatch.js';
+import { examine, type Seen } from './batch-member.js';
+import { examineInThreads, MIN_MEMBERS } from './batch-threads.js';
 import type { CheckOptions } from './options.js';
-
-type FileKey = BatchFileKey;
-
-/** A listed file's config (its own or its kind's default) and where that config lives. */
-function configOf(
-  batch: BatchConfig,
-  path: string,
-  entry: BatchFileConfig,
-): { document: ImportDocument; key: FileKey; base: string } | undefined {
-  const kind =
-    entry.type === 'DATA_TYPE_KEY_UNSPECIFIED' ? undefined : DATA_TYPE_KEY_KIND[entry.type];
-  const key = `${kind}Config`;
-  if (!isBatchFileKey(key)) return undefined;
-  const own = entry[key];
-  if (own)
-    return { document: { [key]: own }, key, base: pointer('batchConfig', 'fileConfigs', path) };
-  const shared = batch[batchDefaultKey(key)];
-  if (shared)
-    return { document: { [key]: shared }, key, base: `/batchConfig/${batchDefaultKey(key)}` };
-  return undefined;
-}
-
-/** A member's check issues, moved under the batch's pointer for its config. */
-function moved(issues: readonly Issue[], key: FileKey, base: string, member: string): Issue[] {
-  return issues.map((i) => {
-    const own = base.startsWith('/batchConfig/fileConfigs/');
-    const rest = own
-      ? i.path
-      : i.path.startsWith(`/${key}`)
-        ? i.path.slice(key.length + 1)
-        : i.path;
-    return { ...i, path: base + rest, source: { ...i.source, file: member } };
-  });
-}
-
-function typeIssue(path: string, entry: BatchFileConfig, format: FileFormat): Issue | undefined {
-  if (entry.type === 'DATA_TYPE_KEY_UNSPECIFIED') return undefined;
-  const kind = DATA_TYPE_KEY_KIND[entry.type];
-  if (kind === format) return undefined;
-  const what = aFileOf(format);
-  return issue(
-    'batch_type_mismatch',
-    `${pointer('batchConfig', 'fileConfigs', path)}/type`,
-    `${path} is ${what}, but it is listed as ${entry.type}`,
-    {
-      hint: "Set the file's type to its format.",
-      source: { file: path },
-    },
-  );
-}
-
-/** What the walk saw of one member. */
-interface Seen {
-  format: FileFormat;
-  /** A data file a batch could list (not text, image, CH10...). */
-  data: boolean;
-  issues: Issue[];
-}
-
-async function examine(
-  batch: BatchConfig,
-  path: string,
-  source: ByteSource,
-  options: CheckOptions,
-): Promise<Seen> {
-  const detection = await detectFormat(source);
-  const format = detection.format;
-  const data = leftOutByContent(path, format, detection.by) === undefined;
-  const entry = ownValue(batch.fileConfigs, path);
-  if (!entry) return { format, data, issues: [] };
-  const mismatch = typeIssue(path, entry, format);
-  if (mismatch) return { format, data, issues: [mismatch] };
-  const config = configOf(batch, path, entry);
-  if (!config) return { format, data, issues: [] };
-  const found = await checkSource(config.document, source, options);
-  return { format, data, issues: moved(found, config.key, config.base, path) };
-}
 
 function missingIssue(
   path: string,
@@ -188,6 +98,8 @@ async function walkMembers(
   const each = memberOptions(options, jobs, container.count);
   let done = 0;
   try {
+    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= MIN_MEMBERS)
+      return await walkInThreads(batch, path, container, { ...options, jobs });
     await container.walk(async (member, open) => {
       if (!leftOutByName(member.path)) {
         const source = await open();
@@ -204,6 +116,31 @@ async function walkMembers(
     await container.close();
   }
   return seen;
+}
+
+/** A folder's members examined by `options.jobs` threads (batch-threads.ts). */
+async function walkInThreads(
+  batch: BatchConfig,
+  root: string,
+  folder: Container,
+  options: CheckOptions & { jobs: number },
+): Promise<Map<string, Seen>> {
+  const paths = await memberPaths(folder);
+  const { onProgress, ...rest } = options;
+  const count = folder.count ?? paths.length;
+  // Members left out by their name count as done from the start, as the walk counts them.
+  const progress = (done: number) => onProgress?.(done + count - paths.length, count);
+  const input = { batch, root, options: { ...rest, jobs: 1 } };
+  return examineInThreads(input, paths, options.jobs, progress);
+}
+
+/** The paths of the members a batch examines (those not left out by their name). */
+async function memberPaths(container: Container): Promise<string[]> {
+  const paths: string[] = [];
+  await container.walk(async (member) => {
+    if (!leftOutByName(member.path)) paths.push(member.path);
+  }, 1);
+  return paths;
 }
 
 /** The options each member is checked with: its share of the jobs, no progress of its own. */

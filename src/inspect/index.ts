@@ -39,6 +39,7 @@ export {
   leftOutByName,
   openContainer,
 } from './archive/container.js';
+export { openFolderMember } from './archive/folder.js';
 export type { UnpackOptions } from './archive/unpack.js';
 export {
   hideRoot,

@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pushAll } from '../../model/plain.js';
-import { openFileSource } from '../byte-source.js';
+import { type ByteSource, openFileSource } from '../byte-source.js';
 import { renamedSource } from './member-source.js';
 import { createPool } from './pool.js';
 import type { Container, ContainerMember } from './types.js';
@@ -18,6 +18,11 @@ async function listFiles(root: string, prefix = ''): Promise<ContainerMember[]> 
   return out;
 }
 
+/** A file of the folder at `root`, read in place, named by its path in the folder. */
+export async function openFolderMember(root: string, path: string): Promise<ByteSource> {
+  return renamedSource(await openFileSource(join(root, path)), path);
+}
+
 /** A folder as a container: its files, read in place (each member's `file` is its own). */
 export async function openFolder(root: string, name: string): Promise<Container> {
   const members = (await listFiles(root)).sort((a, b) =>
@@ -32,9 +37,7 @@ export async function openFolder(root: string, name: string): Promise<Container>
       const pool = createPool(jobs);
       for (const m of members) {
         const file = join(root, m.path);
-        await pool.run(() =>
-          visit({ ...m, file }, async () => renamedSource(await openFileSource(file), m.path)),
-        );
+        await pool.run(() => visit({ ...m, file }, () => openFolderMember(root, m.path)));
       }
       await pool.drain();
     },

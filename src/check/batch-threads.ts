@@ -1,0 +1,79 @@
+/**
+ * A folder of many members checked on several cores: the members, in runs of RUN, are
+ * shared by this thread and worker threads (values/ordered-pool.ts), each examining its
+ * run's members as the one-thread walk does (batch-member.ts). The results are the same
+ * whatever the threads: each member's issues are its own, and the batch sorts them by path.
+ *
+ * Only a folder is split: its members are files each thread opens by path. An archive is
+ * read in one pass in this thread (a tar, a tar.gz) or through one reader (a zip). A worker
+ * costs its start (its modules, about 0.3 s) and its memory, which a few members do not
+ * win back: below MIN_MEMBERS the walk stays in this thread.
+ */
+import { openFolderMember } from '../inspect/index.js';
+import type { BatchConfig } from '../model/index.js';
+import { jobsOf, runOrdered } from '../values/index.js';
+import { examine, type Seen } from './batch-member.js';
+import type { CheckOptions } from './options.js';
+
+/** Members a thread examines per run it takes. */
+const RUN = 32;
+/** The least members for which the walk uses worker threads. */
+export const MIN_MEMBERS = 4 * RUN;
+
+/** What every worker gets once. */
+export interface BatchThreadInput {
+  batch: BatchConfig;
+  root: string;
+  options: MemberOptions;
+}
+
+/** The options a member is checked with that cross to a worker (no callback). */
+type MemberOptions = Omit<CheckOptions, 'onProgress'>;
+
+/**
+ * Examines `paths` (members of the folder `root`) in this thread and `jobs - 1` workers (at
+ * most one thread a core).
+ * `onDone` gets the members done so far.
+ */
+export async function examineInThreads(
+  input: BatchThreadInput,
+  paths: readonly string[],
+  jobs: number,
+  onDone: (done: number) => void,
+): Promise<Map<string, Seen>> {
+  const seen = new Map<string, Seen>();
+  const runs: string[][] = [];
+  for (let k = 0; k < paths.length; k += RUN) runs.push(paths.slice(k, k + RUN));
+  let done = 0;
+  await runOrdered({
+    url: new URL('./batch-worker.js', import.meta.url),
+    workerData: input,
+    workers: jobsOf(jobs) - 1,
+    parts: runs,
+    here: (run: string[]) => examineRun(input, run),
+    onResult: (results: Seen[], run: string[]) => {
+      for (const [k, path] of run.entries()) seen.set(path, results[k] as Seen);
+      done += run.length;
+      onDone(done);
+    },
+  });
+  return seen;
+}
+
+/** The members of one run, two at a time (a member's reads wait on the disk). */
+export async function examineRun(input: BatchThreadInput, run: readonly string[]): Promise<Seen[]> {
+  const out: Seen[] = new Array(run.length);
+  const lane = async (first: number) => {
+    for (let k = first; k < run.length; k += 2) {
+      const path = run[k] as string;
+      const source = await openFolderMember(input.root, path);
+      try {
+        out[k] = await examine(input.batch, path, source, input.options);
+      } finally {
+        await source.close();
+      }
+    }
+  };
+  await Promise.all([lane(0), lane(1)]);
+  return out;
+}
