@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
+import { formatConfigText } from '../../src/fmt/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import { validateConfig } from '../../src/validate/index.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -130,5 +131,17 @@ describe('check agrees with inference on every inspector fixture', () => {
       full: await errors(true),
     };
     expect(verdict).toEqual(FLAGGED[d.name] ?? FITS);
+  });
+});
+
+describe('the preview fixtures', () => {
+  test('their configs are in the canonical form `importkit fmt` writes', () => {
+    const dir = join(repoRoot, 'fixtures', 'preview');
+    const configs = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+    expect(configs.length).toBeGreaterThanOrEqual(6);
+    for (const f of configs) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(formatConfigText(text, { filename: f }).text, f).toBe(text);
+    }
   });
 });

@@ -3,7 +3,7 @@
  *
  * Fenced blocks, by info string (docs/README.md states these rules for writers):
  * - `yaml` / `yml` / `json` holding a config document (a config key or `url` at the top):
- *   must validate with no issue at all;
+ *   must validate with no issue at all, in the canonical form `importkit fmt` writes;
  * - `yaml codes=a,b`: must give exactly those issue codes (a common mistake shown on purpose);
  * - any other `yaml` / `json` (a workflow, a fragment): must parse;
  * - `ts` / `typescript`: run as a module, `importkit` and its subpaths (`importkit/node`, ...)
@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { type Io, run } from '../../src/cli/index.js';
+import { formatConfigText } from '../../src/fmt/index.js';
 import {
   ChannelConfig,
   CONFIG_KEYS,
@@ -146,6 +147,8 @@ describe('docs examples', () => {
       for (const d of parsed) expect(d.errors.map((e) => e.message)).toEqual([]);
       if (parsed.some((d) => isConfigDocument(d.toJS()))) {
         expect(validateConfigText(b.code, { filename }).issues).toEqual([]);
+        // What a reader copies is what `importkit fmt` would leave as it is.
+        expect(formatConfigText(b.code, { filename }).text).toBe(b.code);
       }
     });
   }
