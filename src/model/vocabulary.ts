@@ -222,3 +222,8 @@ const DELIMITER_NAMES: Record<string, string> = {
 export function parseDelimiter(name: string): string | undefined {
   return DELIMITER_NAMES[name] ?? DELIMITER_NAMES[name.toLowerCase()];
 }
+
+/** A delimiter as messages show it: `tab`, or the character quoted (`';'`). */
+export function showDelimiter(d: string): string {
+  return d === '\t' ? 'tab' : `'${d}'`;
+}

@@ -6,7 +6,14 @@
 import type { Draft, Evidence, InferOptions } from '../../infer/shared.js';
 import { type ByteSource, openForInspection } from '../../inspect/shared.js';
 import type { ChannelConfig, CsvConfig } from '../../model/index.js';
-import { type Issue, issue, parseDelimiter, pointer, pushAll } from '../../model/plain.js';
+import {
+  type Issue,
+  issue,
+  parseDelimiter,
+  pointer,
+  pushAll,
+  showDelimiter,
+} from '../../model/plain.js';
 import { channelFor } from './infer-channel.js';
 import { assetNameOf, CSV, evidenceRecorder, type RecordEvidence } from './infer-evidence.js';
 import { chooseTimeColumn, type TimeChoice, timeCellIssues } from './infer-time.js';
@@ -211,8 +218,4 @@ function chooseTimeColumnConfig(
   }
   config.timeColumn = timeColumn;
   return time;
-}
-
-function showDelimiter(d: string): string {
-  return d === '\t' ? 'tab' : `'${d}'`;
 }

@@ -11,7 +11,7 @@ import {
   isGzip,
   refuseEmptyFile,
 } from '../../inspect/shared.js';
-import { type Issue, issue } from '../../model/plain.js';
+import { type Issue, issue, showDelimiter } from '../../model/plain.js';
 import {
   type CsvDialect,
   decodeText,
@@ -267,10 +267,6 @@ export function chooseDialect(
       ),
     );
   return { dialect, sample };
-}
-
-function showDelimiter(d: string): string {
-  return d === '\t' ? 'tab' : `'${d}'`;
 }
 
 export interface HeadTable {
