@@ -185,8 +185,10 @@ describe('the reader package reads our fixtures the same way', () => {
     const { ULog } = await import('@foxglove/ulog');
     const { FileReader } = await import('@foxglove/ulog/node.js');
     const path = join(fixtures, `${name}.ulg`);
-    const theirs = new ULog(new FileReader(path));
+    const file = new FileReader(path);
+    const theirs = new ULog(file);
     await theirs.open();
+    await file.close();
     const ours = await inspectUlog(path);
     const subs = [...theirs.subscriptions].map(([id, s]) => [id, s.name, s.multiId]);
     expect(ours.subscriptions.map((s) => [s.msgId, s.messageName, s.multiId])).toEqual(subs);
@@ -205,11 +207,15 @@ describe('the reader package reads our fixtures the same way', () => {
   test('where it stops and we go on: a logged message without timestamp, appended data', async () => {
     const { ULog } = await import('@foxglove/ulog');
     const { FileReader } = await import('@foxglove/ulog/node.js');
-    const nested = new ULog(new FileReader(join(fixtures, 'nested-arrays.ulg')));
+    const nestedFile = new FileReader(join(fixtures, 'nested-arrays.ulg'));
+    const nested = new ULog(nestedFile);
     await expect(nested.open()).rejects.toThrow('"raw_counter" is missing a timestamp field');
+    await nestedFile.close();
     expect((await inspectUlog(join(fixtures, 'nested-arrays.ulg'))).fields.length).toBe(29);
-    const appended = new ULog(new FileReader(join(fixtures, 'appended.ulg')));
+    const appendedFile = new FileReader(join(fixtures, 'appended.ulg'));
+    const appended = new ULog(appendedFile);
     await appended.open();
+    await appendedFile.close();
     expect([...appended.subscriptions.values()].map((s) => s.name)).toEqual(['sensor_accel']);
     const ours = await inspectUlog(join(fixtures, 'appended.ulg'));
     expect(ours.subscriptions.map((s) => s.messageName)).toEqual(['sensor_accel', 'sensor_gps']);
