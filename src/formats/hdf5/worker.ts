@@ -19,7 +19,8 @@ import type { RangeTally, TallyJob, TallyRequest } from './slice-tally.js';
  * longer than the time limit without an answer (the HDF5 library can loop forever on some
  * damaged metadata) terminates the worker: the next job starts a fresh one. A job over
  * several ranges of rows reports progress after each, and each report starts the time
- * limit again.
+ * limit again. A `check --full` of several jobs (jobs.ts) adds threads of its own, each
+ * with its own worker and queue, and the same time limit.
  */
 export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
 
