@@ -19,14 +19,15 @@ export interface CheckOptions {
   headerRow?: number;
   /**
    * `full` of a CSV, Parquet, TDMS or ULog file: threads, this one and workers (default: the
-   * cores for CSV, 1 for the others; 1 reads in this thread). A batch: members checked at
-   * once (default 2), sharing the jobs; a folder of many members (128 or more) is shared by
-   * as many threads.
+   * cores for CSV, 1 for the others; 1 reads in this thread); of an HDF5 file, HDF5 threads
+   * (default 1). A batch: members checked at once (default 2), sharing the jobs; a folder
+   * of many members (128 or more) is shared by as many threads.
    */
   jobs?: number;
   /**
    * CSV and Parquet `full`: the largest range (Parquet: run of row groups) a thread reads, in
-   * bytes (default 64 MiB, then shrinking); ULog `full`: the least (default 4 MiB).
+   * bytes (default 64 MiB, then shrinking); ULog `full`: the least (default 4 MiB); HDF5
+   * `full` with several jobs: the largest range of rows of a dataset (default 16 MiB).
    */
   rangeBytes?: number;
 }

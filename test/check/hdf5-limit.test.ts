@@ -91,6 +91,15 @@ test('--full: a time dataset on which the library loops in the middle is stopped
   expect((err as InspectError).message).toBe(
     `${path}: the HDF5 library cannot read the file (the HDF5 library did not finish reading a slice of '/time' within 2 s)`,
   );
+  // With 2 jobs (ranges of a few rows in two HDF5 threads): stopped the same way. (The
+  // sampled check first starts the stopped thread again: its loading is not timed.)
+  await checkConfig(config, path, { timeoutMs: 30_000 });
+  const again = performance.now();
+  const o = { full: true, jobs: 2, rangeBytes: 1024, timeoutMs: 1500 };
+  const err2 = await checkConfig(config, path, o).catch((e: unknown) => e);
+  expect(performance.now() - again).toBeLessThan(10_000);
+  expect(err2).toBeInstanceOf(InspectError);
+  expect((err2 as InspectError).message).toBe((err as InspectError).message);
 });
 
 test('--full reports progress in rows of the time datasets, up to their total', async () => {

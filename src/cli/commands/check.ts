@@ -43,11 +43,11 @@ Several config/data pairs are checked in parallel and reported in the order give
 
 Options:
       --full              read the whole file (bounded memory, a progress bar on a terminal)
-  -j, --jobs <n>          threads: for one CSV, Parquet, TDMS or ULog file with --full,
-                          the threads (this one and n - 1 workers) that share its data;
-                          for several pairs or a batch, the pairs or members checked
-                          at once (default: the number of cores; for one Parquet, TDMS
-                          or ULog file, 1)
+  -j, --jobs <n>          threads: for one CSV, Parquet, TDMS, ULog or HDF5 file with
+                          --full, the threads (this one and n - 1 workers; HDF5: n
+                          HDF5 threads) that share its data; for several pairs or a
+                          batch, the pairs or members checked at once (default: the
+                          number of cores; for one Parquet, TDMS, ULog or HDF5 file, 1)
       --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
       --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)

@@ -3,7 +3,8 @@
  * every dataset, member and index the config names exists (with "did you mean"), time and
  * value datasets have the same length, declared channel types fit the stored types, and
  * the first and last time values parse in the declared unit and go forward. With `full`,
- * every value of the time and value datasets is read (in slices, formats/hdf5/values.ts): time
+ * every value of the time and value datasets is read (in slices, formats/hdf5/values.ts; with
+ * several `jobs`, ranges of rows in several HDF5 threads, jobs.ts): time
  * order, repeats and NaN; NaN/±inf, integers outside the declared type, unknown ENUM keys
  * and BOOL values other than 0/1 in the channels. Every read of the file runs
  * in the HDF5 worker with its time limit: a file on which the HDF5 library loops gives an
@@ -25,7 +26,9 @@ import {
 } from '../../values/index.js';
 import { hdf5ChannelTypeOf } from './channel-types.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from './inspect.js';
-import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
+import { hdf5FullValueIssues, hdf5JobThreads } from './jobs.js';
+import { hdf5ChannelRead, type ReadGroup } from './values.js';
+import { closeThreads } from './worker.js';
 
 export interface Hdf5CheckOptions {
   full?: boolean;
@@ -33,6 +36,10 @@ export interface Hdf5CheckOptions {
   key?: string;
   /** Time limit of each read of the HDF5 library, in ms (default: that of `inspectHdf5`). */
   timeoutMs?: number;
+  /** `full`: HDF5 threads reading the values (default 1; jobs.ts). */
+  jobs?: number | undefined;
+  /** `full` with several jobs: the most bytes of rows a thread reads as one range. */
+  rangeBytes?: number | undefined;
 }
 
 type Part = { type: Hdf5Type; column: number | string | undefined };
@@ -66,25 +73,37 @@ export async function checkHdf5(
   const entries = config.data ?? [];
   const timePaths = [...new Set(entries.map((e) => e.timeDataset).filter((p): p is string => !!p))];
   const limit: TimeLimit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const profile = await inspectHdf5(data, { sample: timePaths, ...limit });
-  const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
-  const scope: Hdf5Scope = {
-    dataPath,
-    byPath,
-    paths: [...byPath.keys()],
-    used: new Set<string>(),
-    issues: [],
-    groups: new Map(),
+  const read = {
+    ...limit,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    jobs: options.jobs,
+    rangeBytes: options.rangeBytes,
   };
-  entries.forEach((e, i) => {
-    checkEntry(scope, config, e, i, at);
-  });
-  if (options.full) {
-    const read = { ...limit, ...(options.onProgress ? { onProgress: options.onProgress } : {}) };
-    pushAll(scope.issues, await hdf5ValueIssues(data, [...scope.groups.values()], read));
+  // Several jobs: their threads load while the structure is read (jobs.ts).
+  const threads = options.full ? hdf5JobThreads(data, read) : undefined;
+  try {
+    const profile = await inspectHdf5(data, { sample: timePaths, ...limit });
+    const byPath = new Map(profile.datasets.map((d) => [d.path, d]));
+    const scope: Hdf5Scope = {
+      dataPath,
+      byPath,
+      paths: [...byPath.keys()],
+      used: new Set<string>(),
+      issues: [],
+      groups: new Map(),
+    };
+    entries.forEach((e, i) => {
+      checkEntry(scope, config, e, i, at);
+    });
+    if (options.full) {
+      const groups = [...scope.groups.values()];
+      pushAll(scope.issues, await hdf5FullValueIssues(data, groups, read, threads));
+    }
+    pushAll(scope.issues, unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
+    return withoutRestatedTypeIssues(scope.issues);
+  } finally {
+    if (threads) await closeThreads(threads);
   }
-  pushAll(scope.issues, unusedDatasetIssues(profile.datasets, scope.used, at('data'), dataPath));
-  return withoutRestatedTypeIssues(scope.issues);
 }
 
 /** One entry of `data`: its datasets, their parts, lengths, declared type and time. */

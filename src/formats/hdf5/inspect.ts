@@ -26,9 +26,16 @@ import {
 } from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
 import type { Hdf5Target, RowsRequest, RowValues, SliceRequest, SliceValues } from './reader.js';
+import type { RangeTally, TallyRequest } from './slice-tally.js';
 import { readSuperblock, type Superblock, type SuperblockProblem } from './superblock.js';
 import type { Hdf5Dataset, Hdf5Group, Hdf5Link, Hdf5Type } from './types.js';
-import { readRowsInWorker, readSliceInWorker, readTreeInWorker } from './worker.js';
+import {
+  type Hdf5Thread,
+  readRowsInWorker,
+  readSliceInWorker,
+  readTreeInWorker,
+  tallyInWorker,
+} from './worker.js';
 
 export type { RowsRequest, RowValues, SliceRequest, SliceValues } from './reader.js';
 export type {
@@ -288,6 +295,25 @@ export async function readHdf5Slice(
 ): Promise<SliceValues> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const result = await readSliceInWorker(await targetOf(file), request, timeoutMs);
+  if (!result.ok) throw unreadable(nameOf(file), result.reason);
+  return result.value;
+}
+
+/**
+ * Reads a range of rows of one part in `thread` into a tally (slice-tally.ts), a slice at a
+ * time with the time limit of `inspectHdf5` on each: `check --full` with several jobs.
+ * Throws InspectError (`hdf5_unreadable`) when the library fails or stalls, as
+ * `readHdf5Slice`; a slice the library reports an error on ends the range (`unread`).
+ */
+export async function tallyHdf5Range(
+  file: string | ByteSource,
+  thread: Hdf5Thread,
+  request: TallyRequest,
+  options: { timeoutMs?: number; onProgress?: (done: number) => void } = {},
+): Promise<RangeTally> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const target = await targetOf(file);
+  const result = await tallyInWorker(thread, target, request, timeoutMs, options.onProgress);
   if (!result.ok) throw unreadable(nameOf(file), result.reason);
   return result.value;
 }

@@ -135,13 +135,21 @@ export function runHdf5Job(
   job: Hdf5Job,
   progress: (done: number) => void,
 ): JobResult<RawTree | SliceValues | RowValues> {
-  const run = quietly((): RawTree | SliceValues | RowValues =>
+  return asJobResult((): RawTree | SliceValues | RowValues =>
     job.kind === 'tree'
       ? readTree(h5, path, job.options)
       : job.kind === 'rows'
         ? rowsOfRanges(h5, path, job.request, progress)
         : readSlice(h5, path, job.request),
   );
+}
+
+/**
+ * Runs one read with the library's diagnostics captured: its value, or why it failed (and
+ * whether the wasm runtime itself failed, after which the thread is not used again).
+ */
+export function asJobResult<T>(read: () => T): JobResult<T> {
+  const run = quietly(read);
   if (run.error === undefined && run.value) return { ok: true, value: run.value };
   const message = run.error instanceof Error ? run.error.message : String(run.error);
   const wasmFailure =
@@ -482,19 +490,48 @@ function rowRanges(a: number, b: number, column: number | null): Array<[number, 
 }
 
 function readSlice(h5: H5Module, path: string, r: SliceRequest): SliceValues {
-  return withDataset(h5, path, r.dataset, (ds): SliceValues => {
-    if (!ds) return { values: [] };
-    const got = quietly(() => ds.slice(rowRanges(r.start, r.end, r.column)));
-    // Say why reading stopped: a scan that ends early must not pass as a clean one.
-    if (got.error !== undefined) return { values: [], error: failure(got.error) };
-    const v = got.value;
-    if (r.member === null && ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      return { values: v as unknown as ArrayLike<number> | ArrayLike<bigint> };
+  return withDataset(h5, path, r.dataset, (ds) => sliceOf(ds, r, r.start, r.end));
+}
+
+/** Rows [a, b) of the part of `ds` that `r` names. */
+function sliceOf(ds: Dataset | undefined, r: SliceRequest, a: number, b: number): SliceValues {
+  if (!ds) return { values: [] };
+  const got = quietly(() => ds.slice(rowRanges(a, b, r.column)));
+  // Say why reading stopped: a scan that ends early must not pass as a clean one.
+  if (got.error !== undefined) return { values: [], error: failure(got.error) };
+  const v = got.value;
+  if (r.member === null && ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+    return { values: v as unknown as ArrayLike<number> | ArrayLike<bigint> };
+  }
+  const items: unknown[] = Array.isArray(v) ? v : [v];
+  return {
+    values: items.map((x) => sliceValue(r.member !== null && Array.isArray(x) ? x[r.member] : x)),
+  };
+}
+
+/**
+ * Reads rows [start, end) of what `r` names `step` rows at a time, the file opened once,
+ * handing each slice to `each` (its values and first row) and its end to `progress`: one
+ * slice in memory at a time. Returns where the library failed, if it did (the rows from
+ * there are not read).
+ */
+export function readSliceRange(
+  h5: H5Module,
+  path: string,
+  r: SliceRequest,
+  step: number,
+  each: (values: SliceValues['values'], start: number) => void,
+  progress: (done: number) => void,
+): { from: number; error: string } | undefined {
+  return withDataset(h5, path, r.dataset, (ds) => {
+    for (let a = r.start; a < r.end; a += step) {
+      const b = Math.min(r.end, a + step);
+      const got = sliceOf(ds, r, a, b);
+      if (got.error !== undefined) return { from: a, error: got.error };
+      each(got.values, a);
+      progress(b);
     }
-    const items: unknown[] = Array.isArray(v) ? v : [v];
-    return {
-      values: items.map((x) => sliceValue(r.member !== null && Array.isArray(x) ? x[r.member] : x)),
-    };
+    return undefined;
   });
 }
 

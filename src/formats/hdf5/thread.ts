@@ -1,7 +1,8 @@
 /**
  * The HDF5 worker thread (started by worker.ts): loads h5wasm on the first job, then runs
- * each job it is sent with `runHdf5Job` and answers with its result; long jobs send their
- * progress after each slice.
+ * each job it is sent with `runHdf5Job` (or, a range of rows to tally, `runTallyJob`) and
+ * answers with its result; long jobs send their progress after each slice. `check --full`
+ * with several jobs runs several of these threads, each with its own h5wasm.
  *
  * A job on a whole file, by its path, runs on h5wasm's Node build, whose file system is the
  * host's: the library reads the file in place. A job on a place (a file's range, a zip
@@ -17,6 +18,10 @@ import type { Place } from '../../inspect/shared.js';
 import { openPlaceReader, type PlaceReader } from '../../inspect/shared.js';
 import { type EmFs, placeFile } from './file-node.js';
 import { type H5Module, type Hdf5Job, type RawTree, runHdf5Job } from './reader.js';
+import { runTallyJob, type TallyJob } from './slice-tally.js';
+
+/** A job of this thread: a read (reader.ts), or a range of rows read into a tally (slice-tally.ts). */
+type ThreadJob = Hdf5Job | TallyJob;
 
 // The wasm runtime prints to stdout and stderr when the library aborts or decodes bad text:
 // dropped here, never forwarded to the process's own streams (the reason reaches the
@@ -60,7 +65,13 @@ async function memoryBuild(): Promise<{ module: H5Module; fs: EmFs }> {
   return inMemory;
 }
 
-type Done = ReturnType<typeof runHdf5Job>;
+type Done = ReturnType<typeof runHdf5Job> | ReturnType<typeof runTallyJob>;
+
+function runJob(h5: H5Module, path: string, job: ThreadJob, progress: (n: number) => void): Done {
+  return job.kind === 'tally'
+    ? runTallyJob(h5, path, job, progress)
+    : runHdf5Job(h5, path, job, progress);
+}
 
 function failed(e: unknown, wasmFailure: boolean): Done {
   const reason = String((e as { message?: unknown } | undefined)?.message ?? e);
@@ -112,7 +123,7 @@ function openPlace(h: { fs: EmFs }, place: Place, size: number): PlaceFile {
 
 /** Runs a job on a place; a read that failed gives the job's reason. */
 async function runOnPlace(
-  job: Hdf5Job,
+  job: ThreadJob,
   place: Place,
   size: number,
   progress: (n: number) => void,
@@ -124,7 +135,7 @@ async function runOnPlace(
   } catch (e) {
     return failed(e, false);
   }
-  const done = runHdf5Job(h.module, file.path, job, progress);
+  const done = runJob(h.module, file.path, job, progress);
   if (done.ok) return done;
   // The file node's path means nothing to the caller: the reason names "the file". After a
   // failure the next job opens the place afresh.
@@ -133,9 +144,9 @@ async function runOnPlace(
   return { ...done, reason };
 }
 
-async function run(job: Hdf5Job, progress: (n: number) => void): Promise<Done> {
+async function run(job: ThreadJob, progress: (n: number) => void): Promise<Done> {
   if (job.size !== undefined) return runOnPlace(job, job.target, job.size, progress);
-  return runHdf5Job(await hostBuild(), job.target, job, progress);
+  return runJob(await hostBuild(), job.target, job, progress);
 }
 
 /** The buffer of a slice's typed array: moved to the caller, not copied. */
@@ -147,7 +158,7 @@ function transferable(done: Done): ArrayBuffer[] {
 
 const port = parentPort;
 if (port) {
-  port.on('message', async (job: Hdf5Job) => {
+  port.on('message', async (job: ThreadJob) => {
     try {
       const before = bytesRead;
       const done = await run(job, (n) => port.postMessage({ progress: n }));

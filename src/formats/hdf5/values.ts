@@ -11,7 +11,7 @@ import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelConfig, ChannelDataType } from '../../model/index.js';
 import { type Issue, issue, maxOf, minOf, pushAll } from '../../model/plain.js';
 import {
-  arrayChunk,
+  type ChannelTally,
   type Chunk,
   channelJudge,
   channelValueIssues,
@@ -23,7 +23,9 @@ import {
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
-import { type Hdf5Dataset, readHdf5Slice, type SliceValues } from './inspect.js';
+import { type Hdf5Dataset, readHdf5Slice } from './inspect.js';
+import type { SliceRequest } from './reader.js';
+import { chunkOf } from './slice-tally.js';
 
 /** One part of a dataset read whole: the dataset, a column of an [N, k] one, or a compound member. */
 export interface PartRead {
@@ -95,12 +97,12 @@ export interface ValueReadOptions {
  * library and moved to this thread; smaller slices than 1 MiB gain little and cost a read
  * of the file's metadata each.
  */
-const SLICE_BYTES = 1024 * 1024;
+export const SLICE_BYTES = 1024 * 1024;
 /** Rows per slice of a compound dataset (the library returns one array a row). */
 const COMPOUND_SLICE_ROWS = 65_536;
 
 /** What reading one part found: its tallies, and where reading stopped if it did. */
-interface PartState {
+export interface PartState {
   read: PartRead;
   rows: number;
   feed(chunk: Chunk, base: number): void;
@@ -120,27 +122,46 @@ export async function hdf5ValueIssues(
   const issues: Issue[] = [];
   let done = 0;
   for (const g of groups) {
-    const sampled = (r: PartRead) => rangesOf(rowsOf(r), options.sample).length > 1;
-    const time = g.time ? timeState(g.time, sampled(g.time)) : undefined;
-    const channels = g.channels.map((c) => channelState(c, sampled(c)));
-    const parts = [...(time ? [time.part] : []), ...channels.map((c) => c.part)];
+    const states = groupStates(g, options.sample);
+    const parts = states.map((r) => r.part);
     await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
-    for (const r of time ? [time, ...channels] : channels)
-      pushAll(pushAll(issues, partlyRead(path, r.part)), r.issues(path));
+    pushAll(issues, stateIssues(path, states));
   }
   return issues;
 }
 
-function rowsOf(read: PartRead): number {
+/** A part being read: what it found so far, the tally ranges read elsewhere join, its issues. */
+export interface ReadState {
+  part: PartState;
+  into: { time: TimeState } | { channel: ChannelTally; as: JudgedChannel };
+  issues(file: string): Issue[];
+}
+
+/** The states of a group's parts, in the order they are read: its time, then its channels. */
+export function groupStates(g: ReadGroup, sample?: number): ReadState[] {
+  const sampled = (r: PartRead) => rangesOf(rowsOf(r), sample).length > 1;
+  const time = g.time ? timeState(g.time, sampled(g.time)) : undefined;
+  const channels = g.channels.map((c) => channelState(c, sampled(c)));
+  return time ? [time, ...channels] : channels;
+}
+
+/** The findings of a group's parts, once read: each part's unread rows, then its tallies'. */
+export function stateIssues(file: string, states: readonly ReadState[]): Issue[] {
+  const issues: Issue[] = [];
+  for (const r of states) pushAll(pushAll(issues, partlyRead(file, r.part)), r.issues(file));
+  return issues;
+}
+
+export function rowsOf(read: PartRead): number {
   return read.dataset.shape?.[0] ?? 0;
 }
 
-function groupRows(g: ReadGroup): number {
+export function groupRows(g: ReadGroup): number {
   return Math.max(0, maxOf([g.time, ...g.channels].map((r) => (r ? rowsOf(r) : 0))));
 }
 
-function timeState(read: PartRead, sampled: boolean) {
+function timeState(read: PartRead, sampled: boolean): ReadState {
   const s: TimeState = newTimeState();
   const part: PartState = {
     read,
@@ -152,11 +173,12 @@ function timeState(read: PartRead, sampled: boolean) {
   };
   return {
     part,
+    into: { time: s },
     issues: (file: string) => timeValueIssues(s.tally, read.ptr, placeOf(file, read, sampled)),
   };
 }
 
-function channelState(read: ChannelRead, sampled: boolean) {
+function channelState(read: ChannelRead, sampled: boolean): ReadState {
   const judge: Judge = channelJudge(read.channel);
   const part: PartState = {
     read,
@@ -165,6 +187,7 @@ function channelState(read: ChannelRead, sampled: boolean) {
   };
   return {
     part,
+    into: { channel: judge.result, as: read.channel },
     issues: (file: string) =>
       channelValueIssues(
         { ...read.channel, ptr: read.ptr },
@@ -191,7 +214,7 @@ async function readPartByPart(
   progress: (rows: number) => void,
 ): Promise<void> {
   const rows = Math.max(0, maxOf(parts.map((p) => p.rows)));
-  const step = options.sliceRows ?? minOf(parts.map((p) => sliceRows(p.read.dataset)));
+  const step = stepOf(parts, options.sliceRows);
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   for (const [i, p] of parts.entries()) {
     for (const [from, to] of rangesOf(p.rows, options.sample)) {
@@ -217,13 +240,18 @@ function rangesOf(rows: number, sample: number | undefined): Array<[number, numb
   ];
 }
 
+/** Rows per slice of a group's parts: those of the smallest slices, or `sliceRows`. */
+export function stepOf(parts: readonly PartState[], rowsGiven?: number): number {
+  return rowsGiven ?? minOf(parts.map((p) => sliceRows(p.read.dataset)));
+}
+
 /** Rows per slice: a few MB of numbers, fewer rows for compounds. */
 function sliceRows(d: Hdf5Dataset): number {
   if (d.type.class === 'compound') return COMPOUND_SLICE_ROWS;
   return Math.max(1, Math.min(1 << 20, Math.floor(SLICE_BYTES / Math.max(1, d.type.size))));
 }
 
-function sliceRequest(read: PartRead, start: number, end: number) {
+export function sliceRequest(read: PartRead, start: number, end: number): SliceRequest {
   const d = read.dataset;
   const member =
     typeof read.column === 'string'
@@ -236,11 +264,6 @@ function sliceRequest(read: PartRead, start: number, end: number) {
     start,
     end,
   };
-}
-
-function chunkOf(values: SliceValues['values']): Chunk {
-  if (Array.isArray(values)) return arrayChunk(values);
-  return { length: values.length, numbers: values };
 }
 
 /**

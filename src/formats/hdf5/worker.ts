@@ -10,6 +10,7 @@ import type {
   SliceRequest,
   SliceValues,
 } from './reader.js';
+import type { RangeTally, TallyJob, TallyRequest } from './slice-tally.js';
 
 /**
  * Runs `runHdf5Job` in a worker thread (thread.ts) that loads h5wasm (reading the file or
@@ -18,14 +19,22 @@ import type {
  * longer than the time limit without an answer (the HDF5 library can loop forever on some
  * damaged metadata) terminates the worker: the next job starts a fresh one. A job over
  * several ranges of rows reports progress after each, and each report starts the time
- * limit again.
+ * limit again. A `check --full` of several jobs (jobs.ts) adds threads of its own, each
+ * with its own worker and queue, and the same time limit.
  */
 export type WorkerResult<T> = JobResult<T> | { ok: false; reason: string; timedOut: true };
 
-type Message = { progress: number } | { done: JobResult<RawTree | SliceValues | RowValues> };
+type Answer = RawTree | SliceValues | RowValues | RangeTally;
+type Message = { progress: number } | { done: JobResult<Answer> };
 
-let worker: Worker | undefined;
-let queue: Promise<unknown> = Promise.resolve();
+/** One HDF5 thread: its worker (started on first use, and again after one was stopped) and its jobs' queue. */
+export interface Hdf5Thread {
+  worker?: Worker | undefined;
+  queue: Promise<unknown>;
+}
+
+/** The thread every read goes through, unless a read of several jobs brings its own. */
+const shared: Hdf5Thread = { queue: Promise.resolve() };
 
 function start(): Worker {
   // The thread's module sits beside this one: thread.js in dist/; under the tests, the
@@ -36,22 +45,23 @@ function start(): Worker {
 }
 
 function runOne(
-  job: Hdf5Job,
+  thread: Hdf5Thread,
+  job: Hdf5Job | TallyJob,
   timeoutMs: number,
   timeoutReason: string,
   onProgress: (done: number) => void,
-): Promise<WorkerResult<RawTree | SliceValues | RowValues>> {
-  worker ??= start();
-  const w = worker;
+): Promise<WorkerResult<Answer>> {
+  thread.worker ??= start();
+  const w = thread.worker;
   return new Promise((resolve) => {
-    const finish = (result: WorkerResult<RawTree | SliceValues | RowValues>, kill: boolean) => {
+    const finish = (result: WorkerResult<Answer>, kill: boolean) => {
       clearTimeout(timer);
       w.off('message', onMessage);
       w.off('error', onError);
       w.off('exit', onExit);
       w.unref();
       if (kill) {
-        if (worker === w) worker = undefined;
+        if (thread.worker === w) thread.worker = undefined;
         void w.terminate();
       }
       resolve(result);
@@ -82,16 +92,56 @@ function runOne(
   });
 }
 
-/** Runs one job in the worker; jobs run one at a time. */
+/** Runs one job in a thread's worker (the shared one by default); jobs run one at a time. */
 function enqueue<T>(
-  job: Hdf5Job,
+  job: Hdf5Job | TallyJob,
   timeoutMs: number,
   timeoutReason: string,
   onProgress: (done: number) => void = () => {},
+  thread: Hdf5Thread = shared,
 ): Promise<WorkerResult<T>> {
-  const next = queue.then(() => runOne(job, timeoutMs, timeoutReason, onProgress));
-  queue = next.catch(() => undefined);
+  const next = thread.queue.then(() => runOne(thread, job, timeoutMs, timeoutReason, onProgress));
+  thread.queue = next.catch(() => undefined);
   return next as Promise<WorkerResult<T>>;
+}
+
+/**
+ * Threads of their own that a read of several jobs is done with, kept for the next such
+ * read (the next file of a batch, the next check) until none has come for `IDLE_MS`: each
+ * holds its own h5wasm and its wasm heap. Idle, they keep the process from exiting no more
+ * than the shared one does.
+ */
+const spare: Hdf5Thread[] = [];
+const IDLE_MS = 5_000;
+let idle: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * `count` threads for one read of several jobs: the shared one and `count - 1` of their own
+ * (spare ones, else new ones, each loading its own h5wasm on its first job). Give them back
+ * with `closeThreads`.
+ */
+export function hdf5Threads(count: number): Hdf5Thread[] {
+  const own: Hdf5Thread[] = [];
+  while (own.length < count - 1) own.push(spare.pop() ?? { queue: Promise.resolve() });
+  return [shared, ...own];
+}
+
+/** Gives back the threads of `hdf5Threads` once their jobs are done; stops them when idle. */
+export async function closeThreads(threads: readonly Hdf5Thread[]): Promise<void> {
+  for (const t of threads) {
+    if (t === shared) continue;
+    await t.queue;
+    spare.push(t);
+  }
+  clearTimeout(idle);
+  idle = setTimeout(() => {
+    for (const t of spare.splice(0)) {
+      const w = t.worker;
+      t.worker = undefined;
+      void w?.terminate();
+    }
+  }, IDLE_MS);
+  idle.unref();
 }
 
 function seconds(ms: number): number {
@@ -134,5 +184,25 @@ export function readRowsInWorker(
     { ...target, kind: 'rows', request },
     timeoutMs,
     `the HDF5 library did not finish reading rows of '${request.dataset}' within ${seconds(timeoutMs)} s`,
+  );
+}
+
+/**
+ * Reads a range of rows of one part in `thread` into a tally (slice-tally.ts); the time
+ * limit applies to each slice of it (each slice's progress starts it again).
+ */
+export function tallyInWorker(
+  thread: Hdf5Thread,
+  target: Hdf5Target,
+  request: TallyRequest,
+  timeoutMs: number,
+  onProgress?: (done: number) => void,
+): Promise<WorkerResult<RangeTally>> {
+  return enqueue<RangeTally>(
+    { ...target, kind: 'tally', request },
+    timeoutMs,
+    `the HDF5 library did not finish reading a slice of '${request.slice.dataset}' within ${seconds(timeoutMs)} s`,
+    onProgress,
+    thread,
   );
 }
