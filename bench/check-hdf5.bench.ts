@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { checkConfig } from '../src/check/index.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 /** Bytes a row holds: time 8, speed 8, temperature 4, count 8, state 4, a [N, 2] pair 16. */
 const ROW_BYTES = 8 + 8 + 4 + 8 + 4 + 16;
@@ -249,6 +250,16 @@ table(
     row('h5wasm, every dataset whole', n),
   ],
 );
+const said = (m: { ms: number; rss: number }) =>
+  `${(m.ms / 1000).toFixed(2)} s, ${fmtBytes(m.rss)}`;
+if (typeof o !== 'string' && typeof o2 !== 'string')
+  reportSpeed({
+    key: 'hdf5-jobs',
+    ours: said(o2),
+    baseline: said(o),
+    ratio: o.ms / o2.ms,
+    peakRss: o2.rss,
+  });
 // The same values, deflated (level 1): reading is mostly inflating, in each HDF5 thread.
 const packedPath = join(dataDir(), `check-hdf5-${ROWS}-deflate.h5`);
 await generate(packedPath, 1);
