@@ -49,7 +49,8 @@ export const cases: DoublingCases = {
   // 4 levels, then 32: an expansion of 10^31 values never ends.
   'alias bomb': { f: endsIn('too_many_aliases', aliasBomb), n: 4, runs: 1 },
   // 2.5 MiB read (an unknown key), then 20 MiB refused: refusing eight times the text
-  // costs less than reading it, when it is refused before it is read.
+  // costs less than reading it when it is refused before it is read, eight times as much
+  // when it is parsed first.
   'too large': {
     f: (n) => {
       const r = validateConfigText(oneString(n));

@@ -102,8 +102,9 @@ describe('hostile input ends in one clear issue, fast', () => {
   test.each(['deep brackets', 'deep flow maps', 'alias bomb'])('%s: linear in the text', (name) => {
     expect(apart.ratio(name)).toBeLessThan(RATIO_BOUND);
   });
-  test('too large: refused before it is read (20 MiB refused in less time than 2.5 MiB read)', () => {
-    expect(apart.ratio('too large')).toBeLessThan(1);
+  // 0.3 here; 6.6 when the text was parsed before the limit was looked at.
+  test('too large: refused before it is read (20 MiB refused in less than twice the time 2.5 MiB is read)', () => {
+    expect(apart.ratio('too large')).toBeLessThan(2);
   });
 
   test('deep block nesting inside an unknown key', () => {
