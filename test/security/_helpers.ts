@@ -74,7 +74,8 @@ export function heldFor(base: string, head: string, limitMs: number): Promise<nu
  * Milliseconds of CPU this process spends in `f` (the best of `runs`). CPU time, not wall
  * time: on a shared machine a short run can fit in one time slice while a long one is always
  * interrupted, which inflates a wall-clock ratio; the CPU a run uses is what grows with it.
- * Tests run in forks, so no other test file's work is counted.
+ * It counts all the process does: the test processes are kept between files, so it is
+ * measured in a process of its own (`test/helpers/doubling-apart.ts`).
  */
 export async function bestCpuTime(f: () => unknown, runs = 3): Promise<number> {
   let best = Number.POSITIVE_INFINITY;

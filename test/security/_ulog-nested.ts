@@ -9,6 +9,7 @@ import { checkUlog } from '../../src/formats/ulog/check.js';
 import { draftFromUlogProfile } from '../../src/formats/ulog/infer.js';
 import { inspectUlogSource } from '../../src/formats/ulog/inspect.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
+import type { DoublingCases } from '../helpers/doubling-apart.js';
 
 /**
  * `levels` formats L1 … L<levels>, each nesting the next `width` times (the last holds two
@@ -68,3 +69,6 @@ export async function runWidth(n: number): Promise<number> {
   const { profile } = await run(bytes);
   return profile.fields.length;
 }
+
+/** The doubling the test times apart: 1,000 channels, then 8,000 (under the cap). */
+export const cases: DoublingCases = { width: { f: runWidth, n: 500, runs: 2 } };

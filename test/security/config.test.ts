@@ -3,17 +3,15 @@
  * and `prototype` keys are reported wherever they are, and the validated value always
  * holds what was sent. Point 5b: `lint` time grows linearly with the keys of a map.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { run } from '../../src/cli/run.js';
 import { escapePointerToken } from '../../src/model/issue.js';
-import { parseConfigSource, validateConfig, validateConfigText } from '../../src/validate/index.js';
+import { validateConfig, validateConfigText } from '../../src/validate/index.js';
 import { arbDocument } from '../helpers/arbitraries.js';
-import { doublingRatio, RATIO_BOUND } from './_helpers.js';
+import { doublingApart } from '../helpers/doubling-apart.js';
+import { RATIO_BOUND } from './_helpers.js';
+import { cases, shapes } from './_lint-work.js';
 
 const hidden = {
   timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
@@ -121,54 +119,17 @@ describe('point 3: reserved keys', () => {
 });
 
 describe('point 5b: lint is linear in the keys of one map', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'importkit-security-lint-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  // Timed in a Node process of their own: the test processes are kept between files, and a
+  // ratio timed here would count other files' leftover work too.
+  const apart = doublingApart(new URL('./_lint-work.ts', import.meta.url), Object.keys(cases));
+  beforeAll(apart.measure, 240_000);
 
-  const time = 'timeColumn: { columnNumber: 1, format: TIME_FORMAT_ABSOLUTE_RFC3339 }';
-  const shapes: Array<[string, (n: number) => string]> = [
-    [
-      'valid data columns (YAML)',
-      (n) =>
-        `csvConfig:\n  assetName: a\n  firstDataRow: 2\n  ${time}\n  dataColumns:\n${Array.from(
-          { length: n },
-          (_, i) => `    "${i + 2}": { name: c${i}, dataType: CHANNEL_DATA_TYPE_DOUBLE }\n`,
-        ).join('')}`,
-    ],
-    [
-      'unknown keys, each an issue (YAML)',
-      (n) => `${Array.from({ length: n }, (_, i) => `k${i}: ${i}\n`).join('')}csvConfig: {}\n`,
-    ],
-    [
-      'unknown keys, each an issue (JSON)',
-      (n) =>
-        `{${Array.from({ length: n }, (_, i) => `"k${i}": ${i}`).join(', ')}, "csvConfig": {}}`,
-    ],
-    [
-      'a duplicate key at the end (YAML)',
-      (n) => `csvConfig:\n${Array.from({ length: n }, (_, i) => `  k${i}: 1\n`).join('')}  k0: 2\n`,
-    ],
-  ];
-
-  test.each(shapes)('size doubling: %s', async (name, shape) => {
-    const lint = async (n: number) => {
-      const file = join(dir, `c-${n}.${name.includes('JSON') ? 'json' : 'yaml'}`);
-      await writeFile(file, shape(n));
-      const io = { stdout: { write: () => {} }, stderr: { write: () => {} }, env: {}, cwd: dir };
-      const code = await run(['lint', file], io);
-      expect(code).toBe(name.startsWith('valid') ? 0 : 1);
-    };
-    expect(await doublingRatio(lint, 500)).toBeLessThan(RATIO_BOUND);
+  test.each(shapes.map(([name]) => name))('size doubling: %s', (name) => {
+    expect(apart.ratio(name)).toBeLessThan(RATIO_BOUND);
   });
 
-  test('size doubling: reading a map of many keys (the reader checked duplicates pairwise)', async () => {
-    const text = (n: number) =>
-      `csvConfig:\n${Array.from({ length: n }, (_, i) => `  k${i}: 1\n`).join('')}  k0: 2\n`;
-    expect(await doublingRatio((n) => parseConfigSource(text(n)), 3000)).toBeLessThan(RATIO_BOUND);
+  test('size doubling: reading a map of many keys (the reader checked duplicates pairwise)', () => {
+    expect(apart.ratio('reading a map of many keys')).toBeLessThan(RATIO_BOUND);
   });
 
   test('a duplicate key is still reported where it is', () => {
