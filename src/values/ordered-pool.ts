@@ -189,17 +189,19 @@ export function serveParts<T, R>(
  * In a worker thread: a file read with blocking reads, as a ByteSource (the thread has
  * nothing else to do while a read waits, and each awaited read of a file handle costs a
  * trip through the thread pool). `reuse`: for a reader that holds one window at a time
- * (the ULog walk), the bytes of a large read are valid until the second read after it:
- * two buffers take turns, which spares making (and the kernel mapping) a new one a read.
+ * (the ULog walk, the TDMS raw data reader), the bytes of a read of `least` bytes or more
+ * are valid until the second read after it: two buffers take turns, which spares making
+ * (and the kernel mapping) a new one a read. A test passes `least` 0 to reuse them for
+ * every read.
  */
-export function blockingFileSource(path: string, reuse = false): ByteSource {
+export function blockingFileSource(path: string, reuse = false, least = 64 * 1024): ByteSource {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   let bytesRead = 0;
   let reads = 0;
   const turns: Uint8Array[] = [];
   const bytes = (n: number): Uint8Array => {
-    if (!reuse || n < 64 * 1024) return fresh(n);
+    if (!reuse || n === 0 || n < least) return fresh(n);
     const k = reads % 2;
     if ((turns[k]?.byteLength ?? 0) < n) turns[k] = fresh(n);
     return (turns[k] as Uint8Array).subarray(0, n);

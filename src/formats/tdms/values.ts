@@ -142,7 +142,11 @@ export async function readTdmsPart(
     source,
     reads.map((r) => r.request),
     (r, values, at) => feed(reads[r] as Read, values, at),
-    { segments, onProgress: (done) => (end = Math.max(end, done)) },
+    {
+      segments,
+      onProgress: (done) => (end = Math.max(end, done)),
+      blockBytes: input.blockBytes,
+    },
   );
   const parts = reads.map(
     (read): ReadPart => ({
