@@ -191,15 +191,20 @@ export function serveParts<T, R>(
  * trip through the thread pool). `reuse`: for a reader that holds one window at a time
  * (the ULog walk, the TDMS raw data reader), the bytes of a read of `least` bytes or more
  * are valid until the second read after it: two buffers take turns, which spares making
- * (and the kernel mapping) a new one a read. A test passes `least` 0 to reuse them for
- * every read.
+ * (and the kernel mapping) a new one a read. `reuse` may be the list those two buffers are
+ * kept in, for the sources a worker opens one after another (one a part): the buffers of
+ * one part serve the next. A test passes `least` 0 to reuse them for every read.
  */
-export function blockingFileSource(path: string, reuse = false, least = 64 * 1024): ByteSource {
+export function blockingFileSource(
+  path: string,
+  reuse: boolean | Uint8Array[] = false,
+  least = 64 * 1024,
+): ByteSource {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   let bytesRead = 0;
   let reads = 0;
-  const turns: Uint8Array[] = [];
+  const turns: Uint8Array[] = Array.isArray(reuse) ? reuse : [];
   const bytes = (n: number): Uint8Array => {
     if (!reuse || n === 0 || n < least) return fresh(n);
     const k = reads % 2;
