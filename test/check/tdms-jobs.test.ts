@@ -12,7 +12,7 @@ import { readTdmsPart } from '../../src/formats/tdms/values.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { TdmsConfig } from '../../src/model/index.js';
-import { blockingFileSource } from '../../src/values/ordered-pool.js';
+import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -195,6 +195,13 @@ test('ranges read one after another in small blocks through two buffers that tak
           const want = sorted(await readTdmsPart(fresh, input, range));
           expect(sorted(await readTdmsPart(reused, { ...input, blockBytes }, range))).toEqual(want);
           expect(reused.reads).toBeGreaterThanOrEqual(fresh.reads);
+          // As this thread reads a part beside the workers: awaited reads, the same two turns.
+          const here = await readThroughTurns(
+            path,
+            (s) => readTdmsPart(s, { ...input, blockBytes }, range),
+            0,
+          );
+          expect(sorted(here)).toEqual(want);
         } finally {
           await fresh.close();
           await reused.close();

@@ -11,7 +11,7 @@ import { inspectUlog } from '../../src/formats/ulog/inspect.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { UlogConfig } from '../../src/model/index.js';
-import { blockingFileSource } from '../../src/values/ordered-pool.js';
+import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -170,6 +170,9 @@ test('ranges walked one after another through two buffers reused for every read 
           try {
             const want = await readUlogPart(fresh, input, range);
             expect(await readUlogPart(reused, input, range)).toEqual(want);
+            // As this thread walks a range beside the workers: awaited reads, two turns.
+            const here = await readThroughTurns(path, (s) => readUlogPart(s, input, range), 0);
+            expect(here).toEqual(want);
           } finally {
             await fresh.close();
             await reused.close();
