@@ -201,3 +201,7 @@ console.log(
   `\ncheck --full, jobs 1 ÷ jobs ${availableParallelism()}: ${speedup}× (goal ≥ 1.6× on 2 cores).`,
 );
 console.log('Goal: check --full peak RSS < 150 MB.');
+console.log(
+  'On a machine other sessions keep busy, the kernel shares the CPU between sessions, not threads:' +
+    ' a second thread then gains little wall time, and the CPU times compare.',
+);
