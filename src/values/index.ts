@@ -1,4 +1,10 @@
-export { blockingFileSource, jobsOf, runOrdered, serveParts } from './ordered-pool.js';
+export {
+  blockingFileSource,
+  jobsOf,
+  readThroughTurns,
+  runOrdered,
+  serveParts,
+} from './ordered-pool.js';
 export {
   arrayChunk,
   type ChannelTally,

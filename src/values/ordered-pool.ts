@@ -13,6 +13,7 @@
  * this thread, which reads it again.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import type { ByteSource } from '../inspect/shared.js';
@@ -189,21 +190,22 @@ export function serveParts<T, R>(
  * In a worker thread: a file read with blocking reads, as a ByteSource (the thread has
  * nothing else to do while a read waits, and each awaited read of a file handle costs a
  * trip through the thread pool). `reuse`: for a reader that holds one window at a time
- * (the ULog walk), the bytes of a large read are valid until the second read after it:
- * two buffers take turns, which spares making (and the kernel mapping) a new one a read.
+ * (the ULog walk, the TDMS raw data reader), the bytes of a read of `least` bytes or more
+ * are valid until the second read after it: two buffers take turns, which spares making
+ * (and the kernel mapping) a new one a read. `reuse` may be the list those two buffers are
+ * kept in, for the sources a worker opens one after another (one a part): the buffers of
+ * one part serve the next. A test passes `least` 0 to reuse them for every read.
  */
-export function blockingFileSource(path: string, reuse = false): ByteSource {
+export function blockingFileSource(
+  path: string,
+  reuse: boolean | Uint8Array[] = false,
+  least = 64 * 1024,
+): ByteSource {
   const fd = openSync(path, 'r');
   const size = fstatSync(fd).size;
   let bytesRead = 0;
   let reads = 0;
-  const turns: Uint8Array[] = [];
-  const bytes = (n: number): Uint8Array => {
-    if (!reuse || n < 64 * 1024) return fresh(n);
-    const k = reads % 2;
-    if ((turns[k]?.byteLength ?? 0) < n) turns[k] = fresh(n);
-    return (turns[k] as Uint8Array).subarray(0, n);
-  };
+  const bytes = turnsOf(reuse, least);
   return {
     name: path,
     size,
@@ -215,7 +217,7 @@ export function blockingFileSource(path: string, reuse = false): ByteSource {
     },
     read(offset, length) {
       const start = Math.max(0, Math.min(offset, size));
-      const buf = bytes(Math.max(0, Math.min(length, size - start)));
+      const buf = bytes(Math.max(0, Math.min(length, size - start)), reads);
       let got = 0;
       while (got < buf.byteLength) {
         const r = readSync(fd, buf, got, buf.byteLength - got, start + got);
@@ -227,6 +229,71 @@ export function blockingFileSource(path: string, reuse = false): ByteSource {
       return Promise.resolve(got === buf.byteLength ? buf : buf.subarray(0, got));
     },
     close: async () => closeSync(fd),
+  };
+}
+
+/**
+ * In this thread, a part read beside the workers: a file read with awaited reads into two
+ * buffers that take turns, as blockingFileSource with `reuse` (for one reader holding one
+ * window at a time; each part opens its own), sparing a new zeroed 1 MiB buffer a read and
+ * the collections those make. Opens the file, hands it to `fn` and closes it. `least` as
+ * blockingFileSource's.
+ */
+export async function readThroughTurns<R>(
+  path: string,
+  fn: (source: ByteSource) => Promise<R>,
+  least = 64 * 1024,
+): Promise<R> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    let bytesRead = 0;
+    let reads = 0;
+    const bytes = turnsOf(true, least);
+    return await fn({
+      name: path,
+      size,
+      get bytesRead() {
+        return bytesRead;
+      },
+      get reads() {
+        return reads;
+      },
+      async read(offset, length) {
+        const start = Math.max(0, Math.min(offset, size));
+        const buf = bytes(Math.max(0, Math.min(length, size - start)), reads);
+        reads += 1;
+        let got = 0;
+        while (got < buf.byteLength) {
+          const r = await handle.read(buf, got, buf.byteLength - got, start + got);
+          if (r.bytesRead === 0) break;
+          got += r.bytesRead;
+        }
+        bytesRead += got;
+        return got === buf.byteLength ? buf : buf.subarray(0, got);
+      },
+      close: async () => undefined,
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The buffer read `reads` (counted from 0) reads `n` bytes into: with `reuse`, one of two
+ * that take turns (kept in `reuse` when it is a list) once `n` is `least` or more; else a
+ * new one.
+ */
+function turnsOf(
+  reuse: boolean | Uint8Array[],
+  least: number,
+): (n: number, reads: number) => Uint8Array {
+  const turns: Uint8Array[] = Array.isArray(reuse) ? reuse : [];
+  return (n, reads) => {
+    if (!reuse || n === 0 || n < least) return fresh(n);
+    const k = reads % 2;
+    if ((turns[k]?.byteLength ?? 0) < n) turns[k] = fresh(n);
+    return (turns[k] as Uint8Array).subarray(0, n);
   };
 }
 

@@ -7,10 +7,12 @@ import { afterAll, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
 import { inspectTdms } from '../../src/formats/tdms/inspect.js';
+import type { TdmsPart } from '../../src/formats/tdms/jobs.js';
 import { readTdmsPart } from '../../src/formats/tdms/values.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { TdmsConfig } from '../../src/model/index.js';
+import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,25 +60,30 @@ const DOC: ImportDocument = {
 
 type TdmsFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
 
-function fileOf(f: TdmsFile): string {
+/** `notes`: a string channel too (contiguous segments only: interleaved strings are not laid out). */
+function fileOf(f: TdmsFile, notes = false): string {
+  const channels = [
+    ['Time', 'timestamp'],
+    ['speed', 'f64'],
+    ['count', 'i64'],
+    ['level', 'f32'],
+    ...(notes ? ([['note', 'string']] as const) : []),
+  ] as const;
   const specs: SegmentSpec[] = f.segments.map((rows) => ({
     interleaved: f.interleaved,
     objects: [
       { path: ['Log'] },
-      ...(
-        [
-          ['Time', 'timestamp'],
-          ['speed', 'f64'],
-          ['count', 'i64'],
-          ['level', 'f32'],
-        ] as const
-      ).map(([name, type]) => ({ path: ['Log', name], data: { type, count: rows.length } })),
+      ...channels.map(([name, type]) => ({
+        path: ['Log', name],
+        data: { type, count: rows.length },
+      })),
     ],
     values: {
       'Log/Time': rows.map((r) => iso(r.time)),
       'Log/speed': rows.map((r) => r.speed),
       'Log/count': rows.map((r): RawValue => r.count),
       'Log/level': rows.map((r) => r.level),
+      ...(notes ? { 'Log/note': rows.map((r) => `t${r.time}`.repeat(r.time)) } : {}),
     },
   }));
   const path = join(dir, `f${n++}.tdms`);
@@ -135,4 +142,73 @@ test('a worker reads a range of segments as this thread does', async () => {
   } finally {
     await source.close();
   }
+});
+
+/** DOC, with the string channel read too (its chunks checked). */
+const NOTES: TdmsConfig = {
+  ...(DOC.tdmsConfig as TdmsConfig),
+  data: [
+    ...((DOC.tdmsConfig as TdmsConfig).data ?? []),
+    {
+      groupName: 'Log',
+      channelName: 'note',
+      timeChannelName: 'Time',
+      channelConfig: { name: 'note', dataType: 'CHANNEL_DATA_TYPE_STRING' },
+    },
+  ],
+} as TdmsConfig;
+
+/** A part with each read's first rows in row order (smaller pieces find them in another order). */
+function sorted(part: TdmsPart): TdmsPart {
+  const reads = part.reads.map((r) => ({
+    ...r,
+    segments: [...r.segments].sort((a, b) => a[0] - b[0]),
+  }));
+  return { ...part, reads };
+}
+
+test('ranges read one after another in small blocks through two buffers that take turns (as a worker reads its parts) are the ranges read in fresh buffers', async () => {
+  // Every read of the reusing source overwrites the buffer of the read before last: a view
+  // of a block kept past that (metadata, strings, a tally's first places) would differ.
+  const arb = fc.record({
+    f: fileArb.map((f) => ({ ...f, interleaved: false })),
+    blockBytes: fc.integer({ min: 1, max: 96 }),
+    from: fc.integer({ min: 1, max: 9 }),
+    span: fc.integer({ min: 1, max: 10 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(arb, async ({ f, blockBytes, from, span }) => {
+      const path = fileOf(f, true);
+      const profile = await inspectTdms(path);
+      const input = { path, config: NOTES, key: 'tdmsConfig', profile };
+      // Two ranges one after another, as a worker reads its parts: the second range's source
+      // starts on the buffers the first one left.
+      const ranges: Array<[number, number]> = [
+        [from, from + span],
+        [1, Number.MAX_SAFE_INTEGER],
+      ];
+      const turns: Uint8Array[] = [];
+      for (const range of ranges) {
+        const fresh = await openFileSource(path);
+        const reused = blockingFileSource(path, turns, 0);
+        try {
+          const want = sorted(await readTdmsPart(fresh, input, range));
+          expect(sorted(await readTdmsPart(reused, { ...input, blockBytes }, range))).toEqual(want);
+          expect(reused.reads).toBeGreaterThanOrEqual(fresh.reads);
+          // As this thread reads a part beside the workers: awaited reads, the same two turns.
+          const here = await readThroughTurns(
+            path,
+            (s) => readTdmsPart(s, { ...input, blockBytes }, range),
+            0,
+          );
+          expect(sorted(here)).toEqual(want);
+        } finally {
+          await fresh.close();
+          await reused.close();
+        }
+      }
+      expect(turns.length).toBeGreaterThan(0);
+    }),
+    { numRuns: 40 },
+  );
 });

@@ -11,6 +11,7 @@ import { inspectUlog } from '../../src/formats/ulog/inspect.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { UlogConfig } from '../../src/model/index.js';
+import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -143,4 +144,43 @@ test('a worker walks a range of messages as this thread does', async () => {
   } finally {
     await source.close();
   }
+});
+
+test('ranges walked one after another through two buffers reused for every read (as a worker walks its parts) are the ranges walked in fresh buffers', async () => {
+  // Every read of the reusing sources overwrites the buffer of the read before last, and
+  // the second range's source starts on the buffers the first one left.
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(eventArb, { minLength: 1, maxLength: 60 }),
+      fc.integer({ min: 0, max: 400 }),
+      async (events, cut) => {
+        const path = fileOf(events);
+        const profile = await inspectUlog(path);
+        const [start, end] = profile.sections.data;
+        const input = { path, config: DOC.ulogConfig as UlogConfig, key: 'ulogConfig', profile };
+        const at = Math.min(end, start + cut);
+        const ranges = [
+          { partStart: start, partEnd: end, start, end: at },
+          { partStart: start, partEnd: end, start: at, end },
+        ];
+        const turns: Uint8Array[] = [];
+        for (const range of ranges) {
+          const fresh = await openFileSource(path);
+          const reused = blockingFileSource(path, turns, 0);
+          try {
+            const want = await readUlogPart(fresh, input, range);
+            expect(await readUlogPart(reused, input, range)).toEqual(want);
+            // As this thread walks a range beside the workers: awaited reads, two turns.
+            const here = await readThroughTurns(path, (s) => readUlogPart(s, input, range), 0);
+            expect(here).toEqual(want);
+          } finally {
+            await fresh.close();
+            await reused.close();
+          }
+        }
+        expect(turns.length).toBeGreaterThan(0);
+      },
+    ),
+    { numRuns: 25 },
+  );
 });

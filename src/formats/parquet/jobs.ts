@@ -16,7 +16,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
-import { type ChannelTally, type Chunk, jobsOf, type TimeTally } from '../../values/index.js';
+import {
+  type Chunk,
+  jobsOf,
+  joinChannelPart,
+  joinTimePart,
+  newTimeState,
+} from '../../values/index.js';
 import {
   columnsOf,
   optimizedOnly,
@@ -300,78 +306,33 @@ function startWorkers(count: number, lane: Lane, onResult: (k: number, r: RunTal
   });
 }
 
-/** The runs' tallies joined in file order: what one pass over the file tallies. */
+/**
+ * The runs' tallies joined in file order: what one pass over the file tallies. The join is
+ * the one TDMS and ULog parts share (values/tally-merge.ts): a run's rows are the file's
+ * (no shift), runs follow each other with no rows between them, and a run's first time is
+ * the head its join compares with the last time of the runs before.
+ */
 export function joinRuns(runs: readonly RunTally[], withTime: boolean): ValueTallies {
   const out: ValueTallies = { rows: 0, channels: new Map() };
-  const time: TimeTally = { decreases: 0, repeats: 0, nulls: 0 };
-  let last: bigint | number | undefined;
+  const time = newTimeState();
   for (const r of runs) {
     out.rows += r.tallies.rows;
     const t = r.tallies.time;
-    if (t) joinTime(time, t, last, r.first);
-    last = r.last ?? last;
+    if (t) {
+      const head = r.first && { value: r.first.v, row: r.first.row };
+      joinTimePart(
+        time,
+        { tally: t, ...(head ? { head } : {}), prev: r.last, gap: false },
+        true,
+        0,
+      );
+    } else if (r.last !== undefined) time.prev = r.last;
     for (const [column, c] of r.tallies.channels) {
       const into = out.channels.get(column);
-      if (into) joinChannel(into, c);
+      if (into) joinChannelPart(into, c, 0);
       else out.channels.set(column, { ...c, unknown: new Map(c.unknown) });
     }
   }
-  if (withTime) out.time = time;
+  if (withTime) out.time = time.tally;
   return out;
-}
-
-/** Adds a later run's time tally; `last` is the time before it, `first` its first time. */
-function joinTime(
-  into: TimeTally,
-  t: TimeTally,
-  last: bigint | number | undefined,
-  first: RunTally['first'],
-): void {
-  into.nulls += t.nulls;
-  keepFirst(into, t, 'firstNull');
-  if (t.nonFinite !== undefined) {
-    into.nonFinite = (into.nonFinite ?? 0) + t.nonFinite;
-    keepFirst(into, t, 'firstNonFinite');
-  }
-  // Where the runs meet: the comparison one pass makes between them (before any in the run).
-  if (last !== undefined && first !== undefined) {
-    if (first.v < last) {
-      into.decreases += 1;
-      if (into.firstDecrease === undefined) into.firstDecrease = first.row;
-    } else if (first.v === last) {
-      into.repeats += 1;
-      if (into.firstRepeat === undefined) into.firstRepeat = first.row;
-    }
-  }
-  into.decreases += t.decreases;
-  keepFirst(into, t, 'firstDecrease');
-  into.repeats += t.repeats;
-  keepFirst(into, t, 'firstRepeat');
-  if (t.min !== undefined && (into.min === undefined || t.min < into.min)) into.min = t.min;
-  if (t.max !== undefined && (into.max === undefined || t.max > into.max)) into.max = t.max;
-}
-
-/** Adds a later run's channel tally: counts add, the first places and values stay. */
-function joinChannel(into: ChannelTally, c: ChannelTally): void {
-  into.nan += c.nan;
-  into.posInf += c.posInf;
-  into.negInf += c.negInf;
-  keepFirst(into, c, 'firstNonFinite');
-  into.outside += c.outside;
-  into.fractions += c.fractions;
-  keepFirst(into, c, 'firstOutside');
-  const lo = c.outsideMin;
-  const hi = c.outsideMax;
-  if (lo !== undefined && (into.outsideMin === undefined || lo < into.outsideMin))
-    into.outsideMin = lo;
-  if (hi !== undefined && (into.outsideMax === undefined || hi > into.outsideMax))
-    into.outsideMax = hi;
-  // In order of first appearance: a value new to `into` goes after those it has.
-  for (const [v, n] of c.unknown) into.unknown.set(v, (into.unknown.get(v) ?? 0) + n);
-  keepFirst(into, c, 'firstUnknown');
-}
-
-/** Sets `key` of `into` from `from` when `into` has none yet (an earlier run's place stays). */
-function keepFirst<T extends object, K extends keyof T>(into: T, from: T, key: K): void {
-  if (into[key] === undefined && from[key] !== undefined) into[key] = from[key];
 }

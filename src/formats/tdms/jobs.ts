@@ -19,6 +19,8 @@ export interface TdmsPartInput {
   config: TdmsConfig;
   key: string;
   profile: TdmsProfile;
+  /** Bytes read at once (raw.ts; default 1 MiB): small in tests, to overwrite reused buffers often. */
+  blockBytes?: number;
 }
 
 /** A range of segments, [from, to), numbered from 1. */

@@ -79,6 +79,11 @@ export interface TdmsValueOptions {
    * index among all of the channel's values.
    */
   segments?: readonly [number, number] | undefined;
+  /**
+   * Bytes read at once (default 1 MiB): tests read in small blocks, so that a source whose
+   * buffers are reused is overwritten many times a segment.
+   */
+  blockBytes?: number | undefined;
 }
 
 /** Thrown past the last segment wanted: the walk stops there. */
@@ -107,6 +112,7 @@ export async function readTdmsSourceValues(
     cursor: requests.map(() => 0),
     unread: new Map(),
     progress: options.onProgress,
+    block: Math.max(1, Math.floor(options.blockBytes ?? BLOCK_BYTES)),
   };
   const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
   try {
@@ -140,6 +146,8 @@ interface ReadState {
   cursor: number[];
   unread: Map<string, TdmsUnread>;
   progress: ((done: number, total: number) => void) | undefined;
+  /** Bytes read at once (BLOCK_BYTES but in tests). */
+  block: number;
 }
 
 /** Where one object's values lie in a segment. */
@@ -286,7 +294,7 @@ async function readSegment(
   jobs: readonly Job[],
 ): Promise<void> {
   const unit = unitBytes(segment, jobs);
-  if (unit <= BLOCK_BYTES) await readBlocks(read, segment, jobs, unit);
+  if (unit <= read.block) await readBlocks(read, segment, jobs, unit);
   else {
     // Unit by unit, each job's values in it in turn: the reads go forward through the file
     // (an archive member inflated as a stream starts again for a read behind it).
@@ -334,7 +342,7 @@ async function readBlocks(
   jobs: readonly Job[],
   unit: number,
 ): Promise<void> {
-  const per = Math.max(1, Math.floor(BLOCK_BYTES / unit));
+  const per = Math.max(1, Math.floor(read.block / unit));
   const units = Math.ceil(segment.length / unit);
   const next = jobs.map(() => 0);
   for (let u0 = 0; u0 < units; u0 += per) {
@@ -479,7 +487,7 @@ async function readLargeUnit(
       v += await readStrings(read, segment, job, unitStart, v - u * p.perUnit, b - v, at);
       continue;
     }
-    const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(BLOCK_BYTES / p.size)));
+    const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(read.block / p.size)));
     const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
     const length = (n - 1) * run.stride + p.size;
     const bytes = await read.data.read(segment.offset + run.start, length);

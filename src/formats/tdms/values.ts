@@ -23,6 +23,7 @@ import {
   type JudgedChannel,
   jobsOf,
   newTimeState,
+  readThroughTurns,
   type TimeState,
   tallyTime,
   timeValueIssues,
@@ -105,7 +106,9 @@ export async function tdmsValueIssues(
       ? await readTdmsParts(
           { path, config, key, profile, jobs },
           reads,
-          (range) => readTdmsPart(source, { path, config, key, profile }, range),
+          // A part read here beside the workers reads as they do: into two buffers that take turns.
+          (range) =>
+            readThroughTurns(path, (s) => readTdmsPart(s, { path, config, key, profile }, range)),
           options.onProgress,
         )
       : await readTdmsValues(
@@ -142,7 +145,11 @@ export async function readTdmsPart(
     source,
     reads.map((r) => r.request),
     (r, values, at) => feed(reads[r] as Read, values, at),
-    { segments, onProgress: (done) => (end = Math.max(end, done)) },
+    {
+      segments,
+      onProgress: (done) => (end = Math.max(end, done)),
+      blockBytes: input.blockBytes,
+    },
   );
   const parts = reads.map(
     (read): ReadPart => ({

@@ -24,6 +24,7 @@ import {
   type Judge,
   jobsOf,
   newTimeState,
+  readThroughTurns,
   type TimeState,
   type TimeTally,
   tallyTime,
@@ -313,7 +314,8 @@ export async function readUlogValues(
   const jobs = options.full && options.planned ? jobsOf(options.jobs) : 1;
   if (source && path !== undefined && options.planned && jobs > 1) {
     const input = { ...options.planned, path, profile };
-    const here = (range: UlogRange) => readUlogPart(source, input, range);
+    // A range walked here beside the workers reads as they do: into two buffers that take turns.
+    const here = (range: UlogRange) => readThroughTurns(path, (s) => readUlogPart(s, input, range));
     const split = { jobs, least: options.rangeBytes };
     await readUlogParts({ ...input, ...split }, source, plan.axes, sizes, here, options.onProgress);
     return;

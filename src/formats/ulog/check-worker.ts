@@ -10,9 +10,11 @@ import type { UlogPartInput, UlogRange } from './check-jobs.js';
 import { readUlogPart } from './check-values.js';
 
 const input = workerData as UlogPartInput;
+/** The two read buffers, kept from one part to the next. */
+const turns: Uint8Array[] = [];
 serveParts(async (range: UlogRange) => {
   // The walk holds one window at a time: two read buffers can take turns.
-  const source = blockingFileSource(input.path, true);
+  const source = blockingFileSource(input.path, turns);
   try {
     return await readUlogPart(source, input, range);
   } finally {
