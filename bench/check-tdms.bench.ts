@@ -19,6 +19,7 @@ import { TdmsWriter } from '../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../src/check/index.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const SEGMENTS = 150;
 const ROWS = 100_000;
@@ -201,6 +202,17 @@ console.log(
   `\ncheck --full, jobs 1 ÷ jobs ${availableParallelism()}: ${speedup}× (goal ≥ 1.6× on 2 cores).`,
 );
 console.log('Goal: check --full peak RSS < 150 MB.');
+if (typeof full !== 'string' && typeof full1 !== 'string') {
+  const said = (r: typeof full1) =>
+    `${(r.ms / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), ${fmtBytes(r.rss)}`;
+  reportSpeed({
+    key: 'tdms-jobs',
+    ours: `${said(full)}, ${availableParallelism()} jobs`,
+    baseline: said(full1),
+    ratio: full1.ms / full.ms,
+    peakRss: full.rss,
+  });
+}
 console.log(
   'On a machine other sessions keep busy, the kernel shares the CPU between sessions, not threads:' +
     ' a second thread then gains little wall time, and the CPU times compare.',

@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { body, type FormatSpec, sizeOf, UlogWriter } from '../scripts/fixtures/ulog-writer.js';
 import { dataDir, fmtBytes, MiB, table } from './_measure.js';
+import { reportSpeed } from './_speed.js';
 
 const SIZES = [
   { label: '100 MB', bytes: 1e8 },
@@ -392,6 +393,14 @@ async function checkTable(): Promise<void> {
       ],
     ],
   );
+  if (typeof full === 'object' && typeof full1 === 'object')
+    reportSpeed({
+      key: 'ulog-jobs',
+      ours: `${checked(full).replace(/ \(\d+ channels.*$/, '')}, ${availableParallelism()} jobs`,
+      baseline: checked(full1).replace(/ \(\d+ channels.*$/, ''),
+      ratio: full1.ms / full.ms,
+      peakRss: full.maxRss,
+    });
   console.log(
     '\nTargets: check --full peak RSS under 150 MB; jobs 1 ÷ jobs 2 ≥ 1.6x on 2 cores.' +
       '\nOn a machine other sessions keep busy, the kernel shares the CPU between sessions, not' +
