@@ -7,7 +7,7 @@
  * Only a folder is split: its members are files each thread opens by path. An archive is
  * read in one pass in this thread (a tar, a tar.gz) or through one reader (a zip). A worker
  * costs its start (its modules, about 0.3 s) and its memory, which a few members do not
- * win back: below MIN_MEMBERS the walk stays in this thread.
+ * win back: below 128 members (batch.ts) the walk stays in this thread.
  */
 import { openFolderMember } from '../inspect/index.js';
 import type { BatchConfig } from '../model/index.js';
@@ -17,8 +17,6 @@ import type { CheckOptions } from './options.js';
 
 /** Members a thread examines per run it takes. */
 const RUN = 32;
-/** The least members for which the walk uses worker threads. */
-export const MIN_MEMBERS = 4 * RUN;
 
 /** What every worker gets once. */
 export interface BatchThreadInput {

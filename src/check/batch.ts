@@ -14,7 +14,6 @@ import type { BatchConfig } from '../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint, pathSuggester } from '../validate/index.js';
 import { examine, type Seen } from './batch-member.js';
-import { examineInThreads, MIN_MEMBERS } from './batch-threads.js';
 import type { CheckOptions } from './options.js';
 
 function missingIssue(
@@ -98,7 +97,7 @@ async function walkMembers(
   const each = memberOptions(options, jobs, container.count);
   let done = 0;
   try {
-    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= MIN_MEMBERS)
+    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
       return await walkInThreads(batch, path, container, { ...options, jobs });
     await container.walk(async (member, open) => {
       if (!leftOutByName(member.path)) {
@@ -131,8 +130,13 @@ async function walkInThreads(
   // Members left out by their name count as done from the start, as the walk counts them.
   const progress = (done: number) => onProgress?.(done + count - paths.length, count);
   const input = { batch, root, options: { ...rest, jobs: 1 } };
+  // Loaded here: a check of one file (or of a few members) never needs the worker pool.
+  const { examineInThreads } = await import('./batch-threads.js');
   return examineInThreads(input, paths, options.jobs, progress);
 }
+
+/** The least members of a folder for which the walk uses worker threads (batch-threads.ts). */
+export const THREADED_MEMBERS = 128;
 
 /** The paths of the members a batch examines (those not left out by their name). */
 async function memberPaths(container: Container): Promise<string[]> {

@@ -38,8 +38,8 @@ export {
   leftOutByContent,
   leftOutByName,
   openContainer,
+  openFolderMember,
 } from './archive/container.js';
-export { openFolderMember } from './archive/folder.js';
 export type { UnpackOptions } from './archive/unpack.js';
 export {
   hideRoot,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { MIN_MEMBERS } from '../../src/check/batch-threads.js';
+import { THREADED_MEMBERS } from '../../src/check/batch.js';
 import { checkBatch } from '../../src/check/index.js';
 import type { BatchConfig } from '../../src/model/index.js';
 
@@ -77,7 +77,7 @@ function folderOf(kinds: Member[]): { root: string; batch: BatchConfig } {
 test('a folder of many members: the same issues for jobs 1, 2 and 4, progress to the last member', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(memberArb, { minLength: MIN_MEMBERS, maxLength: MIN_MEMBERS + 40 }),
+      fc.array(memberArb, { minLength: THREADED_MEMBERS, maxLength: THREADED_MEMBERS + 40 }),
       fc.boolean(),
       async (kinds, full) => {
         const { root, batch } = folderOf(kinds);

@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { formatById, formats } from '../../formats/index.js';
-import { openFileSource } from '../byte-source.js';
+import { type ByteSource, openFileSource } from '../byte-source.js';
 import { gunzipHead, isGzip } from '../gzip-source.js';
 import type { FileFormat } from '../profile.js';
 import type { Container, ContainerKind } from './types.js';
@@ -106,4 +106,12 @@ export async function openContainer(
     default:
       return (await import('./tar.js')).openTar(path, name, kind === 'tar.gz');
   }
+}
+
+/**
+ * A file of the folder at `root`, read in place and named by its path in the folder, as the
+ * folder's walk reads it (a batch's worker threads open members with it).
+ */
+export async function openFolderMember(root: string, path: string): Promise<ByteSource> {
+  return (await import('./folder.js')).openFolderMember(root, path);
 }
