@@ -7,7 +7,7 @@
  * Only a folder is split: its members are files each thread opens by path. An archive is
  * read in one pass in this thread (a tar, a tar.gz) or through one reader (a zip). A worker
  * costs its start (its modules, about 0.3 s) and its memory, which a few members do not
- * win back: below 128 members (batch.ts) the walk stays in this thread.
+ * win back: below 256 members (batch.ts, as `lint --jobs`) the walk stays in this thread.
  */
 import { openFolderMember } from '../inspect/index.js';
 import type { BatchConfig } from '../model/index.js';

@@ -136,7 +136,7 @@ async function walkInThreads(
 }
 
 /** The least members of a folder for which the walk uses worker threads (batch-threads.ts). */
-export const THREADED_MEMBERS = 128;
+export const THREADED_MEMBERS = 256;
 
 /** The paths of the members a batch examines (those not left out by their name). */
 async function memberPaths(container: Container): Promise<string[]> {

@@ -21,7 +21,7 @@ export interface CheckOptions {
    * `full` of a CSV, Parquet, TDMS or ULog file: threads, this one and workers (default: the
    * cores for CSV, 1 for the others; 1 reads in this thread); of an HDF5 file, HDF5 threads
    * (default 1). A batch: members checked at once (default 2), sharing the jobs; a folder
-   * of many members (128 or more) is shared by as many threads.
+   * of many members (256 or more) is shared by as many threads.
    */
   jobs?: number;
   /**

@@ -77,7 +77,7 @@ function folderOf(kinds: Member[]): { root: string; batch: BatchConfig } {
 test('a folder of many members: the same issues for jobs 1, 2 and 4, progress to the last member', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(memberArb, { minLength: THREADED_MEMBERS, maxLength: THREADED_MEMBERS + 40 }),
+      fc.array(memberArb, { minLength: THREADED_MEMBERS, maxLength: THREADED_MEMBERS + 20 }),
       fc.boolean(),
       async (kinds, full) => {
         const { root, batch } = folderOf(kinds);

@@ -159,7 +159,11 @@ describe('no data-sized array is spread into a call', () => {
 });
 
 describe('batches', () => {
-  doubling('batches', ['did-you-mean hints', 'a folder of n files in nested subfolders']);
+  doubling('batches', [
+    'did-you-mean hints',
+    'a folder of n files in nested subfolders',
+    'a folder of n files, in two threads',
+  ]);
 });
 
 test('every case of the work module has its test', () => {
