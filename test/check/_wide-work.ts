@@ -19,7 +19,8 @@ export async function teardown(): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-const doc = (columns: number): ImportDocument => ({
+/** A CsvConfig of an RFC 3339 time column and `columns` INT_32 columns after it. */
+export const doc = (columns = 1): ImportDocument => ({
   csvConfig: {
     assetName: 'a',
     firstDataRow: 2,

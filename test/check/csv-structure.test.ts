@@ -9,6 +9,7 @@ import { InspectError } from '../../src/inspect/index.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import { doublingApart } from '../helpers/doubling-apart.js';
 import { RATIO_BOUND } from '../security/_helpers.js';
+import { doc } from './_wide-work.js';
 
 /**
  * Sampled check, full check, inspect and infer give one verdict on a file's structure:
@@ -22,20 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-});
-
-const doc = (columns = 1): ImportDocument => ({
-  csvConfig: {
-    assetName: 'a',
-    firstDataRow: 2,
-    timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_RFC3339' },
-    dataColumns: Object.fromEntries(
-      Array.from({ length: columns }, (_, c) => [
-        String(c + 2),
-        { name: `v${c + 2}`, dataType: 'CHANNEL_DATA_TYPE_INT_32' as const },
-      ]),
-    ),
-  },
 });
 
 const times = (n: number) =>
