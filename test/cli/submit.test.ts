@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { run } from '../../src/cli/run.js';
 import { type Emulator, startEmulator } from '../../src/emulator/index.js';
@@ -193,8 +193,15 @@ describe('importkit submit', () => {
       ['status', dataImportId, '--wait', '--json', '--poll-interval', '0.01'],
       t.io,
     );
-    await new Promise((r) => setTimeout(r, 150));
-    expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
+    // Interrupted once it waits: its SIGINT listener is in and it has said the status (on a
+    // busy machine that can take longer than any fixed pause).
+    await vi.waitFor(
+      () => {
+        expect(process.listenerCount('SIGINT')).toBe(listeners + 1);
+        expect(t.err()).toContain('status: PENDING');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     process.emit('SIGINT');
     expect(await waiting).toBe(130);
     expect(process.listenerCount('SIGINT')).toBe(listeners);
