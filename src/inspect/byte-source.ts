@@ -58,8 +58,15 @@ export function wholeFileOf(source: ByteSource): string | undefined {
   return place?.kind === 'file' && place.start === 0 ? place.path : undefined;
 }
 
-/** Opens a file for positioned reads. Nothing is read until `read` is called. */
-export async function openFileSource(path: string): Promise<ByteSource> {
+/**
+ * Opens a file for positioned reads. Nothing is read until `read` is called. `into` gives
+ * the buffer read number `reads` (from 0) of `n` bytes goes into (default: a new one each;
+ * a reader that holds one window at a time may pass buffers that take turns).
+ */
+export async function openFileSource(
+  path: string,
+  into: (n: number, reads: number) => Uint8Array = (n) => new Uint8Array(n),
+): Promise<ByteSource> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
   let bytesRead = 0;
@@ -79,7 +86,7 @@ export async function openFileSource(path: string): Promise<ByteSource> {
       if (closed) throw new Error(`${basename(path)}: read after close`);
       const start = Math.max(0, Math.min(offset, size));
       const n = Math.max(0, Math.min(length, size - start));
-      const buf = new Uint8Array(n);
+      const buf = into(n, reads);
       let got = 0;
       while (got < n) {
         const { bytesRead: r } = await handle.read(buf, got, n - got, start + got);

@@ -13,10 +13,9 @@
  * this thread, which reads it again.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
-import type { ByteSource } from '../inspect/shared.js';
+import { type ByteSource, openFileSource } from '../inspect/shared.js';
 
 export interface OrderedPoolOptions<T, R> {
   /** The worker's module: it calls `serveParts` with the function that reads a part. */
@@ -244,38 +243,11 @@ export async function readThroughTurns<R>(
   fn: (source: ByteSource) => Promise<R>,
   least = 64 * 1024,
 ): Promise<R> {
-  const handle = await open(path, 'r');
+  const source = await openFileSource(path, turnsOf(true, least));
   try {
-    const { size } = await handle.stat();
-    let bytesRead = 0;
-    let reads = 0;
-    const bytes = turnsOf(true, least);
-    return await fn({
-      name: path,
-      size,
-      get bytesRead() {
-        return bytesRead;
-      },
-      get reads() {
-        return reads;
-      },
-      async read(offset, length) {
-        const start = Math.max(0, Math.min(offset, size));
-        const buf = bytes(Math.max(0, Math.min(length, size - start)), reads);
-        reads += 1;
-        let got = 0;
-        while (got < buf.byteLength) {
-          const r = await handle.read(buf, got, buf.byteLength - got, start + got);
-          if (r.bytesRead === 0) break;
-          got += r.bytesRead;
-        }
-        bytesRead += got;
-        return got === buf.byteLength ? buf : buf.subarray(0, got);
-      },
-      close: async () => undefined,
-    });
+    return await fn(source);
   } finally {
-    await handle.close();
+    await source.close();
   }
 }
 
