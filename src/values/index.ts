@@ -24,7 +24,13 @@ export {
   type ValuePlace,
   withoutRestatedTypeIssues,
 } from './tally.js';
-export { HeadWatch, joinChannelPart, joinTimePart, type TimePart } from './tally-merge.js';
+export {
+  HeadWatch,
+  headOf,
+  joinChannelPart,
+  joinTimePart,
+  type TimePart,
+} from './tally-merge.js';
 export {
   absoluteRangeIssue,
   describeDate,

@@ -55,8 +55,11 @@ export class HeadWatch {
   }
 }
 
-/** The first value of a piece that a time tally compares (not null, not NaN/±inf), with its row. */
-function headOf(piece: Chunk, base: number): TimePart['head'] {
+/**
+ * The first value of a piece that a time tally compares (not null, not NaN/±inf), with its
+ * row (1-based, rows counted from `base`): a part's head when the piece is its first with one.
+ */
+export function headOf(piece: Chunk, base: number): TimePart['head'] {
   const values = piece.numbers;
   if (values === undefined) return undefined;
   for (let i = 0; i < piece.length; i++) {

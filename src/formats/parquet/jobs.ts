@@ -17,11 +17,12 @@
 import { Worker } from 'node:worker_threads';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import {
-  type Chunk,
+  headOf,
   jobsOf,
   joinChannelPart,
   joinTimePart,
   newTimeState,
+  type TimePart,
 } from '../../values/index.js';
 import {
   columnsOf,
@@ -46,7 +47,7 @@ export interface Run {
 /** One run's tallies, with its first time value (and its row, 1-based) and its last. */
 export interface RunTally {
   tallies: ValueTallies;
-  first?: { v: bigint | number; row: number } | undefined;
+  first?: TimePart['head'] | undefined;
   last?: bigint | number | undefined;
 }
 
@@ -191,7 +192,7 @@ export async function scanRun(lane: Lane, k: number, onRows?: (rows: number) => 
   const t = valueTallier(lane.time, lane.channels);
   let first: RunTally['first'];
   const feed: typeof t.feed = (column, chunk, base) => {
-    if (first === undefined && column === lane.time) first = firstTime(chunk, base);
+    if (first === undefined && column === lane.time) first = headOf(chunk, base);
     t.feed(column, chunk, base);
   };
   const columns = columnsOf(lane.time, lane.channels);
@@ -202,19 +203,6 @@ export async function scanRun(lane: Lane, k: number, onRows?: (rows: number) => 
   });
   const out: RunTally = { tallies: t.done(rows), first, last: t.timeState?.prev };
   return out;
-}
-
-/** The first time value a chunk holds (not null, not NaN or ±inf), with its row (1-based). */
-function firstTime(chunk: Chunk, base: number): RunTally['first'] {
-  const values = chunk.numbers;
-  if (values === undefined) return undefined;
-  for (let i = 0; i < chunk.length; i++) {
-    if (chunk.has !== undefined && !chunk.has(i)) continue;
-    const v = values[i] as bigint | number;
-    if (typeof v === 'number' && v - v !== 0) continue;
-    return { v, row: base + i + 1 };
-  }
-  return undefined;
 }
 
 /** Claims runs from the lane's counter and reads them, until none is left. */
@@ -319,10 +307,9 @@ export function joinRuns(runs: readonly RunTally[], withTime: boolean): ValueTal
     out.rows += r.tallies.rows;
     const t = r.tallies.time;
     if (t) {
-      const head = r.first && { value: r.first.v, row: r.first.row };
       joinTimePart(
         time,
-        { tally: t, ...(head ? { head } : {}), prev: r.last, gap: false },
+        { tally: t, ...(r.first ? { head: r.first } : {}), prev: r.last, gap: false },
         true,
         0,
       );
