@@ -169,6 +169,11 @@ export function readRows(file: string): StoredRow[] {
     .map((line) => JSON.parse(line) as StoredRow);
 }
 
+/** The rows kept in `file` (`speed.json`), the latest of each kind; none when there is no file. */
+export function readKept(file: string): StoredRow[] {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StoredRow[]) : [];
+}
+
 /** Keeps the latest row of each kind: `kept` updated with `fresh`. */
 export function keepLatest(kept: StoredRow[], fresh: StoredRow[]): StoredRow[] {
   const byKey = new Map(kept.map((r) => [r.key, r]));
@@ -213,7 +218,7 @@ export function withSpeedTable(readme: string, table: string): string {
 
 /** Rewrites the speed table of the README at `path` from the rows kept in `kept`. */
 export function writeReadmeTable(path: string, kept: string): void {
-  const rows = existsSync(kept) ? (JSON.parse(readFileSync(kept, 'utf8')) as StoredRow[]) : [];
+  const rows = readKept(kept);
   if (rows.length === 0) throw new Error(`no figures kept in ${kept}: run \`npm run bench\` first`);
   writeFileSync(path, withSpeedTable(readFileSync(path, 'utf8'), renderSpeedTable(rows)));
 }

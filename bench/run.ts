@@ -8,13 +8,14 @@
  * from the figures kept (with benchmark names too, after running those).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDir, table } from './_measure.js';
 import {
   keepLatest,
   ROWS_ENV,
+  readKept,
   readRows,
   SPEEDS,
   type StoredRow,
@@ -78,6 +79,5 @@ function summarize(rows: StoredRow[]): void {
       ];
     }),
   );
-  const before = existsSync(kept) ? (JSON.parse(readFileSync(kept, 'utf8')) as StoredRow[]) : [];
-  writeFileSync(kept, `${JSON.stringify(keepLatest(before, rows), null, 2)}\n`);
+  writeFileSync(kept, `${JSON.stringify(keepLatest(readKept(kept), rows), null, 2)}\n`);
 }
