@@ -6,12 +6,12 @@
  * canonical key order is read from them too), not fflate (a plain file needs no inflater),
  * not the HTTP client.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { packagesOf, tracedRun, tracedUrls } from '../helpers/load-trace.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-cold-'));
@@ -40,31 +40,15 @@ writeFileSync(
 /** The packages a CLI run of `args` loads (by name), after checking it exits with 0. */
 function packagesLoaded(name: string, args: string[]): Set<string> {
   const trace = join(dir, `${name}.trace`);
-  const hooks = pathToFileURL(join(repoRoot, 'test', 'helpers', 'load-trace-hooks.mjs')).href;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
   const cli = pathToFileURL(join(repoRoot, 'src', 'cli', 'index.ts')).href;
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(join(repoRoot, 'test', 'helpers', 'ts-register.mjs')).href,
-      '--import',
-      `data:text/javascript,${encodeURIComponent(register)}`,
-      '--input-type=module',
-      '--eval',
-      `const { run, processIo } = await import(${JSON.stringify(cli)});
+  const r = tracedRun(
+    trace,
+    `const { run, processIo } = await import(${JSON.stringify(cli)});
 process.exitCode = await run(${JSON.stringify(args)}, processIo());`,
-    ],
-    { encoding: 'utf8', env: { ...process.env, IMPORTKIT_LOAD_TRACE: trace }, timeout: 60_000 },
   );
   expect(r.stderr).not.toMatch(/error|warning/i);
   expect(r.status).toBe(0);
-  const urls = readFileSync(trace, 'utf8').trim().split('\n');
-  return new Set(
-    urls
-      .map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1])
-      .filter((p): p is string => p !== undefined),
-  );
+  return packagesOf(tracedUrls(trace));
 }
 
 const NEVER = ['zod', 'fflate', '@modelcontextprotocol/sdk', 'hyparquet', 'parquet-wasm', 'h5wasm'];

@@ -5,12 +5,12 @@
  * other formats read with (hyparquet, parquet-wasm, h5wasm). Each runs in a fresh Node
  * process whose every module load is written down by a hook.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { packagesOf, tracedRun, tracedUrls } from '../helpers/load-trace.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-lazy-'));
@@ -30,24 +30,11 @@ const document = {
 /** The modules a child process loads while it runs `script` (with STAGE: the stage's entry). */
 function modulesLoaded(stage: string, script: string): string[] {
   const trace = join(dir, `${stage}.trace`);
-  const hooks = pathToFileURL(join(repoRoot, 'test', 'helpers', 'load-trace-hooks.mjs')).href;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`;
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(join(repoRoot, 'test', 'helpers', 'ts-register.mjs')).href,
-      '--import',
-      `data:text/javascript,${encodeURIComponent(register)}`,
-      '--input-type=module',
-      '--eval',
-      `const STAGE = await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'src', stage, 'index.ts')).href)});\n${script}`,
-    ],
-    { encoding: 'utf8', env: { ...process.env, IMPORTKIT_LOAD_TRACE: trace }, timeout: 60_000 },
-  );
+  const entry = pathToFileURL(join(repoRoot, 'src', stage, 'index.ts')).href;
+  const r = tracedRun(trace, `const STAGE = await import(${JSON.stringify(entry)});\n${script}`);
   expect(r.stderr).toBe('');
   expect(r.stdout.trim()).toBe('done');
-  return readFileSync(trace, 'utf8').trim().split('\n');
+  return tracedUrls(trace);
 }
 
 /** Of the loaded URLs: the source files under src/formats/ (relative), and the packages. */
@@ -55,10 +42,7 @@ function split(urls: string[]) {
   const formats = urls
     .map((u) => /\/src\/(formats\/.*)$/.exec(u)?.[1])
     .filter((f): f is string => f !== undefined);
-  const packages = urls
-    .map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1])
-    .filter((p): p is string => p !== undefined);
-  return { formats, packages: new Set(packages) };
+  return { formats, packages: packagesOf(urls) };
 }
 
 const OTHER_FORMAT_CODE = /^formats\/(parquet|hdf5|tdms|ulog|ch10)\/(?!index\.ts$)/;
