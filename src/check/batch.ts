@@ -98,7 +98,7 @@ async function walkMembers(
   let done = 0;
   try {
     if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
-      return await walkInThreads(batch, path, container, { ...options, jobs });
+      return await walkInThreads(batch, path, container, each, jobs, options.onProgress);
     await container.walk(async (member, open) => {
       if (!leftOutByName(member.path)) {
         const source = await open();
@@ -117,22 +117,25 @@ async function walkMembers(
   return seen;
 }
 
-/** A folder's members examined by `options.jobs` threads (batch-threads.ts). */
+/**
+ * A folder's members examined by `jobs` threads (batch-threads.ts), each member with `each`
+ * (memberOptions: one job a member, no progress of its own).
+ */
 async function walkInThreads(
   batch: BatchConfig,
   root: string,
   folder: Container,
-  options: CheckOptions & { jobs: number },
+  each: Omit<CheckOptions, 'onProgress'>,
+  jobs: number,
+  onProgress: CheckOptions['onProgress'],
 ): Promise<Map<string, Seen>> {
   const paths = await memberPaths(folder);
-  const { onProgress, ...rest } = options;
   const count = folder.count ?? paths.length;
   // Members left out by their name count as done from the start, as the walk counts them.
   const progress = (done: number) => onProgress?.(done + count - paths.length, count);
-  const input = { batch, root, options: { ...rest, jobs: 1 } };
   // Loaded here: a check of one file (or of a few members) never needs the worker pool.
   const { examineInThreads } = await import('./batch-threads.js');
-  return examineInThreads(input, paths, options.jobs, progress);
+  return examineInThreads({ batch, root, options: each }, paths, jobs, progress);
 }
 
 /** The least members of a folder for which the walk uses worker threads (batch-threads.ts). */
@@ -152,7 +155,7 @@ function memberOptions(
   options: CheckOptions,
   jobs: number,
   members: number | undefined,
-): CheckOptions {
+): Omit<CheckOptions, 'onProgress'> {
   const { onProgress: _, ...rest } = options;
   const atOnce = Math.max(1, Math.min(jobs, members ?? jobs));
   return { ...rest, jobs: Math.max(1, Math.floor(jobs / atOnce)) };
