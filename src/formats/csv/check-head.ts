@@ -53,11 +53,12 @@ export async function nextLineStart(
       const bytes = await source.read(at, 64 * 1024);
       if (bytes.byteLength === 0) return size;
       for (let i = 0; i < bytes.byteLength; i++) {
-        if (bytes[i] === 10 || bytes[i] === 13) {
-          let j = i + 1;
-          if (bytes[i] === 13 && bytes[j] === 10) j += 1;
-          return at + j;
-        }
+        if (bytes[i] === 10) return at + i + 1;
+        if (bytes[i] !== 13) continue;
+        // A CR ends a line unless an LF follows, which may be the next read's first byte.
+        const next =
+          i + 1 < bytes.byteLength ? bytes[i + 1] : (await source.read(at + i + 1, 1))[0];
+        return at + i + (next === 10 ? 2 : 1);
       }
       at += bytes.byteLength;
     }
