@@ -1,10 +1,3 @@
-/**
- * `checkBatch` of an archive checks each listed member in place, through its byte source:
- * the issues are those of the folder the archive was made from, whether the members are
- * stored, deflated, in a tar or in a tar.gz, sampled or `--full`, HDF5 members included
- * (the HDF5 library reads them where they lie, through their place); and no file is written.
- */
-import { watch } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +9,7 @@ import type { BatchConfig } from '../../src/model/batch.js';
 import type { Issue } from '../../src/model/issue.js';
 import { tarOf } from '../helpers/archives.js';
 import { repoRoot } from '../helpers/paths.js';
+import { tempWritesDuring } from '../helpers/temp-writes.js';
 
 const campaign = join(repoRoot, 'fixtures', 'batch', 'campaign');
 const expected = (
@@ -112,23 +106,7 @@ describe('checkBatch reads archive members in place', () => {
 
   /** The names written under a private temp folder (TMPDIR) while `run` runs. */
   async function writtenDuring(run: () => Promise<void>): Promise<string[]> {
-    const saved = process.env.TMPDIR;
-    const privateTmp = await mkdtemp(join(tmp, 'tmp-'));
-    const written: string[] = [];
-    const watcher = watch(privateTmp, { recursive: false }, (_, name) => {
-      written.push(String(name));
-    });
-    process.env.TMPDIR = privateTmp;
-    try {
-      expect(tmpdir()).toBe(privateTmp);
-      await run();
-      // Events arrive on the event loop: give them a turn before looking.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return written;
-    } finally {
-      process.env.TMPDIR = saved;
-      watcher.close();
-    }
+    return (await tempWritesDuring(tmp, run)).written;
   }
 
   test('no file is written while an archive is checked', async () => {

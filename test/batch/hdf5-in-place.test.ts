@@ -4,16 +4,7 @@
  * source says where its bytes are (a file's range, deflate data, a gzip stream), and
  * nothing is written to the temp folder while the archive is inferred.
  */
-import {
-  type FSWatcher,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +21,7 @@ import {
 import { tarOf } from '../helpers/archives.js';
 import { timeAndValues } from '../helpers/hdf5.js';
 import { platformExamples, repoRoot } from '../helpers/paths.js';
+import { tempWritesDuring } from '../helpers/temp-writes.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'importkit-hdf5-in-place-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -70,24 +62,8 @@ beforeAll(async () => {
 
 /** Runs `inferBatch` with the OS temp folder pointed at an empty folder that is watched. */
 async function inferWatchingTemp(path: string): Promise<{ draft: BatchDraft; written: string[] }> {
-  const saved = process.env.TMPDIR;
-  const temp = mkdtempSync(join(tmp, 'temp-'));
-  const written: string[] = [];
-  let watcher: FSWatcher | undefined;
-  try {
-    process.env.TMPDIR = temp;
-    expect(tmpdir()).toBe(temp);
-    watcher = watch(temp, (_event, name) => written.push(String(name)));
-    const draft = await inferBatch(path, { jobs: 2 });
-    // Let the watcher's events of the walk arrive.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    written.push(...readdirSync(temp));
-    return { draft, written };
-  } finally {
-    watcher?.close();
-    process.env.TMPDIR = saved;
-    rmSync(temp, { recursive: true, force: true });
-  }
+  const { result, written } = await tempWritesDuring(tmp, () => inferBatch(path, { jobs: 2 }));
+  return { draft: result, written };
 }
 
 describe('HDF5 members read in place', () => {
