@@ -58,6 +58,50 @@ export function wholeFileOf(source: ByteSource): string | undefined {
   return place?.kind === 'file' && place.start === 0 ? place.path : undefined;
 }
 
+/** What a source is made of; `sourceOf` adds the rest (bounds, counts). */
+export interface SourceParts {
+  name: string;
+  size: number;
+  place?: Place | undefined;
+  /**
+   * Reads `n` bytes (at least 1) at `start`, both inside the source; shorter only at its end.
+   * `reads`: the reads made before this one (a reader whose buffers take turns counts on it).
+   */
+  readAt(start: number, n: number, reads: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * A ByteSource over `parts`: a read is cut to the source's bounds (nothing is asked of
+ * `readAt` for a read of nothing), and each read is counted (`bytesRead`, `reads`). Every
+ * source is made by this one, whatever its bytes are read from.
+ */
+export function sourceOf(parts: SourceParts): ByteSource {
+  const { size } = parts;
+  let bytesRead = 0;
+  let reads = 0;
+  return {
+    name: parts.name,
+    size,
+    ...(parts.place ? { place: parts.place } : {}),
+    get bytesRead() {
+      return bytesRead;
+    },
+    get reads() {
+      return reads;
+    },
+    async read(offset, length) {
+      const start = Math.max(0, Math.min(offset, size));
+      const n = Math.max(0, Math.min(length, size - start));
+      const out = n === 0 ? new Uint8Array(0) : await parts.readAt(start, n, reads);
+      bytesRead += out.byteLength;
+      reads += 1;
+      return out;
+    },
+    close: () => parts.close(),
+  };
+}
+
 /**
  * Opens a file for positioned reads. Nothing is read until `read` is called. `into` gives
  * the buffer read number `reads` (from 0) of `n` bytes goes into (default: a new one each;
@@ -69,32 +113,20 @@ export async function openFileSource(
 ): Promise<ByteSource> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
-  let bytesRead = 0;
-  let reads = 0;
   let closed = false;
-  return {
+  return sourceOf({
     name: path,
     size,
     place: { kind: 'file', path: resolve(path), start: 0 },
-    get bytesRead() {
-      return bytesRead;
-    },
-    get reads() {
-      return reads;
-    },
-    async read(offset, length) {
+    async readAt(start, n, reads) {
       if (closed) throw new Error(`${basename(path)}: read after close`);
-      const start = Math.max(0, Math.min(offset, size));
-      const n = Math.max(0, Math.min(length, size - start));
       const buf = into(n, reads);
       let got = 0;
       while (got < n) {
-        const { bytesRead: r } = await handle.read(buf, got, n - got, start + got);
-        if (r === 0) break;
-        got += r;
+        const { bytesRead } = await handle.read(buf, got, n - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
       }
-      bytesRead += got;
-      reads += 1;
       return got === n ? buf : buf.subarray(0, got);
     },
     async close() {
@@ -102,61 +134,38 @@ export async function openFileSource(
       closed = true;
       await handle.close();
     },
-  };
+  });
 }
 
 /** A source over bytes in memory (tests, uploads already buffered, DetectConfig payloads). */
 export function memorySource(bytes: Uint8Array, name = '<memory>'): ByteSource {
-  let bytesRead = 0;
-  let reads = 0;
-  return {
+  return sourceOf({
     name,
     size: bytes.byteLength,
-    get bytesRead() {
-      return bytesRead;
-    },
-    get reads() {
-      return reads;
-    },
-    async read(offset, length) {
-      const start = Math.max(0, Math.min(offset, bytes.byteLength));
-      const out = bytes.subarray(start, Math.min(bytes.byteLength, start + Math.max(0, length)));
-      bytesRead += out.byteLength;
-      reads += 1;
-      return out;
-    },
-    async close() {},
-  };
+    readAt: async (start, n) => bytes.subarray(start, start + n),
+    close: async () => {},
+  });
 }
 
 /**
  * Wraps a source and counts what goes through it, separately from the inner source's own
- * counter (a test wraps the source an inspector is given).
+ * counter (a test wraps the source an inspector is given); `log` lists each read's offset
+ * and length.
  */
 export function countingSource(inner: ByteSource): ByteSource & { log: Array<[number, number]> } {
-  let bytesRead = 0;
-  let reads = 0;
   const log: Array<[number, number]> = [];
-  return {
+  const source = sourceOf({
     name: inner.name,
     size: inner.size,
-    ...(inner.place ? { place: inner.place } : {}),
-    log,
-    get bytesRead() {
-      return bytesRead;
-    },
-    get reads() {
-      return reads;
-    },
-    async read(offset, length) {
-      const out = await inner.read(offset, length);
-      bytesRead += out.byteLength;
-      reads += 1;
-      log.push([offset, out.byteLength]);
+    place: inner.place,
+    async readAt(start, n) {
+      const out = await inner.read(start, n);
+      log.push([start, out.byteLength]);
       return out;
     },
     close: () => inner.close(),
-  };
+  });
+  return Object.assign(source, { log });
 }
 
 /** Opens a file, turning the OS's errors into an InspectError with a clear one-line message. */

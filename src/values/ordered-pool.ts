@@ -15,7 +15,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
-import { type ByteSource, openFileSource } from '../inspect/shared.js';
+import { type ByteSource, openFileSource, sourceOf } from '../inspect/shared.js';
 
 export interface OrderedPoolOptions<T, R> {
   /** The worker's module: it calls `serveParts` with the function that reads a part. */
@@ -201,34 +201,22 @@ export function blockingFileSource(
   least = 64 * 1024,
 ): ByteSource {
   const fd = openSync(path, 'r');
-  const size = fstatSync(fd).size;
-  let bytesRead = 0;
-  let reads = 0;
   const bytes = turnsOf(reuse, least);
-  return {
+  return sourceOf({
     name: path,
-    size,
-    get bytesRead() {
-      return bytesRead;
-    },
-    get reads() {
-      return reads;
-    },
-    read(offset, length) {
-      const start = Math.max(0, Math.min(offset, size));
-      const buf = bytes(Math.max(0, Math.min(length, size - start)), reads);
+    size: fstatSync(fd).size,
+    readAt(start, n, reads) {
+      const buf = bytes(n, reads);
       let got = 0;
-      while (got < buf.byteLength) {
-        const r = readSync(fd, buf, got, buf.byteLength - got, start + got);
+      while (got < n) {
+        const r = readSync(fd, buf, got, n - got, start + got);
         if (r === 0) break;
         got += r;
       }
-      bytesRead += got;
-      reads += 1;
-      return Promise.resolve(got === buf.byteLength ? buf : buf.subarray(0, got));
+      return Promise.resolve(got === n ? buf : buf.subarray(0, got));
     },
     close: async () => closeSync(fd),
-  };
+  });
 }
 
 /**

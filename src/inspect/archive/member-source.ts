@@ -3,7 +3,7 @@
  * through the same ByteSource interface it reads a file through, named by the member's path.
  */
 import type { Readable } from 'node:stream';
-import { type ByteSource, isCompressedPlace, type Place } from '../byte-source.js';
+import { type ByteSource, isCompressedPlace, type Place, sourceOf } from '../byte-source.js';
 import { type Spilled, spill } from './spill.js';
 
 /** Bytes of a member read at once when it is spilled. */
@@ -22,27 +22,12 @@ function counted(
   close: () => Promise<void> = async () => {},
   place?: Place,
 ): ByteSource {
-  let bytesRead = 0;
-  let reads = 0;
   let spilled: Promise<Spilled> | undefined;
-  const source: ByteSource = {
+  const source: ByteSource = sourceOf({
     name,
     size,
-    ...(place ? { place } : {}),
-    get bytesRead() {
-      return bytesRead;
-    },
-    get reads() {
-      return reads;
-    },
-    async read(offset, length) {
-      const start = Math.max(0, Math.min(offset, size));
-      const n = Math.max(0, Math.min(length, size - start));
-      const out = n === 0 ? new Uint8Array(0) : await readAt(start, n);
-      bytesRead += out.byteLength;
-      reads += 1;
-      return out;
-    },
+    place,
+    readAt: (start, n) => readAt(start, n),
     async close() {
       const file = spilled;
       spilled = undefined;
@@ -52,7 +37,7 @@ function counted(
         await file?.then((s) => s.remove()).catch(() => {});
       }
     },
-  };
+  });
   if (isCompressedPlace(place)) {
     source.spill = async () => {
       spilled ??= spill(inOrder(source));
