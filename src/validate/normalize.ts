@@ -7,6 +7,7 @@ import {
   INT64_MIN,
   type Issue,
   issue,
+  listSome,
   MAX_NESTING_DEPTH,
   setOwn,
   UINT64_MAX,
@@ -14,7 +15,7 @@ import {
 import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
-import { camelCase, listSome } from './suggest.js';
+import { camelCase } from './suggest.js';
 
 const DOCUMENT = COMMITTED_SCHEMAS.document;
 

@@ -4,6 +4,7 @@ import {
   escapePointerToken,
   type Issue,
   issue,
+  listSome,
   parsePointer,
   UINT32_MAX,
 } from '../model/plain.js';
@@ -11,7 +12,7 @@ import { show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';
 import { COMMITTED_SCHEMAS } from './committed-schemas.js';
 import { validateDocument } from './generated/document-validator.js';
-import { camelCase, closest, listSome, notFoundHint } from './suggest.js';
+import { camelCase, closest, notFoundHint } from './suggest.js';
 
 /**
  * The ajv validator of the committed document JSON Schema, compiled when the schemas are
