@@ -18,7 +18,7 @@ export {
   schemaText,
 } from '../model/plain.js';
 export { provideYaml } from './_yaml.js';
-export { committedSchema } from './committed-schemas.js';
+export { configTitle } from './document-schema.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { inSchemaOrder } from './key-order.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';

@@ -14,10 +14,10 @@ import {
 } from '../model/plain.js';
 import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
-import { COMMITTED_SCHEMAS } from './committed-schemas.js';
+import { DOCUMENT_SCHEMA } from './document-schema.js';
 import { camelCase } from './suggest.js';
 
-const DOCUMENT = COMMITTED_SCHEMAS.document;
+const DOCUMENT = DOCUMENT_SCHEMA;
 
 /** Deeper than any config nests (the deepest real path is about 12 levels). */
 export const MAX_DEPTH = MAX_NESTING_DEPTH;

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { Document, isScalar, visit } from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
 import { type Issue, issue } from '../../model/plain.js';
-import { committedSchema, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
+import { configTitle, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
 import { escapedAfterC0, hasUnsafeCharacters, printable, printableJson } from '../printable.js';
@@ -66,8 +66,9 @@ function toYaml(draft: Draft, file: string): string {
         pair.key.type = 'QUOTE_DOUBLE';
     },
   });
-  // The kind's title (CsvConfig, ...) as its committed schema names it: zod is not loaded.
-  const title = String(committedSchema(draft.kind).title);
+  // The kind's title (CsvConfig, ...) as its committed schema names it: neither zod nor the
+  // kinds' own schema files are loaded.
+  const title = configTitle(draft.kind);
   const errors = draft.issues.filter((i) => i.severity === 'error').length;
   doc.commentBefore = [
     ` Draft ${title} inferred by importkit from ${printable(basename(file))}.`,
