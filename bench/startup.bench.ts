@@ -13,6 +13,14 @@
  * loaded fflate); after, lint 1.61 to 2.21 ×, infer 2.85 to 3.49 ×, check 2.81 to 2.97 ×
  * (88, 129 and 143 modules). What is left is Node's ESM loader, about 1.5 ms a module, and
  * the parsers a command needs (yaml to write the draft, papaparse to read the CSV).
+ *
+ * Then validation read the document's JSON Schema alone (not all eight), a plain draft was
+ * written without the yaml package, and worker threads stopped loading the validator. The
+ * two builds run alternately in one run (best of 15, load average 3 to 4): lint 2.01 → 1.83 ×,
+ * infer 3.14 → 2.65 ×, check 3.05 → 2.75 ×; counting CommonJS modules too, 90 → 84, 202 →
+ * 125 and 149 → 143 modules. A TDMS worker's start went from 2.75 to 2.06 × an empty
+ * worker's (88 → 53 modules); a separate run of this bench per build still put lint at 2.09 ×
+ * and infer at 3.08 × in a noisy minute: the goals hold at best only within that noise.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -153,7 +161,9 @@ rmSync(join(dir, 'load.trace'), { force: true });
 console.log(
   `Best and median of ${RUNS} runs each, alternating; ${process.execPath} ${process.version}.`,
 );
-console.log('Modules: files loaded (ES and CommonJS; node: built-ins aside), from a trace of one run.\n');
+console.log(
+  'Modules: files loaded (ES and CommonJS; node: built-ins aside), from a trace of one run.\n',
+);
 table(['command', 'best ms', 'median ms', '× node -e 0', 'goal', 'modules', 'module bytes'], rows);
 for (const [k, c] of commands.entries()) {
   if (c.goal === undefined) continue;
