@@ -2,8 +2,8 @@
  * What a `--jobs` worker thread loads before it reads a part: each format's worker entry,
  * imported in a fresh Node process whose every module load a hook writes down, loads no
  * part of the config validator (src/validate/) and none of the committed JSON Schemas. A
- * worker tallies values and reads bytes; the validator and its schemas were about 100 ms of
- * its start. (Imported outside a worker thread, an entry finds no parent port and serves
+ * worker tallies values and reads bytes; the validator and its schemas were a third of its
+ * start (`npm run bench -- startup`). (Imported outside a worker thread, an entry finds no parent port and serves
  * nothing: its module graph is loaded all the same, which is what is checked.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
