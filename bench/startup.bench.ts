@@ -13,11 +13,20 @@
  * loaded fflate); after, lint 1.61 to 2.21 ×, infer 2.85 to 3.49 ×, check 2.81 to 2.97 ×
  * (88, 129 and 143 modules). What is left is Node's ESM loader, about 1.5 ms a module, and
  * the parsers a command needs (yaml to write the draft, papaparse to read the CSV).
+ *
+ * Then validation read the document's JSON Schema alone (not all eight), a plain draft was
+ * written without the yaml package, and worker threads stopped loading the validator. The
+ * two builds run alternately in one run (best of 15, load average 3 to 4): lint 2.01 → 1.83 ×,
+ * infer 3.14 → 2.65 ×, check 3.05 → 2.75 ×; counting CommonJS modules too, 90 → 84, 202 →
+ * 125 and 149 → 143 modules. A TDMS worker's start went from 2.75 to 2.06 × an empty
+ * worker's (88 → 53 modules); a separate run of this bench per build still put lint at 2.09 ×
+ * and infer at 3.08 × in a noisy minute: the goals hold at best only within that noise.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { dataDir, table } from './_measure.js';
 import { reportSpeed, type SpeedKey } from './_speed.js';
 
@@ -76,9 +85,20 @@ export async function load(url, context, next) {
   appendFileSync(process.env.IMPORTKIT_LOAD_TRACE, url + '\\n');
   return next(url, context);
 }`;
-const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
+/**
+ * Registers HOOK, and at exit adds the CommonJS modules loaded (from require's cache), which
+ * the hook does not see (the yaml package's 72 files, say).
+ */
+const REGISTER = `import { createRequire, register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});
+process.on('exit', () => {
+  for (const f of Object.keys(createRequire(process.cwd() + '/').cache))
+    appendFileSync(process.env.IMPORTKIT_LOAD_TRACE, pathToFileURL(f).href + '\\n');
+});`;
 
-/** The modules one run of `args` loads (node: built-ins aside), and their bytes on disk. */
+/** The modules one run of `args` loads (ES and CommonJS; node: built-ins aside), and their bytes on disk. */
 function modulesOf(args: string[], trace: string): { count: number; bytes: number } {
   rmSync(trace, { force: true });
   const r = spawnSync(
@@ -141,7 +161,9 @@ rmSync(join(dir, 'load.trace'), { force: true });
 console.log(
   `Best and median of ${RUNS} runs each, alternating; ${process.execPath} ${process.version}.`,
 );
-console.log('Modules: files loaded (node: built-ins aside), from a trace of one run.\n');
+console.log(
+  'Modules: files loaded (ES and CommonJS; node: built-ins aside), from a trace of one run.\n',
+);
 table(['command', 'best ms', 'median ms', '× node -e 0', 'goal', 'modules', 'module bytes'], rows);
 for (const [k, c] of commands.entries()) {
   if (c.goal === undefined) continue;
@@ -157,3 +179,66 @@ for (const [k, c] of commands.entries()) {
     `${c.name}: ${ratio.toFixed(2)} × node -e 0, goal ≤ ${c.goal.toFixed(2)}: ${ratio <= c.goal ? 'met' : 'NOT met'} in this run.`,
   );
 }
+
+// A `--jobs` worker thread's start: from `new Worker` to its first message (a TDMS or ULog
+// part reader posts `ready` once its modules are loaded), beside a worker that loads nothing.
+const src = join(import.meta.dirname, '..', 'src');
+const workers: Array<{ name: string; url: URL; file?: string }> = [
+  {
+    name: 'empty worker',
+    url: new URL(
+      `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; parentPort.postMessage({ ready: true });")}`,
+    ),
+  },
+  ...['tdms/worker.js', 'ulog/check-worker.js'].map((f) => {
+    const file = join(src, 'formats', f);
+    return { name: `${f.split('/')[0]} worker`, url: pathToFileURL(file), file };
+  }),
+];
+
+/** Ms from starting a worker to its first message. */
+function workerStart(url: URL): Promise<number> {
+  return new Promise((done, fail) => {
+    const t = process.hrtime.bigint();
+    const w = new Worker(url, { workerData: { path: csv } });
+    w.once('message', () => {
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      void w.terminate().then(() => done(ms));
+    });
+    w.once('error', fail);
+  });
+}
+
+for (const w of workers) await workerStart(w.url);
+const starts = workers.map(() => [] as number[]);
+for (let i = 0; i < RUNS; i++) {
+  for (const [k, w] of workers.entries()) starts[k]?.push(await workerStart(w.url));
+}
+const empty = Math.min(...(starts[0] as number[]));
+console.log(`\nWorker start: best and median of ${RUNS}, alternating, in this process.\n`);
+table(
+  ['worker', 'best ms', 'median ms', '× empty worker', 'modules', 'module bytes'],
+  workers.map((w, k) => {
+    const ms = starts[k] as number[];
+    // Its modules: the entry imported in a process of its own (no parent port: it serves nothing).
+    const loaded = w.file
+      ? modulesOf(
+          [
+            '--input-type=module',
+            '-e',
+            `await import(${JSON.stringify(pathToFileURL(w.file).href)});`,
+          ],
+          join(dir, 'load.trace'),
+        )
+      : undefined;
+    return [
+      w.name,
+      Math.min(...ms).toFixed(0),
+      median(ms).toFixed(0),
+      (Math.min(...ms) / empty).toFixed(2),
+      loaded ? String(loaded.count) : '',
+      loaded ? `${(loaded.bytes / 1024).toFixed(0)} KiB` : '',
+    ];
+  }),
+);
+rmSync(join(dir, 'load.trace'), { force: true });

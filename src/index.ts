@@ -128,6 +128,7 @@ export {
   View,
   ViewChannel,
 } from './model/index.js';
+export { committedSchema } from './validate/committed-schemas.js';
 // Validate: a document or its text → { ok, value, issues }.
 export type {
   DocumentOutcome,
@@ -149,7 +150,6 @@ export type {
 export {
   assertValidConfig,
   ConfigValidationError,
-  committedSchema,
   formatIssues,
   normalizeDocument,
   parseConfigSource,

@@ -5,8 +5,13 @@
  * server, so that both refuse the same files with the same issue.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { type Issue, issue } from '../model/plain.js';
-import { decodeConfigBytes, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../validate/index.js';
+import {
+  decodeConfigBytes,
+  type Issue,
+  issue,
+  MAX_CONFIG_BYTES,
+  MAX_CONFIG_TEXT,
+} from '../model/plain.js';
 import { fileProblemSync } from './kind.js';
 
 /** The hint of a config refused as too large. */

@@ -11,7 +11,6 @@
  * the process id and a counter (a name that can be guessed and planted beforehand) and
  * follows a symlink at the target; this is ~60 lines.
  */
-import { randomBytes } from 'node:crypto';
 import { type FileHandle, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -31,6 +30,9 @@ const TRIES = 8;
 
 /** Opens a new temporary file beside `target`, exclusively, to be renamed over it. */
 export async function openPendingFile(target: string): Promise<PendingFile> {
+  // Loaded here, not with the module: `lint`, `check` and every worker thread load this
+  // module (through files/index.ts) and never write; node:crypto takes a few ms to load.
+  const { randomBytes } = await import('node:crypto');
   const before = await lstat(target).catch(() => undefined);
   const mode = before?.isFile() ? before.mode & 0o777 : 0o666;
   let handle: FileHandle | undefined;

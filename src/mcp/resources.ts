@@ -4,7 +4,8 @@
  * pages and the agents' guide. One table: a resource is a row.
  */
 import { CODE_AREAS, SCHEMA_FILES, type SchemaName } from '../model/plain.js';
-import { committedSchema, schemaText } from '../validate/index.js';
+import { committedSchema } from '../validate/committed-schemas.js';
+import { schemaText } from '../validate/index.js';
 import { configPages, docText } from './docs.js';
 
 export interface ResourceDef {

@@ -6,6 +6,7 @@
  */
 export * from './bounds.js';
 export * from './codes/index.js';
+export * from './config-bytes.js';
 export * from './enum-values.js';
 export * from './issue.js';
 export * from './json-read.js';

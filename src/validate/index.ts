@@ -7,24 +7,25 @@
  */
 
 export {
+  decodeConfigBytes,
   type JsonSchema,
+  listSome,
+  MAX_CONFIG_BYTES,
+  MAX_CONFIG_TEXT,
   SCHEMA_BASE,
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
 } from '../model/plain.js';
 export { provideYaml } from './_yaml.js';
-export { committedSchema } from './committed-schemas.js';
+export { configTitle } from './document-schema.js';
 export { type FormatOptions, formatIssues } from './format.js';
 export { inSchemaOrder } from './key-order.js';
 export { fullEnumName, type Normalized, normalizeDocument } from './normalize.js';
 export { configChannels } from './rules/_walk.js';
 export {
-  decodeConfigBytes,
   duplicateKeyOffset,
   MAX_ALIAS_COUNT,
-  MAX_CONFIG_BYTES,
-  MAX_CONFIG_TEXT,
   type ParsedSource,
   type ParseSourceOptions,
   parseConfigSource,
@@ -37,7 +38,6 @@ export {
   closest as suggestClosest,
   didYouMean,
   editDistance,
-  listSome,
   notFoundHint,
   pathSuggester,
 } from './suggest.js';

@@ -8,13 +8,13 @@
  */
 import type { JsonSchema } from '../model/plain.js';
 import { deref, type SchemaNode } from './_schema-walk.js';
-import { committedSchema } from './committed-schemas.js';
+import { DOCUMENT_SCHEMA } from './document-schema.js';
 
 const NUMBER = /^\d+$/;
 
 /** A copy of a config document with its keys in canonical order (as `fmt` writes them). */
 export function inSchemaOrder<T>(value: T): T {
-  const root = committedSchema('document');
+  const root = DOCUMENT_SCHEMA;
   return ordered(root, deref(root, root), value) as T;
 }
 

@@ -7,16 +7,17 @@ import {
   INT64_MIN,
   type Issue,
   issue,
+  listSome,
   MAX_NESTING_DEPTH,
   setOwn,
   UINT64_MAX,
 } from '../model/plain.js';
 import { show } from './_issue.js';
 import { deref, refName, type SchemaNode } from './_schema-walk.js';
-import { COMMITTED_SCHEMAS } from './committed-schemas.js';
-import { camelCase, listSome } from './suggest.js';
+import { DOCUMENT_SCHEMA } from './document-schema.js';
+import { camelCase } from './suggest.js';
 
-const DOCUMENT = COMMITTED_SCHEMAS.document;
+const DOCUMENT = DOCUMENT_SCHEMA;
 
 /** Deeper than any config nests (the deepest real path is about 12 levels). */
 export const MAX_DEPTH = MAX_NESTING_DEPTH;

@@ -4,14 +4,15 @@ import {
   escapePointerToken,
   type Issue,
   issue,
+  listSome,
   parsePointer,
   UINT32_MAX,
 } from '../model/plain.js';
 import { show, typeName } from './_issue.js';
 import { type SchemaNode, schemaAt } from './_schema-walk.js';
-import { COMMITTED_SCHEMAS } from './committed-schemas.js';
+import { DOCUMENT_SCHEMA } from './document-schema.js';
 import { validateDocument } from './generated/document-validator.js';
-import { camelCase, closest, listSome, notFoundHint } from './suggest.js';
+import { camelCase, closest, notFoundHint } from './suggest.js';
 
 /**
  * The ajv validator of the committed document JSON Schema, compiled when the schemas are
@@ -44,7 +45,7 @@ function placeOf(value: unknown, path: string): { data: unknown; parent: SchemaN
     const o = data as Record<string, unknown> | null;
     data = typeof o === 'object' && o !== null && Object.hasOwn(o, t) ? o[t] : undefined;
   }
-  return { data, parent: schemaAt(COMMITTED_SCHEMAS.document, tokens) ?? {} };
+  return { data, parent: schemaAt(DOCUMENT_SCHEMA, tokens) ?? {} };
 }
 
 /**

@@ -1,5 +1,7 @@
 /** "Did you mean" suggestions by edit distance. */
 
+import { listSome } from '../model/plain.js';
+
 /** Levenshtein distance, case-insensitive, bounded by `max` (returns max + 1 when further). */
 export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   const s = a.toLowerCase();
@@ -91,15 +93,6 @@ export function pathSuggester(
       near.add(c);
     return closest(given, near);
   };
-}
-
-/** `a`, `a and b`, `a, b and 3 more`: the one way a list of candidates is written. */
-export function listSome(items: readonly string[], max = 3, total = items.length): string {
-  const shown = items.slice(0, max);
-  const more = total - shown.length;
-  if (more > 0) return `${shown.join(', ')} and ${more} more`;
-  if (shown.length <= 1) return shown.join('');
-  return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
 
 /** How a hint writes names: the quote around the suggestion, how many candidates it lists. */

@@ -7,8 +7,7 @@
  * here, shared by check and infer; Parquet and ULog in check.
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
-import { type Issue, type IssueCode, type IssueSource, issue } from '../model/plain.js';
-import { listSome } from '../validate/index.js';
+import { type Issue, type IssueCode, type IssueSource, issue, listSome } from '../model/plain.js';
 
 export interface TimeTally {
   decreases: number;

@@ -80,13 +80,16 @@ function stageOf(file: string): string {
 
 /**
  * The files of a stage others may import: its index.ts (and model's zod-free entry, and
- * inspect's CSV record scanner, which check's worker threads load without the inspectors).
+ * inspect's CSV record scanner, which check's worker threads load without the inspectors,
+ * and validate's committed JSON Schemas of every kind, which validation does not need: it
+ * reads the document's alone, so `lint`, `infer` and `check` do not load the other seven).
  */
 const ENTRIES: Readonly<Record<string, readonly string[]>> = {
   model: ['model/index.ts', 'model/plain.ts'],
   inspect: ['inspect/index.ts', 'inspect/shared.ts'],
   infer: ['infer/index.ts', 'infer/shared.ts'],
   check: ['check/index.ts', 'check/shared.ts'],
+  validate: ['validate/index.ts', 'validate/committed-schemas.ts'],
   formats: ['formats/index.ts', 'formats/public.ts'],
 };
 

@@ -11,8 +11,10 @@ import { CONFIG_KIND_NAMES, CONFIG_KINDS, ImportDocument } from '../../src/model
 import { ENUMS } from '../../src/model/enums.js';
 import { generateSchemas } from '../../src/model/index.js';
 import { pointer } from '../../src/model/issue.js';
+import type { ConfigKind } from '../../src/model/plain.js';
+import { committedSchema } from '../../src/validate/committed-schemas.js';
 import {
-  committedSchema,
+  configTitle,
   SCHEMA_FILES,
   type SchemaName,
   schemaText,
@@ -53,6 +55,14 @@ describe('schemas/ matches the model', () => {
     expect(props.sort()).toEqual(
       ['url', ...CONFIG_KIND_NAMES.map((k) => CONFIG_KINDS[k].key)].sort(),
     );
+  });
+
+  test("a kind's title read from the document schema is its own schema's title", () => {
+    const titles = (kind: ConfigKind) => [configTitle(kind), committedSchema(kind).title];
+    expect(CONFIG_KIND_NAMES.map(titles)).toEqual(
+      CONFIG_KIND_NAMES.map((k) => [committedSchema(k).title, committedSchema(k).title]),
+    );
+    expect(configTitle('csv')).toBe('CsvConfig');
   });
 });
 

@@ -1,12 +1,14 @@
 /** How `infer` writes a draft (one file's or a batch's): YAML, issues, the evidence table. */
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import { Document, isScalar, visit } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { Draft, Evidence } from '../../infer/index.js';
 import { type Issue, issue } from '../../model/plain.js';
-import { committedSchema, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
+import { configTitle, MAX_CONFIG_BYTES, MAX_CONFIG_TEXT } from '../../validate/index.js';
 import type { Io, Output } from '../io.js';
 import { issueWithFlags, withFlags } from '../option-flags.js';
 import { escapedAfterC0, hasUnsafeCharacters, printable, printableJson } from '../printable.js';
+import { plainDraftYaml } from './_draft-yaml.js';
 import { writeOutput } from './_outputs.js';
 
 /** Writes the draft to `output` (or stdout); false when the file cannot be written. */
@@ -49,8 +51,14 @@ export function draftText(draft: Draft, file: string, format: string): string {
  * The draft as YAML with a comment saying what it was inferred from. Names from the file
  * (members, columns) are kept exact: a string holding a control or bidi character is
  * double-quoted and those characters written as escapes, so nothing raw reaches a terminal.
+ * A plain draft is written without loading the yaml package (_draft-yaml.ts), to the same text.
  */
 function toYaml(draft: Draft, file: string): string {
+  const comment = draftComment(draft, file);
+  const plain = plainDraftYaml(draft.document, comment);
+  if (plain !== undefined) return escapedAfterC0(plain);
+  // Loaded here, on the first draft that needs it: the package takes about 45 ms to load.
+  const { Document, isScalar, visit } = createRequire(import.meta.url)('yaml') as typeof Yaml;
   const doc = new Document(draft.document);
   visit(doc, {
     Scalar(_, node) {
@@ -66,16 +74,22 @@ function toYaml(draft: Draft, file: string): string {
         pair.key.type = 'QUOTE_DOUBLE';
     },
   });
-  // The kind's title (CsvConfig, ...) as its committed schema names it: zod is not loaded.
-  const title = String(committedSchema(draft.kind).title);
+  doc.commentBefore = comment.join('\n');
+  return escapedAfterC0(doc.toString({ lineWidth: 0 }));
+}
+
+/** The lines of the comment above a YAML draft: what it was inferred from, and what next. */
+function draftComment(draft: Draft, file: string): string[] {
+  // The kind's title (CsvConfig, ...) as its committed schema names it: neither zod nor the
+  // kinds' own schema files are loaded.
+  const title = configTitle(draft.kind);
   const errors = draft.issues.filter((i) => i.severity === 'error').length;
-  doc.commentBefore = [
+  return [
     ` Draft ${title} inferred by importkit from ${printable(basename(file))}.`,
     errors > 0
       ? ` It still has ${errors} error(s): see the issues printed with it.`
       : ' Check it before importing; `importkit infer --explain` shows why each value was chosen.',
-  ].join('\n');
-  return escapedAfterC0(doc.toString({ lineWidth: 0 }));
+  ];
 }
 
 /** The draft as JSON (the bare document), printed safely. */

@@ -1,5 +1,6 @@
 import { CONFIG_KIND_NAMES, CONFIG_KINDS, type ConfigKind } from '../../model/index.js';
-import { committedSchema, type SchemaName } from '../../validate/index.js';
+import { committedSchema } from '../../validate/committed-schemas.js';
+import type { SchemaName } from '../../validate/index.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import type { Io } from '../io.js';

@@ -7,7 +7,8 @@ import {
   isIssueCode,
   SCHEMA_FILES,
 } from '../../model/plain.js';
-import { committedSchema, didYouMean, suggestClosest } from '../../validate/index.js';
+import { committedSchema } from '../../validate/committed-schemas.js';
+import { didYouMean, suggestClosest } from '../../validate/index.js';
 import { fail } from '../failure.js';
 import { tool } from '../tool.js';
 
