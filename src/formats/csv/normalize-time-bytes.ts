@@ -67,7 +67,8 @@ function zoneAt(b: Uint8Array, s: number, e: number): CellZone | undefined {
   }
   const zone = zoneNamed(ascii(b, s, e));
   if (names.length >= 8) names.shift();
-  names.push({ bytes: b.slice(s, e), zone });
+  // A copy: a Buffer's `slice` is a view, and the scanner's window is overwritten as it moves on.
+  names.push({ bytes: Uint8Array.prototype.slice.call(b, s, e), zone });
   return zone;
 }
 
