@@ -15,6 +15,7 @@ import {
   rewriteCell,
 } from './normalize-plan.js';
 import { DECLINED, KEPT, rewriteTimeBytes, WRITTEN } from './normalize-time-bytes.js';
+import { TimeShapes } from './normalize-time-shapes.js';
 import type { TimeWriter } from './normalize-times.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
@@ -143,12 +144,16 @@ class RowWriter {
   private header: string[] | undefined;
   /** The first character of the header's first cell (a cheap test for a repeated header). */
   private headerStart = Number.NaN;
+  /** Per output column: the shapes of its times (none for other columns). */
+  private readonly shapes: Array<TimeShapes | undefined>;
 
   constructor(
     private readonly out: Output,
     private readonly plan: NormalizePlan,
     private readonly r: Rewriting,
-  ) {}
+  ) {
+    this.shapes = plan.columns.map((c) => (c.kind === 'time' ? new TimeShapes() : undefined));
+  }
 
   record(rec: CsvRecord): void {
     const { plan, out } = this;
@@ -174,7 +179,7 @@ class RowWriter {
     const columns = plan.columns;
     for (let i = 0; i < columns.length; i++) {
       if (i > 0) out.byte(COMMA);
-      this.cell(rec, columns[i] as OutColumn, this.r.times[i]);
+      this.cell(rec, columns[i] as OutColumn, i);
     }
     out.byte(10);
   }
@@ -203,10 +208,11 @@ class RowWriter {
   }
 
   /** One output cell of a data row. */
-  private cell(rec: CsvRecord, col: OutColumn, writer: TimeWriter | undefined): void {
+  private cell(rec: CsvRecord, col: OutColumn, at: number): void {
     const i = col.from[0] as number;
+    const writer = this.r.times[at];
     if (col.kind === 'copy') this.copy(rec, i);
-    else if (col.kind === 'time' && writer) this.time(rec, col, writer);
+    else if (col.kind === 'time' && writer) this.time(rec, col, writer, this.shapes[at]);
     else if (col.kind === 'join' || !this.number(rec, i, col.kind === 'decimal_comma'))
       this.rewritten(rec, col, writer);
   }
@@ -236,23 +242,30 @@ class RowWriter {
     }
   }
 
-  /** A time cell read from its bytes, or by `rewriteCell` when they do not tell for sure. */
-  private time(rec: CsvRecord, col: OutColumn, writer: TimeWriter): void {
+  /**
+   * A time cell of a shape its column has written before (`TimeShapes`), else read from its
+   * bytes, or by `rewriteCell` when they do not tell for sure.
+   */
+  private time(
+    rec: CsvRecord,
+    col: OutColumn,
+    writer: TimeWriter,
+    shapes: TimeShapes | undefined,
+  ): void {
     const i = col.from[0] as number;
     const counts = this.r.counts;
-    const done =
-      i < rec.count
-        ? rewriteTimeBytes(
-            rec.bytes,
-            rec.starts[i] as number,
-            rec.ends[i] as number,
-            writer,
-            rec.row,
-            this.out,
-          )
-        : DECLINED;
-    if (done === WRITTEN) counts.timesRewritten += 1;
-    else if (done === KEPT) {
+    const b = rec.bytes;
+    const s = rec.starts[i] as number;
+    const e = rec.ends[i] as number;
+    if (i < rec.count && shapes?.write(b, s, e, writer, rec.row, this.out)) {
+      counts.timesRewritten += 1;
+      return;
+    }
+    const done = i < rec.count ? rewriteTimeBytes(b, s, e, writer, rec.row, this.out) : DECLINED;
+    if (done === WRITTEN) {
+      counts.timesRewritten += 1;
+      shapes?.learn(b, s, e, writer.dateOrder);
+    } else if (done === KEPT) {
       counts.cellsKept += 1;
       this.copy(rec, i);
     } else this.out.cell(rewriteCell(col, textOf(rec, i), '', writer, counts, rec.row));

@@ -1,0 +1,281 @@
+/**
+ * The fixed-width shapes of a time column, for the record path. A logger writes every time
+ * of a column the same way (`30.03.2024 23:58:00.125`, `2024-03-30 23:58:00 CET`), so once
+ * `rewriteTimeBytes` has written a cell, the cell's shape is kept: which of its bytes are
+ * digits, which are exactly what they are (separators, the zone's name). A later cell of
+ * that shape has its numbers at fixed places and its RFC 3339 bytes copied from fixed
+ * places: no search for separators, no runs of digits, no lookup of the zone's name. A cell
+ * of no kept shape, or whose numbers are out of range, goes to `rewriteTimeBytes`, which
+ * reads the same numbers from the same bytes, so the output is the same either way.
+ */
+import {
+  type ByteOut,
+  FRACTIONS,
+  type Parsed,
+  wallFast,
+  writeOffset,
+  zoneAt,
+} from './normalize-time-bytes.js';
+import type { CellZone, DateOrder, TimeWriter } from './normalize-times.js';
+
+/** In a shape's pattern: any digit. */
+const DIGIT = -1;
+const SPACE = 32;
+const COLON = 58;
+/** Shapes kept per column (a day or an hour written with one digit or two make a few). */
+const MAX_SHAPES = 8;
+/** Cells a column tries to learn a shape from before it stops trying. */
+const MAX_TRIES = 64;
+
+/** Where a cell's numbers are (offsets from its start) and how wide. */
+interface Places {
+  y: number;
+  mo: number;
+  moW: number;
+  d: number;
+  dW: number;
+  h: number;
+  hW: number;
+  mi: number;
+  /** -1: no seconds written. */
+  s: number;
+  frac: number;
+  /** 0: no fraction. */
+  fracW: number;
+  /** Just past the last number read. */
+  end: number;
+}
+
+interface Shape extends Places {
+  /** Per byte of the cell: `DIGIT`, or the byte it is. */
+  pattern: Int16Array;
+  zone: CellZone;
+  /** The RFC 3339 bytes before the offset: an offset in the cell to copy (>= 0), or `~byte`. */
+  recipe: Int16Array;
+}
+
+const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
+const isSpace = (c: number | undefined) => c !== undefined && (c === SPACE || (c >= 9 && c <= 13));
+
+/** The number of width 1 or 2 at `p`. */
+const small = (b: Uint8Array, p: number, w: number) =>
+  w === 2 ? ((b[p] as number) - 48) * 10 + (b[p + 1] as number) - 48 : (b[p] as number) - 48;
+
+/** The one record the cells are read into (read before the next cell is). */
+const t: Parsed = {
+  y: 0,
+  mo: 0,
+  d: 0,
+  h: 0,
+  mi: 0,
+  s: 0,
+  frac: '',
+  zoneFrom: -1,
+  zoneTo: -1,
+  fracFrom: 0,
+  fracTo: 0,
+  fracMs: 0,
+};
+
+/** The shapes one time column's cells were written in. */
+export class TimeShapes {
+  private readonly shapes: Shape[] = [];
+  private tries = 0;
+
+  /**
+   * Writes the cell `[s, e)` into `out` as `rewriteTimeBytes` would when it has a kept shape
+   * and its numbers are in range: true; false (nothing written) otherwise.
+   */
+  write(b: Uint8Array, s: number, e: number, writer: TimeWriter, row: number, out: ByteOut) {
+    const shapes = this.shapes;
+    for (let i = 0; i < shapes.length; i++) {
+      const shape = shapes[i] as Shape;
+      if (shape.pattern.length === e - s && matches(shape.pattern, b, s))
+        return writeShaped(shape, b, s, writer, row, out);
+    }
+    return false;
+  }
+
+  /** Keeps the shape of a cell `rewriteTimeBytes` has just written (a few cells, a few shapes). */
+  learn(b: Uint8Array, s: number, e: number, order: DateOrder | undefined): void {
+    if (this.shapes.length >= MAX_SHAPES || this.tries >= MAX_TRIES) return;
+    this.tries += 1;
+    const shape = shapeOf(b, s, e, order);
+    if (shape) this.shapes.push(shape);
+  }
+}
+
+function matches(pattern: Int16Array, b: Uint8Array, s: number): boolean {
+  for (let k = 0; k < pattern.length; k++) {
+    const want = pattern[k] as number;
+    const c = b[s + k] as number;
+    if (want === DIGIT ? c < 48 || c > 57 : c !== want) return false;
+  }
+  return true;
+}
+
+/** A cell of `shape` at `s`: its numbers read, checked, and written; false when out of range. */
+function writeShaped(
+  shape: Shape,
+  b: Uint8Array,
+  s: number,
+  writer: TimeWriter,
+  row: number,
+  out: ByteOut,
+): boolean {
+  t.y = small(b, s + shape.y, 2) * 100 + small(b, s + shape.y + 2, 2);
+  t.mo = small(b, s + shape.mo, shape.moW);
+  t.d = small(b, s + shape.d, shape.dW);
+  t.h = small(b, s + shape.h, shape.hW);
+  t.mi = small(b, s + shape.mi, 2);
+  t.s = shape.s < 0 ? 0 : small(b, s + shape.s, 2);
+  if (t.mo < 1 || t.mo > 12 || t.d < 1 || t.d > 31 || t.h > 23 || t.mi > 59 || t.s > 60)
+    return false;
+  if (shape.fracW === 0) t.fracMs = 0;
+  else {
+    let n = 0;
+    for (let k = s + shape.frac; k < s + shape.frac + shape.fracW; k++)
+      n = n * 10 + (b[k] as number) - 48;
+    t.fracMs = (FRACTIONS.get(shape.fracW * 1000 + n) as { ms: number }).ms;
+  }
+  const offset = writer.offsetOf(t, wallFast(t), shape.zone, row);
+  if (offset === undefined) return false;
+  const recipe = shape.recipe;
+  const buf = out.room(recipe.length + 6);
+  let p = out.pos;
+  for (let k = 0; k < recipe.length; k++) {
+    const r = recipe[k] as number;
+    buf[p++] = r >= 0 ? (b[s + r] as number) : ~r;
+  }
+  out.pos = writeOffset(buf, p, offset);
+  return true;
+}
+
+/**
+ * The shape of the cell `[s, e)`: a date, one space, a time of day with seconds and up to
+ * three digits of fraction or not, then spaces and a zone's name or nothing, with no space
+ * around it; undefined for any other cell (and a day-first or month-first date whose order
+ * the column does not know).
+ */
+function shapeOf(
+  b: Uint8Array,
+  s: number,
+  e: number,
+  order: DateOrder | undefined,
+): Shape | undefined {
+  if (e - s > 64 || isSpace(b[s]) || isSpace(b[e - 1])) return undefined;
+  const places = placesOf(b, s, e, order);
+  if (!places) return undefined;
+  let zone: CellZone = {};
+  let zoneFrom = e;
+  if (places.end < e) {
+    if (b[places.end] !== SPACE) return undefined;
+    zoneFrom = places.end;
+    while (zoneFrom < e && b[zoneFrom] === SPACE) zoneFrom += 1;
+    const named = zoneFrom < e ? zoneAt(b, zoneFrom, e) : undefined;
+    if (named === undefined) return undefined;
+    zone = named;
+  }
+  const pattern = new Int16Array(e - s);
+  for (let i = s; i < e; i++)
+    pattern[i - s] = i < zoneFrom && isDigit(b[i]) ? DIGIT : (b[i] as number);
+  return { ...places, pattern, zone, recipe: recipeOf(places) };
+}
+
+/** The end of the run of digits at `p`. */
+function digits(b: Uint8Array, p: number, e: number): number {
+  while (p < e && isDigit(b[p])) p += 1;
+  return p;
+}
+
+const isDateSep = (c: number | undefined) => c === 46 || c === 47 || c === 45;
+
+/** Where the numbers of the date and time of day at `s` are (offsets from `s`). */
+function placesOf(
+  b: Uint8Array,
+  s: number,
+  e: number,
+  order: DateOrder | undefined,
+): Places | undefined {
+  const a = digits(b, s, e);
+  let date: Pick<Places, 'y' | 'mo' | 'moW' | 'd' | 'dW'> & { end: number };
+  if (a - s === 4 && a < e && b[a] === 45) {
+    if (digits(b, a + 1, e) !== a + 3 || a + 3 >= e || b[a + 3] !== 45) return undefined;
+    if (digits(b, a + 4, e) !== a + 6) return undefined;
+    date = { y: 0, mo: a + 1 - s, moW: 2, d: a + 4 - s, dW: 2, end: a + 6 };
+  } else {
+    const m = digits(b, a + 1, e);
+    const y = digits(b, m + 1, e);
+    const [xW, zW] = [a - s, m - a - 1];
+    if (order === undefined || xW < 1 || xW > 2 || zW < 1 || zW > 2 || y - m - 1 !== 4)
+      return undefined;
+    if (!isDateSep(b[a]) || !isDateSep(b[m])) return undefined;
+    const [x, z] = [
+      { at: 0, w: xW },
+      { at: a + 1 - s, w: zW },
+    ];
+    const [mo, d] = order === 'mdy' ? [x, z] : [z, x];
+    date = { y: m + 1 - s, mo: mo.at, moW: mo.w, d: d.at, dW: d.w, end: y };
+  }
+  if (date.end >= e || b[date.end] !== SPACE) return undefined;
+  const clock = clockAt(b, date.end + 1, e);
+  if (!clock) return undefined;
+  return {
+    ...date,
+    ...clock,
+    h: clock.h - s,
+    mi: clock.mi - s,
+    s: clock.s < 0 ? -1 : clock.s - s,
+    frac: clock.frac - s,
+  };
+}
+
+/** `h:mm[:ss[.f]]` at `p` (up to three digits of fraction): where its numbers are in `b`. */
+function clockAt(
+  b: Uint8Array,
+  p: number,
+  e: number,
+): Pick<Places, 'h' | 'hW' | 'mi' | 's' | 'frac' | 'fracW' | 'end'> | undefined {
+  const h = digits(b, p, e);
+  if (h - p < 1 || h - p > 2 || h >= e || b[h] !== COLON || digits(b, h + 1, e) !== h + 3)
+    return undefined;
+  const clock = { h: p, hW: h - p, mi: h + 1, s: -1, frac: 0, fracW: 0, end: h + 3 };
+  if (clock.end >= e || b[clock.end] !== COLON) return clock;
+  if (digits(b, clock.end + 1, e) !== clock.end + 3) return undefined;
+  clock.s = clock.end + 1;
+  clock.end += 3;
+  const sep = b[clock.end];
+  if (clock.end >= e || (sep !== 46 && sep !== 44)) return clock;
+  const f = digits(b, clock.end + 1, e);
+  if (f === clock.end + 1 || f - clock.end - 1 > 3) return undefined;
+  clock.frac = clock.end + 1;
+  clock.fracW = f - clock.end - 1;
+  clock.end = f;
+  return clock;
+}
+
+/** `yyyy-mm-ddThh:mm:ss[.f]` from the places of a shape's numbers. */
+function recipeOf(at: Places): Int16Array {
+  const r: number[] = [];
+  const put = (from: number, w: number, width: number) => {
+    for (let k = w; k < width; k++) r.push(~48);
+    for (let k = 0; k < w; k++) r.push(from + k);
+  };
+  put(at.y, 4, 4);
+  r.push(~45);
+  put(at.mo, at.moW, 2);
+  r.push(~45);
+  put(at.d, at.dW, 2);
+  r.push(~84);
+  put(at.h, at.hW, 2);
+  r.push(~COLON);
+  put(at.mi, 2, 2);
+  r.push(~COLON);
+  if (at.s < 0) r.push(~48, ~48);
+  else put(at.s, 2, 2);
+  if (at.fracW > 0) {
+    r.push(~46);
+    put(at.frac, at.fracW, at.fracW);
+  }
+  return Int16Array.from(r);
+}
