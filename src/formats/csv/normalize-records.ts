@@ -41,19 +41,25 @@ class Output {
   /** Bytes gathered in the buffer. */
   pos = 0;
   private buf: Buffer;
+  /** The buffer's length (kept: reading a Buffer's `byteLength` per cell costs). */
+  private cap: number;
 
   constructor(
     private readonly fd: number,
     size: number,
   ) {
     this.buf = Buffer.allocUnsafe(size);
+    this.cap = size;
   }
 
   /** Makes room for `n` more bytes. */
   room(n: number): Buffer {
-    if (this.pos + n > this.buf.byteLength) {
+    if (this.pos + n > this.cap) {
       this.flush();
-      if (n > this.buf.byteLength) this.buf = Buffer.allocUnsafe(n);
+      if (n > this.cap) {
+        this.buf = Buffer.allocUnsafe(n);
+        this.cap = n;
+      }
     }
     return this.buf;
   }

@@ -50,8 +50,6 @@ interface Shape extends Places {
   /** Per byte of the cell: `DIGIT`, or the byte it is. */
   pattern: Int16Array;
   zone: CellZone;
-  /** The RFC 3339 bytes before the offset: an offset in the cell to copy (>= 0), or `~byte`. */
-  recipe: Int16Array;
 }
 
 const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
@@ -60,6 +58,10 @@ const isSpace = (c: number | undefined) => c !== undefined && (c === SPACE || (c
 /** The number of width 1 or 2 at `p`. */
 const small = (b: Uint8Array, p: number, w: number) =>
   w === 2 ? ((b[p] as number) - 48) * 10 + (b[p + 1] as number) - 48 : (b[p] as number) - 48;
+
+/** The ms of each fraction of one to three digits (at width × 1000 + value), as `FRACTIONS` has them. */
+const FRACTION_MS = new Float64Array(4000);
+for (const [key, { ms }] of FRACTIONS) FRACTION_MS[key] = ms;
 
 /** The one record the cells are read into (read before the next cell is). */
 const t: Parsed = {
@@ -136,17 +138,12 @@ function writeShaped(
     let n = 0;
     for (let k = s + shape.frac; k < s + shape.frac + shape.fracW; k++)
       n = n * 10 + (b[k] as number) - 48;
-    t.fracMs = (FRACTIONS.get(shape.fracW * 1000 + n) as { ms: number }).ms;
+    t.fracMs = FRACTION_MS[shape.fracW * 1000 + n] as number;
   }
   const offset = writer.offsetOf(t, wallFast(t), shape.zone, row);
   if (offset === undefined) return false;
-  const recipe = shape.recipe;
-  const buf = out.room(recipe.length + 6);
-  let p = out.pos;
-  for (let k = 0; k < recipe.length; k++) {
-    const r = recipe[k] as number;
-    buf[p++] = r >= 0 ? (b[s + r] as number) : ~r;
-  }
+  const buf = out.room(26 + shape.fracW);
+  const p = writeFixed(shape, b, s, buf, out.pos);
   out.pos = writeOffset(buf, p, offset);
   return true;
 }
@@ -179,7 +176,7 @@ function shapeOf(
   const pattern = new Int16Array(e - s);
   for (let i = s; i < e; i++)
     pattern[i - s] = i < zoneFrom && isDigit(b[i]) ? DIGIT : (b[i] as number);
-  return { ...places, pattern, zone, recipe: recipeOf(places) };
+  return { ...places, pattern, zone };
 }
 
 /** The end of the run of digits at `p`. */
@@ -254,28 +251,39 @@ function clockAt(
   return clock;
 }
 
-/** `yyyy-mm-ddThh:mm:ss[.f]` from the places of a shape's numbers. */
-function recipeOf(at: Places): Int16Array {
-  const r: number[] = [];
-  const put = (from: number, w: number, width: number) => {
-    for (let k = w; k < width; k++) r.push(~48);
-    for (let k = 0; k < w; k++) r.push(from + k);
-  };
-  put(at.y, 4, 4);
-  r.push(~45);
-  put(at.mo, at.moW, 2);
-  r.push(~45);
-  put(at.d, at.dW, 2);
-  r.push(~84);
-  put(at.h, at.hW, 2);
-  r.push(~COLON);
-  put(at.mi, 2, 2);
-  r.push(~COLON);
-  if (at.s < 0) r.push(~48, ~48);
-  else put(at.s, 2, 2);
-  if (at.fracW > 0) {
-    r.push(~46);
-    put(at.frac, at.fracW, at.fracW);
-  }
-  return Int16Array.from(r);
+/**
+ * `yyyy-mm-ddThh:mm:ss[.f]` of a cell of `shape` at `s`, its digits copied from their places
+ * (a `0` before a number written with one digit), into `buf` at `p`: the offset past it.
+ */
+function writeFixed(shape: Shape, b: Uint8Array, s: number, buf: Buffer, p: number): number {
+  const y = s + shape.y;
+  buf[p] = b[y] as number;
+  buf[p + 1] = b[y + 1] as number;
+  buf[p + 2] = b[y + 2] as number;
+  buf[p + 3] = b[y + 3] as number;
+  buf[p + 4] = 45;
+  p = copy2(buf, p + 5, b, s + shape.mo, shape.moW);
+  buf[p] = 45;
+  p = copy2(buf, p + 1, b, s + shape.d, shape.dW);
+  buf[p] = 84;
+  p = copy2(buf, p + 1, b, s + shape.h, shape.hW);
+  buf[p] = COLON;
+  p = copy2(buf, p + 1, b, s + shape.mi, 2);
+  buf[p] = COLON;
+  if (shape.s < 0) {
+    buf[p + 1] = 48;
+    buf[p + 2] = 48;
+    p += 3;
+  } else p = copy2(buf, p + 1, b, s + shape.s, 2);
+  if (shape.fracW === 0) return p;
+  buf[p++] = 46;
+  for (let k = s + shape.frac; k < s + shape.frac + shape.fracW; k++) buf[p++] = b[k] as number;
+  return p;
+}
+
+/** Two digits at `p` from the `w` (1 or 2) digits at `from`. */
+function copy2(buf: Buffer, p: number, b: Uint8Array, from: number, w: number): number {
+  buf[p] = w === 2 ? (b[from] as number) : 48;
+  buf[p + 1] = b[from + w - 1] as number;
+  return p + 2;
 }
