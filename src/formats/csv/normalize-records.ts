@@ -291,24 +291,30 @@ class RowWriter {
     while (p < q && isSpace(b[p] as number)) p += 1;
     while (q > p && isSpace(b[q - 1] as number)) q -= 1;
     if (p === q) return false;
-    const commas = commasIn(b, p, q);
-    if (commas < 0) return false;
-    const quote = decimalComma && commas > 1;
+    // One pass: the bytes written as they are read (past `pos`, so a cell given up leaves
+    // nothing), then moved one on for a quote in the rare cell that keeps a comma.
     const out = this.out.room(q - p + 2);
-    let at = this.out.pos;
-    if (quote) out[at++] = QUOTE;
-    let changed = p > s || q < e || commas > 0;
-    let first = true;
+    const from = this.out.pos;
+    let at = from;
+    let commas = 0;
+    let changed = p > s || q < e;
     for (let k = p; k < q; k++) {
       const c = b[k] as number;
       if (c === COMMA) {
-        if (decimalComma) out[at++] = first ? DOT : COMMA;
-        first = false;
+        if (decimalComma) out[at++] = commas === 0 ? DOT : COMMA;
+        commas += 1;
       } else if (c === DOT && decimalComma) changed = true;
+      else if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return false;
       else out[at++] = c;
     }
-    if (quote) out[at++] = QUOTE;
+    if (decimalComma && commas > 1) {
+      out.copyWithin(from + 1, from, at);
+      out[from] = QUOTE;
+      out[at + 1] = QUOTE;
+      at += 2;
+    }
     this.out.pos = at;
+    changed ||= commas > 0;
     if (changed) {
       if (decimalComma) this.r.counts.decimalCommas += 1;
       else this.r.counts.thousandsSeparators += 1;
@@ -319,14 +325,3 @@ class RowWriter {
 
 /** The bytes JavaScript's `trim` drops that are ASCII (tab, line breaks, space). */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
-
-/** The commas in `[s, e)`; -1 when it is not ASCII or holds a quote or a line break. */
-function commasIn(b: Uint8Array, s: number, e: number): number {
-  let n = 0;
-  for (let i = s; i < e; i++) {
-    const c = b[i] as number;
-    if (c === COMMA) n += 1;
-    else if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return -1;
-  }
-  return n;
-}
