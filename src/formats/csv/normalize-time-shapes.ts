@@ -55,9 +55,9 @@ interface Shape extends Places {
 const isDigit = (c: number | undefined) => c !== undefined && c >= 48 && c <= 57;
 const isSpace = (c: number | undefined) => c !== undefined && (c === SPACE || (c >= 9 && c <= 13));
 
-/** The number of width 1 or 2 at `p`. */
-const small = (b: Uint8Array, p: number, w: number) =>
-  w === 2 ? ((b[p] as number) - 48) * 10 + (b[p + 1] as number) - 48 : (b[p] as number) - 48;
+/** The two digits at `at`. */
+const two = (b: Uint8Array, at: number) =>
+  ((b[at] as number) - 48) * 10 + (b[at + 1] as number) - 48;
 
 /** The ms of each fraction of one to three digits (at width × 1000 + value), as `FRACTIONS` has them. */
 const FRACTION_MS = new Float64Array(4000);
@@ -125,26 +125,28 @@ function writeShaped(
   row: number,
   out: ByteOut,
 ): boolean {
-  t.y = small(b, s + shape.y, 2) * 100 + small(b, s + shape.y + 2, 2);
-  t.mo = small(b, s + shape.mo, shape.moW);
-  t.d = small(b, s + shape.d, shape.dW);
-  t.h = small(b, s + shape.h, shape.hW);
-  t.mi = small(b, s + shape.mi, 2);
-  t.s = shape.s < 0 ? 0 : small(b, s + shape.s, 2);
+  // The digits are copied first (two for each number), then read back from the copy, where
+  // each number has two digits at a fixed place: nothing is kept of a cell given up.
+  const buf = out.room(26 + shape.fracW);
+  const p = out.pos;
+  const end = writeFixed(shape, b, s, buf, p);
+  t.y = two(buf, p) * 100 + two(buf, p + 2);
+  t.mo = two(buf, p + 5);
+  t.d = two(buf, p + 8);
+  t.h = two(buf, p + 11);
+  t.mi = two(buf, p + 14);
+  t.s = two(buf, p + 17);
   if (t.mo < 1 || t.mo > 12 || t.d < 1 || t.d > 31 || t.h > 23 || t.mi > 59 || t.s > 60)
     return false;
   if (shape.fracW === 0) t.fracMs = 0;
   else {
     let n = 0;
-    for (let k = s + shape.frac; k < s + shape.frac + shape.fracW; k++)
-      n = n * 10 + (b[k] as number) - 48;
+    for (let k = p + 20; k < end; k++) n = n * 10 + (buf[k] as number) - 48;
     t.fracMs = FRACTION_MS[shape.fracW * 1000 + n] as number;
   }
   const offset = writer.offsetOf(t, wallFast(t), shape.zone, row);
   if (offset === undefined) return false;
-  const buf = out.room(26 + shape.fracW);
-  const p = writeFixed(shape, b, s, buf, out.pos);
-  out.pos = writeOffset(buf, p, offset);
+  out.pos = writeOffset(buf, end, offset);
   return true;
 }
 
@@ -262,28 +264,25 @@ function writeFixed(shape: Shape, b: Uint8Array, s: number, buf: Buffer, p: numb
   buf[p + 2] = b[y + 2] as number;
   buf[p + 3] = b[y + 3] as number;
   buf[p + 4] = 45;
-  p = copy2(buf, p + 5, b, s + shape.mo, shape.moW);
-  buf[p] = 45;
-  p = copy2(buf, p + 1, b, s + shape.d, shape.dW);
-  buf[p] = 84;
-  p = copy2(buf, p + 1, b, s + shape.h, shape.hW);
-  buf[p] = COLON;
-  p = copy2(buf, p + 1, b, s + shape.mi, 2);
-  buf[p] = COLON;
-  if (shape.s < 0) {
-    buf[p + 1] = 48;
-    buf[p + 2] = 48;
-    p += 3;
-  } else p = copy2(buf, p + 1, b, s + shape.s, 2);
-  if (shape.fracW === 0) return p;
-  buf[p++] = 46;
-  for (let k = s + shape.frac; k < s + shape.frac + shape.fracW; k++) buf[p++] = b[k] as number;
-  return p;
-}
-
-/** Two digits at `p` from the `w` (1 or 2) digits at `from`. */
-function copy2(buf: Buffer, p: number, b: Uint8Array, from: number, w: number): number {
-  buf[p] = w === 2 ? (b[from] as number) : 48;
-  buf[p + 1] = b[from + w - 1] as number;
-  return p + 2;
+  const mo = s + shape.mo;
+  buf[p + 5] = shape.moW === 2 ? (b[mo] as number) : 48;
+  buf[p + 6] = b[mo + shape.moW - 1] as number;
+  buf[p + 7] = 45;
+  const d = s + shape.d;
+  buf[p + 8] = shape.dW === 2 ? (b[d] as number) : 48;
+  buf[p + 9] = b[d + shape.dW - 1] as number;
+  buf[p + 10] = 84;
+  const h = s + shape.h;
+  buf[p + 11] = shape.hW === 2 ? (b[h] as number) : 48;
+  buf[p + 12] = b[h + shape.hW - 1] as number;
+  buf[p + 13] = COLON;
+  buf[p + 14] = b[s + shape.mi] as number;
+  buf[p + 15] = b[s + shape.mi + 1] as number;
+  buf[p + 16] = COLON;
+  buf[p + 17] = shape.s < 0 ? 48 : (b[s + shape.s] as number);
+  buf[p + 18] = shape.s < 0 ? 48 : (b[s + shape.s + 1] as number);
+  if (shape.fracW === 0) return p + 19;
+  buf[p + 19] = 46;
+  for (let k = 0; k < shape.fracW; k++) buf[p + 20 + k] = b[s + shape.frac + k] as number;
+  return p + 20 + shape.fracW;
 }
