@@ -18,8 +18,6 @@ import {
 } from './normalize-time-bytes.js';
 import type { CellZone, DateOrder, TimeWriter } from './normalize-times.js';
 
-/** In a shape's pattern: any digit. */
-const DIGIT = -1;
 const SPACE = 32;
 const COLON = 58;
 /** Shapes kept per column (a day or an hour written with one digit or two make a few). */
@@ -47,8 +45,12 @@ interface Places {
 }
 
 interface Shape extends Places {
-  /** Per byte of the cell: `DIGIT`, or the byte it is. */
-  pattern: Int16Array;
+  /**
+   * Per byte of the cell, the least and the greatest it may be: `0` to `9` for the numbers'
+   * digits, the byte itself for the others (separators, the zone's name).
+   */
+  low: Uint8Array;
+  high: Uint8Array;
   zone: CellZone;
 }
 
@@ -92,7 +94,7 @@ export class TimeShapes {
     const shapes = this.shapes;
     for (let i = 0; i < shapes.length; i++) {
       const shape = shapes[i] as Shape;
-      if (shape.pattern.length === e - s && matches(shape.pattern, b, s))
+      if (shape.low.length === e - s && matches(shape, b, s))
         return writeShaped(shape, b, s, writer, row, out);
     }
     return false;
@@ -107,13 +109,15 @@ export class TimeShapes {
   }
 }
 
-function matches(pattern: Int16Array, b: Uint8Array, s: number): boolean {
-  for (let k = 0; k < pattern.length; k++) {
-    const want = pattern[k] as number;
+/** Whether each byte of the cell at `s` is in its range: `(c - low) | (high - c)` is negative when not. */
+function matches(shape: Shape, b: Uint8Array, s: number): boolean {
+  const { low, high } = shape;
+  let out = 0;
+  for (let k = 0; k < low.length; k++) {
     const c = b[s + k] as number;
-    if (want === DIGIT ? c < 48 || c > 57 : c !== want) return false;
+    out |= (c - (low[k] as number)) | ((high[k] as number) - c);
   }
-  return true;
+  return out >= 0;
 }
 
 /** A cell of `shape` at `s`: its numbers read, checked, and written; false when out of range. */
@@ -175,10 +179,14 @@ function shapeOf(
     if (named === undefined) return undefined;
     zone = named;
   }
-  const pattern = new Int16Array(e - s);
-  for (let i = s; i < e; i++)
-    pattern[i - s] = i < zoneFrom && isDigit(b[i]) ? DIGIT : (b[i] as number);
-  return { ...places, pattern, zone };
+  const low = new Uint8Array(e - s);
+  const high = new Uint8Array(e - s);
+  for (let i = s; i < e; i++) {
+    const digit = i < zoneFrom && isDigit(b[i]);
+    low[i - s] = digit ? 48 : (b[i] as number);
+    high[i - s] = digit ? 57 : (b[i] as number);
+  }
+  return { ...places, low, high, zone };
 }
 
 /** The end of the run of digits at `p`. */
