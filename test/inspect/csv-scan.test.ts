@@ -135,6 +135,30 @@ describe('scanCsvFile', () => {
     );
   });
 
+  test('with a delimiter above the digits (; |), long cells of digits and bytes next to the special ones read as papaparse reads them', async () => {
+    // Bytes one off a special byte (LF, CR, quote, `;`, `|`) and digits, in cells long
+    // enough to span words of four bytes, so the word test sees each of them in every lane.
+    const byteArb = fc.constantFrom(...'0123456789:<{}!#\x0b\x0c\x0e\x09 .,-'.split(''));
+    const longArb = fc.array(byteArb, { minLength: 0, maxLength: 14 }).map((c) => c.join(''));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.oneof(longArb, cellArb), { minLength: 2, maxLength: 5 }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.constantFrom(';', '|'),
+        fc.integer({ min: 3, max: 64 }),
+        async (rows, delimiter, chunkSize) => {
+          const text = `${rows.map((r) => r.map((c) => write(c, delimiter)).join(delimiter)).join('\n')}\n`;
+          const { rows: got } = await scan(text, { delimiter, chunkSize });
+          const papa = Papa.parse<string[]>(text, { delimiter, newline: '\n', quoteChar: '"' });
+          expect(got.map((r) => r.cells)).toEqual(papa.data.slice(0, -1));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   test('a BOM is skipped; CR-only line ends are read; a row cut by `end` is dropped', async () => {
     expect((await scan('\uFEFFa,b\n1,2\n')).rows.map((r) => r.cells)).toEqual([
       ['a', 'b'],

@@ -190,6 +190,34 @@ describe('normalize streams cells: the output of the record-by-record path, byte
     expect(now.report.issues.map((i) => i.code)).toEqual(['normalize_time_repeated_hour']);
   });
 
+  test('a zone name read before the scanner moved its window on is not taken for the bytes now in its place', async () => {
+    // Rows of one length, the header as long: after the first 4 MiB piece, the place the
+    // unknown name `XYZ` was read from holds `CET`, which must still be rewritten. Six
+    // digits of fraction: each cell is read by rewriteTimeBytes (no fixed-width shape).
+    const cell = (zone: string, v: number) => `2024-03-30 12:00:00.000001 ${zone};${v},5`;
+    const header = `${'zoned'.padEnd(cell('XYZ', 1).length - 2, '_')};v`;
+    const rows = [header, cell('XYZ', 1)];
+    for (let i = 0; i < 130_000; i++) rows.push(cell('CET', i % 10));
+    const input = join(dir, `in${n++}.csv`);
+    const output = join(dir, `out${n}.csv`);
+    writeFileSync(input, `${rows.join('\n')}\n`);
+    const report = await normalizeCsv(input, output);
+    const lines = readFileSync(output, 'utf8').split('\n');
+    for (const p of [input, output]) rmSync(p, { force: true });
+    expect(report.counts).toEqual({
+      ...ZERO,
+      decimalCommas: 130_001,
+      timesRewritten: 130_000,
+      cellsKept: 1,
+    });
+    expect(lines.slice(0, 3)).toEqual([
+      `${header.slice(0, -2)},v`,
+      '2024-03-30 12:00:00.000001 XYZ,1.5',
+      '2024-03-30T12:00:00.000001+01:00,0.5',
+    ]);
+    expect(lines.slice(-2)).toEqual(['2024-03-30T12:00:00.000001+01:00,9.5', '']);
+  });
+
   test('the output is the same whatever the size of the buffer it is gathered in', async () => {
     await fc.assert(
       fc.asyncProperty(csvArb, fc.integer({ min: 1, max: 80 }), async (text, size) => {

@@ -15,6 +15,7 @@ import {
   rewriteCell,
 } from './normalize-plan.js';
 import { DECLINED, KEPT, rewriteTimeBytes, WRITTEN } from './normalize-time-bytes.js';
+import { TimeShapes } from './normalize-time-shapes.js';
 import type { TimeWriter } from './normalize-times.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
@@ -40,19 +41,25 @@ class Output {
   /** Bytes gathered in the buffer. */
   pos = 0;
   private buf: Buffer;
+  /** The buffer's length (kept: reading a Buffer's `byteLength` per cell costs). */
+  private cap: number;
 
   constructor(
     private readonly fd: number,
     size: number,
   ) {
     this.buf = Buffer.allocUnsafe(size);
+    this.cap = size;
   }
 
   /** Makes room for `n` more bytes. */
   room(n: number): Buffer {
-    if (this.pos + n > this.buf.byteLength) {
+    if (this.pos + n > this.cap) {
       this.flush();
-      if (n > this.buf.byteLength) this.buf = Buffer.allocUnsafe(n);
+      if (n > this.cap) {
+        this.buf = Buffer.allocUnsafe(n);
+        this.cap = n;
+      }
     }
     return this.buf;
   }
@@ -143,12 +150,16 @@ class RowWriter {
   private header: string[] | undefined;
   /** The first character of the header's first cell (a cheap test for a repeated header). */
   private headerStart = Number.NaN;
+  /** Per output column: the shapes of its times (none for other columns). */
+  private readonly shapes: Array<TimeShapes | undefined>;
 
   constructor(
     private readonly out: Output,
     private readonly plan: NormalizePlan,
     private readonly r: Rewriting,
-  ) {}
+  ) {
+    this.shapes = plan.columns.map((c) => (c.kind === 'time' ? new TimeShapes() : undefined));
+  }
 
   record(rec: CsvRecord): void {
     const { plan, out } = this;
@@ -174,7 +185,7 @@ class RowWriter {
     const columns = plan.columns;
     for (let i = 0; i < columns.length; i++) {
       if (i > 0) out.byte(COMMA);
-      this.cell(rec, columns[i] as OutColumn, this.r.times[i]);
+      this.cell(rec, columns[i] as OutColumn, i);
     }
     out.byte(10);
   }
@@ -203,10 +214,11 @@ class RowWriter {
   }
 
   /** One output cell of a data row. */
-  private cell(rec: CsvRecord, col: OutColumn, writer: TimeWriter | undefined): void {
+  private cell(rec: CsvRecord, col: OutColumn, at: number): void {
     const i = col.from[0] as number;
+    const writer = this.r.times[at];
     if (col.kind === 'copy') this.copy(rec, i);
-    else if (col.kind === 'time' && writer) this.time(rec, col, writer);
+    else if (col.kind === 'time' && writer) this.time(rec, col, writer, this.shapes[at]);
     else if (col.kind === 'join' || !this.number(rec, i, col.kind === 'decimal_comma'))
       this.rewritten(rec, col, writer);
   }
@@ -236,23 +248,30 @@ class RowWriter {
     }
   }
 
-  /** A time cell read from its bytes, or by `rewriteCell` when they do not tell for sure. */
-  private time(rec: CsvRecord, col: OutColumn, writer: TimeWriter): void {
+  /**
+   * A time cell of a shape its column has written before (`TimeShapes`), else read from its
+   * bytes, or by `rewriteCell` when they do not tell for sure.
+   */
+  private time(
+    rec: CsvRecord,
+    col: OutColumn,
+    writer: TimeWriter,
+    shapes: TimeShapes | undefined,
+  ): void {
     const i = col.from[0] as number;
     const counts = this.r.counts;
-    const done =
-      i < rec.count
-        ? rewriteTimeBytes(
-            rec.bytes,
-            rec.starts[i] as number,
-            rec.ends[i] as number,
-            writer,
-            rec.row,
-            this.out,
-          )
-        : DECLINED;
-    if (done === WRITTEN) counts.timesRewritten += 1;
-    else if (done === KEPT) {
+    const b = rec.bytes;
+    const s = rec.starts[i] as number;
+    const e = rec.ends[i] as number;
+    if (i < rec.count && shapes?.write(b, s, e, writer, rec.row, this.out)) {
+      counts.timesRewritten += 1;
+      return;
+    }
+    const done = i < rec.count ? rewriteTimeBytes(b, s, e, writer, rec.row, this.out) : DECLINED;
+    if (done === WRITTEN) {
+      counts.timesRewritten += 1;
+      shapes?.learn(b, s, e, writer.dateOrder);
+    } else if (done === KEPT) {
       counts.cellsKept += 1;
       this.copy(rec, i);
     } else this.out.cell(rewriteCell(col, textOf(rec, i), '', writer, counts, rec.row));
@@ -272,24 +291,30 @@ class RowWriter {
     while (p < q && isSpace(b[p] as number)) p += 1;
     while (q > p && isSpace(b[q - 1] as number)) q -= 1;
     if (p === q) return false;
-    const commas = commasIn(b, p, q);
-    if (commas < 0) return false;
-    const quote = decimalComma && commas > 1;
+    // One pass: the bytes written as they are read (past `pos`, so a cell given up leaves
+    // nothing), then moved one on for a quote in the rare cell that keeps a comma.
     const out = this.out.room(q - p + 2);
-    let at = this.out.pos;
-    if (quote) out[at++] = QUOTE;
-    let changed = p > s || q < e || commas > 0;
-    let first = true;
+    const from = this.out.pos;
+    let at = from;
+    let commas = 0;
+    let changed = p > s || q < e;
     for (let k = p; k < q; k++) {
       const c = b[k] as number;
       if (c === COMMA) {
-        if (decimalComma) out[at++] = first ? DOT : COMMA;
-        first = false;
+        if (decimalComma) out[at++] = commas === 0 ? DOT : COMMA;
+        commas += 1;
       } else if (c === DOT && decimalComma) changed = true;
+      else if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return false;
       else out[at++] = c;
     }
-    if (quote) out[at++] = QUOTE;
+    if (decimalComma && commas > 1) {
+      out.copyWithin(from + 1, from, at);
+      out[from] = QUOTE;
+      out[at + 1] = QUOTE;
+      at += 2;
+    }
     this.out.pos = at;
+    changed ||= commas > 0;
     if (changed) {
       if (decimalComma) this.r.counts.decimalCommas += 1;
       else this.r.counts.thousandsSeparators += 1;
@@ -300,14 +325,3 @@ class RowWriter {
 
 /** The bytes JavaScript's `trim` drops that are ASCII (tab, line breaks, space). */
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
-
-/** The commas in `[s, e)`; -1 when it is not ASCII or holds a quote or a line break. */
-function commasIn(b: Uint8Array, s: number, e: number): number {
-  let n = 0;
-  for (let i = s; i < e; i++) {
-    const c = b[i] as number;
-    if (c === COMMA) n += 1;
-    else if (c >= 0x80 || c === QUOTE || c === 10 || c === 13) return -1;
-  }
-  return n;
-}

@@ -12,7 +12,7 @@ const SPACE = 32;
 const COLON = 58;
 
 /** A time cell's parts, filled by `parseDate` and `parseClock`. */
-interface Parsed extends Local {
+export interface Parsed extends Local {
   /** The zone name written after the time (`[from, to)` in the bytes), or none (-1). */
   zoneFrom: number;
   zoneTo: number;
@@ -60,14 +60,15 @@ function ascii(b: Uint8Array, s: number, e: number): string {
 const names: Array<{ bytes: Uint8Array; zone: CellZone | undefined }> = [];
 
 /** The zone the name in `[s, e)` stands for (undefined: none). */
-function zoneAt(b: Uint8Array, s: number, e: number): CellZone | undefined {
+export function zoneAt(b: Uint8Array, s: number, e: number): CellZone | undefined {
   for (let i = 0; i < names.length; i++) {
     const n = names[i] as (typeof names)[number];
     if (sameBytes(n.bytes, b, s, e)) return n.zone;
   }
   const zone = zoneNamed(ascii(b, s, e));
   if (names.length >= 8) names.shift();
-  names.push({ bytes: b.slice(s, e), zone });
+  // A copy: a Buffer's `slice` is a view, and the scanner's window is overwritten as it moves on.
+  names.push({ bytes: Uint8Array.prototype.slice.call(b, s, e), zone });
   return zone;
 }
 
@@ -81,7 +82,7 @@ function sameBytes(x: Uint8Array, b: Uint8Array, s: number, e: number): boolean 
  * Of each fraction of one to three digits (keyed width × 1000 + value): its text and its
  * ms, computed as `wallOf` computes them.
  */
-const FRACTIONS = new Map<number, { text: string; ms: number }>();
+export const FRACTIONS = new Map<number, { text: string; ms: number }>();
 for (let n = 0; n < 1000; n++)
   for (const w of [1, 2, 3])
     if (n < 10 ** w) {
@@ -96,7 +97,7 @@ const lastDay = { y: -1, mo: -1, d: -1, ms: 0 };
  * `wallOf(t)` with the day's start remembered and the fraction's ms from the table: the
  * same sum (the day and the time of day are whole ms, so adding them first changes nothing).
  */
-function wallFast(t: Parsed): number {
+export function wallFast(t: Parsed): number {
   const day = lastDay;
   if (day.y !== t.y || day.mo !== t.mo || day.d !== t.d) {
     day.y = t.y;
@@ -178,15 +179,20 @@ function writeRfc3339(b: Uint8Array, t: Parsed, offset: number, out: ByteOut): v
     buf[p++] = 46;
     for (let i = t.fracFrom; i < t.fracTo; i++) buf[p++] = b[i] as number;
   }
-  if (offset === 0) buf[p++] = 90;
-  else {
-    const m = Math.abs(offset);
-    buf[p++] = offset < 0 ? 45 : 43;
-    p = put2(buf, p, Math.floor(m / 60));
-    buf[p++] = COLON;
-    p = put2(buf, p, m % 60);
+  out.pos = writeOffset(buf, p, offset);
+}
+
+/** An offset (minutes) as RFC 3339 writes it (`Z`, `+01:00`) at `p`: the offset past it. */
+export function writeOffset(buf: Buffer, p: number, offset: number): number {
+  if (offset === 0) {
+    buf[p] = 90;
+    return p + 1;
   }
-  out.pos = p;
+  const m = Math.abs(offset);
+  buf[p++] = offset < 0 ? 45 : 43;
+  p = put2(buf, p, Math.floor(m / 60));
+  buf[p++] = COLON;
+  return put2(buf, p, m % 60);
 }
 
 /** Two digits of `n` (0-99). */

@@ -90,8 +90,11 @@ const MAX_FIELDS_START = 64;
  *
  * `words` views the same bytes four at a time (or is undefined when they are not aligned):
  * a word none of whose bytes can be special (all above `maxSpecial`) is skipped whole,
- * tested with the classic "has a byte less than n" bit trick. Digits, dots and signs are
- * above every special byte, so most of a numeric line goes by four bytes a step.
+ * tested with the classic "has a byte less than n" bit trick. With `,` (or a tab) as the
+ * delimiter, digits, dots and signs are above every special byte, so most of a numeric
+ * line goes by four bytes a step. A delimiter above the digits (`;`, `|`) would stop that
+ * test at every digit: the word is then tested for the special bytes exactly (a byte below
+ * 14, a quote, the delimiter: the "has a zero byte" trick on the word XOR each of them).
  */
 function splitLine(
   b: Uint8Array,
@@ -106,14 +109,22 @@ function splitLine(
   let ends = rec.ends;
   let n = 0;
   let s = p;
-  // Bytes below `maxSpecial + 1` in each lane (0x01010101 × n) for the word test.
-  const below = Math.imul(maxSpecial + 1, 0x01010101);
+  // Bytes below `maxSpecial + 1` (or below CR + 1, `exact`) in each lane for the word test.
+  const exact = maxSpecial > 44;
+  const below = Math.imul(exact ? CR + 1 : maxSpecial + 1, 0x01010101);
+  const delims = Math.imul(delim, 0x01010101);
   let q = p;
   while (q < limit) {
     if (words !== undefined && (q & 3) === 0) {
       while (q + 4 <= limit) {
         const x = words[q >> 2] as number;
-        if (((x - below) & ~x & 0x80808080) !== 0) break;
+        let hit = (x - below) & ~x;
+        if (exact) {
+          const xq = x ^ 0x22222222;
+          const xd = x ^ delims;
+          hit |= ((xq - 0x01010101) & ~xq) | ((xd - 0x01010101) & ~xd);
+        }
+        if ((hit & 0x80808080) !== 0) break;
         q += 4;
       }
       if (q >= limit) break;
