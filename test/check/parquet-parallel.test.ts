@@ -147,7 +147,7 @@ describe('check --full of a Parquet file with several jobs', () => {
 });
 
 describe('the threads of a Parquet scan', () => {
-  test('a worker claims every run left and posts what this thread reads in it', async () => {
+  test('a worker waits for the first batch, then claims every run left and posts what this thread reads in it', async () => {
     const rows = Array.from({ length: 40 }, (_, k) => ({
       t: k % 9 === 0 ? k - 3 : k,
       v: k % 11 === 0 ? Number.NaN : k / 2,
@@ -171,15 +171,24 @@ describe('the threads of a Parquet scan', () => {
       ],
       runs: planRuns(groups, 2, 1),
       next: new SharedArrayBuffer(4),
+      warm: new SharedArrayBuffer(4),
     };
     expect(lane.runs.length).toBe(10);
     // This thread has claimed the first run: the worker takes the rest.
-    Atomics.store(new Int32Array(lane.next), 0, 1);
+    const next = new Int32Array(lane.next);
+    Atomics.store(next, 0, 1);
     const posted: Array<[number, RunTally]> = [];
     const worker = new Worker(new URL('../../src/formats/parquet/worker.js', import.meta.url), {
       workerData: lane,
     });
     try {
+      // Until this thread says its code is compiled (its first batch read), the worker
+      // claims nothing: after a second it has loaded, and waits.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(Atomics.load(next, 0)).toBe(1);
+      const warm = new Int32Array(lane.warm);
+      Atomics.store(warm, 0, 1);
+      Atomics.notify(warm, 0);
       await new Promise<void>((resolve, reject) => {
         worker.on('message', (m: FromParquetWorker) => {
           if (!('end' in m)) posted.push([m.k, m.result]);

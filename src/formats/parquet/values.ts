@@ -7,6 +7,7 @@
  * tallies and their issues: values/tally.ts).
  */
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
 import type { RecordBatch } from 'parquet-wasm/esm';
@@ -112,27 +113,41 @@ export async function decodeParquet(
   onProgress?: (done: number, total: number) => void,
 ): Promise<number> {
   const size = typeof path === 'string' ? (await stat(path)).size : path.size;
-  return optimizedOnly(size, () => readWithParquetWasm(path, columns, feed, onProgress));
+  return withCompilers(size, 1, () => readWithParquetWasm(path, columns, feed, onProgress));
 }
 
-/** Files from this size are decoded with parquet-wasm's optimized code only (optimizedOnly). */
+/** Files from this size may be decoded with parquet-wasm's optimized code only (withCompilers). */
 const OPTIMIZED_ONLY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Runs `read` with parquet-wasm's functions compiled by V8's optimizing compiler only, not
- * first by its baseline compiler (Liftoff) and again when hot. Measured (one run each, peak
- * RSS of `check --full`): on the 20 M-row bench file 165 MiB with both compilers against
- * 117 MiB, for the same CPU time; on 500 k rows (7 MB) 134 against 119 MiB. On a file of a
- * few rows the optimizing compiler costs about 0.6 s more CPU than the baseline one, and
- * the baseline code stays small (82 MiB peak): small files keep both compilers. V8 reads the
- * flag when a function is first compiled (on its first call), so it is set for the read
- * and set back after it, unless the process was started with it. The flag is the
- * process's: wasm first compiled by another thread during the read (an HDF5 worker
- * starting beside it in a batch) is compiled by the optimizing compiler too, which is
- * slower to start but reads the same values.
+ * Runs `read`, a read of `size` bytes by `threads` threads, under the wasm compilers that
+ * suit it. V8 compiles each of parquet-wasm's functions at its first call: by default with
+ * its baseline compiler (Liftoff), then again with its optimizing one (TurboFan) on
+ * background threads once the function is hot; with `--no-liftoff`, with TurboFan alone,
+ * at the first call, on the calling thread: about 0.6 s of CPU for the functions a read
+ * calls, before its first rows.
+ * - A small file (under OPTIMIZED_ONLY_BYTES), or fewer threads than cores: both compilers.
+ *   The optimizing compiles run on a spare core while the read goes on in baseline code.
+ *   Measured on the 20 M-row bench file, one thread on an idle 2-core machine, runs
+ *   alternated: 1.36 to 1.49 s and 134 to 137 MiB peak RSS with both, against 1.79 to
+ *   1.90 s and 106 to 110 MiB with TurboFan alone (DuckDB 1.32 to 1.35 s). On a file of a
+ *   few rows TurboFan alone costs its 0.6 s for nothing.
+ * - A large file read by a thread a core (scanParquetJobs): TurboFan alone. With no core to
+ *   spare, the background compiles would take turns with the reads; the code is compiled
+ *   once, by the first thread to call each function, and shared by the other threads
+ *   (parquet-wasm's module is), which wait for it (jobs.ts).
+ * V8 reads the flag when a function is first compiled, so it is set for the read and set
+ * back after it, unless the process was started with it. The flag is the process's: wasm
+ * first compiled by another thread during the read (an HDF5 worker starting beside it in a
+ * batch) is compiled by the optimizing compiler too, which is slower to start but reads
+ * the same values.
  */
-export async function optimizedOnly<T>(size: number, read: () => Promise<T>): Promise<T> {
-  if (size < OPTIMIZED_ONLY_BYTES) return read();
+export async function withCompilers<T>(
+  size: number,
+  threads: number,
+  read: () => Promise<T>,
+): Promise<T> {
+  if (size < OPTIMIZED_ONLY_BYTES || threads < availableParallelism()) return read();
   setFlagsFromString('--no-liftoff');
   try {
     return await read();
