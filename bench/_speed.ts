@@ -73,6 +73,13 @@ export const SPEEDS = {
     met: (r) => r.ratio >= 1.6 && underMemory(r),
     bench: 'check-parquet',
   },
+  'parquet-jobs-large': {
+    what: 'Parquet `check --full --jobs 2`, 100 M rows',
+    baseline: 'ours, 1 job',
+    goal: '≥ 1.6×, < 150 MB',
+    met: (r) => r.ratio >= 1.6 && underMemory(r),
+    bench: 'check-parquet',
+  },
   'hdf5-jobs': {
     what: 'HDF5 `check --full --jobs 2`',
     baseline: 'ours, 1 job',
