@@ -15,7 +15,7 @@
 import { open } from 'node:fs/promises';
 import { type Tally, type TallySpec, tallyRecords } from './check-tally.js';
 import { guessRecordStart } from './record-start.js';
-import { scanCsvFile } from './scan.js';
+import { type ScanBuffers, scanCsvFile } from './scan.js';
 
 /** How far past its span a guessed range reads to finish its last record before giving up. */
 export const OVERRUN_BYTES = 8 * 1024 * 1024;
@@ -53,6 +53,7 @@ export interface RangeResult {
 export async function scanRange(
   job: RangeJob,
   onProgress?: (done: number) => void,
+  buffers?: ScanBuffers,
 ): Promise<RangeResult> {
   const start = job.exact
     ? job.start
@@ -69,6 +70,7 @@ export async function scanRange(
     ...(job.chunkSize ? { chunkSize: job.chunkSize } : {}),
     ...(job.syncReads ? { syncReads: true } : {}),
     ...(onProgress ? { onProgress } : {}),
+    ...(buffers ? { buffers } : {}),
   });
   return {
     start,
@@ -145,14 +147,23 @@ export async function runLane(
   onResult: (k: number, result: RangeResult) => void,
   onRead?: () => void,
 ): Promise<void> {
+  // One window for the thread's ranges, one after another: a new one a range cost each
+  // range 3 MiB of fresh pages (the kernel maps them on first touch). Measured on a 250 MB
+  // file in one thread (the ranges of 2 jobs, one after another): the buffer refills took
+  // 73 ms of CPU against 20 ms in one range.
+  const buffers: ScanBuffers = {};
   for (;;) {
     const k = Atomics.add(lanes.next, 0, 1);
     const job = ranges[k];
     if (!job) return;
-    const result = await scanRange(job, (bytes) => {
-      lanes.done[k] = bytes;
-      onRead?.();
-    });
+    const result = await scanRange(
+      job,
+      (bytes) => {
+        lanes.done[k] = bytes;
+        onRead?.();
+      },
+      buffers,
+    );
     lanes.done[k] = result.endOffset - result.start;
     onResult(k, result);
   }

@@ -63,6 +63,19 @@ export interface ScanOptions {
    * trip through the shared thread pool (a wait per chunk on a busy machine).
    */
   syncReads?: boolean;
+  /**
+   * Buffers lent by a caller that scans one range after another (never two at once): the
+   * window of one scan is left here for the next, which spares a scan its new 3 MiB and the
+   * kernel's mapping of them. Only for a caller whose `onRecord` keeps no view of a record's
+   * bytes past its call (the check's tallies copy what they keep).
+   */
+  buffers?: ScanBuffers;
+}
+
+/** The window buffers a scan leaves for the next (ScanOptions.buffers). */
+export interface ScanBuffers {
+  buf?: Buffer | undefined;
+  staging?: Buffer | undefined;
 }
 
 export interface ScanResult {
@@ -446,9 +459,18 @@ class ChunkWindow {
     this.end = Math.min(options.end ?? reader.size, reader.size);
     this.cut = this.end < reader.size;
     this.chunk = options.chunkSize ?? 1024 * 1024;
-    this.buf = Buffer.allocUnsafe(this.chunk * 2);
+    // Lent buffers are taken, not shared: a second scan under way at once makes its own.
+    const lent = options.buffers;
+    const buf = lent?.buf;
+    const staging = lent?.staging;
+    if (lent) {
+      lent.buf = undefined;
+      lent.staging = undefined;
+    }
+    this.buf = buf && buf.length >= this.chunk * 2 ? buf : Buffer.allocUnsafe(this.chunk * 2);
     this.words = wordsOf(this.buf);
-    this.staging = Buffer.allocUnsafe(this.chunk);
+    this.staging =
+      staging && staging.length >= this.chunk ? staging : Buffer.allocUnsafe(this.chunk);
     this.readAhead();
   }
 
@@ -494,6 +516,11 @@ class ChunkWindow {
   async close(): Promise<void> {
     await this.ahead?.catch(() => 0);
     await this.reader.close();
+    const lent = this.options.buffers;
+    if (lent) {
+      lent.buf = this.buf;
+      lent.staging = this.staging;
+    }
   }
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Scans that borrow their window (ScanOptions.buffers): one after another they read what
+ * scans with new buffers read, the next takes the window the last one left, and a scan
+ * started while another holds the window makes its own.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { fieldText, type ScanBuffers, scanCsvFile } from '../../src/formats/csv/scan.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-scan-buffers-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The cells of the records between `start` and `stopAt`, scanned with `buffers`. */
+async function cells(
+  path: string,
+  start: number,
+  stopAt: number,
+  buffers?: ScanBuffers,
+): Promise<string[][]> {
+  const rows: string[][] = [];
+  await scanCsvFile(
+    path,
+    (rec) => {
+      rows.push(Array.from({ length: rec.count }, (_, i) => fieldText(rec, i)));
+      return undefined;
+    },
+    { start, stopAt, chunkSize: 64, ...(buffers ? { buffers } : {}) },
+  );
+  return rows;
+}
+
+const cell = fc.stringMatching(/^[a-z0-9 ]{0,12}$/);
+const table = fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), {
+  minLength: 1,
+  maxLength: 60,
+});
+
+test('ranges scanned one after another through lent buffers read what new buffers read', async () => {
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(table, table, async (a, b) => {
+      // Two files, so that the second scan's window holds the first file's bytes beyond
+      // what it reads itself.
+      const paths = [a, b].map((rows) => {
+        const path = join(dir, `t${n++}.csv`);
+        writeFileSync(path, `${rows.map((r) => r.join(',')).join('\n')}\n`);
+        return path;
+      });
+      const lent: ScanBuffers = {};
+      for (const path of [...paths, ...paths.reverse()]) {
+        const fresh = await cells(path, 0, Number.MAX_SAFE_INTEGER);
+        expect(await cells(path, 0, Number.MAX_SAFE_INTEGER, lent)).toEqual(fresh);
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('the next scan takes the window the last one left; one started meanwhile makes its own', async () => {
+  const path = join(dir, 'window.csv');
+  writeFileSync(path, 'a,b\n1,2\n3,4\n');
+  const lent: ScanBuffers = {};
+  await cells(path, 0, 100, lent);
+  const first = lent.buf;
+  expect(first).toBeInstanceOf(Buffer);
+  await cells(path, 0, 100, lent);
+  expect(lent.buf).toBe(first);
+  // Two at once: one takes the lent window, the other makes a new one; they read the same.
+  const [x, y] = await Promise.all([cells(path, 0, 100, lent), cells(path, 0, 100, lent)]);
+  expect(x).toEqual(y);
+  expect(x).toEqual([
+    ['a', 'b'],
+    ['1', '2'],
+    ['3', '4'],
+  ]);
+});
