@@ -176,6 +176,14 @@ function validity(memory: ArrayBuffer, at: number, offset: number, nullCount: nu
  * buffer per row group left up to 34 MiB of them waiting for the garbage collector. Node's
  * own file Blob (`openAsBlob`) reads each range in pieces and joins them, leaving more.
  */
+/**
+ * The buffers of a file's Blob, kept for the next Blob a thread opens on it (the runs of
+ * row groups a thread reads one after another, jobs.ts): a run's first reads then go into
+ * buffers already mapped, not new ones. Buffers go back in only when parquet-wasm is done
+ * with them (above), so one pool serves one Blob at a time.
+ */
+export type BlobPool = ArrayBuffer[];
+
 export interface FileBlob {
   size: number;
   slice(start?: number, end?: number): FileBlob;
@@ -184,10 +192,11 @@ export interface FileBlob {
 
 export async function openFileBlob(
   path: string,
+  reuse: BlobPool = [],
 ): Promise<{ blob: FileBlob; close(): Promise<void> }> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
-  const pool: ResizableBuffer[] = [];
+  const pool = reuse as ResizableBuffer[];
   const read = async (from: number, to: number): Promise<ArrayBuffer> => {
     const buffer = reusedBuffer(pool, to - from);
     const out = new Uint8Array(buffer);

@@ -24,6 +24,7 @@ import {
   newTimeState,
   type TimePart,
 } from '../../values/index.js';
+import type { BlobPool } from './arrow.js';
 import {
   columnsOf,
   readWithParquetWasm,
@@ -194,7 +195,12 @@ export function planRuns(
 }
 
 /** Reads run `k` in this thread: its tallies, counting rows from the run's first. */
-export async function scanRun(lane: Lane, k: number, onRows?: (rows: number) => void) {
+export async function scanRun(
+  lane: Lane,
+  k: number,
+  onRows?: (rows: number) => void,
+  pool?: BlobPool,
+) {
   const run = lane.runs[k] as Run;
   const t = valueTallier(lane.time, lane.channels);
   let first: RunTally['first'];
@@ -204,10 +210,8 @@ export async function scanRun(lane: Lane, k: number, onRows?: (rows: number) => 
   };
   const columns = columnsOf(lane.time, lane.channels);
   const progress = onRows && ((done: number) => onRows(done - run.base));
-  const rows = await readWithParquetWasm(lane.path, columns, feed, progress, {
-    rowGroups: run.groups,
-    base: run.base,
-  });
+  const groups = { rowGroups: run.groups, base: run.base };
+  const rows = await readWithParquetWasm(lane.path, columns, feed, progress, groups, pool);
   const out: RunTally = { tallies: t.done(rows), first, last: t.timeState?.prev };
   return out;
 }
@@ -219,10 +223,13 @@ export async function runLane(
   onRows?: (k: number, rows: number) => void,
 ): Promise<void> {
   const next = new Int32Array(lane.next);
+  // The read buffers of one run serve the next (arrow.ts, BlobPool), as CSV's ranges share
+  // their window.
+  const pool: BlobPool = [];
   for (;;) {
     const k = Atomics.add(next, 0, 1);
     if (k >= lane.runs.length) return;
-    onResult(k, await scanRun(lane, k, onRows && ((rows) => onRows(k, rows))));
+    onResult(k, await scanRun(lane, k, onRows && ((rows) => onRows(k, rows)), pool));
   }
 }
 

@@ -23,7 +23,7 @@ import {
   tallyTime,
   type ValuePlace,
 } from '../../values/index.js';
-import { batchColumns, openFileBlob, sourceBlob } from './arrow.js';
+import { type BlobPool, batchColumns, openFileBlob, sourceBlob } from './arrow.js';
 import { parquetWasm } from './wasm.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
@@ -160,9 +160,9 @@ export async function withCompilers<T>(
  * The Blob parquet-wasm reads: a file on disk through pooled positioned reads (openFileBlob),
  * any other source through its reads.
  */
-async function blobOf(data: string | ByteSource) {
+async function blobOf(data: string | ByteSource, pool?: BlobPool) {
   const file = typeof data === 'string' ? data : wholeFileOf(data);
-  if (file !== undefined) return openFileBlob(file);
+  if (file !== undefined) return openFileBlob(file, pool);
   return { blob: sourceBlob(data as ByteSource), close: async () => {} };
 }
 
@@ -176,9 +176,10 @@ export async function readWithParquetWasm(
   feed: Feed,
   onProgress: ((done: number, total: number) => void) | undefined,
   groups?: { rowGroups: number[]; base: number },
+  pool?: BlobPool,
 ): Promise<number> {
   const { pw } = await parquetWasm();
-  const source = await blobOf(path);
+  const source = await blobOf(path, pool);
   const base = groups?.base ?? 0;
   let rows = base;
   try {
