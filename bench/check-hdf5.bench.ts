@@ -226,19 +226,28 @@ a2 = best(a2, child('ours2-again', path));
 n = best(n, child('naive', path));
 const ratio = (r: typeof o, base: typeof o) =>
   typeof r === 'string' || typeof base === 'string' ? '' : `${(base.ms / r.ms).toFixed(2)}×`;
-const row = (label: string, r: typeof o, one = o) =>
+/** A table row: `one` the --jobs 1 run it is compared with, `bytes` what its speed counts. */
+const row = (label: string, r: typeof o, one = o, bytes = size) =>
   typeof r === 'string'
     ? [label, r, '', '', '', '', '', '']
     : [
         label,
         `${(r.ms / 1000).toFixed(2)} s`,
         `${(r.cpu / 1000).toFixed(2)} s`,
-        `${(size / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
+        `${(bytes / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
         `${(r.rss / MiB).toFixed(0)} MiB`,
         ratio(r, one),
         ratio(r, n),
         r.note,
       ];
+/** A row without the comparison with the naive read (which reads another file). */
+const withoutNaive = (r: string[]) => [...r.slice(0, 6), '', ...r.slice(7)];
+/** --jobs 1 and --jobs 2 on `file`, interleaved, each the faster of two runs. */
+const oneAndTwo = (file: string): [typeof o, typeof o] => {
+  const one = child('ours', file);
+  const two = child('ours2', file);
+  return [best(one, child('ours', file)), best(two, child('ours2', file))];
+};
 console.log(
   `File: ${ROWS.toLocaleString('en')} rows, ${fmtBytes(size)} (${ROW_BYTES} bytes a row), 6 datasets.\n`,
 );
@@ -254,22 +263,23 @@ table(
 );
 const said = (m: { ms: number; rss: number }) =>
   `${(m.ms / 1000).toFixed(2)} s, ${fmtBytes(m.rss)}`;
-if (typeof o !== 'string' && typeof o2 !== 'string')
-  reportSpeed({
-    key: 'hdf5-jobs',
-    ours: said(o2),
-    baseline: said(o),
-    ratio: o.ms / o2.ms,
-    peakRss: o2.rss,
-  });
+/** The speed row of `two` (--jobs 2) against `one` (--jobs 1), when both ran. */
+const reportJobs = (key: 'hdf5-jobs' | 'hdf5-jobs-large', one: typeof o, two: typeof o) => {
+  if (typeof one !== 'string' && typeof two !== 'string')
+    reportSpeed({
+      key,
+      ours: said(two),
+      baseline: said(one),
+      ratio: one.ms / two.ms,
+      peakRss: two.rss,
+    });
+};
+reportJobs('hdf5-jobs', o, o2);
 // The same values, deflated (level 1): reading is mostly inflating, in each HDF5 thread.
 const packedPath = join(dataDir(), `check-hdf5-${ROWS}-deflate.h5`);
 await generate(packedPath, 1);
 const packedSize = statSync(packedPath).size;
-let p1 = child('ours', packedPath);
-let p2 = child('ours2', packedPath);
-p1 = best(p1, child('ours', packedPath));
-p2 = best(p2, child('ours2', packedPath));
+const [p1, p2] = oneAndTwo(packedPath);
 console.log(
   `\nThe same file deflated (level 1, ${fmtBytes(packedSize)}; speed in MB of values read a second):\n`,
 );
@@ -278,7 +288,7 @@ table(
   [
     row('importkit check --full --jobs 1', p1, p1),
     row('importkit check --full --jobs 2', p2, p1),
-  ].map((r) => [...r.slice(0, 6), '', ...r.slice(7)]),
+  ].map(withoutNaive),
 );
 // The same layout, five times the rows (about 1 GB, the size the other formats' --jobs rows
 // read): what a thread costs to start (h5wasm's load, the file's structure) is the same, and
@@ -286,40 +296,18 @@ table(
 const largePath = join(dataDir(), `check-hdf5-${LARGE_ROWS}.h5`);
 await generate(largePath, undefined, LARGE_ROWS);
 const largeSize = statSync(largePath).size;
-let l1 = child('ours', largePath);
-let l2 = child('ours2', largePath);
-l1 = best(l1, child('ours', largePath));
-l2 = best(l2, child('ours2', largePath));
+const [l1, l2] = oneAndTwo(largePath);
 console.log(
   `\nThe same layout, ${LARGE_ROWS.toLocaleString('en')} rows (${fmtBytes(largeSize)}):\n`,
 );
-const largeRow = (label: string, r: typeof o) =>
-  typeof r === 'string'
-    ? [label, r, '', '', '', '', '']
-    : [
-        label,
-        `${(r.ms / 1000).toFixed(2)} s`,
-        `${(r.cpu / 1000).toFixed(2)} s`,
-        `${(largeSize / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
-        `${(r.rss / MiB).toFixed(0)} MiB`,
-        ratio(r, l1),
-        r.note,
-      ];
 table(
-  ['run', 'time', 'CPU', 'speed', 'peak RSS', 'vs --jobs 1', 'result'],
+  ['run', 'time', 'CPU', 'speed', 'peak RSS', 'vs --jobs 1', 'vs naive', 'result'],
   [
-    largeRow('importkit check --full --jobs 1', l1),
-    largeRow('importkit check --full --jobs 2', l2),
-  ],
+    row('importkit check --full --jobs 1', l1, l1, largeSize),
+    row('importkit check --full --jobs 2', l2, l1, largeSize),
+  ].map(withoutNaive),
 );
-if (typeof l1 !== 'string' && typeof l2 !== 'string')
-  reportSpeed({
-    key: 'hdf5-jobs-large',
-    ours: said(l2),
-    baseline: said(l1),
-    ratio: l1.ms / l2.ms,
-    peakRss: l2.rss,
-  });
+reportJobs('hdf5-jobs-large', l1, l2);
 console.log(
   '\nEach row is the faster of two runs, interleaved, each in a process of its own; a second check is timed after a first one in the same process (its "vs --jobs 1" is against the second check with one job). CPU: every thread of the process, from its start (the first check too).',
 );

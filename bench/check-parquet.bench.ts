@@ -197,29 +197,35 @@ if (!existsSync(path)) {
 const size = statSync(path).size;
 // Each run twice, in mirrored order (A B C C B A), the faster kept: other work on the
 // machine weighs less on the ratios.
-const order = ['ours', 'oursJobs', 'duckdb'];
-const best = new Map<string, ReturnType<typeof child>>();
-for (const name of [...order, ...[...order].reverse()]) {
-  const m = child(name, path);
-  const had = best.get(name);
-  if (!had || m.ms < had.ms) best.set(name, m);
+type Measured = ReturnType<typeof child>;
+/** Each of `names` run twice on `file`, in mirrored order, the faster of each kept. */
+function fasterOfTwo(names: string[], file: string): Map<string, Measured> {
+  const best = new Map<string, Measured>();
+  for (const name of [...names, ...[...names].reverse()]) {
+    const m = child(name, file);
+    const had = best.get(name);
+    if (!had || m.ms < had.ms) best.set(name, m);
+  }
+  return best;
 }
-const o = best.get('ours') as ReturnType<typeof child>;
-const j = best.get('oursJobs') as ReturnType<typeof child>;
-const d = best.get('duckdb') as ReturnType<typeof child>;
+const best = fasterOfTwo(['ours', 'oursJobs', 'duckdb'], path);
+const o = best.get('ours') as Measured;
+const j = best.get('oursJobs') as Measured;
+const d = best.get('duckdb') as Measured;
 const w = child('wasmDecode', path);
 const h = child('hyparquetDecode', path);
 const mbps = (ms: number, bytes = size) => `${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
 const rowsPerS = (ms: number, rows: number) =>
   `${(((rows / ms) * 1000) / 1e6).toFixed(2)} M rows/s`;
 console.log(`File: ${ROWS.toLocaleString('en')} rows, ${fmtBytes(size)}, 6 columns.\n`);
-const row = (run: string, m: { ms: number; cpu: number; rss: number; note: string }) => [
+/** A table row: `base` the run it is compared with, `bytes` what its speed counts. */
+const row = (run: string, m: Measured, base = d, bytes = size) => [
   run,
   `${(m.ms / 1000).toFixed(2)} s`,
   `${(m.cpu / 1000).toFixed(2)} s`,
-  mbps(m.ms),
+  mbps(m.ms, bytes),
   `${(m.rss / MiB).toFixed(0)} MiB`,
-  `${(d.ms / m.ms).toFixed(2)}×`,
+  `${(base.ms / m.ms).toFixed(2)}×`,
   m.note,
 ];
 table(
@@ -252,8 +258,8 @@ table(
     ['hyparquet', dh.rows, rowsPerS(dh.ms, dh.rows), `${(h.rss / MiB).toFixed(0)} MiB`, '1.00×'],
   ],
 );
-const said = (m: { ms: number; rss: number }) =>
-  `${(m.ms / 1000).toFixed(2)} s (${mbps(m.ms)}), ${fmtBytes(m.rss)}`;
+const said = (m: { ms: number; rss: number }, bytes = size) =>
+  `${(m.ms / 1000).toFixed(2)} s (${mbps(m.ms, bytes)}), ${fmtBytes(m.rss)}`;
 reportSpeed({
   key: 'parquet-full',
   ours: said(o),
@@ -281,41 +287,23 @@ if (!existsSync(largePath)) {
   if (r.status !== 0) throw new Error(`could not write ${largePath}`);
 }
 const largeSize = statSync(largePath).size;
-const largeOrder = ['ours', 'oursJobs'];
-const largeBest = new Map<string, ReturnType<typeof child>>();
-for (const name of [...largeOrder, ...[...largeOrder].reverse()]) {
-  const m = child(name, largePath);
-  const had = largeBest.get(name);
-  if (!had || m.ms < had.ms) largeBest.set(name, m);
-}
-const lo = largeBest.get('ours') as ReturnType<typeof child>;
-const lj = largeBest.get('oursJobs') as ReturnType<typeof child>;
+const large = fasterOfTwo(['ours', 'oursJobs'], largePath);
+const lo = large.get('ours') as Measured;
+const lj = large.get('oursJobs') as Measured;
 console.log(
   `\nThe same columns, ${LARGE_ROWS.toLocaleString('en')} rows (${fmtBytes(largeSize)}):\n`,
 );
-const largeMbps = (ms: number) => `${(largeSize / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
 table(
   ['run', 'time', 'CPU', 'speed', 'peak RSS', 'vs 1 job', 'result'],
   [
-    ['importkit check --full, 1 job', lo, lo],
-    [`importkit check --full, ${JOBS} jobs`, lj, lo],
-  ].map(([label, m, base]) => {
-    const r = m as typeof lo;
-    return [
-      label as string,
-      `${(r.ms / 1000).toFixed(2)} s`,
-      `${(r.cpu / 1000).toFixed(2)} s`,
-      largeMbps(r.ms),
-      `${(r.rss / MiB).toFixed(0)} MiB`,
-      `${((base as typeof lo).ms / r.ms).toFixed(2)}×`,
-      r.note,
-    ];
-  }),
+    row('importkit check --full, 1 job', lo, lo, largeSize),
+    row(`importkit check --full, ${JOBS} jobs`, lj, lo, largeSize),
+  ],
 );
 reportSpeed({
   key: 'parquet-jobs-large',
-  ours: `${(lj.ms / 1000).toFixed(2)} s (${largeMbps(lj.ms)}), ${fmtBytes(lj.rss)}`,
-  baseline: `${(lo.ms / 1000).toFixed(2)} s (${largeMbps(lo.ms)}), ${fmtBytes(lo.rss)}`,
+  ours: said(lj, largeSize),
+  baseline: said(lo, largeSize),
   ratio: lo.ms / lj.ms,
   peakRss: lj.rss,
 });
