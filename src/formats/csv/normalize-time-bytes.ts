@@ -109,21 +109,26 @@ export function wallFast(t: Parsed): number {
   return day.ms + t.h * 3600_000 + t.mi * 60_000 + t.s * 1000 + ms;
 }
 
+/** An empty record for a time's parts: a reader keeps one and reads each cell into it. */
+export function newParsed(): Parsed {
+  return {
+    y: 0,
+    mo: 0,
+    d: 0,
+    h: 0,
+    mi: 0,
+    s: 0,
+    frac: '',
+    zoneFrom: -1,
+    zoneTo: -1,
+    fracFrom: 0,
+    fracTo: 0,
+    fracMs: 0,
+  };
+}
+
 /** The one record the cells are parsed into (read before the next cell is). */
-const t: Parsed = {
-  y: 0,
-  mo: 0,
-  d: 0,
-  h: 0,
-  mi: 0,
-  s: 0,
-  frac: '',
-  zoneFrom: -1,
-  zoneTo: -1,
-  fracFrom: 0,
-  fracTo: 0,
-  fracMs: 0,
-};
+const t: Parsed = newParsed();
 
 const NO_ZONE: CellZone = {};
 

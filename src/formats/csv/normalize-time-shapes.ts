@@ -11,6 +11,7 @@
 import {
   type ByteOut,
   FRACTIONS,
+  newParsed,
   type Parsed,
   wallFast,
   writeOffset,
@@ -66,20 +67,7 @@ const FRACTION_MS = new Float64Array(4000);
 for (const [key, { ms }] of FRACTIONS) FRACTION_MS[key] = ms;
 
 /** The one record the cells are read into (read before the next cell is). */
-const t: Parsed = {
-  y: 0,
-  mo: 0,
-  d: 0,
-  h: 0,
-  mi: 0,
-  s: 0,
-  frac: '',
-  zoneFrom: -1,
-  zoneTo: -1,
-  fracFrom: 0,
-  fracTo: 0,
-  fracMs: 0,
-};
+const t: Parsed = newParsed();
 
 /** The shapes one time column's cells were written in. */
 export class TimeShapes {

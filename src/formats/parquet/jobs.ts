@@ -251,12 +251,13 @@ function progressOf(
 }
 
 /**
- * Reads the runs in this thread and `jobs - 1` workers, all claiming from the lane's counter.
- * A worker that fails leaves its run without a result (the caller reads it again).
+ * Reads the runs in this thread and `threads - 1` workers (no more threads than runs), all
+ * claiming from the lane's counter. A worker that fails leaves its run without a result (the
+ * caller reads it again).
  */
 async function scanLanes(
   lane: Lane,
-  jobs: number,
+  threads: number,
   onRows: (k: number, rows: number) => void,
 ): Promise<Array<RunTally | undefined>> {
   const results: Array<RunTally | undefined> = new Array(lane.runs.length);
@@ -275,7 +276,7 @@ async function scanLanes(
   const warmed = () => {
     if (Atomics.exchange(warm, 0, 1) === 0) Atomics.notify(warm, 0);
   };
-  const workers = startWorkers(Math.min(jobs, lane.runs.length) - 1, lane, keep);
+  const workers = startWorkers(threads - 1, lane, keep);
   try {
     // The workers load meanwhile, and claim runs once this thread's first batch is decoded.
     await runLane(lane, keep, (k, rows) => {
