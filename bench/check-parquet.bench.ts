@@ -104,7 +104,7 @@ function touch(values: ArrayLike<unknown>): number {
 
 /**
  * Decodes the first rows with parquet-wasm as the check does (views of its memory, see
- * formats/parquet/arrow.ts); the time counts from after the module loads.
+ * formats/parquet/arrow.ts, and reads of formats/parquet/file-blob.ts); the time counts from after the module loads.
  */
 async function wasmDecode(path: string): Promise<string> {
   await parquetWasm();

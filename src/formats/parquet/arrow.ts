@@ -1,16 +1,14 @@
 /**
  * The columns of a record batch parquet-wasm decoded, read where they lie in its memory
- * through the Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html),
- * and the file handle it reads from. Measured on 20 M rows (bench/check-parquet.bench.ts):
- * turning each batch into an IPC stream for apache-arrow copied every value out of the
- * wasm memory, cost a quarter of the run in copies and garbage collection, and apache-arrow
- * itself took 12 MB to load; these views copy nothing.
+ * through the Arrow C data interface (https://arrow.apache.org/docs/format/CDataInterface.html).
+ * Measured on 20 M rows (bench/check-parquet.bench.ts): turning each batch into an IPC
+ * stream for apache-arrow copied every value out of the wasm memory, cost a quarter of the
+ * run in copies and garbage collection, and apache-arrow itself took 12 MB to load; these
+ * views copy nothing. The bytes parquet-wasm decodes come from file-blob.ts.
  *
  * The views are valid only until parquet-wasm runs again (its memory may grow, which
  * detaches the buffer): each batch is judged whole before the next one is asked for.
  */
-import { open } from 'node:fs/promises';
-import type { ByteSource } from '../../inspect/shared.js';
 import type { Chunk } from '../../values/index.js';
 
 /** A batch's columns by name, each a view of the values in the wasm memory. */
@@ -162,98 +160,4 @@ function validity(memory: ArrayBuffer, at: number, offset: number, nullCount: nu
   if (at === 0 || nullCount === 0) return undefined;
   const bits = new Uint8Array(memory, at);
   return (i: number) => ((bits[(offset + i) >> 3] as number) & (1 << ((offset + i) & 7))) !== 0;
-}
-
-/**
- * The file as the Blob parquet-wasm reads from (it asks only `size`, `slice` and
- * `arrayBuffer`), read with positioned reads. The reads are asynchronous, so that timers
- * and other work run between row groups.
- *
- * parquet-wasm copies each range it gets into its own memory as soon as the read resolves
- * (in the microtasks that follow), so a buffer it was given is free again by the next turn
- * of the event loop: it goes back to a pool then, and the next range is read into it
- * (resized in place) instead of into a new one. Measured on the 20 M-row bench file: a new
- * buffer per row group left up to 34 MiB of them waiting for the garbage collector. Node's
- * own file Blob (`openAsBlob`) reads each range in pieces and joins them, leaving more.
- */
-/**
- * The buffers of a file's Blob, kept for the next Blob a thread opens on it (the runs of
- * row groups a thread reads one after another, jobs.ts): a run's first reads then go into
- * buffers already mapped, not new ones. Buffers go back in only when parquet-wasm is done
- * with them (above), so one pool serves one Blob at a time.
- */
-export type BlobPool = ArrayBuffer[];
-
-export interface FileBlob {
-  size: number;
-  slice(start?: number, end?: number): FileBlob;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-export async function openFileBlob(
-  path: string,
-  reuse: BlobPool = [],
-): Promise<{ blob: FileBlob; close(): Promise<void> }> {
-  const handle = await open(path, 'r');
-  const { size } = await handle.stat();
-  const pool = reuse as ResizableBuffer[];
-  const read = async (from: number, to: number): Promise<ArrayBuffer> => {
-    const buffer = reusedBuffer(pool, to - from);
-    const out = new Uint8Array(buffer);
-    let got = 0;
-    while (got < out.length) {
-      const { bytesRead } = await handle.read(out, got, out.length - got, from + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    setImmediate(() => pool.push(buffer));
-    return buffer;
-  };
-  return { blob: blobOver(0, size, read), close: () => handle.close() };
-}
-
-/**
- * A Blob over any byte source (an archive's member read in place): each range is read
- * through the source, in order as parquet-wasm asks for them.
- */
-export function sourceBlob(source: ByteSource): FileBlob {
-  return blobOver(0, source.size, async (from, to) => {
-    // A copy: the bytes may be a view into a larger buffer (a kept head, a chunk).
-    return new Uint8Array(await source.read(from, to - from)).buffer;
-  });
-}
-
-/** Bytes `from .. to` of what `read` reads, as a Blob whose slices read their own ranges. */
-function blobOver(
-  from: number,
-  to: number,
-  read: (from: number, to: number) => Promise<ArrayBuffer>,
-): FileBlob {
-  return {
-    size: to - from,
-    slice: (start = 0, end = to - from) =>
-      blobOver(from + Math.min(start, to - from), from + Math.min(end, to - from), read),
-    arrayBuffer: () => read(from, to),
-  };
-}
-
-/** A resizable ArrayBuffer (ES2024, in Node 20; the project's TypeScript lib is older). */
-interface ResizableBuffer extends ArrayBuffer {
-  readonly maxByteLength: number;
-  resize(n: number): void;
-}
-const ResizableBuffer = ArrayBuffer as unknown as new (
-  n: number,
-  options: { maxByteLength: number },
-) => ResizableBuffer;
-
-/** A buffer of `n` bytes: one from the pool resized when it can grow that far, else a new one. */
-function reusedBuffer(pool: ResizableBuffer[], n: number): ResizableBuffer {
-  const free = pool.pop();
-  if (free && free.maxByteLength >= n) {
-    free.resize(n);
-    return free;
-  }
-  // Room to grow: row groups of one file are often of about one size.
-  return new ResizableBuffer(n, { maxByteLength: Math.max(n * 2, 1 << 20) });
 }

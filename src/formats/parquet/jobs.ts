@@ -24,7 +24,7 @@ import {
   newTimeState,
   type TimePart,
 } from '../../values/index.js';
-import type { BlobPool } from './arrow.js';
+import type { BlobPool } from './file-blob.js';
 import {
   columnsOf,
   readWithParquetWasm,
@@ -223,7 +223,7 @@ export async function runLane(
   onRows?: (k: number, rows: number) => void,
 ): Promise<void> {
   const next = new Int32Array(lane.next);
-  // The read buffers of one run serve the next (arrow.ts, BlobPool), as CSV's ranges share
+  // The read buffers of one run serve the next (file-blob.ts, BlobPool), as CSV's ranges share
   // their window.
   const pool: BlobPool = [];
   for (;;) {

@@ -23,7 +23,8 @@ import {
   tallyTime,
   type ValuePlace,
 } from '../../values/index.js';
-import { type BlobPool, batchColumns, openFileBlob, sourceBlob } from './arrow.js';
+import { batchColumns } from './arrow.js';
+import { type BlobPool, openFileBlob, sourceBlob } from './file-blob.js';
 import { parquetWasm } from './wasm.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */

@@ -1,0 +1,123 @@
+/**
+ * A file's Blob (formats/parquet/file-blob.ts) reads into pooled buffers: a pool passed from
+ * one Blob to the next (the runs a thread reads one after another) serves the next Blob's
+ * reads with the buffers the last one gave back, and each read still holds its own range's
+ * bytes. Reads that follow each other in the file are read ahead; whatever the reads, each
+ * gets exactly its range's bytes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { type BlobPool, openFileBlob } from '../../src/formats/parquet/file-blob.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-parquet-file-blob-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a pool kept from one Blob to the next serves its reads, each with its own bytes', async () => {
+  const path = join(dir, 'bytes.bin');
+  const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) & 255);
+  writeFileSync(path, bytes);
+  const pool: BlobPool = [];
+  const first = await openFileBlob(path, pool);
+  const a = await first.blob.slice(100, 1100).arrayBuffer();
+  expect(new Uint8Array(a)).toEqual(bytes.subarray(100, 1100));
+  await turn();
+  await first.close();
+  // Given back once parquet-wasm has copied it (the next turn of the event loop).
+  expect(pool).toContain(a);
+  const second = await openFileBlob(path, pool);
+  const b = await second.blob.slice(2000, 2600).arrayBuffer();
+  expect(b).toBe(a);
+  expect(new Uint8Array(b)).toEqual(bytes.subarray(2000, 2600));
+  await second.close();
+  // Without a pool passed, a Blob starts with none: its first read is a new buffer.
+  const third = await openFileBlob(path);
+  const c = await third.blob.slice(0, 10).arrayBuffer();
+  expect(c).not.toBe(a);
+  await third.close();
+});
+
+test('reads that follow each other are read ahead: the next range was read before it was asked for', async () => {
+  const path = join(dir, 'onward.bin');
+  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) & 255);
+  writeFileSync(path, bytes);
+  const { blob, close } = await openFileBlob(path);
+  for (const [from, to] of [
+    [0, 1000],
+    [1000, 2000],
+    [2000, 3000],
+  ] as const) {
+    expect(new Uint8Array(await blob.slice(from, to).arrayBuffer())).toEqual(bytes.subarray(from, to));
+  }
+  // The read ahead is one small positioned read, long done by then.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The file changes after the third read: the fourth range, read ahead, holds the old bytes
+  // (its first 1000; the 10 more it asks for are read when asked, and are new).
+  const changed = bytes.map((b) => b ^ 0xff);
+  writeFileSync(path, changed);
+  const fourth = new Uint8Array(await blob.slice(3000, 4010).arrayBuffer());
+  expect(fourth.subarray(0, 1000)).toEqual(bytes.subarray(3000, 4000));
+  expect(fourth.subarray(1000)).toEqual(changed.subarray(4000, 4010));
+  await close();
+});
+
+test('reads that jump over bytes are not read ahead, nor one step onward after a jump', async () => {
+  const path = join(dir, 'jumps.bin');
+  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 13) & 255);
+  writeFileSync(path, bytes);
+  const { blob, close } = await openFileBlob(path);
+  // Two of three columns of a row group, then the first of the next (which the last one
+  // ends at, as a group's last column ends where the next group begins).
+  for (const [from, to] of [
+    [0, 500],
+    [900, 1200],
+    [1200, 1300],
+  ] as const) {
+    await blob.slice(from, to).arrayBuffer();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const changed = bytes.map((b) => b ^ 0xff);
+  writeFileSync(path, changed);
+  expect(new Uint8Array(await blob.slice(1300, 1400).arrayBuffer())).toEqual(
+    changed.subarray(1300, 1400),
+  );
+  await close();
+});
+
+test('whatever ranges are asked for, in whatever order, each read holds its own bytes', async () => {
+  const path = join(dir, 'any.bin');
+  const size = 20_000;
+  const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 151 + (i >> 8)) & 255);
+  writeFileSync(path, bytes);
+  // Runs of reads, each a range starting where the last ended or anywhere, of any length
+  // (longer or shorter than the last, up to the file's end).
+  const step = fc.record({
+    onward: fc.boolean(),
+    at: fc.nat({ max: size - 1 }),
+    length: fc.integer({ min: 1, max: 3000 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+      const pool: BlobPool = [];
+      const { blob, close } = await openFileBlob(path, pool);
+      try {
+        let last = 0;
+        for (const s of steps) {
+          const from = s.onward ? Math.min(last, size - 1) : s.at;
+          const to = Math.min(size, from + s.length);
+          const got = new Uint8Array(await blob.slice(from, to).arrayBuffer());
+          expect(got).toEqual(bytes.subarray(from, to));
+          last = to;
+          if (s.length % 2 === 0) await turn();
+        }
+      } finally {
+        await close();
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
