@@ -51,7 +51,9 @@ test('reads that follow each other are read ahead: the next range was read befor
     [1000, 2000],
     [2000, 3000],
   ] as const) {
-    expect(new Uint8Array(await blob.slice(from, to).arrayBuffer())).toEqual(bytes.subarray(from, to));
+    expect(new Uint8Array(await blob.slice(from, to).arrayBuffer())).toEqual(
+      bytes.subarray(from, to),
+    );
   }
   // The read ahead is one small positioned read, long done by then.
   await new Promise((resolve) => setTimeout(resolve, 100));

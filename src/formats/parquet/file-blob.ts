@@ -102,7 +102,7 @@ class ReadAhead {
     this.pending = undefined;
     if (!p) return undefined;
     if (p.from !== from) {
-      void p.buffer.then((b) => this.pool.push(b), () => {});
+      void this.drop(p);
       return undefined;
     }
     // Its error, if it failed, is this read's.
@@ -134,7 +134,17 @@ class ReadAhead {
   async settle(): Promise<void> {
     const p = this.pending;
     this.pending = undefined;
-    await p?.buffer.then((b) => this.pool.push(b), () => {});
+    if (p) await this.drop(p);
+  }
+
+  /** Gives a read ahead that nobody takes to the pool once it is done (its error dropped). */
+  private drop(p: { buffer: Promise<ResizableBuffer> }): Promise<void> {
+    return p.buffer.then(
+      (b) => {
+        this.pool.push(b);
+      },
+      () => {},
+    );
   }
 }
 
