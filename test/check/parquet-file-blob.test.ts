@@ -1,8 +1,6 @@
 /**
- * A file's Blob (formats/parquet/file-blob.ts) reads into pooled buffers: a pool passed from
- * one Blob to the next (the runs a thread reads one after another) serves the next Blob's
- * reads with the buffers the last one gave back, and each read still holds its own range's
- * bytes. Reads that follow each other in the file are read ahead; whatever the reads, each
+ * A file's Blob (formats/parquet/file-blob.ts) reads into the buffers parquet-wasm gave back,
+ * and each read still holds its own range's bytes. Reads that follow each other in the file are read ahead; whatever the reads, each
  * gets exactly its range's bytes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,35 +8,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { type BlobPool, openFileBlob } from '../../src/formats/parquet/file-blob.js';
+import { openFileBlob } from '../../src/formats/parquet/file-blob.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-parquet-file-blob-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-test('a pool kept from one Blob to the next serves its reads, each with its own bytes', async () => {
+test('a buffer parquet-wasm is done with holds the next read, each read with its own bytes', async () => {
   const path = join(dir, 'bytes.bin');
   const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) & 255);
   writeFileSync(path, bytes);
-  const pool: BlobPool = [];
-  const first = await openFileBlob(path, pool);
-  const a = await first.blob.slice(100, 1100).arrayBuffer();
+  const { blob, close } = await openFileBlob(path);
+  const a = await blob.slice(100, 1100).arrayBuffer();
   expect(new Uint8Array(a)).toEqual(bytes.subarray(100, 1100));
-  await turn();
-  await first.close();
   // Given back once parquet-wasm has copied it (the next turn of the event loop).
-  expect(pool).toContain(a);
-  const second = await openFileBlob(path, pool);
-  const b = await second.blob.slice(2000, 2600).arrayBuffer();
+  await turn();
+  const b = await blob.slice(2000, 2600).arrayBuffer();
   expect(b).toBe(a);
   expect(new Uint8Array(b)).toEqual(bytes.subarray(2000, 2600));
-  await second.close();
-  // Without a pool passed, a Blob starts with none: its first read is a new buffer.
-  const third = await openFileBlob(path);
-  const c = await third.blob.slice(0, 10).arrayBuffer();
-  expect(c).not.toBe(a);
-  await third.close();
+  // Not before: a read in the same turn gets a buffer of its own.
+  const c = await blob.slice(0, 10).arrayBuffer();
+  expect(c).not.toBe(b);
+  expect(new Uint8Array(c)).toEqual(bytes.subarray(0, 10));
+  await close();
 });
 
 test('reads that follow each other are read ahead: the next range was read before it was asked for', async () => {
@@ -104,8 +97,7 @@ test('whatever ranges are asked for, in whatever order, each read holds its own 
   });
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
-      const pool: BlobPool = [];
-      const { blob, close } = await openFileBlob(path, pool);
+      const { blob, close } = await openFileBlob(path);
       try {
         let last = 0;
         for (const s of steps) {

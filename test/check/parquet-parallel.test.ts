@@ -13,6 +13,7 @@ import {
   type RunTally,
   scanRun,
 } from '../../src/formats/parquet/jobs.js';
+import { openWithParquetWasm } from '../../src/formats/parquet/values.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-pq-parallel-'));
@@ -201,7 +202,9 @@ describe('the threads of a Parquet scan', () => {
       await worker.terminate();
     }
     const here: Array<[number, RunTally]> = [];
-    for (let k = 1; k < lane.runs.length; k++) here.push([k, await scanRun(lane, k)]);
+    const opened = await openWithParquetWasm(lane.path);
+    for (let k = 1; k < lane.runs.length; k++) here.push([k, await scanRun(lane, k, opened)]);
+    await opened.close();
     expect(posted).toEqual(here);
   });
 

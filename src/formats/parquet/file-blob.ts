@@ -20,14 +20,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { ByteSource } from '../../inspect/shared.js';
 
-/**
- * The buffers of a file's Blob, kept for the next Blob a thread opens on it (the runs of
- * row groups a thread reads one after another, jobs.ts): a run's first reads then go into
- * buffers already mapped, not new ones. Buffers go back in only when parquet-wasm is done
- * with them (above), so one pool serves one Blob at a time.
- */
-export type BlobPool = ArrayBuffer[];
-
 export interface FileBlob {
   size: number;
   slice(start?: number, end?: number): FileBlob;
@@ -39,11 +31,12 @@ const MOST_AHEAD = 64 * 1024 * 1024;
 
 export async function openFileBlob(
   path: string,
-  reuse: BlobPool = [],
 ): Promise<{ blob: FileBlob; close(): Promise<void> }> {
   const handle = await open(path, 'r');
   const { size } = await handle.stat();
-  const pool = reuse as ResizableBuffer[];
+  // The buffers parquet-wasm is done with (above). A thread reads its runs of row groups
+  // through one Blob (jobs.ts), so they serve every run.
+  const pool: ResizableBuffer[] = [];
   const fresh = async (from: number, to: number) => {
     const buffer = reusedBuffer(pool, to - from);
     await fill(handle, buffer, 0, from, to);

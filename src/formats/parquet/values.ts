@@ -24,7 +24,7 @@ import {
   type ValuePlace,
 } from '../../values/index.js';
 import { batchColumns } from './arrow.js';
-import { type BlobPool, openFileBlob, sourceBlob } from './file-blob.js';
+import { openFileBlob, sourceBlob } from './file-blob.js';
 import { parquetWasm } from './wasm.js';
 
 /** A channel whose values are judged, with the pointer of its channel config. */
@@ -158,13 +158,40 @@ export async function withCompilers<T>(
 }
 
 /**
- * The Blob parquet-wasm reads: a file on disk through pooled positioned reads (openFileBlob),
- * any other source through its reads.
+ * The Blob parquet-wasm reads: a file on disk through positioned reads (openFileBlob), any
+ * other source through its reads.
  */
-async function blobOf(data: string | ByteSource, pool?: BlobPool) {
+async function blobOf(data: string | ByteSource) {
   const file = typeof data === 'string' ? data : wholeFileOf(data);
-  if (file !== undefined) return openFileBlob(file, pool);
+  if (file !== undefined) return openFileBlob(file);
   return { blob: sourceBlob(data as ByteSource), close: async () => {} };
+}
+
+/**
+ * A file opened with parquet-wasm, its footer read once, for any number of reads of its row
+ * groups (a thread reading runs of them, jobs.ts): its rows, and `close` to free it.
+ */
+export interface OpenedParquet {
+  file: import('parquet-wasm/esm').ParquetFile;
+  rows: number;
+  close(): Promise<void>;
+}
+
+export async function openWithParquetWasm(path: string | ByteSource): Promise<OpenedParquet> {
+  const { pw } = await parquetWasm();
+  const source = await blobOf(path);
+  try {
+    const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
+    const rows = file.metadata().fileMetadata().numRows();
+    const close = async () => {
+      file.free();
+      await source.close();
+    };
+    return { file, rows, close };
+  } catch (err) {
+    await source.close();
+    throw err;
+  }
 }
 
 /**
@@ -176,43 +203,49 @@ export async function readWithParquetWasm(
   columns: string[],
   feed: Feed,
   onProgress: ((done: number, total: number) => void) | undefined,
+): Promise<number> {
+  const opened = await openWithParquetWasm(path);
+  try {
+    return await readGroups(opened, columns, feed, onProgress);
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * Decodes the named columns of an opened file: every row group, or only `groups` (in order)
+ * whose first row is `base`. Returns the rows read.
+ */
+export async function readGroups(
+  opened: OpenedParquet,
+  columns: string[],
+  feed: Feed,
+  onProgress: ((done: number, total: number) => void) | undefined,
   groups?: { rowGroups: number[]; base: number },
-  pool?: BlobPool,
 ): Promise<number> {
   const { pw } = await parquetWasm();
-  const source = await blobOf(path, pool);
   const base = groups?.base ?? 0;
   let rows = base;
-  try {
-    const file = await pw.ParquetFile.fromFile(source.blob as unknown as Blob);
+  // One stream over every row group: the reader still decodes one group at a time, and a
+  // stream per group costs twice the time in setting up.
+  const stream = await opened.file.stream({
+    batchSize: BATCH_ROWS,
+    columns,
+    ...(groups ? { rowGroups: groups.rowGroups } : {}),
+  });
+  for await (const batch of stream as unknown as AsyncIterable<RecordBatch>) {
+    const ffi = batch.intoFFI();
     try {
-      const total = file.metadata().fileMetadata().numRows();
-      // One stream over every row group: the reader still decodes one group at a time, and a
-      // stream per group costs twice the time in setting up.
-      const stream = await file.stream({
-        batchSize: BATCH_ROWS,
-        columns,
-        ...(groups ? { rowGroups: groups.rowGroups } : {}),
-      });
-      for await (const batch of stream as unknown as AsyncIterable<RecordBatch>) {
-        const ffi = batch.intoFFI();
-        try {
-          const got = batchColumns(pw.wasmMemory().buffer, ffi.arrayAddr(), ffi.schemaAddr());
-          for (const column of columns) {
-            const chunk = got.columns.get(column);
-            if (chunk) feed(column, chunk, rows);
-          }
-          rows += got.rows;
-        } finally {
-          ffi.free();
-        }
-        onProgress?.(rows, total);
+      const got = batchColumns(pw.wasmMemory().buffer, ffi.arrayAddr(), ffi.schemaAddr());
+      for (const column of columns) {
+        const chunk = got.columns.get(column);
+        if (chunk) feed(column, chunk, rows);
       }
+      rows += got.rows;
     } finally {
-      file.free();
+      ffi.free();
     }
-  } finally {
-    await source.close();
+    onProgress?.(rows, opened.rows);
   }
   return rows - base;
 }
