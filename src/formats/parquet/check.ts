@@ -65,7 +65,7 @@ export async function checkParquet(
   const key = options.key ?? 'parquetConfig';
   const at: At = (...t) => pointer(key, ...t);
   const dataPath = source.name;
-  const { profile } = await inspectParquetSource(source);
+  const { profile, footer: read } = await inspectParquetSource(source);
   const footer = footerIssues(config, profile, at, dataPath);
   const scope = indexFields(profile, dataPath);
   const flat = config.flatDataset;
@@ -87,7 +87,7 @@ export async function checkParquet(
         source,
         fullTime?.path,
         valued,
-        { jobs: options.jobs, rangeBytes: options.rangeBytes },
+        { jobs: options.jobs, rangeBytes: options.rangeBytes, metadata: read.metadata },
         options.onProgress,
       )
     : undefined;

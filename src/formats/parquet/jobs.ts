@@ -15,6 +15,7 @@
  * repeated), which is the one comparison a single pass makes that no run could.
  */
 import { Worker } from 'node:worker_threads';
+import type { FileMetaData } from 'hyparquet';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import {
   headOf,
@@ -70,10 +71,14 @@ export interface Lane {
   module?: WebAssembly.Module;
 }
 
-/** Threads of a full read: how many, and the largest run of row groups in bytes. */
+/**
+ * Threads of a full read: how many, and the largest run of row groups in bytes; and the row
+ * groups, from the footer the check has read (it is not read again).
+ */
 export interface JobsOptions {
   jobs?: number | undefined;
   rangeBytes?: number | undefined;
+  metadata: Pick<FileMetaData, 'row_groups'>;
 }
 
 /** A run's tallies, or the end of a worker's share (with the error that ended it early). */
@@ -120,7 +125,7 @@ async function scanParquetJobs(
   // cores the workers did not win their start-up back (bench/check-parquet.bench.ts).
   const jobs = jobsOf(o.jobs);
   if (jobs === 1) return undefined;
-  const { groups, size } = await rowGroupsOf(path);
+  const groups = rowGroupsOf(o.metadata);
   const runs = planRuns(groups, jobs, o.rangeBytes ?? 64 * MiB);
   if (runs.length < 2) return undefined;
   const lane: Lane = {
@@ -139,7 +144,8 @@ async function scanParquetJobs(
   };
   const total = runs.reduce((n, r) => n + r.rows, 0);
   const threads = Math.min(jobs, runs.length);
-  const results = await withCompilers(size, threads, async () => {
+  const bytes = groups.reduce((n, g) => n + g.bytes, 0);
+  const results = await withCompilers(bytes, threads, async () => {
     // Compiled here, under the flags withCompilers sets, before the workers get it.
     lane.module = (await parquetWasm()).module;
     return scanLanes(lane, threads, progressOf(runs, total, onProgress));
@@ -157,16 +163,12 @@ async function scanParquetJobs(
   return joinRuns(results as RunTally[], time !== undefined);
 }
 
-/** Each row group's rows and bytes (compressed), from the footer; and the file's size. */
-async function rowGroupsOf(path: string) {
-  const { asyncBufferFromFile, parquetMetadataAsync } = await import('hyparquet');
-  const file = await asyncBufferFromFile(path);
-  const metadata = await parquetMetadataAsync(file);
-  const groups = metadata.row_groups.map((g) => ({
+/** Each row group's rows and bytes (compressed), from the footer. */
+function rowGroupsOf(metadata: Pick<FileMetaData, 'row_groups'>) {
+  return metadata.row_groups.map((g) => ({
     rows: Number(g.num_rows),
     bytes: g.columns.reduce((n, c) => n + Number(c.meta_data?.total_compressed_size ?? 0), 0),
   }));
-  return { groups, size: file.byteLength };
 }
 
 /**
