@@ -1,4 +1,5 @@
 /** Small helpers the benchmarks share: timing, peak RSS, generated-data folder, tables. */
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -45,6 +46,35 @@ export async function best<T>(n: number, fn: () => Promise<T> | T): Promise<Meas
       result = { ...m, peakRss: Math.max(m.peakRss, result?.peakRss ?? 0) };
   }
   return result!;
+}
+
+/**
+ * Runs `n` copies of a benchmark's child (`args` after node's path) at once, each printing
+ * its measurement as JSON with its `ms` on its last line of output; their times.
+ */
+export async function atOnce(n: number, args: string[]): Promise<number[]> {
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code !== 0) reject(new Error(`${args.join(' ')} exited with ${code}`));
+        else resolve((JSON.parse(out.trim().split('\n').at(-1) as string) as { ms: number }).ms);
+      });
+    });
+  return Promise.all(Array.from({ length: n }, one));
+}
+
+/**
+ * What runs at once did together against one run alone (`alone` ms): each did the work of
+ * one in `together[i]` ms, so together they went Σ alone / together[i] times as fast.
+ */
+export function ceilingOf(alone: number, together: number[]): number {
+  return together.reduce((sum, ms) => sum + alone / ms, 0);
 }
 
 export const MiB = 1024 * 1024;

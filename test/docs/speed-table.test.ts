@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { atOnce, ceilingOf } from '../../bench/_measure.js';
 import {
   keepLatest,
   renderSpeedTable,
@@ -67,6 +68,14 @@ test('a row is written with its ratio, peak RSS, goal, verdict and date; a missi
   expect(lines.find((l) => l.includes(SPEEDS['csv-jobs'].what))).toContain('| not measured |');
 });
 
+test('a row of several jobs shows beside its ratio what as many one-job runs at once reached', () => {
+  const table = renderSpeedTable([row('csv-jobs', 1.634, { ceiling: 1.661 })]);
+  const line = table.split('\n').find((l) => l.includes(SPEEDS['csv-jobs'].what));
+  expect(line).toContain('| 1.63× (ceiling 1.66×) |');
+  // The goal is the goal: a ratio at the machine's ceiling but under it is not met.
+  expect(line).toContain('| ≥ 1.7× on 2 cores | no |');
+});
+
 test('a goal with a memory bound is not met above 150 MB, whatever the ratio', () => {
   expect(SPEEDS['parquet-full'].met(row('parquet-full', 1.5, { peakRss: 149e6 }))).toBe(true);
   expect(SPEEDS['parquet-full'].met(row('parquet-full', 1.5, { peakRss: 151e6 }))).toBe(false);
@@ -85,4 +94,16 @@ test('the latest figure of each kind is kept, in table order; the rest of the RE
   expect(outside(written)).toBe(outside(readme));
   expect(written).toContain('| 1.90× |');
   expect(() => withSpeedTable('# no table', 'x')).toThrow(/markers/);
+});
+
+test('runs at once report their own times; together they did the work of each against one alone', async () => {
+  const times = await atOnce(2, [
+    '-e',
+    'console.log("warming up"); console.log(JSON.stringify({ ms: 1250 }))',
+  ]);
+  expect(times).toEqual([1250, 1250]);
+  // Two runs that each took 1.25 s where one alone took 1 s: 1.6 runs' work a second.
+  expect(ceilingOf(1000, times)).toBeCloseTo(1.6);
+  expect(ceilingOf(1000, [1000, 1000])).toBe(2);
+  await expect(atOnce(1, ['-e', 'process.exit(3)'])).rejects.toThrow(/exited with 3/);
 });
