@@ -70,11 +70,16 @@ export async function atOnce(n: number, args: string[]): Promise<number[]> {
 }
 
 /**
- * What runs at once did together against one run alone (`alone` ms): each did the work of
- * one in `together[i]` ms, so together they went Σ alone / together[i] times as fast.
+ * What runs at once did together against one run alone (`alone` ms), each having done the
+ * work of one in `together[i]` ms: their work while all of them ran (until the first was
+ * done), a second, against one run's. A run that went on after the first was done did the
+ * rest at most as fast as alone, so it had done at least all but that rest by then: exact
+ * for two runs on an otherwise idle machine, and never more than they did.
  */
 export function ceilingOf(alone: number, together: number[]): number {
-  return together.reduce((sum, ms) => sum + alone / ms, 0);
+  const first = Math.min(...together);
+  const done = together.reduce((sum, ms) => sum + Math.max(0, 1 - (ms - first) / alone), 0);
+  return (done * alone) / first;
 }
 
 export const MiB = 1024 * 1024;

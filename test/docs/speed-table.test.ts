@@ -105,5 +105,8 @@ test('runs at once report their own times; together they did the work of each ag
   // Two runs that each took 1.25 s where one alone took 1 s: 1.6 runs' work a second.
   expect(ceilingOf(1000, times)).toBeCloseTo(1.6);
   expect(ceilingOf(1000, [1000, 1000])).toBe(2);
+  // One done at 1.25 s, the other at 1.5 s: the other had 0.25 s left alone, a quarter of
+  // the work, so 1.75 runs' work in the 1.25 s both ran: 1.4 a second.
+  expect(ceilingOf(1000, [1250, 1500])).toBeCloseTo(1.4);
   await expect(atOnce(1, ['-e', 'process.exit(3)'])).rejects.toThrow(/exited with 3/);
 });
