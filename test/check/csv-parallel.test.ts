@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -208,11 +208,10 @@ describe('the threads of a scan', () => {
     // This thread has claimed the first range: the worker takes the rest.
     Atomics.store(lanes.next, 0, 1);
     const posted: Array<[number, RangeResult]> = [];
-    const worker = new Worker(new URL('../../src/formats/csv/check-worker.js', import.meta.url), {
-      workerData: { ranges, lanes },
-    });
+    // Started before the ranges are known (as a check starts it before reading the head).
+    const worker = new Worker(new URL('../../src/formats/csv/check-worker.js', import.meta.url));
     try {
-      await new Promise<void>((resolve, reject) => {
+      const ended = new Promise<void>((resolve, reject) => {
         worker.on('message', (m: FromWorker) => {
           if (!('end' in m)) posted.push([m.k, m.result]);
           else if (m.error) reject(new Error(m.error));
@@ -220,6 +219,11 @@ describe('the threads of a scan', () => {
         });
         worker.on('error', reject);
       });
+      // Loaded by then, it waits for its scan: it has claimed nothing.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(Atomics.load(lanes.next, 0)).toBe(1);
+      worker.postMessage({ ranges, lanes });
+      await ended;
     } finally {
       await worker.terminate();
     }
@@ -247,5 +251,43 @@ describe('the threads of a scan', () => {
       expect(steps.at(-1)).toBeLessThanOrEqual(4 * MiB);
     }
     expect(planSplits(0, 1000, 2, 300)).toEqual([300, 600, 900]);
+  });
+});
+
+describe('workers started before the head is read', () => {
+  /** Threads of this process (Linux lists them; elsewhere undefined). */
+  const threads = () => {
+    try {
+      return readdirSync('/proc/self/task').length;
+    } catch {
+      return undefined;
+    }
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  test('a full check that scans nothing, or everything, leaves none of its workers running', async () => {
+    const doc: ImportDocument = {
+      csvConfig: {
+        firstDataRow: 2,
+        timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_UNIX_SECONDS' },
+        dataColumns: { '2': { name: 'a', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+      },
+    };
+    // 3 MB in ranges of 1 MiB: a worker a core is started before the head is read.
+    const o = { full: true, jobs: 2, rangeBytes: 1 << 20 };
+    const big = fileOf(`time,a\n${'1700000000,1.5\n'.repeat(210_000)}`);
+    const oneLong = fileOf(`time,a\n${' '.repeat(3_000_000)}`);
+    // The thread pool and the modules, in place before counting.
+    await checkConfig(doc, big.path, o);
+    await settle();
+    const before = threads();
+    const scanned = await checkConfig(doc, big.path, o);
+    expect(scanned.filter((i) => i.severity === 'error')).toEqual([]);
+    // Its first data row past the file's end: nothing is scanned.
+    const past = { csvConfig: { ...doc.csvConfig, firstDataRow: 5 } } as ImportDocument;
+    const none = await checkConfig(past, oneLong.path, o);
+    expect(none.map((i) => i.code)).toContain('csv_no_data_rows');
+    await settle();
+    if (before !== undefined) expect(threads()).toBe(before);
   });
 });

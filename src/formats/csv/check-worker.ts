@@ -1,10 +1,11 @@
 /**
- * A worker thread of a parallel CSV `--full` check. It gets every range of the file and the
- * scan's shared state when it starts (`workerData`), then claims and scans ranges with
- * blocking reads, posting each range's tally, until none is left (csv-range.ts `runLane`);
- * then it posts `end`. The bytes it has read go into the shared state, not into messages.
+ * A worker thread of a parallel CSV `--full` check. Started before the file's head is read,
+ * it loads its modules, then gets every range of the file and the scan's shared state in
+ * its first message, claims and scans ranges with blocking reads, posting each range's
+ * tally, until none is left (csv-range.ts `runLane`); then it posts `end`. The bytes it has
+ * read go into the shared state, not into messages.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { type Lanes, type RangeJob, type RangeResult, runLane } from './check-range.js';
 
 export interface WorkerInput {
@@ -16,8 +17,7 @@ export interface WorkerInput {
 export type FromWorker = { k: number; result: RangeResult } | { end: true; error?: string };
 
 const port = parentPort;
-if (port) {
-  const { ranges, lanes } = workerData as WorkerInput;
+port?.once('message', ({ ranges, lanes }: WorkerInput) => {
   const send = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
   const blocking = ranges.map((job) => ({ ...job, syncReads: true }));
   runLane(blocking, lanes, (k, result) => {
@@ -27,4 +27,4 @@ if (port) {
     .then(() => send({ end: true }))
     // The main thread scans a range left with no result itself (and meets the error there).
     .catch((e: unknown) => send({ end: true, error: e instanceof Error ? e.message : String(e) }));
-}
+});

@@ -19,7 +19,7 @@ import {
   unconfiguredColumnIssues,
 } from './check-columns.js';
 import { nextLineStart } from './check-head.js';
-import { scanFull } from './check-parallel.js';
+import { earlyWorkers, type ScanWorker, scanFull } from './check-parallel.js';
 import {
   firstDataRowIssues,
   locateRows,
@@ -113,8 +113,31 @@ export async function checkCsv(
  * Every read of the file, through one open byte source: the inspector's profile, then the
  * tally of the values (sampled, or every row: in worker threads, which open the file
  * themselves, when the source is a file on disk; else in this thread through the source).
+ * The workers of a full read start first, and load while the profile is read.
  */
 async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCheckOptions) {
+  const workers = options.full ? workersAhead(source, options) : [];
+  try {
+    return await readAll(source, config, options, workers);
+  } finally {
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+}
+
+/** The workers of a full read of a file on disk, but a gzip one (read in this thread). */
+function workersAhead(source: ByteSource, options: CsvCheckOptions): ScanWorker[] {
+  // By its name: its first bytes are read with the head. A gzip file named otherwise starts
+  // workers that are given nothing to scan, and stop.
+  if (wholeFileOf(source) === undefined || /\.gz$/i.test(source.name)) return [];
+  return earlyWorkers(source.size, options);
+}
+
+async function readAll(
+  source: ByteSource,
+  config: CsvConfig,
+  options: CsvCheckOptions,
+  workers: ScanWorker[],
+) {
   const at: At = (...tokens) => pointer(options.key ?? 'csvConfig', ...tokens);
   const { profile, structureIssues } = await readStructure(source, options);
   const { delimiter, gzip: gz } = profile.dialect;
@@ -122,16 +145,9 @@ async function readThrough(source: ByteSource, config: CsvConfig, options: CsvCh
   const { columns, timeCol, timeSpec, useEmbedded } = resolveColumns(config, at);
   const rows = locateRows(config.firstDataRow, profile);
   const spec = tallySpecOf(columns, timeSpec, rows.header);
+  const full = { delimiter, checkFrom: rows.checkFrom, gzip: gz, workers };
   const { tally, totalRows } = options.full
-    ? await fullTally(
-        wholeFileOf(source) ?? source,
-        size,
-        spec,
-        delimiter,
-        rows.checkFrom,
-        gz,
-        options,
-      )
+    ? await fullTally(wholeFileOf(source) ?? source, size, spec, full, options)
     : await sampledTally(source, size, spec, delimiter, rows.checkFrom, gz, options);
   return {
     profile,
@@ -171,16 +187,12 @@ async function fullTally(
   data: string | ByteSource,
   size: number,
   spec: TallySpec,
-  delimiter: string,
-  checkFrom: number,
-  gzip: boolean,
+  read: { delimiter: string; checkFrom: number; gzip: boolean; workers: ScanWorker[] },
   options: CsvCheckOptions,
 ): Promise<{ tally: Tally; totalRows: number }> {
   const scan = await scanFull(data, size, {
-    delimiter,
     spec,
-    checkFrom,
-    gzip,
+    ...read,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     ...(options.rangeBytes !== undefined ? { rangeBytes: options.rangeBytes } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
