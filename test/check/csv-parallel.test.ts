@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
 import { planSplits, scanFull } from '../../src/formats/csv/check-parallel.js';
 import {
+  type Lent,
   lanesOf,
   type RangeJob,
   type RangeResult,
@@ -188,6 +189,32 @@ describe('a range that starts inside a quoted field with line breaks', () => {
 });
 
 describe('the threads of a scan', () => {
+  test('ranges scanned one after another with what the thread lends tally as each alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(csvArb, fc.array(fc.nat(), { maxLength: 3 }), async (text, cuts) => {
+        const { path, size } = fileOf(text);
+        const points = [...new Set(cuts.map((c) => c % Math.max(1, size)))]
+          .filter((p) => p > 0)
+          .sort((a, b) => a - b);
+        const starts = [0, ...points];
+        const jobs: RangeJob[] = starts.map((start, k) => ({
+          path,
+          delimiter: ',',
+          spec: SPEC,
+          start,
+          exact: k === 0,
+          stopAt: starts[k + 1] ?? size,
+        }));
+        const lent: Lent = { buffers: {} };
+        const inTurn: RangeResult[] = [];
+        for (const job of jobs) inTurn.push(await scanRange(job, undefined, lent));
+        const alone = await Promise.all(jobs.map((job) => scanRange(job)));
+        expect(inTurn).toEqual(alone);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   test('a worker claims every range left and posts what this thread scans in it', async () => {
     const rows = ['time,a,b,c'];
     for (let i = 0; i < 2000; i++)

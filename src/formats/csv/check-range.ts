@@ -13,7 +13,7 @@
  * next range not yet taken (`runLane`), so none waits to be handed work.
  */
 import { open } from 'node:fs/promises';
-import { type Tally, type TallySpec, tallyRecords } from './check-tally.js';
+import { type RecordTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
 import { guessRecordStart } from './record-start.js';
 import { type ScanBuffers, scanCsvFile } from './scan.js';
 
@@ -53,13 +53,14 @@ export interface RangeResult {
 export async function scanRange(
   job: RangeJob,
   onProgress?: (done: number) => void,
-  buffers?: ScanBuffers,
+  lent?: Lent,
 ): Promise<RangeResult> {
   const start = job.exact
     ? job.start
     : ((await guessRecordStart(job.path, job.start, job.delimiter)) ??
       (await nextLineStart(job.path, job.start)));
-  const { tally, onRecord } = tallyRecords(job.spec);
+  const { tally, onRecord } = tallierOf(job.spec, lent);
+  const buffers = lent?.buffers;
   const result = await scanCsvFile(job.path, onRecord, {
     delimiter: job.delimiter,
     start,
@@ -80,6 +81,29 @@ export async function scanRange(
     finished: job.exact || result.endOffset >= job.stopAt || result.atEnd,
     tally,
   };
+}
+
+/**
+ * What a thread lends each range it scans to the next: the read buffers, and the record
+ * callback with a fresh tally (RecordTally.restart), for ranges of one scan (one spec).
+ */
+export interface Lent {
+  buffers: ScanBuffers;
+  tallier?: { spec: TallySpec; used: RecordTally } | undefined;
+}
+
+/** A record callback with a fresh tally: the lent one restarted when it counts for `spec`. */
+function tallierOf(
+  spec: TallySpec,
+  lent: Lent | undefined,
+): { tally: Tally; onRecord: RecordTally['onRecord'] } {
+  if (!lent) return tallyRecords(spec);
+  if (lent.tallier?.spec !== spec) {
+    lent.tallier = { spec, used: tallyRecords(spec) };
+    return lent.tallier.used;
+  }
+  const { used } = lent.tallier;
+  return { tally: used.restart(), onRecord: used.onRecord };
 }
 
 /**
@@ -150,8 +174,8 @@ export async function runLane(
   // One window for the thread's ranges, one after another: a new one a range cost each
   // range 3 MiB of fresh pages (the kernel maps them on first touch). Measured on a 250 MB
   // file in one thread (the ranges of 2 jobs, one after another): the buffer refills took
-  // 73 ms of CPU against 20 ms in one range.
-  const buffers: ScanBuffers = {};
+  // 73 ms of CPU against 20 ms in one range. And one record callback (Lent).
+  const lent: Lent = { buffers: {} };
   for (;;) {
     const k = Atomics.add(lanes.next, 0, 1);
     const job = ranges[k];
@@ -162,7 +186,7 @@ export async function runLane(
         lanes.done[k] = bytes;
         onRead?.();
       },
-      buffers,
+      lent,
     );
     lanes.done[k] = result.endOffset - result.start;
     onResult(k, result);

@@ -121,15 +121,26 @@ export interface TallyOptions {
   rowsKnown?: boolean;
 }
 
+/** A record callback and the tally it counts into. */
+export interface RecordTally {
+  readonly tally: Tally;
+  onRecord: (rec: CsvRecord) => undefined;
+  /**
+   * Counts from now on into a fresh tally (`tally` is then that one), with the same
+   * callback. The ranges a thread scans one after another take one callback this way
+   * (check-range.ts): a new callback a range made the engine optimize the scan's call of
+   * it again, without inlining. Measured on bench/check (1 GB in the ranges of 2 jobs, one
+   * thread): 5.4 s with a callback a range, 5.2 s with one, 5.0 s in one range.
+   */
+  restart(): Tally;
+}
+
 /**
  * A record callback that tallies into a fresh tally. The hot loop of `--full`: no
  * allocation per row or cell for values that fit (cells are judged on their bytes).
  */
-export function tallyRecords(
-  spec: TallySpec,
-  options: TallyOptions = {},
-): { tally: Tally; onRecord: (rec: CsvRecord) => undefined } {
-  const tally = emptyTally(spec);
+export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): RecordTally {
+  let tally = emptyTally(spec);
   const skipBefore = options.skipBefore ?? 0;
   const rowsKnown = options.rowsKnown !== false;
   const judges = spec.columns.map((c) => judgeOf(c.column - 1, c.dataType, c.enumTypes));
@@ -137,11 +148,11 @@ export function tallyRecords(
   const judgeAt = Int32Array.from(judges, (j) => j.at);
   const judgeKind = Uint8Array.from(judges, (j) => j.kind);
   const judgeSigned = Uint8Array.from(judges, (j) => (j.signed ? 1 : 0));
-  const columns = tally.columns;
-  const time = tally.time;
+  let columns = tally.columns;
+  let time = tally.time;
   const timeAt = spec.time ? spec.time.column - 1 : -1;
   const timeFormat = spec.time?.format ?? 'TIME_FORMAT_UNSPECIFIED';
-  const fieldCounts = tally.fieldCounts;
+  let fieldCounts = tally.fieldCounts;
   const again = headerAgain(spec.header);
   const onRecord = (rec: CsvRecord): undefined => {
     tally.rows += 1;
@@ -196,7 +207,20 @@ export function tallyRecords(
       }
     }
   };
-  return { tally, onRecord };
+  const restart = () => {
+    tally = emptyTally(spec);
+    columns = tally.columns;
+    time = tally.time;
+    fieldCounts = tally.fieldCounts;
+    return tally;
+  };
+  return {
+    get tally() {
+      return tally;
+    },
+    onRecord,
+    restart,
+  };
 }
 
 function tallyTime(
