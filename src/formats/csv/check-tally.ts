@@ -148,11 +148,9 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
   const judgeAt = Int32Array.from(judges, (j) => j.at);
   const judgeKind = Uint8Array.from(judges, (j) => j.kind);
   const judgeSigned = Uint8Array.from(judges, (j) => (j.signed ? 1 : 0));
-  let columns = tally.columns;
-  let time = tally.time;
+  let { columns, time, fieldCounts } = tally;
   const timeAt = spec.time ? spec.time.column - 1 : -1;
   const timeFormat = spec.time?.format ?? 'TIME_FORMAT_UNSPECIFIED';
-  let fieldCounts = tally.fieldCounts;
   const again = headerAgain(spec.header);
   const onRecord = (rec: CsvRecord): undefined => {
     tally.rows += 1;
@@ -207,19 +205,16 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
       }
     }
   };
-  const restart = () => {
-    tally = emptyTally(spec);
-    columns = tally.columns;
-    time = tally.time;
-    fieldCounts = tally.fieldCounts;
-    return tally;
-  };
   return {
     get tally() {
       return tally;
     },
     onRecord,
-    restart,
+    restart: () => {
+      tally = emptyTally(spec);
+      ({ columns, time, fieldCounts } = tally);
+      return tally;
+    },
   };
 }
 
