@@ -364,8 +364,13 @@ async function checkTable(): Promise<void> {
   const path = join(dataDir(), `ulog-${s.label.replace(' ', '')}.ulg`);
   await generate(path, s.bytes);
   const raw = measureChild('raw', path);
-  const full1 = measureChild('check-full-1', path);
-  const full = measureChild('check-full', path);
+  // One job and all jobs twice, in mirrored order, the faster of each kept.
+  const faster = (a: ChildResult | string, b: ChildResult | string) =>
+    typeof a === 'string' ? b : typeof b === 'string' || a.ms <= b.ms ? a : b;
+  let full1 = measureChild('check-full-1', path);
+  let full = measureChild('check-full', path);
+  full = faster(full, measureChild('check-full', path));
+  full1 = faster(full1, measureChild('check-full-1', path));
   const sampled = measureChild('check', path);
   const ratio = (a: ChildResult | string, b: ChildResult | string) =>
     typeof a === 'object' && typeof b === 'object' ? `${(a.ms / b.ms).toFixed(1)}x` : '-';
