@@ -76,7 +76,7 @@ export async function atOnce(n: number, args: string[]): Promise<number[]> {
  * rest at most as fast as alone, so it had done at least all but that rest by then: exact
  * for two runs on an otherwise idle machine, and never more than they did.
  */
-export function ceilingOf(alone: number, together: number[]): number {
+export function togetherOf(alone: number, together: number[]): number {
   const first = Math.min(...together);
   const done = together.reduce((sum, ms) => sum + Math.max(0, 1 - (ms - first) / alone), 0);
   return (done * alone) / first;
