@@ -188,6 +188,18 @@ describe('a range that starts inside a quoted field with line breaks', () => {
   });
 });
 
+/** The ranges of a scan of `path` with the SPEC columns, from each start to the next. */
+function rangeJobs(path: string, size: number, starts: number[]): RangeJob[] {
+  return starts.map((start, k) => ({
+    path,
+    delimiter: ',',
+    spec: SPEC,
+    start,
+    exact: k === 0,
+    stopAt: starts[k + 1] ?? size,
+  }));
+}
+
 describe('the threads of a scan', () => {
   test('ranges scanned one after another with what the thread lends tally as each alone', async () => {
     await fc.assert(
@@ -196,15 +208,7 @@ describe('the threads of a scan', () => {
         const points = [...new Set(cuts.map((c) => c % Math.max(1, size)))]
           .filter((p) => p > 0)
           .sort((a, b) => a - b);
-        const starts = [0, ...points];
-        const jobs: RangeJob[] = starts.map((start, k) => ({
-          path,
-          delimiter: ',',
-          spec: SPEC,
-          start,
-          exact: k === 0,
-          stopAt: starts[k + 1] ?? size,
-        }));
+        const jobs = rangeJobs(path, size, [0, ...points]);
         const lent: Lent = { buffers: {} };
         const inTurn: RangeResult[] = [];
         for (const job of jobs) inTurn.push(await scanRange(job, undefined, lent));
@@ -222,15 +226,7 @@ describe('the threads of a scan', () => {
     const text = `${rows.join('\n')}\n`;
     const { path, size } = fileOf(text);
     const from = text.indexOf('\n') + 1;
-    const cuts = [from, ...planSplits(from, size, 2, 3000)];
-    const ranges: RangeJob[] = cuts.map((start, k) => ({
-      path,
-      delimiter: ',',
-      spec: SPEC,
-      start,
-      exact: k === 0,
-      stopAt: cuts[k + 1] ?? size,
-    }));
+    const ranges = rangeJobs(path, size, [from, ...planSplits(from, size, 2, 3000)]);
     const lanes = lanesOf(ranges.length);
     // This thread has claimed the first range: the worker takes the rest.
     Atomics.store(lanes.next, 0, 1);

@@ -34,26 +34,35 @@ test('a buffer parquet-wasm is done with holds the next read, each read with its
   await close();
 });
 
-test('reads that follow each other are read ahead: the next range was read before it was asked for', async () => {
-  const path = join(dir, 'onward.bin');
-  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) & 255);
+/**
+ * A file of 10,000 bytes read through its Blob range by range, each read checked, then
+ * changed on disk (every byte flipped) once a read ahead would be done: a range read ahead
+ * still holds the old bytes.
+ */
+async function readThenChange(name: string, ranges: ReadonlyArray<readonly [number, number]>) {
+  const path = join(dir, name);
+  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7 + (i >> 8)) & 255);
   writeFileSync(path, bytes);
   const { blob, close } = await openFileBlob(path);
-  for (const [from, to] of [
-    [0, 1000],
-    [1000, 2000],
-    [2000, 3000],
-  ] as const) {
+  for (const [from, to] of ranges)
     expect(new Uint8Array(await blob.slice(from, to).arrayBuffer())).toEqual(
       bytes.subarray(from, to),
     );
-  }
-  // The read ahead is one small positioned read, long done by then.
+  // A read ahead is one small positioned read, long done by then.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  // The file changes after the third read: the fourth range, read ahead, holds the old bytes
-  // (its first 1000; the 10 more it asks for are read when asked, and are new).
   const changed = bytes.map((b) => b ^ 0xff);
   writeFileSync(path, changed);
+  return { bytes, changed, blob, close };
+}
+
+test('reads that follow each other are read ahead: the next range was read before it was asked for', async () => {
+  const { bytes, changed, blob, close } = await readThenChange('onward.bin', [
+    [0, 1000],
+    [1000, 2000],
+    [2000, 3000],
+  ]);
+  // The fourth range, read ahead, holds the old bytes (its first 1000; the 10 more it asks
+  // for are read when asked, and are new).
   const fourth = new Uint8Array(await blob.slice(3000, 4010).arrayBuffer());
   expect(fourth.subarray(0, 1000)).toEqual(bytes.subarray(3000, 4000));
   expect(fourth.subarray(1000)).toEqual(changed.subarray(4000, 4010));
@@ -61,22 +70,13 @@ test('reads that follow each other are read ahead: the next range was read befor
 });
 
 test('reads that jump over bytes are not read ahead, nor one step onward after a jump', async () => {
-  const path = join(dir, 'jumps.bin');
-  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 13) & 255);
-  writeFileSync(path, bytes);
-  const { blob, close } = await openFileBlob(path);
   // Two of three columns of a row group, then the first of the next (which the last one
   // ends at, as a group's last column ends where the next group begins).
-  for (const [from, to] of [
+  const { changed, blob, close } = await readThenChange('jumps.bin', [
     [0, 500],
     [900, 1200],
     [1200, 1300],
-  ] as const) {
-    await blob.slice(from, to).arrayBuffer();
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  const changed = bytes.map((b) => b ^ 0xff);
-  writeFileSync(path, changed);
+  ]);
   expect(new Uint8Array(await blob.slice(1300, 1400).arrayBuffer())).toEqual(
     changed.subarray(1300, 1400),
   );
