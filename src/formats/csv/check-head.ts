@@ -6,6 +6,7 @@
 import { type ByteSource, gunzipHead, isGzip, openForInspection } from '../../inspect/shared.js';
 import { decodeText, detectDelimiter, detectLineEnding, newlineOf } from './dialect.js';
 import { refuseUnreadableCsv } from './head.js';
+import { lineStartAfter } from './line-start.js';
 
 export interface CsvHead {
   delimiter: string;
@@ -38,8 +39,8 @@ export async function readCsvHead(dataPath: string): Promise<CsvHead> {
 }
 
 /**
- * The offset of the first line start at or after `from`, in a file (a path) or an open
- * byte source (left open: the caller owns it).
+ * The offset of the first line start after byte `from` (line-start.ts), in a file (a path)
+ * or an open byte source (left open: the caller owns it).
  */
 export async function nextLineStart(
   file: string | ByteSource,
@@ -48,21 +49,7 @@ export async function nextLineStart(
 ): Promise<number> {
   const source = typeof file === 'string' ? await openForInspection(file) : file;
   try {
-    let at = from;
-    while (at < size) {
-      const bytes = await source.read(at, 64 * 1024);
-      if (bytes.byteLength === 0) return size;
-      for (let i = 0; i < bytes.byteLength; i++) {
-        if (bytes[i] === 10) return at + i + 1;
-        if (bytes[i] !== 13) continue;
-        // A CR ends a line unless an LF follows, which may be the next read's first byte.
-        const next =
-          i + 1 < bytes.byteLength ? bytes[i + 1] : (await source.read(at + i + 1, 1))[0];
-        return at + i + (next === 10 ? 2 : 1);
-      }
-      at += bytes.byteLength;
-    }
-    return size;
+    return await lineStartAfter((at, n) => source.read(at, n), from, size);
   } finally {
     if (source !== file) await source.close();
   }

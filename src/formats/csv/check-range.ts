@@ -14,6 +14,7 @@
  */
 import { open } from 'node:fs/promises';
 import { type RecordTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
+import { lineStartAfter } from './line-start.js';
 import { guessRecordStart } from './record-start.js';
 import { type ScanBuffers, scanCsvFile } from './scan.js';
 
@@ -107,35 +108,19 @@ function tallierOf(
 }
 
 /**
- * The first line start at or after `from` (`from` itself when a line ends just before
- * it); the file's size when no line ends after it. LF, CRLF and CR end lines.
+ * The first line start at or after `from` (`from` itself when a line ends just before it);
+ * the file's size when no line ends after it. LF, CRLF and CR end lines (line-start.ts).
  */
 export async function nextLineStart(path: string, from: number): Promise<number> {
   const handle = await open(path, 'r');
   try {
     const size = (await handle.stat()).size;
     const buf = Buffer.allocUnsafe(64 * 1024);
-    let at = Math.max(0, from - 1);
-    while (at < size) {
-      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
-      if (bytesRead === 0) break;
-      for (let i = 0; i < bytesRead; i++) {
-        const c = buf[i] as number;
-        if (c === 10) return at + i + 1;
-        if (c !== 13) continue;
-        // A CR ends a line unless an LF follows (then the LF does).
-        if (i + 1 < bytesRead) {
-          if (buf[i + 1] !== 10) return at + i + 1;
-        } else if (at + i + 1 >= size) return size;
-        else {
-          const next = Buffer.alloc(1);
-          await handle.read(next, 0, 1, at + i + 1);
-          if (next[0] !== 10) return at + i + 1;
-        }
-      }
-      at += bytesRead;
-    }
-    return size;
+    const read = async (at: number, n: number) => {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(n, buf.length), at);
+      return buf.subarray(0, bytesRead);
+    };
+    return await lineStartAfter(read, Math.max(0, from - 1), size);
   } finally {
     await handle.close();
   }
