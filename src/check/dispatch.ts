@@ -1,5 +1,5 @@
 /**
- * A config × its data file, dispatched through the format table (`formats.ts`): the
+ * A config × its data file, dispatched through the format table (`formats/index.ts`): the
  * single-file check (a batch checks each member with it) and the rows as a config reads
  * them.
  */

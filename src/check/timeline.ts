@@ -2,7 +2,7 @@
  * Where each channel of a file has data, when its values cannot be shown: a timeline of
  * spans by channel (CH10: the packets of each channel ID, from their headers). Nothing in
  * it is a value of the data; the preview draws it instead of plots. A format's entry in
- * the table (`formats.ts`) may hold a reader of it.
+ * the table (`formats/index.ts`) may hold a reader of it.
  */
 
 /** One channel's span of data. */

@@ -1,6 +1,6 @@
 /**
  * `check --full` of a CSV file on several cores: the data rows are cut into byte ranges,
- * threads scan and tally the ranges (csv-range.ts), and the tallies are joined in file
+ * threads scan and tally the ranges (check-range.ts), and the tallies are joined in file
  * order into what one pass over the file counts, byte for byte the same findings.
  *
  * With N jobs, this thread and N - 1 worker threads share the ranges: each claims the next

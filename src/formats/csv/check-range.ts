@@ -1,13 +1,13 @@
 /**
  * One range of a CSV file scanned and tallied: the unit of work of a parallel `--full`
- * check, run in a worker thread (csv-worker.ts) or in the calling thread.
+ * check, run in a worker thread (check-worker.ts) or in the calling thread.
  *
  * A range is given as a byte span. The first range starts at a known record start; the
  * others start at a split point that is resolved to a record start by a guess
  * (record-start.ts: the first line start after it from which records read cleanly). The guess
  * is checked when the ranges are joined (the range before must end exactly there) and a
  * range that guessed wrong is scanned again from where the range before really ended
- * (csv-parallel.ts): the findings are those of one pass, whatever the file holds.
+ * (check-parallel.ts): the findings are those of one pass, whatever the file holds.
  *
  * The threads of a scan share its ranges through `Lanes` (shared memory): each claims the
  * next range not yet taken (`runLane`), so none waits to be handed work.

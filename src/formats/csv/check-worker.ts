@@ -2,7 +2,7 @@
  * A worker thread of a parallel CSV `--full` check. Started before the file's head is read,
  * it loads its modules, then gets every range of the file and the scan's shared state in
  * its first message, claims and scans ranges with blocking reads, posting each range's
- * tally, until none is left (csv-range.ts `runLane`); then it posts `end`. The bytes it has
+ * tally, until none is left (check-range.ts `runLane`); then it posts `end`. The bytes it has
  * read go into the shared state, not into messages.
  */
 import { parentPort } from 'node:worker_threads';

@@ -3,7 +3,7 @@
  * every path the config names (with "did you mean"), the layout (a name column holds
  * text), declared channel types against the stored types, the time column's format and
  * unit (TIMESTAMP units, else the row-group statistics), and columns left out; with `full`,
- * the values too (see parquet-values.ts).
+ * the values too (see values.ts).
  */
 
 import { fitOf } from '../../check/shared.js';

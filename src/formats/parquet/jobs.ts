@@ -3,12 +3,12 @@
  * consecutive groups, threads decode and tally the runs, and the tallies are joined in file
  * order into what one pass over the file counts, places and all.
  *
- * With N jobs, this thread and N - 1 worker threads (parquet-worker.ts) share the runs: each
+ * With N jobs, this thread and N - 1 worker threads (worker.ts) share the runs: each
  * claims the next run not yet taken (a shared counter), so a slower thread takes fewer. A
  * thread decodes one row group at a time (parquet-wasm's stream over its run's groups), so
  * each holds one row group's values and its run's tallies. The runs shrink towards the end
- * of the file (as the CSV ranges do, csv-parallel.ts), so the threads finish close together.
- * A file of one run is read in the calling thread (parquet-values.ts), as with one job.
+ * of the file (as the CSV ranges do, csv/check-parallel.ts), so the threads finish close together.
+ * A file of one run is read in the calling thread (values.ts), as with one job.
  *
  * Joining: each run's tallies count from the run's first row; where two runs meet, the first
  * time value of the later run is compared with the last of the earlier one (going backwards,
@@ -67,7 +67,7 @@ export interface Lane {
    * functions a read calls; the workers claim runs from then on (untilWarm).
    */
   warm: SharedArrayBuffer;
-  /** parquet-wasm's compiled module, shared by the threads (parquet-wasm.ts). */
+  /** parquet-wasm's compiled module, shared by the threads (wasm.ts). */
   module?: WebAssembly.Module;
 }
 
@@ -85,7 +85,7 @@ export interface JobsOptions {
 export type FromParquetWorker = { k: number; result: RunTally } | { end: true; error?: string };
 
 /**
- * The tallies of `check --full` (parquet-values.ts): a file on disk of more than one run
+ * The tallies of `check --full` (values.ts): a file on disk of more than one run
  * read by `jobs` threads, any other source in this thread.
  */
 export async function scanParquetFull(

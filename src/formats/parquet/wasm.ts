@@ -1,7 +1,7 @@
 /**
  * parquet-wasm, loaded once per thread from one compiled module per process. Its Node build
  * compiles its wasm when imported, in each thread that imports it: a worker reading row
- * groups (parquet-jobs.ts) compiled the 5 MB module again, and V8's optimizing compiler
+ * groups (jobs.ts) compiled the 5 MB module again, and V8's optimizing compiler
  * took 30-40 MiB of memory a thread while it did, beside a copy of the code. Its web build
  * takes the compiled module instead (`initSync`): this thread compiles it, the workers get
  * it (a WebAssembly.Module crosses to a worker without a copy) and share its code.

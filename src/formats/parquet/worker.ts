@@ -1,5 +1,5 @@
 /**
- * A worker thread of a parallel Parquet `--full` check (parquet-jobs.ts). It gets the file,
+ * A worker thread of a parallel Parquet `--full` check (jobs.ts). It gets the file,
  * its columns and the runs with their shared counter when it starts (`workerData`), loads
  * parquet-wasm, waits for the code the first thread compiles (untilWarm), then claims and
  * reads runs, posting each run's tallies, until none is left; then it posts `end`.

@@ -1,7 +1,7 @@
 /**
  * `check --full` of a TDMS file on several cores: the file's segments are cut into ranges
  * (a few a thread, of as many segments each), worker threads read the values of each range
- * (tdms-worker.ts: the same walk of the metadata, the raw data of its segments only) into
+ * (worker.ts: the same walk of the metadata, the raw data of its segments only) into
  * tallies of their own, and this thread joins the tallies range after range in file order
  * (tally-merge.ts) into those of one read: the same counts, the same first rows, the same
  * chunks not read, in the same order. Memory: a worker reads one block (1 MiB) at a time

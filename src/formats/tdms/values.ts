@@ -48,14 +48,14 @@ import {
   type TdmsPartInput,
 } from './jobs.js';
 
-/** Values read from each end of a channel by the sampled check (its `reads` in formats.ts says so). */
+/** Values read from each end of a channel by the sampled check (its `reads` in formats/index.ts says so). */
 const SAMPLE = 10_000;
 
 interface TdmsValueCheckOptions {
   full: boolean;
   onProgress?: ((done: number, total: number) => void) | undefined;
   /**
-   * `full`: threads reading the file's segments (tdms-jobs.ts); default the cores, 1 reads
+   * `full`: threads reading the file's segments (jobs.ts); default the cores, 1 reads
    * in this thread, as does a source that is not a whole file on disk.
    */
   jobs?: number | undefined;
@@ -83,7 +83,7 @@ export interface Read {
   tallies: Tally[];
   /** The index of the value expected next (a jump: values were not read); -1: a part's first. */
   next: number;
-  /** A part's first value read (tdms-jobs.ts). */
+  /** A part's first value read (jobs.ts). */
   first?: number;
   /** The segment of each first row a tally found. */
   segments: Map<number, number>;

@@ -1,5 +1,5 @@
 /**
- * A worker thread of a parallel TDMS `check --full` (tdms-jobs.ts): it gets the file and
+ * A worker thread of a parallel TDMS `check --full` (jobs.ts): it gets the file and
  * the read's plan once (`workerData`), then reads each range of segments it is sent into
  * tallies of their own and posts them back, reading the file with blocking reads.
  */

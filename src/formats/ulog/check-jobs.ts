@@ -1,7 +1,7 @@
 /**
  * `check --full` of a ULog file on several cores: each data part (the data section, each
  * appended part) is cut into byte ranges at message boundaries, worker threads walk the
- * messages of each range (ulog-worker.ts) into tallies of their own, and this thread joins
+ * messages of each range (check-worker.ts) into tallies of their own, and this thread joins
  * the tallies range after range in file order (values/tally-merge.ts) into those of one
  * walk: the same counts, the same first messages, named by the same index and offset.
  *
@@ -41,7 +41,7 @@ export interface UlogRange {
   end: number;
 }
 
-/** Where a message a finding names is (ulog-values.ts `Place`). */
+/** Where a message a finding names is (check-values.ts `Place`). */
 interface MessagePlace {
   index: number;
   offset: number;
@@ -65,7 +65,7 @@ export interface UlogPart {
   axes: AxisPart[];
 }
 
-/** An axis of this thread's plan that the parts are joined into (ulog-values.ts `Axis`). */
+/** An axis of this thread's plan that the parts are joined into (check-values.ts `Axis`). */
 interface JoinedAxis {
   state: TimeState;
   channels: Array<{ judge: { result: ChannelTally } }>;

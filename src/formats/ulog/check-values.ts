@@ -336,7 +336,7 @@ export interface UlogValueOptions {
   full: boolean;
   onProgress?: ((done: number, total: number) => void) | undefined;
   /**
-   * `full`: threads reading the data (ulog-jobs.ts); default the cores, 1 reads in this
+   * `full`: threads reading the data (check-jobs.ts); default the cores, 1 reads in this
    * thread, as does a source that is not a whole file on disk.
    */
   jobs?: number | undefined;

@@ -1,5 +1,5 @@
 /**
- * A worker thread of a parallel ULog `check --full` (ulog-jobs.ts): it gets the file and
+ * A worker thread of a parallel ULog `check --full` (check-jobs.ts): it gets the file and
  * what the plan of its values is made of once (`workerData`), then walks each range of
  * messages it is sent into tallies of their own and posts them back, reading the file with
  * blocking reads.

@@ -5,7 +5,7 @@
  * field types, log-message channels have logged text, info keys and parameters exist, the
  * log can be placed in time (GPS or `relativeStartTime`), and damage the walk found fails
  * the import unless the parse-error policy ignores it. Then the values of what the config
- * names (ulog-values.ts): sampled, the head, three slices and the tail of the data section
+ * names (check-values.ts): sampled, the head, three slices and the tail of the data section
  * and the head of each appended part; with `full`, every message.
  */
 
