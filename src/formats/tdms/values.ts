@@ -48,7 +48,10 @@ import {
   type TdmsPartInput,
 } from './jobs.js';
 
-/** Values read from each end of a channel by the sampled check (its `reads` in formats/index.ts says so). */
+/**
+ * Values read from each end of a channel by the sampled check (its `reads` in formats/index.ts
+ * says so).
+ */
 const SAMPLE = 10_000;
 
 interface TdmsValueCheckOptions {
