@@ -5,7 +5,7 @@
  * scanner, hyparquet row groups, the guarded HDF5 worker); whoever shows data (the
  * preview) gets it from here and never parses a file itself.
  *
- * The format table (`formats.ts`) holds a reader per format: adding one is adding an entry
+ * The format table (`formats/index.ts`) holds a reader per format: adding one is adding an entry
  * that turns its config into channels and streams its rows in batches.
  */
 import type {

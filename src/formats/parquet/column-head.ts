@@ -39,8 +39,8 @@ export interface ColumnHeadMissing {
  * does not decode (LZ4, ZSTD, LZO), or undecodable.
  *
  * hyparquet's public API reads whole column chunks; one page needs its internals
- * (`hyparquet/src/column.js`, `src/convert.js`: reachable through its `./src/*.js` export,
- * but not its documented API, so they may change in any release). package.json therefore
+ * (`hyparquet/src/column.js` and `hyparquet/src/convert.js`, reachable through its
+ * `./src/*.js` export, but not its documented API, so they may change in any release). package.json therefore
  * pins hyparquet to an exact version (a test keeps it pinned): upgrade it on purpose, with
  * the Parquet tests.
  */
