@@ -40,9 +40,9 @@ export interface ColumnHeadMissing {
  *
  * hyparquet's public API reads whole column chunks; one page needs its internals
  * (`hyparquet/src/column.js` and `hyparquet/src/convert.js`, reachable through its
- * `./src/*.js` export, but not its documented API, so they may change in any release). package.json therefore
- * pins hyparquet to an exact version (a test keeps it pinned): upgrade it on purpose, with
- * the Parquet tests.
+ * `./src/*.js` export, but not its documented API, so they may change in any release).
+ * package.json therefore pins hyparquet to an exact version (a test keeps it pinned):
+ * upgrade it on purpose, with the Parquet tests.
  */
 export async function readColumnHead(
   source: ByteSource,
