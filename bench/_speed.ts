@@ -178,6 +178,12 @@ export function reportSpeed(row: SpeedRow): void {
   );
   const file = process.env[ROWS_ENV];
   if (!file) return;
+  if (!possible(row)) {
+    console.log(
+      `Not kept: ${row.together?.toFixed(2)}× is more than ${availableParallelism()} runs at once can do. The one-job run was slowed by other work on the machine; run the bench again.`,
+    );
+    return;
+  }
   const stored: StoredRow = {
     ...row,
     at: new Date().toISOString(),
@@ -185,6 +191,15 @@ export function reportSpeed(row: SpeedRow): void {
     load: loadavg()[0] ?? 0,
   };
   appendFileSync(file, `${JSON.stringify(stored)}\n`);
+}
+
+/**
+ * Whether a row's figures could come from this machine: runs at once each go at most as
+ * fast as one alone, so together they do at most one a core (and a little over, within the
+ * timing's error). More means the one-job run they are measured against was slowed.
+ */
+export function possible(row: SpeedRow, cores = availableParallelism()): boolean {
+  return row.together === undefined || row.together <= cores * 1.02;
 }
 
 /** The rows appended to `file`, in order (none when there is no file). */

@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { atOnce, togetherOf } from '../../bench/_measure.js';
 import {
   keepLatest,
+  possible,
   renderSpeedTable,
   SPEEDS,
   type SpeedKey,
@@ -109,4 +110,11 @@ test('runs at once report their own times; together they did the work of each ag
   // the work, so 1.75 runs' work in the 1.25 s both ran: 1.4 a second.
   expect(togetherOf(1000, [1250, 1500])).toBeCloseTo(1.4);
   await expect(atOnce(1, ['-e', 'process.exit(3)'])).rejects.toThrow(/exited with 3/);
+});
+
+test('a row whose runs at once did more than one a core is not kept: its one-job run was slowed', () => {
+  expect(possible(row('tdms-jobs', 2.03, { together: 2.61 }), 2)).toBe(false);
+  expect(possible(row('tdms-jobs', 1.75, { together: 1.87 }), 2)).toBe(true);
+  expect(possible(row('tdms-jobs', 1.75, { together: 2.01 }), 2)).toBe(true);
+  expect(possible(row('csv-full', 1.06), 2)).toBe(true);
 });
