@@ -77,3 +77,27 @@ test('the next scan takes the window the last one left; one started meanwhile ma
     ['3', '4'],
   ]);
 });
+
+test('a file that ends in a lone CR ends there, whatever the window held after it', async () => {
+  // The first scan leaves the window full of line feeds; each file after it ends in a CR
+  // that the byte after it, which is no byte of the file, would make a CRLF.
+  const feeds = join(dir, 'feeds.csv');
+  writeFileSync(feeds, '\n'.repeat(300));
+  const cases = [
+    { text: 'x,y\ry,z\r', rows: 2 },
+    { text: 'x,"y\r', rows: 1 },
+    { text: '"x\ry\r', rows: 1 },
+  ];
+  for (const { text, rows } of cases) {
+    const path = join(dir, `cr-${cases.findIndex((c) => c.text === text)}.csv`);
+    writeFileSync(path, text);
+    const lent: ScanBuffers = {};
+    await scanCsvFile(feeds, () => undefined, { chunkSize: 64, buffers: lent });
+    const r = await scanCsvFile(path, () => undefined, { chunkSize: 64, buffers: lent });
+    expect({ rows: r.rows, endOffset: r.endOffset, lines: r.lines }, JSON.stringify(text)).toEqual({
+      rows,
+      endOffset: text.length,
+      lines: text.split('\r').length,
+    });
+  }
+});

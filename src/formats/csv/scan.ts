@@ -162,7 +162,7 @@ function splitLine(
       rec.count = n + 1;
       rec.anyQuoted = false;
       return q;
-    } else if (c === QUOTE || (c === CR && b[q + 1] !== LF)) {
+    } else if (c === QUOTE || (c === CR && (q + 1 >= limit || b[q + 1] !== LF))) {
       return -2;
     }
     q += 1;
@@ -367,7 +367,9 @@ function splitCarefully(
     }
     if (c === CR) {
       if (p + 1 >= filled && !final) return -1; // is it CRLF? need the next byte
-      p += buf[p + 1] === LF ? 2 : 1;
+      // A CR that ends the file is a line end: the byte after it is no byte of the file (a
+      // reused window holds what an earlier read left there).
+      p += p + 1 < filled && buf[p + 1] === LF ? 2 : 1;
     } else p += 1; // LF
     out.lines += 1;
     break;
@@ -400,7 +402,7 @@ function closingQuote(
       return q;
     }
     if (c === LF) out.lines += 1;
-    else if (c === CR && buf[q + 1] !== LF) out.lines += 1;
+    else if (c === CR && (q + 1 >= filled || buf[q + 1] !== LF)) out.lines += 1;
     q += 1;
   }
   return final ? -2 : -1;
