@@ -82,6 +82,21 @@ export function togetherOf(alone: number, together: number[]): number {
   return (done * alone) / first;
 }
 
+/**
+ * `n` runs at once of `args` (atOnce), `rounds` times: the most they did together against
+ * one run alone (`alone` ms) in any round (togetherOf).
+ */
+export async function bestTogether(
+  n: number,
+  args: string[],
+  alone: number,
+  rounds = 1,
+): Promise<number> {
+  let best = 0;
+  for (let r = 0; r < rounds; r++) best = Math.max(best, togetherOf(alone, await atOnce(n, args)));
+  return best;
+}
+
 export const MiB = 1024 * 1024;
 
 export function fmtBytes(n: number): string {

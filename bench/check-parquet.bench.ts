@@ -17,7 +17,7 @@ import { checkConfig } from '../src/check/index.js';
 import { decodeParquet } from '../src/formats/parquet/values.js';
 import { parquetWasm } from '../src/formats/parquet/wasm.js';
 import type { ImportDocument } from '../src/model/document.js';
-import { atOnce, dataDir, fmtBytes, MiB, table, togetherOf } from './_measure.js';
+import { bestTogether, dataDir, fmtBytes, MiB, table } from './_measure.js';
 import { reportSpeed } from './_speed.js';
 
 const ROWS = 20_000_000;
@@ -214,9 +214,7 @@ function fasterOfTwo(names: string[], file: string): Map<string, Measured> {
  */
 async function runsAtOnce(file: string, alone: number): Promise<number> {
   const args = [fileURLToPath(import.meta.url), '--run', 'ours', file];
-  const first = await atOnce(JOBS, args);
-  const second = await atOnce(JOBS, args);
-  return Math.max(togetherOf(alone, first), togetherOf(alone, second));
+  return bestTogether(JOBS, args, alone, 2);
 }
 const best = fasterOfTwo(['ours', 'oursJobs', 'duckdb'], path);
 const o = best.get('ours') as Measured;

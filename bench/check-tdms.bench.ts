@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { TdmsWriter } from '../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../src/check/index.js';
 import type { ImportDocument } from '../src/model/document.js';
-import { atOnce, dataDir, fmtBytes, MiB, table, togetherOf } from './_measure.js';
+import { bestTogether, dataDir, fmtBytes, MiB, table } from './_measure.js';
 import { reportSpeed } from './_speed.js';
 
 const SEGMENTS = 150;
@@ -213,19 +213,18 @@ if (typeof full !== 'string' && typeof full1 !== 'string') {
   const said = (r: typeof full1) =>
     `${(r.ms / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), ${fmtBytes(r.rss)}`;
   // One-job checks, one a core, at once: what the machine gives threads that share nothing.
-  const together = await atOnce(availableParallelism(), [
-    fileURLToPath(import.meta.url),
-    '--run',
-    'full-1',
-    path,
-  ]);
+  const together = await bestTogether(
+    availableParallelism(),
+    [fileURLToPath(import.meta.url), '--run', 'full-1', path],
+    full1.ms,
+  );
   reportSpeed({
     key: 'tdms-jobs',
     ours: `${said(full)}, ${availableParallelism()} jobs`,
     baseline: said(full1),
     ratio: full1.ms / full.ms,
     peakRss: full.rss,
-    together: togetherOf(full1.ms, together),
+    together,
   });
 }
 console.log(

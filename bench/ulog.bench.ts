@@ -26,7 +26,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { body, type FormatSpec, sizeOf, UlogWriter } from '../scripts/fixtures/ulog-writer.js';
-import { atOnce, dataDir, fmtBytes, MiB, table, togetherOf } from './_measure.js';
+import { bestTogether, dataDir, fmtBytes, MiB, table } from './_measure.js';
 import { reportSpeed } from './_speed.js';
 
 const SIZES = [
@@ -401,20 +401,18 @@ async function checkTable(): Promise<void> {
   if (typeof full === 'object' && typeof full1 === 'object') {
     // One-job checks, one a core, at once: what the machine gives threads that share nothing.
     const self = fileURLToPath(import.meta.url);
-    const together = await atOnce(availableParallelism(), [
-      '--max-old-space-size=12000',
-      self,
-      '--child',
-      'check-full-1',
-      path,
-    ]);
+    const together = await bestTogether(
+      availableParallelism(),
+      ['--max-old-space-size=12000', self, '--child', 'check-full-1', path],
+      full1.ms,
+    );
     reportSpeed({
       key: 'ulog-jobs',
       ours: `${checked(full).replace(/ \(\d+ channels.*$/, '')}, ${availableParallelism()} jobs`,
       baseline: checked(full1).replace(/ \(\d+ channels.*$/, ''),
       ratio: full1.ms / full.ms,
       peakRss: full.maxRss,
-      together: togetherOf(full1.ms, together),
+      together,
     });
   }
   console.log(

@@ -1,8 +1,9 @@
 /** The README's speed table is written from the benchmarks' headline figures (bench/_speed.ts). */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { atOnce, togetherOf } from '../../bench/_measure.js';
+import { atOnce, bestTogether, togetherOf } from '../../bench/_measure.js';
 import {
   keepLatest,
   possible,
@@ -110,6 +111,18 @@ test('runs at once report their own times; together they did the work of each ag
   // the work, so 1.75 runs' work in the 1.25 s both ran: 1.4 a second.
   expect(togetherOf(1000, [1250, 1500])).toBeCloseTo(1.4);
   await expect(atOnce(1, ['-e', 'process.exit(3)'])).rejects.toThrow(/exited with 3/);
+  // Rounds of runs at once: the most any round did. The run takes 2 s the first time, 1 s after.
+  const dir = mkdtempSync(join(tmpdir(), 'importkit-speed-table-'));
+  try {
+    const seen = join(dir, 'seen');
+    const script = `const f = ${JSON.stringify(seen)}; const fs = require('node:fs');
+      const again = fs.existsSync(f); fs.writeFileSync(f, '1');
+      console.log(JSON.stringify({ ms: again ? 1000 : 2000 }));`;
+    expect(await bestTogether(1, ['-e', script], 1000, 1)).toBe(0.5);
+    expect(await bestTogether(1, ['-e', script], 1000, 2)).toBe(1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a row whose runs at once did more than one a core is not kept: its one-job run was slowed', () => {
