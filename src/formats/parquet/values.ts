@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
-import type { RecordBatch } from 'parquet-wasm/esm';
+import type { ParquetFile, RecordBatch } from 'parquet-wasm/esm';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType } from '../../model/index.js';
 import {
@@ -172,7 +172,7 @@ async function blobOf(data: string | ByteSource) {
  * groups (a thread reading runs of them, jobs.ts): its rows, and `close` to free it.
  */
 export interface OpenedParquet {
-  file: import('parquet-wasm/esm').ParquetFile;
+  file: ParquetFile;
   rows: number;
   close(): Promise<void>;
 }
@@ -195,8 +195,8 @@ export async function openWithParquetWasm(path: string | ByteSource): Promise<Op
 }
 
 /**
- * Decodes the named columns with parquet-wasm (see decodeParquet): every row group, or only
- * `groups` (in order) whose first row is `base`. Returns the rows read.
+ * Decodes the named columns of every row group with parquet-wasm (see decodeParquet), the
+ * file opened for this read alone. Returns the rows read.
  */
 export async function readWithParquetWasm(
   path: string | ByteSource,
