@@ -320,7 +320,9 @@ const MUTATIONS: Array<{ name: string; kind: ConfigKind; mutate: Mutation }> = [
         ...files,
         'zz.csv': {
           type: 'DATA_TYPE_KEY_CSV',
-          csvConfig: { firstDataRow: 2, dataColumns: { '2': { name: 'zz' } } },
+          // A name the documents' channels (arbIdent: no hyphen) never take: the same name
+          // with other units in another file would add batch_channel_units_conflict.
+          csvConfig: { firstDataRow: 2, dataColumns: { '2': { name: 'zz-added' } } },
         },
       };
       return {
