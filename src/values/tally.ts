@@ -121,6 +121,9 @@ export function tallyTime(s: TimeState, d: Chunk, base: number): void {
   }
 }
 
+/** The top bit of a 32-bit integer (as an int32, what `^` gives). */
+const FLIP = -0x80000000;
+
 /**
  * The same for 64-bit integers, compared as two 32-bit halves: reading a BigInt64Array
  * element makes a bigint on the heap, and 20 M of them cost more than the decoding.
@@ -132,11 +135,15 @@ function tallyTimeInt64(
   base: number,
 ): void {
   const t = s.tally;
-  // One view of both halves: the low half of value i at 2i (read unsigned), the high at 2i + 1.
+  // One view of both halves: the low half of value i at 2i, the high at 2i + 1. The low half
+  // is compared with its top bit flipped (`^ FLIP`), which orders signed 32-bit integers as
+  // the unsigned halves order: read unsigned (`>>> 0`), a half above 2^31 was a number the
+  // engine put on the heap, one a row: 73 MB of garbage on the 20 M-row bench file (its
+  // time did not measurably change).
   const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
   const prev = typeof s.prev === 'bigint' ? s.prev : undefined;
   let prevHi = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev >> 32n));
-  let prevLo = prev === undefined ? 0 : Number(BigInt.asUintN(32, prev));
+  let prevLo = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev)) ^ FLIP;
   let havePrev = prev !== undefined;
   // The smallest time is the first one or one that goes backwards, the largest the last one
   // or one the next goes backwards from: only those are compared, so a time that goes on
@@ -156,7 +163,7 @@ function tallyTimeInt64(
       continue;
     }
     const hi = halves[2 * i + 1] as number;
-    const lo = (halves[2 * i] as number) >>> 0;
+    const lo = (halves[2 * i] as number) ^ FLIP;
     if (!havePrev) {
       minI = i;
       minHi = hi;
