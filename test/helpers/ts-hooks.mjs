@@ -10,12 +10,14 @@
  * On Node 20 every worker thread gets hooks of its own, so a cache in memory here is never
  * hit: the suite's worker threads transpiled the same modules about 55 times each (5,300
  * transpiles, 47 s summed). The transpiled code is kept on disk instead, under
- * node_modules/.cache, named by a hash of the file's path and text, so an edited file is
- * transpiled again and a hit needs neither the transform nor its native module loaded.
+ * node_modules/.cache: a folder per source file (a hash of its path), an entry per text (a
+ * hash of it), so an edited file is transpiled again and a hit needs neither the transform
+ * nor its native module loaded. A new entry replaces the file's others: the cache holds
+ * about one entry per source file, however often the files are edited.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const cacheDir = fileURLToPath(
@@ -54,15 +56,36 @@ export async function load(url, context, next) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   const file = fileURLToPath(url);
   const text = await readFile(file, 'utf8');
-  const cached = `${cacheDir}${createHash('sha256').update(file).update('\0').update(text).digest('hex').slice(0, 40)}.js`;
-  const hit = await readFile(cached, 'utf8').catch(() => undefined);
+  const { dir, entry } = cacheEntry(file, text);
+  const hit = await readFile(`${dir}${entry}`, 'utf8').catch(() => undefined);
   if (hit !== undefined) return { format: 'module', source: hit, shortCircuit: true };
   transpile ??= await transpiler();
   const source = transpile(file, text);
-  // Written aside and renamed, so that a thread reading it at the same time reads all or none.
-  const aside = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  await mkdir(cacheDir, { recursive: true });
-  await writeFile(aside, source);
-  await rename(aside, cached);
+  await keep(dir, entry, source);
   return { format: 'module', source, shortCircuit: true };
+}
+
+/** Where the transpiled text of `file` as `text` is kept: the file's folder, the text's entry. */
+export function cacheEntry(file, text) {
+  const hash = (...parts) => {
+    const h = createHash('sha256');
+    for (const p of parts) h.update(p).update('\0');
+    return h.digest('hex').slice(0, 40);
+  };
+  return { dir: `${cacheDir}${hash(file)}/`, entry: `${hash(text)}.js` };
+}
+
+/**
+ * Writes an entry and removes the file's older ones. Written aside and renamed, so that a
+ * thread reading it at the same time reads all or none; another thread's entry being
+ * written aside (its name goes on past `.js`) is left alone.
+ */
+async function keep(dir, entry, source) {
+  const aside = `${dir}${entry}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  await mkdir(dir, { recursive: true });
+  await writeFile(aside, source);
+  await rename(aside, `${dir}${entry}`);
+  for (const name of await readdir(dir).catch(() => [])) {
+    if (name !== entry && name.endsWith('.js')) await rm(`${dir}${name}`, { force: true });
+  }
 }
