@@ -12,6 +12,7 @@ import {
   planRuns,
   type RunTally,
   scanRun,
+  sharedRuns,
 } from '../../src/formats/parquet/jobs.js';
 import { openWithParquetWasm } from '../../src/formats/parquet/values.js';
 import type { ImportDocument } from '../../src/model/document.js';
@@ -224,5 +225,29 @@ describe('the threads of a Parquet scan', () => {
     expect(sizes.at(-2)).toBe(4 * MiB);
     // A small file is one run: it is read in the calling thread.
     expect(planRuns(groups.slice(0, 2), 2, 64 * MiB)).toHaveLength(1);
+  });
+
+  test('a read is shared from 6 of its largest runs of the columns it reads, one thread under that', () => {
+    // 100 row groups, each of a time column, a small column and a wide one.
+    const chunk = (name: string, bytes: number) => ({
+      meta_data: { path_in_schema: [name], total_compressed_size: BigInt(bytes) },
+    });
+    const metadata = {
+      row_groups: Array.from({ length: 100 }, () => ({
+        num_rows: 1000n,
+        columns: [chunk('t', MiB), chunk('small', 2 * MiB), chunk('wide', 5 * MiB)],
+      })),
+    } as unknown as Parameters<typeof sharedRuns>[0];
+    // t and small: 300 MiB read, under 6 × 64 MiB; the wide column is not read, not counted.
+    expect(sharedRuns(metadata, ['t', 'small'], 2)).toBeUndefined();
+    // t and wide: 600 MiB.
+    const wide = sharedRuns(metadata, ['t', 'wide'], 2);
+    expect(wide?.bytes).toBe(600 * MiB);
+    expect(wide?.runs.flatMap((r) => r.groups)).toEqual(metadata.row_groups.map((_, g) => g));
+    expect(Math.max(...(wide?.runs ?? []).map((r) => r.groups.length))).toBe(Math.ceil(64 / 6));
+    // Smaller runs share smaller reads (the tests force runs of a row group so).
+    expect(sharedRuns(metadata, ['t', 'small'], 2, 16 * MiB)?.bytes).toBe(300 * MiB);
+    // One job reads in this thread, however large the read.
+    expect(sharedRuns(metadata, ['t', 'small', 'wide'], 1)).toBeUndefined();
   });
 });

@@ -40,6 +40,17 @@ import { parquetWasm } from './wasm.js';
 
 const MiB = 1024 * 1024;
 
+/**
+ * Threads share a read from this many of its largest runs (`rangeBytes`, 64 MiB by
+ * default: 384 MiB of the columns read); a smaller read stays in this thread, whatever
+ * `jobs` asks. A second thread costs a start, and the engine's optimizing compiles on the
+ * first thread, which it waits for (withCompilers in values.ts, untilWarm): about 0.5 s of
+ * wall time on 2 cores. Measured on 2 cores (bench/check-parquet.bench.ts), 2 jobs against
+ * one: 0.95× on 20 M rows (278 MiB), 1.45× on 100 M rows (1.36 GiB); the two meet near
+ * 350 MB.
+ */
+const SHARED_FROM_RUNS = 6;
+
 /** Consecutive row groups a thread reads as one: their indexes, first row (0-based) and rows. */
 export interface Run {
   groups: number[];
@@ -120,14 +131,10 @@ async function scanParquetJobs(
   o: JobsOptions,
   onProgress?: (done: number, total: number) => void,
 ): Promise<ValueTallies | undefined> {
-  // At most one thread a core, and one unless `jobs` asks for more (as TDMS and ULog): each
-  // worker holds its own parquet-wasm instance (about +60 MiB of peak RSS), and on 2 busy
-  // cores the workers did not win their start-up back (bench/check-parquet.bench.ts).
   const jobs = jobsOf(o.jobs);
-  if (jobs === 1) return undefined;
-  const groups = rowGroupsOf(o.metadata);
-  const runs = planRuns(groups, jobs, o.rangeBytes ?? 64 * MiB);
-  if (runs.length < 2) return undefined;
+  const shared = sharedRuns(o.metadata, columnsOf(time, channels), jobs, o.rangeBytes);
+  if (!shared) return undefined;
+  const { runs, bytes } = shared;
   const lane: Lane = {
     path,
     time,
@@ -144,7 +151,6 @@ async function scanParquetJobs(
   };
   const total = runs.reduce((n, r) => n + r.rows, 0);
   const threads = Math.min(jobs, runs.length);
-  const bytes = groups.reduce((n, g) => n + g.bytes, 0);
   const results = await withCompilers(bytes, threads, async () => {
     // Compiled here, under the flags withCompilers sets, before the workers get it.
     lane.module = (await parquetWasm()).module;
@@ -163,11 +169,35 @@ async function scanParquetJobs(
   return joinRuns(results as RunTally[], time !== undefined);
 }
 
-/** Each row group's rows and bytes (compressed), from the footer. */
-function rowGroupsOf(metadata: Pick<FileMetaData, 'row_groups'>) {
+/**
+ * The runs a read of `columns` is shared in, with their bytes; undefined when it stays in
+ * this thread: one job, a read under SHARED_FROM_RUNS of its largest runs (`most`), or one
+ * run. At most one thread a core, and one unless `jobs` asks for more (as TDMS and ULog):
+ * each worker holds its own parquet-wasm instance (about +20 MiB of peak RSS).
+ */
+export function sharedRuns(
+  metadata: Pick<FileMetaData, 'row_groups'>,
+  columns: readonly string[],
+  jobs: number,
+  most = 64 * MiB,
+): { runs: Run[]; bytes: number } | undefined {
+  if (jobs === 1) return undefined;
+  const groups = rowGroupsOf(metadata, columns);
+  const bytes = groups.reduce((n, g) => n + g.bytes, 0);
+  if (bytes < SHARED_FROM_RUNS * most) return undefined;
+  const runs = planRuns(groups, jobs, most);
+  return runs.length < 2 ? undefined : { runs, bytes };
+}
+
+/** Each row group's rows and the bytes (compressed) of the columns read in it, from the footer. */
+function rowGroupsOf(metadata: Pick<FileMetaData, 'row_groups'>, columns: readonly string[]) {
+  const read = new Set(columns);
   return metadata.row_groups.map((g) => ({
     rows: Number(g.num_rows),
-    bytes: g.columns.reduce((n, c) => n + Number(c.meta_data?.total_compressed_size ?? 0), 0),
+    bytes: g.columns.reduce((n, c) => {
+      const m = c.meta_data;
+      return m && read.has(m.path_in_schema.join('.')) ? n + Number(m.total_compressed_size) : n;
+    }, 0),
   }));
 }
 
