@@ -19,7 +19,8 @@ export interface CheckOptions {
   headerRow?: number;
   /**
    * `full` of a CSV, Parquet, TDMS or ULog file: threads, this one and workers (default: the
-   * cores for CSV, 1 for the others; 1 reads in this thread); of an HDF5 file, HDF5 threads
+   * cores for CSV, 1 for the others; 1 reads in this thread; a Parquet read under 384 MiB
+   * stays in this thread); of an HDF5 file, HDF5 threads
    * (default 1). A batch: members checked at once (default 2), sharing the jobs; a folder
    * of many members (256 or more) is shared by as many threads.
    */
