@@ -8,6 +8,7 @@
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { type Issue, type IssueCode, type IssueSource, issue, listSome } from '../model/plain.js';
+import { type KnownNames, knownNamesOf, nextUnknownUtf8 } from './known-names.js';
 
 export interface TimeTally {
   decreases: number;
@@ -226,7 +227,7 @@ export function channelJudge(c: JudgedChannel): Judge {
   const range = INT_RANGES[c.dataType];
   const isEnum = c.dataType === 'CHANNEL_DATA_TYPE_ENUM';
   const names = new Set((c.enumTypes ?? []).map((e) => e.name));
-  const nameBytes = [...names].map((n) => new TextEncoder().encode(n));
+  const known = knownNamesOf(names);
   // A signed enum's keys are its values as 32-bit unsigned: -1 is written 4294967295.
   const keys = new Set(
     (c.enumTypes ?? []).flatMap((e) =>
@@ -239,7 +240,7 @@ export function channelJudge(c: JudgedChannel): Judge {
       if (d.numbers !== undefined) {
         tallyNumbers(result, d, d.numbers, base, range, isEnum ? keys : undefined);
       } else if (isEnum && d.text !== undefined) {
-        tallyEnumText(result, d, d.text, base, names, nameBytes);
+        tallyEnumText(result, d, d.text, base, names, known);
       }
     },
   };
@@ -372,13 +373,13 @@ function tallyEnumText(
   text: (i: number) => string,
   base: number,
   names: ReadonlySet<string>,
-  nameBytes: readonly Uint8Array[],
+  known: KnownNames,
 ): void {
   const { has, utf8 } = d;
   // Compare bytes with the known names: no string is made for a known value.
   if (utf8 && utf8.offsets instanceof Int32Array) {
-    let i = nextUnknownUtf8(utf8.bytes, utf8.offsets, 0, d.length, nameBytes);
-    for (; i >= 0; i = nextUnknownUtf8(utf8.bytes, utf8.offsets, i + 1, d.length, nameBytes)) {
+    let i = nextUnknownUtf8(utf8.bytes, utf8.offsets, 0, d.length, known);
+    for (; i >= 0; i = nextUnknownUtf8(utf8.bytes, utf8.offsets, i + 1, d.length, known)) {
       if (has !== undefined && !has(i)) continue;
       const s = text(i);
       if (!names.has(s)) unknownEnum(r, s, base + i + 1);
@@ -390,40 +391,6 @@ function tallyEnumText(
     const s = text(i);
     if (!names.has(s)) unknownEnum(r, s, base + i + 1);
   }
-}
-
-/** The first row at or after `from` whose UTF-8 bytes are none of `names`, or -1. */
-function nextUnknownUtf8(
-  bytes: Uint8Array,
-  offsets: Int32Array,
-  from: number,
-  length: number,
-  names: readonly Uint8Array[],
-): number {
-  let start = offsets[from] as number;
-  for (let i = from; i < length; i++) {
-    const end = offsets[i + 1] as number;
-    if (!knownBytes(bytes, start, end, names)) return i;
-    start = end;
-  }
-  return -1;
-}
-
-function knownBytes(
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  names: readonly Uint8Array[],
-): boolean {
-  const len = end - start;
-  for (let n = 0; n < names.length; n++) {
-    const name = names[n] as Uint8Array;
-    if (name.length !== len) continue;
-    let k = 0;
-    while (k < len && bytes[start + k] === name[k]) k++;
-    if (k === len) return true;
-  }
-  return false;
 }
 
 /** A cell value quoted for a message, cut when long. */
