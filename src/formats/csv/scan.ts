@@ -136,7 +136,15 @@ function splitLine(
           const xd = x ^ delims;
           hit |= ((xq - 0x01010101) & ~xq) | ((xd - 0x01010101) & ~xd);
         }
-        if ((hit & 0x80808080) !== 0) break;
+        hit &= 0x80808080;
+        if (hit !== 0) {
+          // The lowest lane flagged is the word's first special byte (a borrow can flag a
+          // lane only above a true one): go straight to it. On bench/check's 1 GB, one job,
+          // four alternated runs each: 4.76 to 4.92 s, against 5.04 to 5.22 s stepping
+          // through the word's bytes before it.
+          q += (31 - Math.clz32(hit & -hit)) >> 3;
+          break;
+        }
         q += 4;
       }
       if (q >= limit) break;
