@@ -198,7 +198,7 @@ export function numberOf(b: Uint8Array, s: number, e: number): number {
     let i = s;
     for (; i < e; i++) {
       const d = (b[i] as number) - D0;
-      if (d < 0 || d > 9) break;
+      if (d >>> 0 > 9) break;
       v = v * 10 + d;
     }
     if (i === e && e > s) return v;

@@ -329,8 +329,8 @@ function isShortInt(b: Uint8Array, s: number, e: number, signed: boolean): boole
   if (c0 === 43 || (c0 === 45 && signed)) q += 1;
   if (e - q < 1 || e - q > 9) return false;
   for (; q < e; q++) {
-    const d = (b[q] as number) - 48;
-    if (d < 0 || d > 9) return false;
+    // One unsigned compare: a byte under '0' wraps to above 9.
+    if (((b[q] as number) - 48) >>> 0 > 9) return false;
   }
   return true;
 }
@@ -344,7 +344,9 @@ function isPlainDecimal(b: Uint8Array, s: number, e: number): boolean {
   let dots = 0;
   for (; q < e; q++) {
     const d = (b[q] as number) - 48;
-    if (d >= 0 && d <= 9) continue;
+    // One unsigned compare for the digits (a byte under '0' wraps to above 9): about 1% of a
+    // full check of bench/check's 1 GB, four alternated runs each.
+    if (d >>> 0 <= 9) continue;
     if (d !== -2 || dots > 0) return false;
     dots = 1;
   }
