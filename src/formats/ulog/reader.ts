@@ -8,12 +8,27 @@ export const CHUNK = 1 << 20;
  * `get` refills it when a range is not inside. Only one window (at most CHUNK bytes, or one
  * message when larger) is held at a time, so memory stays bounded whatever the file size.
  * A range past the window's end that `skip`s over is never read.
+ *
+ * Once a window is read, the bytes after it (up to CHUNK, not past the `until` of the get
+ * that read it) are read while the walk goes through it. A get past the window then takes
+ * them: as they are when it starts inside them, else joined after the window's last bytes
+ * from where it starts (the message that runs past the window's end) in a buffer of the
+ * reader's own. So a walk from start to end reads each byte once and does not wait for its
+ * reads; a get that leaves the window elsewhere reads afresh. At most one read is under
+ * way at a time, and a window is never read into while it is held (a source whose buffers
+ * take turns is read again only after the walk has left the window before). On bench/ulog
+ * (1 GB, one job), a full check took 6.0 to 6.8 s, against 7.1 to 10.1 s waiting for each
+ * window's read.
  */
 export class ChunkReader {
   readonly size: number;
   #source: ByteSource;
   #buf: Uint8Array = new Uint8Array(0);
   #start = 0;
+  /** The read of the bytes after the window, under way. */
+  #ahead: { start: number; read: Promise<Uint8Array | undefined> } | undefined;
+  /** The reader's buffer for joined windows. */
+  #joined = new Uint8Array(0);
 
   constructor(source: ByteSource) {
     this.#source = source;
@@ -45,10 +60,57 @@ export class ChunkReader {
     const hit = this.peek(offset, n);
     if (hit) return hit;
     if (offset < 0 || offset + n > this.size) return undefined;
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    if (ahead) {
+      // Settled before any other read: its buffer may be the one the next read goes into.
+      const next = await ahead.read;
+      if (next && this.#takeAhead(ahead.start, next, offset, n)) {
+        this.#readAhead(until);
+        return this.peek(offset, n);
+      }
+    }
     const length = Math.max(n, Math.min(CHUNK, this.size - offset, until - offset));
     this.#buf = await this.#source.read(offset, length);
     this.#start = offset;
+    this.#readAhead(until);
     return this.peek(offset, n);
+  }
+
+  /**
+   * Makes the bytes read ahead (`next`, from `start`, where the window ends) the window, when
+   * [offset, offset + n) lies in them, or in the window's last bytes and them (joined);
+   * false when it does not.
+   */
+  #takeAhead(start: number, next: Uint8Array, offset: number, n: number): boolean {
+    if (offset + n > start + next.byteLength) return false;
+    if (offset >= start) {
+      this.#buf = next;
+      this.#start = start;
+      return true;
+    }
+    if (offset < this.#start) return false;
+    const tail = this.#buf.subarray(offset - this.#start);
+    const size = tail.byteLength + next.byteLength;
+    // The window may be this buffer already: `set` copies a range of the same buffer whole.
+    if (this.#joined.byteLength < size) {
+      const bigger = new Uint8Array(Math.max(size, CHUNK + 65_536));
+      bigger.set(tail, 0);
+      this.#joined = bigger;
+    } else this.#joined.set(tail, 0);
+    this.#joined.set(next, tail.byteLength);
+    this.#buf = this.#joined.subarray(0, size);
+    this.#start = offset;
+    return true;
+  }
+
+  /** Starts reading the bytes after the window, up to CHUNK and not past `until`. */
+  #readAhead(until: number): void {
+    const start = this.#start + this.#buf.byteLength;
+    const length = Math.min(CHUNK, this.size - start, until - start);
+    if (length <= 0) return;
+    // A failed read ahead is read again by the get that wants its bytes, which meets the error.
+    this.#ahead = { start, read: this.#source.read(start, length).catch(() => undefined) };
   }
 
   /**
