@@ -114,12 +114,7 @@ export async function tdmsValueIssues(
             readThroughTurns(path, (s) => readTdmsPart(s, { path, config, key, profile }, range)),
           options.onProgress,
         )
-      : await readTdmsValues(
-          source,
-          reads.map((r) => r.request),
-          (r, values, at) => feed(reads[r] as Read, values, at),
-          options.onProgress ? { onProgress: options.onProgress } : {},
-        );
+      : await readInThisThread(source, path, reads, options);
   const file = source.name;
   const issues: Issue[] = [];
   for (const read of reads) {
@@ -127,6 +122,29 @@ export async function tdmsValueIssues(
   }
   pushAll(issues, unreadIssues(file, unread, reads));
   return issues;
+}
+
+/**
+ * Reads the values in this thread. A file on disk read whole (`--full`) is read into two
+ * buffers that take turns, as a part beside the workers is: a new buffer a read cost the
+ * zeroing and page faults of 1 MiB a read. On bench/check-tdms (1 GB, one job, reads one
+ * ahead, four alternated runs each): 0.80 to 0.88 s, against 0.94 to 1.02 s with a new
+ * buffer a read.
+ */
+function readInThisThread(
+  source: ByteSource,
+  path: string | undefined,
+  reads: readonly Read[],
+  options: TdmsValueCheckOptions,
+): Promise<TdmsUnread[]> {
+  const read = (s: ByteSource) =>
+    readTdmsValues(
+      s,
+      reads.map((r) => r.request),
+      (r, values, at) => feed(reads[r] as Read, values, at),
+      options.onProgress ? { onProgress: options.onProgress } : {},
+    );
+  return options.full && path !== undefined ? readThroughTurns(path, read) : read(source);
 }
 
 /**
