@@ -4,6 +4,7 @@ export {
   readThroughTurns,
   runOrdered,
   serveParts,
+  throughTurns,
 } from './ordered-pool.js';
 export {
   arrayChunk,

@@ -26,6 +26,7 @@ import {
   readThroughTurns,
   type TimeState,
   tallyTime,
+  throughTurns,
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
@@ -114,7 +115,7 @@ export async function tdmsValueIssues(
             readThroughTurns(path, (s) => readTdmsPart(s, { path, config, key, profile }, range)),
           options.onProgress,
         )
-      : await readInThisThread(source, path, reads, options);
+      : await readInThisThread(source, reads, options);
   const file = source.name;
   const issues: Issue[] = [];
   for (const read of reads) {
@@ -133,7 +134,6 @@ export async function tdmsValueIssues(
  */
 function readInThisThread(
   source: ByteSource,
-  path: string | undefined,
   reads: readonly Read[],
   options: TdmsValueCheckOptions,
 ): Promise<TdmsUnread[]> {
@@ -144,7 +144,7 @@ function readInThisThread(
       (r, values, at) => feed(reads[r] as Read, values, at),
       options.onProgress ? { onProgress: options.onProgress } : {},
     );
-  return options.full && path !== undefined ? readThroughTurns(path, read) : read(source);
+  return options.full ? throughTurns(source, read) : read(source);
 }
 
 /**

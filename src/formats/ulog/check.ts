@@ -14,7 +14,7 @@ import { type ByteSource, throughSource } from '../../inspect/shared.js';
 import type { UlogConfig, UlogDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer } from '../../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../../validate/index.js';
-import { shortName, withoutRestatedTypeIssues } from '../../values/index.js';
+import { shortName, throughTurns, withoutRestatedTypeIssues } from '../../values/index.js';
 import { ulogChannelTypeOf } from './channel-types.js';
 import { planValues, readUlogValues, ulogValueIssues } from './check-values.js';
 import {
@@ -57,29 +57,33 @@ export async function checkUlog(
 ): Promise<Issue[]> {
   const key = options.key ?? 'ulogConfig';
   const { onProgress } = options;
-  return throughSource(data, async (source) => {
-    // Two passes over the file in one bar of its size: the walk its first half, the values
-    // (of at most its size) the second.
-    const size = source.size;
-    const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
-    const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
-    const profile = await inspectUlogSource(source, walked);
-    const issues = structureIssues(config, profile, key, source.name);
-    const layouts = ulogLayouts(profile);
-    const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);
-    const read = onProgress
-      ? (done: number, total: number) => half(1 + done / Math.max(1, total))
-      : undefined;
-    await readUlogValues(source, profile, layouts, plan, {
-      full: options.full === true,
-      onProgress: read,
-      jobs: options.jobs,
-      rangeBytes: options.rangeBytes,
-      planned: { config, key },
-    });
-    for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
-    return withoutRestatedTypeIssues(issues);
-  });
+  // Each walk holds one window at a time (reader.ts): a file on disk is read into two
+  // buffers that take turns.
+  return throughSource(data, (outer) =>
+    throughTurns(outer, async (source) => {
+      // Two passes over the file in one bar of its size: the walk its first half, the values
+      // (of at most its size) the second.
+      const size = source.size;
+      const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
+      const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
+      const profile = await inspectUlogSource(source, walked);
+      const issues = structureIssues(config, profile, key, source.name);
+      const layouts = ulogLayouts(profile);
+      const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);
+      const read = onProgress
+        ? (done: number, total: number) => half(1 + done / Math.max(1, total))
+        : undefined;
+      await readUlogValues(source, profile, layouts, plan, {
+        full: options.full === true,
+        onProgress: read,
+        jobs: options.jobs,
+        rangeBytes: options.rangeBytes,
+        planned: { config, key },
+      });
+      for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
+      return withoutRestatedTypeIssues(issues);
+    }),
+  );
 }
 
 /** What the definitions and subscriptions say: the entries, the time, the keys, the damage. */

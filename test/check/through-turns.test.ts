@@ -1,0 +1,58 @@
+/**
+ * The TDMS and ULog walks read a whole file on disk into two buffers that take turns
+ * (values/ordered-pool.ts `throughTurns`): the source they get reads the same bytes under the
+ * name the caller's source has (issues name it), and a source that is not a whole file on
+ * disk is handed over as it is.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { memorySource, openFileSource, sourceOf } from '../../src/inspect/shared.js';
+import { throughTurns } from '../../src/values/index.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'importkit-through-turns-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a whole file: the same bytes, under the caller’s name, two buffers taking turns', async () => {
+  const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 31) & 0xff);
+  const path = join(dir, 'data.bin');
+  await writeFile(path, bytes);
+  const file = await openFileSource(path);
+  const shown = sourceOf({
+    name: 'shown name.ulg',
+    size: file.size,
+    place: file.place,
+    readAt: (start, n) => file.read(start, n),
+    close: () => file.close(),
+  });
+  try {
+    const seen = await throughTurns(shown, async (s) => {
+      expect(s).not.toBe(shown);
+      expect(s.name).toBe('shown name.ulg');
+      expect(s.size).toBe(bytes.byteLength);
+      const a = await s.read(0, 100_000);
+      const first = Buffer.from(a).equals(bytes.subarray(0, 100_000));
+      const b = await s.read(100_000, 100_000);
+      // The third read goes into the first one's buffer: it is not a new one a read.
+      const c = await s.read(200_000, 100_000);
+      const turned = c.buffer === a.buffer && b.buffer !== a.buffer;
+      return { first, last: Buffer.from(c).equals(bytes.subarray(200_000)), turned };
+    });
+    expect(seen).toEqual({ first: true, last: true, turned: true });
+    // Read through a source of its own: the caller's source read nothing.
+    expect(shown.bytesRead).toBe(0);
+  } finally {
+    await shown.close();
+  }
+});
+
+test('a source that is not a whole file on disk is handed over as it is', async () => {
+  const source = memorySource(new Uint8Array(10), 'memory.ulg');
+  expect(await throughTurns(source, async (s) => s)).toBe(source);
+});
