@@ -349,12 +349,14 @@ export interface UlogValueOptions {
 /**
  * Reads the messages of one range of a data part, from a message boundary, into tallies of
  * their own (a worker's share of readUlogParts): the plan made again, each axis noting the
- * message its join compares with the range before.
+ * message its join compares with the range before. `readAhead` false: a worker's blocking
+ * source (ChunkReader).
  */
 export async function readUlogPart(
   source: ByteSource,
   input: UlogPartInput,
   range: UlogRange,
+  readAhead = true,
 ): Promise<UlogPart> {
   const layouts = ulogLayouts(input.profile);
   const plan = planValues(input.config, input.profile, layouts, input.key, ulogChannelTypeOf);
@@ -367,6 +369,7 @@ export async function readUlogPart(
     [[range.start, range.end]],
     sizes,
     handlersOf(plan),
+    readAhead,
   );
   for (const axis of plan.axes) flush(axis);
   const axes = plan.axes.map(

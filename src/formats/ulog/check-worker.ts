@@ -13,10 +13,11 @@ const input = workerData as UlogPartInput;
 /** The two read buffers, kept from one part to the next. */
 const turns: Uint8Array[] = [];
 serveParts(async (range: UlogRange) => {
-  // The walk holds one window at a time: two read buffers can take turns.
+  // The walk holds one window at a time: two read buffers can take turns. Its reads are
+  // done in the call: nothing is gained reading ahead.
   const source = blockingFileSource(input.path, turns);
   try {
-    return await readUlogPart(source, input, range);
+    return await readUlogPart(source, input, range, false);
   } finally {
     await source.close();
   }

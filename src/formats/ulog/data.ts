@@ -35,7 +35,19 @@ const CHAIN = 16;
 const MAX_MESSAGE = 3 + 0xffff;
 /** How far past a range's start a message boundary is searched for. */
 const RESYNC_REACH = 1 << 20;
-const KNOWN = new Set<number>(Object.values(MSG));
+/**
+ * 1 at each known message type: a table lookup per message, where a Set's or a Map's cost
+ * counts on files of millions of messages (see wantedOf).
+ */
+const KNOWN = new Uint8Array(256);
+for (const t of Object.values(MSG)) KNOWN[t] = 1;
+
+/** 1 at each msg_id of `sizes` (a msg_id is 16 bits). */
+function wantedOf(sizes: UlogSizes): Uint8Array {
+  const wanted = new Uint8Array(0x10000);
+  for (const msgId of sizes.keys()) wanted[msgId] = 1;
+  return wanted;
+}
 
 /**
  * Walks the messages of each [start, end) range (ranges inside one data part `part`);
@@ -51,6 +63,7 @@ export async function walkUlogData(
   handlers: UlogDataHandlers,
 ): Promise<number> {
   let reached = part[0];
+  const wanted = wantedOf(sizes);
   for (const [start, end] of ranges) {
     let pos = start <= reached ? reached : await boundary(reader, start, part[1], sizes);
     if (pos < 0) continue;
@@ -69,7 +82,7 @@ export async function walkUlogData(
       }
       const size = (w[h] as number) | ((w[h + 1] as number) << 8);
       const type = w[h + 2] as number;
-      if (!KNOWN.has(type) || pos + 3 + size > part[1]) {
+      if (KNOWN[type] !== 1 || pos + 3 + size > part[1]) {
         const next = await boundary(reader, pos + 1, part[1], sizes);
         if (next < 0) break;
         handlers.onGap();
@@ -83,7 +96,7 @@ export async function walkUlogData(
           w = reader.window;
           b = got ? pos + 3 - reader.windowStart : -1;
         }
-        if (b >= 0) handle(type, w, b, size, pos, sizes, handlers);
+        if (b >= 0) handle(type, w, b, size, pos, wanted, handlers);
       }
       pos += 3 + size;
     }
@@ -99,13 +112,13 @@ function handle(
   b: number,
   size: number,
   pos: number,
-  sizes: UlogSizes,
+  wanted: Uint8Array,
   handlers: UlogDataHandlers,
 ): void {
   if (type === MSG.data) {
     if (size < 2) return;
     const msgId = (w[b] as number) | ((w[b + 1] as number) << 8);
-    if (!sizes.has(msgId)) return;
+    if (wanted[msgId] !== 1) return;
     if (handlers.onDataIn) handlers.onDataIn(msgId, w, b + 2, size - 2, pos);
     else handlers.onData(msgId, w.subarray(b + 2, b + size), pos);
     return;
@@ -148,7 +161,7 @@ async function chainAt(
     if (!head || head.byteLength < 3) return false;
     const size = (head[0] as number) | ((head[1] as number) << 8);
     const type = head[2] as number;
-    if (!KNOWN.has(type) || pos + 3 + size > end) return false;
+    if (KNOWN[type] !== 1 || pos + 3 + size > end) return false;
     if (type === MSG.data) {
       if (head.byteLength < 5) return false;
       const msgId = (head[3] as number) | ((head[4] as number) << 8);

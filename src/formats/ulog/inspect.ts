@@ -254,7 +254,8 @@ export function ulogFieldValue(message: Uint8Array, leaf: UlogLeaf): string | nu
 /**
  * Walks byte ranges of one data part of a ULog file or source (see `walkUlogData`), handing
  * over the data messages of the msg_ids in `sizes` and the logged texts. Throws
- * InspectError when the file cannot be opened.
+ * InspectError when the file cannot be opened. `readAhead` false: a source whose reads are
+ * done in the call (ChunkReader).
  */
 export async function readUlogData(
   data: string | ByteSource,
@@ -262,9 +263,10 @@ export async function readUlogData(
   ranges: ReadonlyArray<readonly [number, number]>,
   sizes: UlogSizes,
   handlers: UlogDataHandlers,
+  readAhead = true,
 ): Promise<number> {
   return throughSource(data, (source) =>
-    walkUlogData(new ChunkReader(source), part, ranges, sizes, handlers),
+    walkUlogData(new ChunkReader(source, { readAhead }), part, ranges, sizes, handlers),
   );
 }
 

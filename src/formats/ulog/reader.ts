@@ -30,9 +30,17 @@ export class ChunkReader {
   /** The reader's buffer for joined windows. */
   #joined = new Uint8Array(0);
 
-  constructor(source: ByteSource) {
+  /** Whether the bytes after a window are read while it is walked (see above). */
+  #readsAhead: boolean;
+
+  /**
+   * `readAhead` false: a source whose reads are done in the call (a worker's blocking
+   * reads), where reading ahead would only add the join's copies.
+   */
+  constructor(source: ByteSource, options: { readAhead?: boolean } = {}) {
     this.#source = source;
     this.size = source.size;
+    this.#readsAhead = options.readAhead !== false;
   }
 
   /** The bytes read last, starting at file offset `windowStart`. */
@@ -106,6 +114,7 @@ export class ChunkReader {
 
   /** Starts reading the bytes after the window, up to CHUNK and not past `until`. */
   #readAhead(until: number): void {
+    if (!this.#readsAhead) return;
     const start = this.#start + this.#buf.byteLength;
     const length = Math.min(CHUNK, this.size - start, until - start);
     if (length <= 0) return;
