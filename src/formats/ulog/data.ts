@@ -42,9 +42,9 @@ const RESYNC_REACH = 1 << 20;
 const KNOWN = new Uint8Array(256);
 for (const t of Object.values(MSG)) KNOWN[t] = 1;
 
-/** 1 at each msg_id of `sizes` (a msg_id is 16 bits). */
+/** 1 at each msg_id of `sizes`, up to the largest (a msg_id past it reads as undefined). */
 function wantedOf(sizes: UlogSizes): Uint8Array {
-  const wanted = new Uint8Array(0x10000);
+  const wanted = new Uint8Array(Math.max(0, ...sizes.keys()) + 1);
   for (const msgId of sizes.keys()) wanted[msgId] = 1;
   return wanted;
 }

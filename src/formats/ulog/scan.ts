@@ -166,11 +166,12 @@ export class UlogWalker {
    * its messages may have after the msg_id (min -1: any). Arrays, not Maps: a lookup a data
    * message, of millions. On bench/ulog's 1 GB (21 M messages), one job, alternated: 4.63
    * and 4.84 s (a third run took 6.9 s, slowed by other work), against 4.93 to 4.98 s with
-   * Maps.
+   * Maps. They grow to the largest msg_id subscribed (#fit): an inspection of a small file
+   * (the tests inspect thousands) makes no 64 Ki-entry tables.
    */
-  #subs = new Array<UlogSubscription | undefined>(0x10000).fill(undefined);
-  #minSize = new Int32Array(0x10000).fill(-1);
-  #maxSize = new Int32Array(0x10000);
+  #subs: Array<UlogSubscription | undefined> = [];
+  #minSize = new Int32Array(0);
+  #maxSize = new Int32Array(0);
   #onProgress: ((done: number, total: number) => void) | undefined;
   #nextProgress = 0;
 
@@ -256,7 +257,7 @@ export class UlogWalker {
       this.#malformed(pos, 'a data message too short for its msg_id');
       return undefined;
     }
-    const sub = this.#subs[msgId];
+    const sub = msgId < this.#subs.length ? this.#subs[msgId] : undefined;
     if (!sub) {
       const seen = scan.unknownMsgIds.get(msgId);
       if (seen) seen.count += 1;
@@ -264,6 +265,7 @@ export class UlogWalker {
       return undefined;
     }
     sub.messages += 1;
+    // A subscribed msg_id is inside the tables (#fit).
     const min = this.#minSize[msgId] as number;
     const max = this.#maxSize[msgId] as number;
     if (min >= 0 && (size - 2 < min || size - 2 > max)) {
@@ -419,6 +421,7 @@ export class UlogWalker {
     const messageName = text(body.subarray(3));
     const sub = { msgId, multiId, messageName, offset: pos, messages: 0 };
     this.scan.subscriptions.set(msgId, sub);
+    this.#fit(msgId);
     this.#subs[msgId] = sub;
     const format = this.scan.formats.get(messageName);
     const sizes = format ? messageSizes(format, this.scan.formats) : undefined;
@@ -429,6 +432,20 @@ export class UlogWalker {
       if (at?.type === 'uint64_t')
         this.#gps.set(msgId, { offset: at.offset, messageName, multiId });
     }
+  }
+
+  /** Grows the msg_id tables to hold `msgId` (to a power of two, at least 64 entries). */
+  #fit(msgId: number): void {
+    const had = this.#subs.length;
+    if (msgId < had) return;
+    const size = Math.max(64, 2 ** Math.ceil(Math.log2(msgId + 1)));
+    for (let k = had; k < size; k++) this.#subs.push(undefined);
+    const min = new Int32Array(size).fill(-1);
+    min.set(this.#minSize);
+    const max = new Int32Array(size);
+    max.set(this.#maxSize);
+    this.#minSize = min;
+    this.#maxSize = max;
   }
 }
 
