@@ -44,7 +44,9 @@ for (const t of Object.values(MSG)) KNOWN[t] = 1;
 
 /** 1 at each msg_id of `sizes`, up to the largest (a msg_id past it reads as undefined). */
 function wantedOf(sizes: UlogSizes): Uint8Array {
-  const wanted = new Uint8Array(Math.max(0, ...sizes.keys()) + 1);
+  let last = 0;
+  for (const msgId of sizes.keys()) last = Math.max(last, msgId);
+  const wanted = new Uint8Array(last + 1);
   for (const msgId of sizes.keys()) wanted[msgId] = 1;
   return wanted;
 }
