@@ -253,17 +253,39 @@ export function throughTurns<R>(
 ): Promise<R> {
   const path = wholeFileOf(source);
   if (path === undefined) return fn(source);
-  return readThroughTurns(path, (turns) =>
-    fn(
+  return readThroughTurns(path, (turns) => {
+    // One read at a time: a read asked for while another is under way starts once that one
+    // has settled. A walk that ends with a read ahead under way (ulog/reader.ts) leaves it
+    // to finish into its buffer, which the read after next goes into: started at once, the
+    // two would write it together. With none under way, a read starts at once, in the call:
+    // started a microtask later, a read ahead would wait for the decoding it should overlap.
+    let last: Promise<unknown> = Promise.resolve();
+    let underWay = 0;
+    const readAt = (start: number, n: number) => {
+      const begin = () => turns.read(start, n);
+      const read = underWay === 0 ? begin() : last.then(begin);
+      underWay += 1;
+      // Registered before the caller's own wait on `read`: the count is down when it resumes.
+      last = read.then(
+        () => {
+          underWay -= 1;
+        },
+        () => {
+          underWay -= 1;
+        },
+      );
+      return read;
+    };
+    return fn(
       sourceOf({
         name: source.name,
         size: turns.size,
         place: turns.place,
-        readAt: (start, n) => turns.read(start, n),
+        readAt,
         close: async () => {},
       }),
-    ),
-  );
+    );
+  });
 }
 
 /**

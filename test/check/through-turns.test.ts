@@ -56,3 +56,26 @@ test('a source that is not a whole file on disk is handed over as it is', async 
   const source = memorySource(new Uint8Array(10), 'memory.ulg');
   expect(await throughTurns(source, async (s) => s)).toBe(source);
 });
+
+test('one read at a time: a read started before the last one settled waits for it', async () => {
+  const bytes = Uint8Array.from({ length: 3 << 20 }, (_, i) => (i * 7 + (i >> 12)) & 0xff);
+  const path = join(dir, 'reads.bin');
+  await writeFile(path, bytes);
+  const file = await openFileSource(path);
+  try {
+    for (let round = 0; round < 60; round++) {
+      await throughTurns(file, async (s) => {
+        // Read 0 is large and not awaited (a read ahead left under way); read 2 goes into
+        // its buffer. Were they under way together, read 0 could land on read 2's bytes.
+        const first = s.read(0, 2 << 20);
+        const second = s.read(2 << 20, 64 << 10);
+        const third = await s.read((2 << 20) + (64 << 10), 64 << 10);
+        const at = (2 << 20) + (64 << 10);
+        expect(Buffer.from(third).equals(bytes.subarray(at, at + (64 << 10)))).toBe(true);
+        await Promise.all([first, second]);
+      });
+    }
+  } finally {
+    await file.close();
+  }
+});
