@@ -128,11 +128,18 @@ export async function readSegment(
   const unit = unitBytes(segment, jobs);
   if (unit <= read.block) await readBlocks(read, segment, jobs, unit);
   else if (jobs.some((job) => job.place.size === 0)) {
-    // Strings read their end offsets, then their text: each job's values as they come.
+    // Strings read their end offsets, then their text: each job's values as they come, the
+    // reads of a range of numbers one ahead within it.
     for (const [job, a, b] of unitRanges(segment, jobs, unit)) {
-      await readLargeUnit(read, segment, job, unit, a, b);
+      if (job.place.size === 0) await readLargeStrings(read, segment, job, unit, a, b);
+      else await readAhead(read, segment, numberReads(read, job, unit, a, b));
     }
-  } else await readAhead(read, segment, largeUnitReads(read, segment, jobs, unit));
+  } else {
+    const reads = [...unitRanges(segment, jobs, unit)].flatMap(([job, a, b]) =>
+      numberReads(read, job, unit, a, b),
+    );
+    await readAhead(read, segment, reads);
+  }
   read.progress?.(segment.offset + segment.length, read.data.size);
 }
 
@@ -166,22 +173,18 @@ interface PlannedRead {
   v: number;
 }
 
-/** The reads of a segment's large units of numbers, in file order (as readLargeUnit reads). */
-function largeUnitReads(
-  read: ReadState,
-  segment: RawSegment,
-  jobs: readonly Job[],
-  unit: number,
-): PlannedRead[] {
+/**
+ * The reads of values [a, b) of a job of numbers inside one large unit (a chunk over 1 MiB),
+ * at most 1 MiB and 65,536 values a read.
+ */
+function numberReads(read: ReadState, job: Job, unit: number, a: number, b: number): PlannedRead[] {
+  const p = job.place;
   const out: PlannedRead[] = [];
-  for (const [job, a, b] of unitRanges(segment, jobs, unit)) {
-    const p = job.place;
-    for (let v = a; v < b; ) {
-      const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(read.block / p.size)));
-      const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
-      out.push({ job, run, length: (n - 1) * run.stride + p.size, v });
-      v += n;
-    }
+  for (let v = a; v < b; ) {
+    const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(read.block / p.size)));
+    const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
+    out.push({ job, run, length: (n - 1) * run.stride + p.size, v });
+    v += n;
   }
   return out;
 }
@@ -373,11 +376,8 @@ function decodeRuns(
   return request.as === 'typed' ? typedValues(bytes, runs, type) : numberValues(bytes, runs, type);
 }
 
-/**
- * Values [a, b) of a job inside one large unit (a chunk over 1 MiB), at most 1 MiB and
- * 65,536 values a read.
- */
-async function readLargeUnit(
+/** Strings [a, b) of a job inside one large unit (a chunk over 1 MiB), a read's worth at a time. */
+async function readLargeStrings(
   read: ReadState,
   segment: RawSegment,
   job: Job,
@@ -390,21 +390,7 @@ async function readLargeUnit(
   const unitStart = segment.offset + u * unit;
   for (let v = a; v < b; ) {
     const at = { segment: segment.segment, index: job.base + v };
-    if (p.size === 0) {
-      v += await readStrings(read, segment, job, unitStart, v - u * p.perUnit, b - v, at);
-      continue;
-    }
-    const n = Math.min(b - v, MAX_VALUES_PER_READ, Math.max(1, Math.floor(read.block / p.size)));
-    const [run] = runsOf(p, v, v + n, unit, 0) as [Run];
-    const length = (n - 1) * run.stride + p.size;
-    const bytes = await read.data.read(segment.offset + run.start, length);
-    if (bytes.byteLength < length) {
-      unreadOnce(read, p.path, 'invalid', 'the file ends inside its raw data', segment);
-      return;
-    }
-    read.onValues(job.r, decodeRuns(read, job, bytes, [{ ...run, start: 0 }], segment), at);
-    read.progress?.(segment.offset + run.start + length, read.data.size);
-    v += n;
+    v += await readStrings(read, segment, job, unitStart, v - u * p.perUnit, b - v, at);
   }
 }
 
