@@ -223,19 +223,50 @@ export function blockingFileSource(
  * In this thread, a part read beside the workers: a file read with awaited reads into two
  * buffers that take turns, as blockingFileSource with `reuse` (for one reader holding one
  * window at a time; each part opens its own), sparing a new zeroed 1 MiB buffer a read and
- * the collections those make. Opens the file, hands it to `fn` and closes it. `least` as
- * blockingFileSource's.
+ * the collections those make. Opens the file, hands it to `fn` (as `name`, by default its
+ * path) and closes it. `least` as blockingFileSource's.
+ *
+ * One read at a time: a read asked for while another is under way starts once that one has
+ * settled. A walk that ends with a read ahead under way (ulog/reader.ts) leaves it to
+ * finish into its buffer, which the read after next goes into: started at once, the two
+ * would write it together. With none under way, a read starts at once, in the call:
+ * started a microtask later, a read ahead would wait for the decoding it should overlap.
  */
 export async function readThroughTurns<R>(
   path: string,
   fn: (source: ByteSource) => Promise<R>,
   least = 64 * 1024,
+  name = path,
 ): Promise<R> {
-  const source = await openFileSource(path, turnsOf(true, least));
+  const file = await openFileSource(path, turnsOf(true, least));
+  let last: Promise<unknown> = Promise.resolve();
+  let underWay = 0;
+  const readAt = (start: number, n: number) => {
+    const begin = () => file.read(start, n);
+    const read = underWay === 0 ? begin() : last.then(begin);
+    underWay += 1;
+    // Registered before the caller's own wait on `read`: the count is down when it resumes.
+    last = read.then(
+      () => {
+        underWay -= 1;
+      },
+      () => {
+        underWay -= 1;
+      },
+    );
+    return read;
+  };
+  const source = sourceOf({
+    name,
+    size: file.size,
+    place: file.place,
+    readAt,
+    close: async () => {},
+  });
   try {
     return await fn(source);
   } finally {
-    await source.close();
+    await file.close();
   }
 }
 
@@ -252,40 +283,7 @@ export function throughTurns<R>(
   fn: (source: ByteSource) => Promise<R>,
 ): Promise<R> {
   const path = wholeFileOf(source);
-  if (path === undefined) return fn(source);
-  return readThroughTurns(path, (turns) => {
-    // One read at a time: a read asked for while another is under way starts once that one
-    // has settled. A walk that ends with a read ahead under way (ulog/reader.ts) leaves it
-    // to finish into its buffer, which the read after next goes into: started at once, the
-    // two would write it together. With none under way, a read starts at once, in the call:
-    // started a microtask later, a read ahead would wait for the decoding it should overlap.
-    let last: Promise<unknown> = Promise.resolve();
-    let underWay = 0;
-    const readAt = (start: number, n: number) => {
-      const begin = () => turns.read(start, n);
-      const read = underWay === 0 ? begin() : last.then(begin);
-      underWay += 1;
-      // Registered before the caller's own wait on `read`: the count is down when it resumes.
-      last = read.then(
-        () => {
-          underWay -= 1;
-        },
-        () => {
-          underWay -= 1;
-        },
-      );
-      return read;
-    };
-    return fn(
-      sourceOf({
-        name: source.name,
-        size: turns.size,
-        place: turns.place,
-        readAt,
-        close: async () => {},
-      }),
-    );
-  });
+  return path === undefined ? fn(source) : readThroughTurns(path, fn, undefined, source.name);
 }
 
 /**
