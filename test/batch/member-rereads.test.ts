@@ -113,6 +113,26 @@ describe('forwardReads', () => {
     await stream.close();
   });
 
+  test('a stream of many small chunks: what is kept behind is still answered as pieces are dropped', async () => {
+    // 12,288 chunks of 256 bytes: thousands are dropped behind the stream, in batches.
+    const bytes = member(3 * 1024 * 1024, 5);
+    const passes = { n: 0 };
+    const stream = forwardReads(chunked(bytes, [256], passes));
+    const source = { read: stream.read } as ByteSource;
+    const reads = [];
+    for (let at = 0; at + 5000 <= bytes.byteLength; at += 250_007) {
+      // Each read forward, then two behind it within what is kept: the last 1 MiB the
+      // stream passed (it stands at the end of the chunk the read ended in), from its start.
+      reads.push({ offset: at, length: 5000 });
+      const streamEnd = Math.ceil((at + 5000) / 256) * 256;
+      reads.push({ offset: Math.max(0, streamEnd - 1024 * 1024), length: 3000 });
+      reads.push({ offset: Math.max(0, at - 1000), length: 6000 });
+    }
+    await readsMatch(source, bytes, reads);
+    expect(passes.n).toBe(1);
+    await stream.close();
+  });
+
   test('reads asked for at once are answered one after another, each with its bytes', async () => {
     const bytes = member(50_000, 3);
     const stream = forwardReads(chunked(bytes, [777], { n: 0 }));

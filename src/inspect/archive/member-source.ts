@@ -145,6 +145,8 @@ export function forwardReads(
   let stream: AsyncIterator<Uint8Array> | undefined;
   /** The chunks kept, in order and contiguous, the last one at the stream's position. */
   let pieces: Kept[] = [];
+  /** The first piece still kept: the ones before it are dropped. */
+  let first = 0;
   let keptBytes = 0;
   /** The member offset the stream has reached (the end of the last piece). */
   let end = 0;
@@ -161,15 +163,42 @@ export function forwardReads(
     pieces.push({ offset: end, bytes: r.value });
     end += r.value.byteLength;
     keptBytes += r.value.byteLength;
-    while (pieces.length > 1 && keptBytes - (pieces[0]?.bytes.byteLength ?? 0) >= KEPT_BEHIND)
-      keptBytes -= pieces.shift()?.bytes.byteLength ?? 0;
+    while (
+      pieces.length - first > 1 &&
+      keptBytes - pieceAt(first).bytes.byteLength >= KEPT_BEHIND
+    ) {
+      keptBytes -= pieceAt(first).bytes.byteLength;
+      first += 1;
+    }
+    // Dropped pieces are cut off in one go once they are as many as those kept: a stream of
+    // small chunks drops one a chunk, and a shift each would move every piece kept each time.
+    if (first > 1024 && first * 2 > pieces.length) {
+      pieces = pieces.slice(first);
+      first = 0;
+    }
     return true;
   };
+  const pieceAt = (i: number) => pieces[i] as Kept;
+  /**
+   * The kept piece holding member offset `at` (first kept piece's offset <= at < end): a
+   * binary search, since a stream of small chunks keeps many pieces.
+   */
+  const pieceOf = (at: number): Kept => {
+    let lo = first;
+    let hi = pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (pieceAt(mid).offset <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return pieceAt(lo);
+  };
   const readAt = async (offset: number, length: number): Promise<Uint8Array> => {
-    if (!stream || offset < (pieces[0]?.offset ?? end)) {
+    if (!stream || offset < (pieces[first]?.offset ?? end)) {
       await stop();
       stream = (await open())[Symbol.asyncIterator]();
       pieces = [];
+      first = 0;
       keptBytes = 0;
       end = 0;
     }
@@ -177,7 +206,7 @@ export function forwardReads(
     let got = 0;
     while (got < length) {
       const at = offset + got;
-      const piece = at < end ? pieces.find((p) => at < p.offset + p.bytes.byteLength) : undefined;
+      const piece = at < end ? pieceOf(at) : undefined;
       if (piece) {
         const from = at - piece.offset;
         const part = piece.bytes.subarray(
