@@ -28,6 +28,12 @@ export const MSG = {
 /** 1 at each known message type: a table lookup per message. */
 const KNOWN = new Uint8Array(256);
 for (const t of Object.values(MSG)) KNOWN[t] = 1;
+/**
+ * 1 at the types a window's walk only counts (#walkWindow): data, untagged logs, dropouts,
+ * syncs and removed subscriptions. Tagged logs (their tag read) and the rest go through `walk`.
+ */
+const COUNTED = new Uint8Array(256);
+for (const t of [MSG.data, MSG.log, MSG.dropout, MSG.sync, MSG.removeSubscription]) COUNTED[t] = 1;
 const DATA_SECTION = new Set<number>([
   MSG.addSubscription,
   MSG.removeSubscription,
@@ -194,7 +200,9 @@ export class UlogWalker {
     const reader = this.#reader;
     let pos = from;
     while (pos + 3 <= end) {
-      // Straight from the window, without a view per message: this loop runs per message.
+      // The messages the window holds whole that need no read, in a loop without an await.
+      pos = this.#walkWindow(pos, end, definitions);
+      if (pos + 3 > end) break;
       let buf = reader.window;
       let at = pos - reader.windowStart;
       if (at < 0 || at + 5 > buf.byteLength) {
@@ -216,7 +224,6 @@ export class UlogWalker {
           size >= 2 && at + 5 <= buf.byteLength
             ? (buf[at + 3] as number) | ((buf[at + 4] as number) << 8)
             : -1;
-        // No await on this path unless a GPS time is still wanted.
         const probe = this.#data(pos, size, msgId);
         if (probe) await this.#gpsTime(pos, probe);
       } else {
@@ -225,6 +232,48 @@ export class UlogWalker {
       pos = next;
       if (pos >= this.#nextProgress) this.#progress(pos);
     }
+    return pos;
+  }
+
+  /**
+   * Walks the messages from `pos` while the window holds their header and msg_id and they
+   * need no read (data messages without a GPS time wanted, and the data section's messages
+   * that are only counted); returns where it stopped, for `walk` to go on from. A
+   * synchronous loop, with the window and the counts in locals: through the async `walk`
+   * alone, the inspection of bench/ulog's 1 GB (21 M messages, read through two buffers
+   * that take turns) took 0.87 to 0.91 s, and 0.40 to 0.45 s with it.
+   */
+  #walkWindow(from: number, end: number, definitions: boolean): number {
+    const reader = this.#reader;
+    const buf = reader.window;
+    const base = reader.windowStart;
+    const scan = this.scan;
+    // Messages whose header and msg_id (5 bytes) are in the window and that end by `end`.
+    const last = Math.min(base + buf.byteLength - 5, end - 3);
+    let pos = from;
+    if (definitions || pos < base) return pos;
+    // Data messages go through `walk` while a GPS time is wanted (it reads their field).
+    const dataHere = scan.gps !== undefined || this.#gps.size === 0;
+    let messages = 0;
+    while (pos <= last) {
+      const at = pos - base;
+      const size = (buf[at] as number) | ((buf[at + 1] as number) << 8);
+      const type = buf[at + 2] as number;
+      const next = pos + 3 + size;
+      if (next > end || COUNTED[type] !== 1) break;
+      if (type === MSG.data) {
+        if (size < 2 || !dataHere) break;
+        this.#counted(pos, size, (buf[at + 3] as number) | ((buf[at + 4] as number) << 8));
+      } else {
+        if (scan.dataStart === undefined) scan.dataStart = pos;
+        if (type === MSG.log) scan.logs += 1;
+        else if (type === MSG.dropout) scan.dropouts += 1;
+      }
+      messages += 1;
+      pos = next;
+    }
+    scan.messages += messages;
+    if (pos >= this.#nextProgress) this.#progress(pos);
     return pos;
   }
 
@@ -250,19 +299,29 @@ export class UlogWalker {
 
   /** Counts a data message; returns the GPS probe to read when its time is still wanted. */
   #data(pos: number, size: number, msgId: number): GpsProbe | undefined {
-    const scan = this.scan;
-    scan.dataMessages += 1;
-    if (scan.dataStart === undefined) scan.dataStart = pos;
     if (msgId < 0) {
+      this.scan.dataMessages += 1;
+      if (this.scan.dataStart === undefined) this.scan.dataStart = pos;
       this.#malformed(pos, 'a data message too short for its msg_id');
       return undefined;
     }
+    if (!this.#counted(pos, size, msgId)) return undefined;
+    if (this.scan.gps || this.#gps.size === 0) return undefined;
+    const probe = this.#gps.get(msgId);
+    return probe && probe.offset + 8 <= size - 2 ? probe : undefined;
+  }
+
+  /** Counts a data message of a msg_id; false when no subscription announced it. */
+  #counted(pos: number, size: number, msgId: number): boolean {
+    const scan = this.scan;
+    scan.dataMessages += 1;
+    if (scan.dataStart === undefined) scan.dataStart = pos;
     const sub = msgId < this.#subs.length ? this.#subs[msgId] : undefined;
     if (!sub) {
       const seen = scan.unknownMsgIds.get(msgId);
       if (seen) seen.count += 1;
       else scan.unknownMsgIds.set(msgId, { count: 1, offset: pos });
-      return undefined;
+      return false;
     }
     sub.messages += 1;
     // A subscribed msg_id is inside the tables (#fit).
@@ -273,9 +332,7 @@ export class UlogWalker {
       if (bad) bad.count += 1;
       else scan.badSizes.set(msgId, { count: 1, offset: pos, min, max });
     }
-    if (scan.gps || this.#gps.size === 0) return undefined;
-    const probe = this.#gps.get(msgId);
-    return probe && probe.offset + 8 <= size - 2 ? probe : undefined;
+    return true;
   }
 
   async #gpsTime(pos: number, probe: GpsProbe): Promise<void> {
