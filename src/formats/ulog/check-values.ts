@@ -113,34 +113,62 @@ const PIECE = 4096;
 /** The bytes of a ULog value are little-endian; so are typed arrays on this machine, or not. */
 const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** One column of a piece: the value at `offset` in each message, as bytes into `values`. */
+/**
+ * One column of a piece: the value at `offset` in each message, decoded into `values` when
+ * the piece goes to the tallies (`decode`). Its bits are copied as unsigned integers of its
+ * size, read little-endian and stored in this machine's order, so no number or bigint is
+ * made of a value on the way.
+ */
 class Column {
   readonly values: Numbers;
-  readonly #bytes: Uint8Array;
+  readonly #u8: Uint8Array;
+  readonly #u16: Uint16Array;
+  readonly #u32: Uint32Array;
   readonly #size: number;
   readonly offset: number;
-
   readonly #bool: boolean;
 
   constructor(type: string, offset: number, array = ARRAYS[type] ?? Float64Array) {
     this.values = new array(PIECE);
-    this.#bytes = new Uint8Array(this.values.buffer);
+    const buffer = this.values.buffer;
+    this.#u8 = new Uint8Array(buffer);
     this.#size = this.values.BYTES_PER_ELEMENT;
+    this.#u16 = new Uint16Array(buffer, 0, this.#size >= 2 ? buffer.byteLength >> 1 : 0);
+    this.#u32 = new Uint32Array(buffer, 0, this.#size >= 4 ? buffer.byteLength >> 2 : 0);
     this.offset = offset;
     this.#bool = type === 'bool';
   }
 
-  /** Row `k` from a message's bytes (from `at`): copied byte by byte, no view or bigint made. */
-  put(k: number, message: Uint8Array, at: number): void {
-    if (this.#bool) {
-      this.#bytes[k] = message[at + this.offset] === 0 ? 0 : 1;
-      return;
-    }
+  /**
+   * Rows [0, k) from the messages whose bytes after the msg_id start at `ats[row]` in the
+   * window `w` (`dv` its view): a loop per size, each one read a value.
+   */
+  decode(w: Uint8Array, dv: DataView, ats: Int32Array, k: number): void {
+    const o = this.offset;
     const size = this.#size;
-    const to = k * size;
-    const from = at + this.offset;
-    for (let j = 0; j < size; j++) {
-      this.#bytes[to + (LITTLE ? j : size - 1 - j)] = message[from + j] as number;
+    if (this.#bool) {
+      const u8 = this.#u8;
+      for (let r = 0; r < k; r++) u8[r] = w[(ats[r] as number) + o] === 0 ? 0 : 1;
+    } else if (size === 1) {
+      const u8 = this.#u8;
+      for (let r = 0; r < k; r++) u8[r] = w[(ats[r] as number) + o] as number;
+    } else if (size === 2) {
+      const u16 = this.#u16;
+      for (let r = 0; r < k; r++) u16[r] = dv.getUint16((ats[r] as number) + o, true);
+    } else if (size === 4) {
+      const u32 = this.#u32;
+      for (let r = 0; r < k; r++) u32[r] = dv.getUint32((ats[r] as number) + o, true);
+    } else this.#decode8(dv, ats, k);
+  }
+
+  /** 8-byte values as two 32-bit halves, the low one first where this machine is little-endian. */
+  #decode8(dv: DataView, ats: Int32Array, k: number): void {
+    const u32 = this.#u32;
+    const lo = LITTLE ? 0 : 1;
+    for (let r = 0; r < k; r++) {
+      const p = (ats[r] as number) + this.offset;
+      u32[2 * r + lo] = dv.getUint32(p, true);
+      u32[2 * r + 1 - lo] = dv.getUint32(p + 4, true);
     }
   }
 }
@@ -176,6 +204,12 @@ interface Axis {
   /** Messages fed to the tallies, and those waiting in the piece. */
   fed: number;
   k: number;
+  /**
+   * Where the waiting messages' bytes after the msg_id start, in `window`: decoded when the
+   * piece goes to the tallies, before the walk leaves the window (`onLeave`).
+   */
+  ats: Int32Array;
+  window: Uint8Array | undefined;
   offsets: Float64Array;
   indexes: Float64Array;
   /** The next message's index in its series; NaN once a gap was skipped. */
@@ -207,6 +241,8 @@ function newAxis(
     state: newTimeState(),
     fed: 0,
     k: 0,
+    ats: new Int32Array(PIECE),
+    window: undefined,
     offsets: new Float64Array(PIECE),
     indexes: new Float64Array(PIECE),
     index: 0,
@@ -398,9 +434,12 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
     if (axis === undefined) return;
     // A size the format does not allow is damage the walk reports: not decoded.
     if (size < axis.minSize || size > axis.size) return;
-    const k = axis.k;
-    axis.time.put(k, bytes, at);
-    for (const c of axis.channels) c.column.put(k, bytes, at);
+    // Bytes of another window (a message read across a window's end): the piece goes first.
+    if (bytes !== axis.window) {
+      flush(axis);
+      axis.window = bytes;
+    }
+    axis.ats[axis.k] = at;
     add(axis, offset);
   };
   return {
@@ -416,6 +455,9 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
           },
         }
       : {}),
+    onLeave() {
+      for (const axis of plan.axes) flush(axis);
+    },
     onGap() {
       // Messages were skipped: times are compared again from the next message on.
       for (const axis of plan.axes) {
@@ -440,6 +482,7 @@ function add(axis: Axis, offset: number): void {
 function flush(axis: Axis): void {
   const k = axis.k;
   if (k === 0) return;
+  decode(axis, k);
   const base = axis.fed;
   const times = axis.time.values.subarray(0, k);
   const piece = { length: k, numbers: times };
@@ -465,6 +508,17 @@ function flush(axis: Axis): void {
   }
   axis.fed += k;
   axis.k = 0;
+}
+
+/** The waiting messages' values of a message instance's axis, from their window. */
+function decode(axis: Axis, k: number): void {
+  const w = axis.window;
+  // A log axis's times are put as its messages come.
+  if (axis.tag !== undefined || w === undefined) return;
+  const dv = new DataView(w.buffer, w.byteOffset, w.byteLength);
+  axis.time.decode(w, dv, axis.ats, k);
+  for (const c of axis.channels) c.column.decode(w, dv, axis.ats, k);
+  axis.window = undefined;
 }
 
 /** The findings of every axis: its damaged messages, its time, then its channels. */

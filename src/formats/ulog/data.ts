@@ -25,6 +25,11 @@ export interface UlogDataHandlers {
   onLog?(tag: number, timestampUs: bigint, text: string, offset: number): void;
   /** The walk jumps: messages before the next ones were skipped. */
   onGap(): void;
+  /**
+   * The walk is about to leave the window the bytes handed over so far are in (a read, a
+   * search for a boundary, the walk's end): bytes kept from it are valid until this returns.
+   */
+  onLeave?(): void;
 }
 
 /** Sizes a subscribed msg_id's messages may have after the msg_id: [without end padding, whole]. */
@@ -66,18 +71,22 @@ export async function walkUlogData(
 ): Promise<number> {
   let reached = part[0];
   const wanted = wantedOf(sizes);
+  const leave = () => handlers.onLeave?.();
   for (const [start, end] of ranges) {
+    if (start > reached) leave();
     let pos = start <= reached ? reached : await boundary(reader, start, part[1], sizes);
     if (pos < 0) continue;
     if (pos > reached) handlers.onGap();
     // A window reaches at most one whole message past the range: what the range needs.
     const until = Math.min(part[1], end + MAX_MESSAGE);
     while (pos < end && pos + 3 <= part[1]) {
-      // From the window without an await (or a view made) when it holds the bytes: this
-      // loop runs per message.
+      // The messages the window holds whole, in a loop without an await.
+      pos = walkWindow(reader, pos, end, part[1], wanted, handlers);
+      if (pos >= end || pos + 3 > part[1]) break;
       let w = reader.window;
       let h = pos - reader.windowStart;
       if (h < 0 || h + 3 > w.byteLength) {
+        leave();
         if (!(await reader.get(pos, 3, until))) break;
         w = reader.window;
         h = pos - reader.windowStart;
@@ -85,6 +94,7 @@ export async function walkUlogData(
       const size = (w[h] as number) | ((w[h + 1] as number) << 8);
       const type = w[h + 2] as number;
       if (KNOWN[type] !== 1 || pos + 3 + size > part[1]) {
+        leave();
         const next = await boundary(reader, pos + 1, part[1], sizes);
         if (next < 0) break;
         handlers.onGap();
@@ -94,6 +104,7 @@ export async function walkUlogData(
       if (type === MSG.data || type === MSG.log || type === MSG.taggedLog) {
         let b = h + 3;
         if (b + size > w.byteLength) {
+          leave();
           const got = await reader.get(pos + 3, size, until);
           w = reader.window;
           b = got ? pos + 3 - reader.windowStart : -1;
@@ -104,7 +115,40 @@ export async function walkUlogData(
     }
     reached = pos;
   }
+  leave();
   return reached;
+}
+
+/**
+ * Walks the messages from `from` that the window holds whole, of known types and inside
+ * the part, handing them over; returns where it stopped (at or past `end`, or at a message
+ * `walkUlogData` reads or resynchronises from). A synchronous loop: through the async walk
+ * alone, bench/ulog's 1 GB took 1.1 s of a one-job full check in that loop (profiled).
+ */
+function walkWindow(
+  reader: ChunkReader,
+  from: number,
+  end: number,
+  partEnd: number,
+  wanted: Uint8Array,
+  handlers: UlogDataHandlers,
+): number {
+  const w = reader.window;
+  const base = reader.windowStart;
+  const windowEnd = Math.min(base + w.byteLength, partEnd);
+  let pos = from;
+  if (pos < base) return pos;
+  while (pos < end && pos + 3 <= windowEnd) {
+    const h = pos - base;
+    const size = (w[h] as number) | ((w[h + 1] as number) << 8);
+    const type = w[h + 2] as number;
+    const next = pos + 3 + size;
+    if (KNOWN[type] !== 1 || next > windowEnd) break;
+    if (type === MSG.data || type === MSG.log || type === MSG.taggedLog)
+      handle(type, w, h + 3, size, pos, wanted, handlers);
+    pos = next;
+  }
+  return pos;
 }
 
 /** The message whose bytes after its header are `w[b, b + size)`, to its handler. */
