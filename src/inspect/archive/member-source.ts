@@ -143,13 +143,7 @@ export function forwardReads(
   fail: (err: unknown) => unknown = (err) => err,
 ): ForwardReads {
   let stream: AsyncIterator<Uint8Array> | undefined;
-  /** The chunks kept, in order and contiguous, the last one at the stream's position. */
-  let pieces: Kept[] = [];
-  /** The first piece still kept: the ones before it are dropped. */
-  let first = 0;
-  let keptBytes = 0;
-  /** The member offset the stream has reached (the end of the last piece). */
-  let end = 0;
+  let kept = new KeptBehind();
   let queue: Promise<unknown> = Promise.resolve();
   const stop = async () => {
     const old = stream;
@@ -159,54 +153,20 @@ export function forwardReads(
   const next = async (): Promise<boolean> => {
     const r = await (stream as AsyncIterator<Uint8Array>).next();
     if (r.done) return false;
-    if (r.value.byteLength === 0) return true;
-    pieces.push({ offset: end, bytes: r.value });
-    end += r.value.byteLength;
-    keptBytes += r.value.byteLength;
-    while (
-      pieces.length - first > 1 &&
-      keptBytes - pieceAt(first).bytes.byteLength >= KEPT_BEHIND
-    ) {
-      keptBytes -= pieceAt(first).bytes.byteLength;
-      first += 1;
-    }
-    // Dropped pieces are cut off in one go once they are as many as those kept: a stream of
-    // small chunks drops one a chunk, and a shift each would move every piece kept each time.
-    if (first > 1024 && first * 2 > pieces.length) {
-      pieces = pieces.slice(first);
-      first = 0;
-    }
+    kept.push(r.value);
     return true;
   };
-  const pieceAt = (i: number) => pieces[i] as Kept;
-  /**
-   * The kept piece holding member offset `at` (first kept piece's offset <= at < end): a
-   * binary search, since a stream of small chunks keeps many pieces.
-   */
-  const pieceOf = (at: number): Kept => {
-    let lo = first;
-    let hi = pieces.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (pieceAt(mid).offset <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return pieceAt(lo);
-  };
   const readAt = async (offset: number, length: number): Promise<Uint8Array> => {
-    if (!stream || offset < (pieces[first]?.offset ?? end)) {
+    if (!stream || offset < kept.start) {
       await stop();
       stream = (await open())[Symbol.asyncIterator]();
-      pieces = [];
-      first = 0;
-      keptBytes = 0;
-      end = 0;
+      kept = new KeptBehind();
     }
     const out = new Uint8Array(length);
     let got = 0;
     while (got < length) {
       const at = offset + got;
-      const piece = at < end ? pieceOf(at) : undefined;
+      const piece = at < kept.end ? kept.pieceOf(at) : undefined;
       if (piece) {
         const from = at - piece.offset;
         const part = piece.bytes.subarray(
@@ -237,6 +197,63 @@ export function forwardReads(
       return closed;
     },
   };
+}
+
+/**
+ * The chunks a forward stream passed, kept while they are within KEPT_BEHIND bytes of its
+ * position: in order and contiguous, the last one ending at the stream's position (`end`).
+ */
+class KeptBehind {
+  #pieces: Kept[] = [];
+  /** The first piece still kept: the ones before it are dropped. */
+  #first = 0;
+  #bytes = 0;
+  /** The member offset the stream has reached. */
+  end = 0;
+
+  /** The member offset of the first byte kept (`end` when none is). */
+  get start(): number {
+    return this.#pieces[this.#first]?.offset ?? this.end;
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.byteLength === 0) return;
+    this.#pieces.push({ offset: this.end, bytes: chunk });
+    this.end += chunk.byteLength;
+    this.#bytes += chunk.byteLength;
+    while (
+      this.#pieces.length - this.#first > 1 &&
+      this.#bytes - this.#at(this.#first).bytes.byteLength >= KEPT_BEHIND
+    ) {
+      this.#bytes -= this.#at(this.#first).bytes.byteLength;
+      this.#first += 1;
+    }
+    // Dropped pieces are cut off in one go once they are as many as those kept: a stream of
+    // small chunks drops one a chunk, and a shift each would move every piece kept each time.
+    if (this.#first > 1024 && this.#first * 2 > this.#pieces.length) {
+      this.#pieces = this.#pieces.slice(this.#first);
+      this.#first = 0;
+    }
+  }
+
+  /**
+   * The kept piece holding member offset `at` (start <= at < end): a binary search, since a
+   * stream of small chunks keeps many pieces.
+   */
+  pieceOf(at: number): Kept {
+    let lo = this.#first;
+    let hi = this.#pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#at(mid).offset <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.#at(lo);
+  }
+
+  #at(i: number): Kept {
+    return this.#pieces[i] as Kept;
+  }
 }
 
 /** How much of a compressed member's start is kept once read (the inspectors' heads). */
