@@ -11,7 +11,7 @@
  */
 import { openFolderMember } from '../inspect/index.js';
 import type { BatchConfig } from '../model/index.js';
-import { jobsOf, runOrdered } from '../values/index.js';
+import { jobsOf, runOrdered, startWorkers } from '../values/index.js';
 import { examine, type Seen } from './batch-member.js';
 import type { CheckOptions } from './options.js';
 
@@ -44,9 +44,8 @@ export async function examineInThreads(
   for (let k = 0; k < paths.length; k += RUN) runs.push(paths.slice(k, k + RUN));
   let done = 0;
   await runOrdered({
-    url: new URL('./batch-worker.js', import.meta.url),
-    workerData: input,
-    workers: jobsOf(jobs) - 1,
+    pool: startWorkers(new URL('./batch-worker.js', import.meta.url), jobsOf(jobs) - 1),
+    input,
     parts: runs,
     here: (run: string[]) => examineRun(input, run),
     onResult: (results: Seen[], run: string[]) => {

@@ -3,9 +3,7 @@
  * config, the folder and the member options once, then examines each run of members it is
  * sent and posts back what it saw of each.
  */
-import { workerData } from 'node:worker_threads';
 import { serveParts } from '../values/index.js';
 import { type BatchThreadInput, examineRun } from './batch-threads.js';
 
-const input = workerData as BatchThreadInput;
-serveParts((run: string[]) => examineRun(input, run));
+serveParts((run: string[], input: BatchThreadInput) => examineRun(input, run));

@@ -4,7 +4,9 @@ export {
   readThroughTurns,
   runOrdered,
   serveParts,
+  startWorkers,
   throughTurns,
+  type WorkerPool,
 } from './ordered-pool.js';
 export {
   arrayChunk,

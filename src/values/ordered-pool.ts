@@ -18,12 +18,13 @@ import { parentPort, Worker } from 'node:worker_threads';
 import { type ByteSource, openFileSource, sourceOf, wholeFileOf } from '../inspect/shared.js';
 
 export interface OrderedPoolOptions<T, R> {
-  /** The worker's module: it calls `serveParts` with the function that reads a part. */
-  url: URL;
-  /** What every worker gets once (`workerData`): the file, the config, the plan. */
-  workerData: unknown;
-  /** Workers to start (this thread reads parts too). */
-  workers: number;
+  /**
+   * The workers (this thread reads parts too): started for this read (`startWorkers`), or
+   * before, while what they are given was being made. Closed when the read ends.
+   */
+  pool: WorkerPool;
+  /** What every worker gets once, before its first part: the file, the config, the plan. */
+  input: unknown;
   parts: Iterable<T>;
   /** Reads a part in this thread (no worker free, or the worker failed). */
   here: (part: T) => Promise<R>;
@@ -41,11 +42,48 @@ export function jobsOf(jobs: number | undefined): number {
 
 type FromWorker<R> = { k: number; result: R } | { k: number; error: string } | { ready: true };
 
-interface Slot {
+export interface Slot {
   worker: Worker;
   dead: boolean;
   /** The part in flight: its index and what settles it. */
   busy?: { k: number; done: (r: { result: unknown } | { failed: true }) => void } | undefined;
+}
+
+/**
+ * Worker threads of a module that calls `serveParts`, started before the input of their
+ * parts is known: each loads its modules (a few hundred milliseconds, cold) while this
+ * thread makes that input (a ULog file's inspection walk). A slot is free once its worker
+ * has loaded; `runOrdered` takes the free ones as they come.
+ */
+export class WorkerPool {
+  readonly slots: Slot[];
+  #loaded: Slot[] = [];
+  #onLoaded: ((slot: Slot) => void) | undefined;
+  #closed: Promise<unknown> | undefined;
+
+  constructor(url: URL, count: number) {
+    this.slots = startSlots(url, Math.max(0, count), (slot) => {
+      if (this.#onLoaded) this.#onLoaded(slot);
+      else this.#loaded.push(slot);
+    });
+  }
+
+  /** Hands each slot to `free` once its worker has loaded (those loaded already, now). */
+  onLoaded(free: (slot: Slot) => void): void {
+    this.#onLoaded = free;
+    for (const slot of this.#loaded.splice(0)) free(slot);
+  }
+
+  /** Stops every worker (again: nothing more). */
+  async close(): Promise<void> {
+    this.#closed ??= Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await this.#closed;
+  }
+}
+
+/** Starts `count` workers of the module at `url` (a pool for runOrdered). */
+export function startWorkers(url: URL, count: number): WorkerPool {
+  return new WorkerPool(url, count);
 }
 
 /** Reads every part in this thread and the workers and hands the results over in order. */
@@ -57,7 +95,10 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
     if (!slot.dead) free.push(slot);
     nudge();
   };
-  const slots = startSlots(o.url, o.workerData, Math.max(0, o.workers), release);
+  const slots = o.pool.slots;
+  // Before any part: a worker's port hands messages over in the order they were posted.
+  for (const slot of slots) if (!slot.dead) slot.worker.postMessage({ input: o.input });
+  o.pool.onLoaded(release);
   const take = (): Slot | undefined => {
     for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
     return undefined;
@@ -114,7 +155,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
     }
     await joining;
   } finally {
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await o.pool.close();
   }
 }
 
@@ -137,14 +178,9 @@ function runIn<T, R>(
 }
 
 /** Starts `count` workers; each is `ready` (free for a part) once it has loaded. */
-function startSlots(
-  url: URL,
-  workerData: unknown,
-  count: number,
-  ready: (slot: Slot) => void,
-): Slot[] {
+function startSlots(url: URL, count: number, ready: (slot: Slot) => void): Slot[] {
   return Array.from({ length: count }, () => {
-    const worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const worker = new Worker(url, { resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     const slot: Slot = { worker, dead: false };
     const fail = () => {
       slot.dead = true;
@@ -163,20 +199,26 @@ function startSlots(
 
 /**
  * In a worker thread: reads each part the pool sends with `read` (one at a time, in the
- * order sent) and posts its result back (`transfer`: buffers moved, not copied).
+ * order sent), given the input the pool sent first, and posts its result back
+ * (`transfer`: buffers moved, not copied).
  */
-export function serveParts<T, R>(
-  read: (part: T) => Promise<R>,
+export function serveParts<T, I, R>(
+  read: (part: T, input: I) => Promise<R>,
   transfer: (result: R) => ArrayBuffer[] = () => [],
 ): void {
   const port = parentPort;
   if (!port) return;
   port.postMessage({ ready: true });
+  let input: I | undefined;
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (m: { k: number; part: T }) => {
+  port.on('message', (m: { input: I } | { k: number; part: T }) => {
+    if ('input' in m) {
+      input = m.input;
+      return;
+    }
     queue = queue.then(async () => {
       try {
-        const result = await read(m.part);
+        const result = await read(m.part, input as I);
         port.postMessage({ k: m.k, result }, transfer(result));
       } catch (e) {
         port.postMessage({ k: m.k, error: e instanceof Error ? e.message : String(e) });

@@ -106,12 +106,15 @@ test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs 
 
 /** Starts a worker on `input`, sends it `part` once it has loaded and answers its result. */
 async function inWorker(url: URL, input: unknown, part: unknown): Promise<unknown> {
-  const worker = new Worker(url, { workerData: input });
+  const worker = new Worker(url);
   try {
     return await new Promise((resolve, reject) => {
       worker.on('message', (m: { ready?: true; k?: number; result?: unknown; error?: string }) => {
-        if (m.ready) worker.postMessage({ k: 7, part });
-        else if (m.k === 7) m.error ? reject(new Error(m.error)) : resolve(m.result);
+        // As the pool does: the input once, before the parts.
+        if (m.ready) {
+          worker.postMessage({ input });
+          worker.postMessage({ k: 7, part });
+        } else if (m.k === 7) m.error ? reject(new Error(m.error)) : resolve(m.result);
       });
       worker.on('error', reject);
     });

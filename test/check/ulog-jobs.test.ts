@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -126,14 +126,15 @@ test('a worker walks a range of messages as this thread does', async () => {
     const here = await readUlogPart(source, input, range);
     expect([here.start, here.reached]).toEqual([range.start, end]);
     expect(here.axes[0]?.fed).toBe(4);
-    const worker = new Worker(new URL('../../src/formats/ulog/check-worker.js', import.meta.url), {
-      workerData: input,
-    });
+    const worker = new Worker(new URL('../../src/formats/ulog/check-worker.js', import.meta.url));
     try {
       const result = await new Promise((resolve, reject) => {
         worker.on('message', (m: { ready?: true; k?: number; result?: unknown }) => {
-          if (m.ready) worker.postMessage({ k: 3, part: range });
-          else if (m.k === 3) resolve(m.result);
+          // As the pool does: the input once, before the parts.
+          if (m.ready) {
+            worker.postMessage({ input });
+            worker.postMessage({ k: 3, part: range });
+          } else if (m.k === 3) resolve(m.result);
         });
         worker.on('error', reject);
       });
@@ -183,4 +184,37 @@ test('ranges walked one after another through two buffers reused for every read 
     ),
     { numRuns: 25 },
   );
+});
+
+test('workers started before the inspection are stopped however the check ends', async () => {
+  /** Threads of this process (Linux lists them; elsewhere undefined). */
+  const threads = () => {
+    try {
+      return readdirSync('/proc/self/task').length;
+    } catch {
+      return undefined;
+    }
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const o = { full: true, jobs: 2, rangeBytes: 8 };
+  const data = (time: number) => ({ msgId: 0 as const, time, value: 1.5, n: 3n });
+  const path = fileOf(Array.from({ length: 40 }, (_, i) => data(i)));
+  // The thread pool and the modules, in place before counting.
+  await checkConfig(DOC, path, o);
+  await settle();
+  const before = threads();
+  expect(await checkConfig(DOC, path, o)).toEqual(await checkConfig(DOC, path, { full: true }));
+  // Not a ULog file: the inspection fails.
+  const notUlog = join(dir, 'not.ulg');
+  writeFileSync(notUlog, 'time,a\n1,2\n');
+  const refused = await checkConfig(DOC, notUlog, o).catch((e: unknown) => e);
+  expect(JSON.stringify(refused)).toContain('ulog_bad_magic');
+  // A config that names nothing the log has: no value is read.
+  const none = {
+    ulogConfig: { ...DOC.ulogConfig, data: [entry('c', '0', 'x', 'CHANNEL_DATA_TYPE_FLOAT')] },
+  } as ImportDocument;
+  const missing = await checkConfig(none, path, o);
+  expect(missing.map((i) => i.code)).toContain('ulog_message_not_in_file');
+  await settle();
+  if (before !== undefined) expect(threads()).toBe(before);
 });

@@ -10,7 +10,13 @@
 
 import type { TdmsConfig } from '../../model/index.js';
 import type { ChannelTally, TimeState } from '../../values/index.js';
-import { joinChannelPart, joinTimePart, runOrdered, type TimePart } from '../../values/index.js';
+import {
+  joinChannelPart,
+  joinTimePart,
+  runOrdered,
+  startWorkers,
+  type TimePart,
+} from '../../values/index.js';
 import type { TdmsProfile, TdmsUnread } from './inspect.js';
 
 /** What every worker gets: the file and what the read is planned from. */
@@ -63,13 +69,12 @@ export async function readTdmsParts(
   here: (range: SegmentRange) => Promise<TdmsPart>,
   onProgress: ((done: number, total: number) => void) | undefined,
 ): Promise<TdmsUnread[]> {
-  const { jobs, ...workerData } = input;
+  const { jobs, ...partInput } = input;
   const unread = new Map<string, TdmsUnread>();
   const size = input.profile.file.size;
   await runOrdered<SegmentRange, TdmsPart>({
-    url: new URL('./worker.js', import.meta.url),
-    workerData,
-    workers: jobs - 1,
+    pool: startWorkers(new URL('./worker.js', import.meta.url), jobs - 1),
+    input: partInput,
     parts: segmentRanges(input.profile.segments, jobs * RANGES_A_JOB),
     here,
     onResult(part) {

@@ -30,11 +30,13 @@ import {
   tallyTime,
   timeValueIssues,
   type ValuePlace,
+  type WorkerPool,
 } from '../../values/index.js';
 import { ulogChannelTypeOf } from './channel-types.js';
 import {
   type AxisPart,
   readUlogParts,
+  startUlogWorkers,
   type UlogPart,
   type UlogPartInput,
   type UlogRange,
@@ -352,7 +354,8 @@ export async function readUlogValues(
     const input = { ...options.planned, path, profile };
     // A range walked here beside the workers reads as they do: into two buffers that take turns.
     const here = (range: UlogRange) => readThroughTurns(path, (s) => readUlogPart(s, input, range));
-    const split = { jobs, least: options.rangeBytes };
+    const pool = options.pool ?? startUlogWorkers(jobs);
+    const split = { jobs, least: options.rangeBytes, pool };
     await readUlogParts({ ...input, ...split }, source, plan.axes, sizes, here, options.onProgress);
     return;
   }
@@ -380,6 +383,8 @@ export interface UlogValueOptions {
   rangeBytes?: number | undefined;
   /** What the plan was made of, for the workers to make it again (no threads without it). */
   planned?: { config: UlogConfig; key: string } | undefined;
+  /** With threads: the workers, when started before (`startUlogWorkers`); closed at the end. */
+  pool?: WorkerPool | undefined;
 }
 
 /**
