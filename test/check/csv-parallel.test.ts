@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -16,6 +16,7 @@ import {
 import type { TallySpec } from '../../src/formats/csv/check-tally.js';
 import type { FromWorker } from '../../src/formats/csv/check-worker.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import { settle, threads } from '../helpers/threads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-csv-parallel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -278,16 +279,6 @@ describe('the threads of a scan', () => {
 });
 
 describe('workers started before the head is read', () => {
-  /** Threads of this process (Linux lists them; elsewhere undefined). */
-  const threads = () => {
-    try {
-      return readdirSync('/proc/self/task').length;
-    } catch {
-      return undefined;
-    }
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
   test('a full check that scans nothing, or everything, leaves none of its workers running', async () => {
     const doc: ImportDocument = {
       csvConfig: {

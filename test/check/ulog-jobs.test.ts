@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +12,7 @@ import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { UlogConfig } from '../../src/model/index.js';
 import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
+import { settle, threads } from '../helpers/threads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -187,15 +188,6 @@ test('ranges walked one after another through two buffers reused for every read 
 });
 
 test('workers started before the inspection are stopped however the check ends', async () => {
-  /** Threads of this process (Linux lists them; elsewhere undefined). */
-  const threads = () => {
-    try {
-      return readdirSync('/proc/self/task').length;
-    } catch {
-      return undefined;
-    }
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
   const o = { full: true, jobs: 2, rangeBytes: 8 };
   const data = (time: number) => ({ msgId: 0 as const, time, value: 1.5, n: 3n });
   const path = fileOf(Array.from({ length: 40 }, (_, i) => data(i)));
