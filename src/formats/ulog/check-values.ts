@@ -439,7 +439,8 @@ function handlersOf(plan: ValuePlan): UlogDataHandlers {
     if (axis === undefined) return;
     // A size the format does not allow is damage the walk reports: not decoded.
     if (size < axis.minSize || size > axis.size) return;
-    // Bytes of another window (a message read across a window's end): the piece goes first.
+    // Bytes in another buffer than the waiting messages' (the walk says when it leaves a
+    // window; `onData` hands a view a message): the piece goes first.
     if (bytes !== axis.window) {
       flush(axis);
       axis.window = bytes;
