@@ -86,7 +86,7 @@ export async function check(args: string[], io: Io): Promise<number> {
   // Usage errors first, before anything is checked.
   let batch = false;
   for (const [configFile, dataFile] of pairs) {
-    checkArguments(configFile, dataFile);
+    await checkArguments(configFile, dataFile);
     await readConfigText(configFile, io);
     // A batch config checks a folder or an archive (zip, tar, tar.gz) of files.
     const dataPath = resolve(io.cwd, dataFile);
@@ -204,8 +204,8 @@ async function checkPairs(
 }
 
 /** A URL, a data file as the config or a config as the data file: said before reading. */
-function checkArguments(configFile: string, dataFile: string): void {
+async function checkArguments(configFile: string, dataFile: string): Promise<void> {
   const usage = 'importkit check <config> <data-file>';
-  checkConfigArgument(configFile, usage, dataFile);
+  await checkConfigArgument(configFile, usage, dataFile);
   checkDataArgument(dataFile, 'check', usage);
 }

@@ -54,7 +54,7 @@ export async function lint(args: string[], io: Io): Promise<number> {
   const jobs = jobsOption(values.jobs) ?? availableParallelism();
   if (positionals.length === 0) throw new UsageError('no files given');
   for (const p of positionals) {
-    checkConfigArgument(
+    await checkConfigArgument(
       p,
       'importkit lint <config>... (to check a config against its data: importkit check <config> <data-file>)',
     );

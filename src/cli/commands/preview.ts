@@ -49,7 +49,7 @@ export async function preview(args: string[], io: Io): Promise<number> {
   const [configFile, dataFile] = positionals as [string, string];
   // Swapped arguments, a URL or a data file as the config: said before anything is read.
   const usage = 'importkit preview <config> <data-file>';
-  checkConfigArgument(configFile, usage, dataFile);
+  await checkConfigArgument(configFile, usage, dataFile);
   checkDataArgument(dataFile, 'preview', usage);
   await refuseOverwritingInputs(
     io,

@@ -242,7 +242,7 @@ interface SubmitArgs {
 }
 
 async function submitImport(args: string[], io: Io): Promise<number> {
-  const parsed = parseSubmitArgs(args);
+  const parsed = await parseSubmitArgs(args);
   if (parsed === 'help') {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -292,7 +292,7 @@ async function afterSending(client: Client, id: string, s: Sending): Promise<num
 }
 
 /** The command line's options and arguments, checked (usage errors thrown); 'help' for -h. */
-function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
+async function parseSubmitArgs(args: string[]): Promise<SubmitArgs | 'help'> {
   const { values, positionals } = parseCommandArgs(args, {
     url: { type: 'string' },
     wait: { type: 'boolean' },
@@ -311,7 +311,7 @@ function parseSubmitArgs(args: string[]): SubmitArgs | 'help' {
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (dataPath && values.url) throw new UsageError('give a <data-file> or --url, not both');
   const usage = 'importkit submit <config> <data-file>';
-  checkConfigArgument(configPath, usage, dataPath);
+  await checkConfigArgument(configPath, usage, dataPath);
   if (dataPath) checkDataArgument(dataPath, 'submit', usage);
   const timeoutMs = seconds(values.timeout, '--timeout');
   const intervalMs = seconds(values['poll-interval'], '--poll-interval');
