@@ -2,12 +2,16 @@
  * The walk's counts against the messages written: every message, data message (by
  * subscription, unknown msg_id, size the format does not allow), untagged and tagged log
  * and dropout, in logs larger than the reader's window (CHUNK), so that messages run across
- * its ends, and with a GPS message whose time the walk reads on the way.
+ * its ends, and with a GPS message whose time the walk reads on the way; and a file on
+ * disk, read into two buffers that take turns, inspected as the same bytes from memory.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
-import { inspectUlogSource } from '../../src/formats/ulog/inspect.js';
+import { inspectUlog, inspectUlogSource } from '../../src/formats/ulog/inspect.js';
 import { CHUNK } from '../../src/formats/ulog/reader.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 
@@ -159,6 +163,30 @@ describe('a data message whose header ends the window', () => {
     expect(profile.counts.data).toBe(fillers + 2);
     expect(profile.issues.map((i) => i.message).join('\n')).toContain(
       `${fillers} data message(s) with msg_id 9`,
+    );
+  });
+});
+
+describe('a file on disk', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-counts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('inspected by its path (two read buffers that take turns) as from memory', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 30, max: 110 }),
+        fc.array(eventArb, { maxLength: 80 }),
+        async (lead, events) => {
+          // 1 to 3.3 MiB: windows that take turns, each read into the buffer of the one before last.
+          const bytes = logOf(lead, events, 1_700_000_000_000_000n);
+          const path = join(dir, 'log.ulg');
+          writeFileSync(path, bytes);
+          const fromDisk = await inspectUlog(path);
+          const fromMemory = await inspectUlogSource(memorySource(bytes, path));
+          expect(fromDisk).toEqual(fromMemory);
+        },
+      ),
+      { numRuns: 15 },
     );
   });
 });

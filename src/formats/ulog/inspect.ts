@@ -29,6 +29,7 @@ import {
   throughSource,
 } from '../../inspect/shared.js';
 import { type Issue, type IssueCode, issue, pushAll } from '../../model/plain.js';
+import { throughTurns } from '../../values/index.js';
 import { boundary, type UlogDataHandlers, type UlogSizes, walkUlogData } from './data.js';
 import {
   type FlattenProblem,
@@ -120,7 +121,10 @@ export async function inspectUlog(
 ): Promise<UlogProfile> {
   const source = await openForInspection(path);
   try {
-    return await inspectUlogSource(source, options);
+    // The walk holds one window at a time: the file is read into two buffers that take turns,
+    // as `check` reads it. With a new zeroed 1 MiB buffer a read, the walk waited for its
+    // reads: bench/ulog's 1 GB was inspected in 1.21 to 1.37 s, and 0.44 to 0.46 s so.
+    return await throughTurns(source, (s) => inspectUlogSource(s, options));
   } finally {
     await source.close();
   }
