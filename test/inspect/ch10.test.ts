@@ -3,10 +3,11 @@
  * and the walk over the packet headers (what it reads, sampled and whole, and what it
  * makes of damage).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import {
   claimedSourcesBytes,
   offsetOfPacket,
@@ -209,6 +210,34 @@ describe('the walk over the packet headers', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('a file on disk', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'importkit-ch10-disk-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('inspected by its path (two read buffers that take turns) as from memory', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // 2.3 to 4.4 MiB of packets of 200 B to 3 KiB: three windows or more, each read into
+        // the buffer of the one before last; a damaged header and a cut end, or not.
+        fc.integer({ min: 200, max: 3000 }),
+        fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+        fc.integer({ min: 0, max: 150 }),
+        async (bytes, damaged, cut) => {
+          const packets = Math.ceil((2.3 * MiB + ((bytes * 7) % MiB)) / (bytes + 24));
+          const at = damaged === null ? undefined : 2 + Math.floor(damaged * (packets - 3));
+          const data = longRecording(packets, bytes, at, cut);
+          const path = join(dir, 'rec.ch10');
+          writeFileSync(path, data);
+          const fromMemory = await inspectCh10Source(memorySource(data, path));
+          expect(await inspectCh10(path)).toEqual(fromMemory);
+          expect(fromMemory.packets.read).toBe('all');
+        },
+      ),
+      { numRuns: 8 },
     );
   });
 });

@@ -16,6 +16,7 @@ import type { Timeline, TimelineReader } from '../../check/shared.js';
 import { type ByteSource, throughSource } from '../../inspect/shared.js';
 import type { Ch10Config } from '../../model/index.js';
 import { type Issue, issue, pointer } from '../../model/plain.js';
+import { throughTurns } from '../../values/index.js';
 import { type Ch10Profile, ch10DataChannels, inspectCh10, inspectCh10Source } from './inspect.js';
 
 /** What a sampled check walks at each end of the file. */
@@ -40,11 +41,15 @@ export async function checkCh10(
   options: Ch10CheckOptions = {},
 ): Promise<Issue[]> {
   const key = options.key ?? 'ch10Config';
-  const profile = await throughSource(data, (source) =>
-    inspectCh10Source(source, {
-      ...(options.full ? {} : { sampleBytes: options.sampleBytes ?? SAMPLE_BYTES }),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    }),
+  // The walk holds one window at a time: a file on disk is read into two buffers that take
+  // turns (as inspectCh10 reads it).
+  const profile = await throughSource(data, (outer) =>
+    throughTurns(outer, (source) =>
+      inspectCh10Source(source, {
+        ...(options.full ? {} : { sampleBytes: options.sampleBytes ?? SAMPLE_BYTES }),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      }),
+    ),
   );
   const file = typeof data === 'string' ? data : data.name;
   const issues: Issue[] = profile.issues.map((i) => ({ ...i, path: pointer(key) }));

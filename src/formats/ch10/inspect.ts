@@ -16,6 +16,7 @@ import {
   refuseEmptyFile,
 } from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
+import { throughTurns } from '../../values/index.js';
 import { ch10Fields, inventoryIssues, walkIssues } from './findings.js';
 import { type Ch10Header, DATA_TYPE, HEADER, hasSecondary, headerAt, SECONDARY } from './header.js';
 import { channelsOf, MAX_CHANNELS, parseTmats, type TmatsSummary, tmatsSummary } from './tmats.js';
@@ -69,7 +70,13 @@ export async function inspectCh10(
 ): Promise<Ch10Profile> {
   const source = await openForInspection(path);
   try {
-    return { ...(await inspectCh10Source(source, options)), file: { path, size: source.size } };
+    // The walk holds one window at a time (its bytes are read before the next read): the
+    // file is read into two buffers that take turns. With a new 1 MiB buffer a read, the
+    // walk waited on the kernel's mapping of each: bench/ch10's 512 MB of 1 KiB packets was
+    // inspected in 1.26 to 1.34 s, and 0.32 to 0.35 s so (its full check: 0.61 to 0.87 s,
+    // and 0.24 to 0.31 s).
+    const profile = await throughTurns(source, (s) => inspectCh10Source(s, options));
+    return { ...profile, file: { path, size: source.size } };
   } finally {
     await source.close();
   }
