@@ -13,7 +13,7 @@
  */
 
 import type { Timeline, TimelineReader } from '../../check/shared.js';
-import { type ByteSource, throughSource } from '../../inspect/shared.js';
+import type { ByteSource } from '../../inspect/shared.js';
 import type { Ch10Config } from '../../model/index.js';
 import { type Issue, issue, pointer } from '../../model/plain.js';
 import { throughTurns } from '../../values/index.js';
@@ -43,13 +43,11 @@ export async function checkCh10(
   const key = options.key ?? 'ch10Config';
   // The walk holds one window at a time: a file on disk is read into two buffers that take
   // turns (as inspectCh10 reads it).
-  const profile = await throughSource(data, (outer) =>
-    throughTurns(outer, (source) =>
-      inspectCh10Source(source, {
-        ...(options.full ? {} : { sampleBytes: options.sampleBytes ?? SAMPLE_BYTES }),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      }),
-    ),
+  const profile = await throughTurns(data, (source) =>
+    inspectCh10Source(source, {
+      ...(options.full ? {} : { sampleBytes: options.sampleBytes ?? SAMPLE_BYTES }),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    }),
   );
   const file = typeof data === 'string' ? data : data.name;
   const issues: Issue[] = profile.issues.map((i) => ({ ...i, path: pointer(key) }));

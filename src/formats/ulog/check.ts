@@ -10,7 +10,7 @@
  */
 
 import { fitOf } from '../../check/shared.js';
-import { type ByteSource, throughSource, wholeFileOf } from '../../inspect/shared.js';
+import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { UlogConfig, UlogDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer } from '../../model/plain.js';
 import { suggestClosest as closest, listSome, notFoundHint } from '../../validate/index.js';
@@ -60,41 +60,38 @@ export async function checkUlog(
   const { onProgress } = options;
   // Each walk holds one window at a time (reader.ts): a file on disk is read into two
   // buffers that take turns.
-  return throughSource(data, (outer) =>
-    throughTurns(outer, async (source) => {
-      // Workers of a read on several cores load while the file is inspected.
-      const jobs = jobsOf(options.jobs);
-      const early = options.full === true && jobs > 1 && wholeFileOf(source) !== undefined;
-      const pool = early ? startUlogWorkers(jobs) : undefined;
-      try {
-        // Two passes over the file in one bar of its size: the walk its first half, the
-        // values (of at most its size) the second.
-        const size = source.size;
-        const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
-        const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
-        const profile = await inspectUlogSource(source, walked);
-        const issues = structureIssues(config, profile, key, source.name);
-        const layouts = ulogLayouts(profile);
-        const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);
-        const read = onProgress
-          ? (done: number, total: number) => half(1 + done / Math.max(1, total))
-          : undefined;
-        await readUlogValues(source, profile, layouts, plan, {
-          full: options.full === true,
-          onProgress: read,
-          jobs,
-          rangeBytes: options.rangeBytes,
-          planned: { config, key },
-          pool,
-        });
-        for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key))
-          issues.push(f);
-        return withoutRestatedTypeIssues(issues);
-      } finally {
-        await pool?.close();
-      }
-    }),
-  );
+  return throughTurns(data, async (source) => {
+    // Workers of a read on several cores load while the file is inspected.
+    const jobs = jobsOf(options.jobs);
+    const early = options.full === true && jobs > 1 && wholeFileOf(source) !== undefined;
+    const pool = early ? startUlogWorkers(jobs) : undefined;
+    try {
+      // Two passes over the file in one bar of its size: the walk its first half, the
+      // values (of at most its size) the second.
+      const size = source.size;
+      const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
+      const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
+      const profile = await inspectUlogSource(source, walked);
+      const issues = structureIssues(config, profile, key, source.name);
+      const layouts = ulogLayouts(profile);
+      const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);
+      const read = onProgress
+        ? (done: number, total: number) => half(1 + done / Math.max(1, total))
+        : undefined;
+      await readUlogValues(source, profile, layouts, plan, {
+        full: options.full === true,
+        onProgress: read,
+        jobs,
+        rangeBytes: options.rangeBytes,
+        planned: { config, key },
+        pool,
+      });
+      for (const f of damageIssues(config, ulogValueIssues(plan, source.name), key)) issues.push(f);
+      return withoutRestatedTypeIssues(issues);
+    } finally {
+      await pool?.close();
+    }
+  });
 }
 
 /** What the definitions and subscriptions say: the entries, the time, the keys, the damage. */
