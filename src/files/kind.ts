@@ -82,6 +82,21 @@ async function problemOf(path: string, shown: string, data: boolean): Promise<Is
   }
 }
 
+/**
+ * The stats of `path` when it is a regular file, or the issue `fileProblemSync` gives when
+ * it is not. Readability is not asked: for a reader that opens the file next, `open` fails
+ * with the same error `access` would (`fileErrorIssue` words it the same), for one system
+ * call less.
+ */
+export function regularFileSync(path: string, shown = path): Stats | Issue {
+  try {
+    const st = statSync(path);
+    return fromStats(st, shown, false) ?? st;
+  } catch (err) {
+    return fileErrorIssue(err, shown);
+  }
+}
+
 /** `fileProblem`, synchronously (for commands that read many small files one by one). */
 export function fileProblemSync(path: string, shown = path): Issue | undefined {
   try {
