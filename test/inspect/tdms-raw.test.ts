@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
-import { timestampsNs } from '../../src/formats/tdms/decode.js';
+import { Scratch, timestampsNs, typedValues } from '../../src/formats/tdms/decode.js';
 import { readTdmsSourceValues } from '../../src/formats/tdms/raw.js';
 import { tdmsTimestampOf } from '../../src/formats/tdms/types.js';
 import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
@@ -156,6 +156,57 @@ describe('TDMS typed values', () => {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe('TDMS typed values decoded into one scratch buffer', () => {
+  test('property: each decode in turn reads as a new array would, whatever came before', () => {
+    // Codes with their value sizes: int8 to float64, timestamps (16 bytes), complex (8, 16).
+    const codes: Array<[number, number]> = [
+      [0x01, 1],
+      [0x02, 2],
+      [0x03, 4],
+      [0x04, 8],
+      [0x07, 4],
+      [0x09, 4],
+      [0x0a, 8],
+      [0x21, 1],
+      [0x44, 16],
+      [0x08000c, 8],
+      [0x10000d, 16],
+    ];
+    const decode = fc.record({
+      code: fc.constantFrom(...codes),
+      n: fc.integer({ min: 0, max: 300 }),
+      gap: fc.integer({ min: 0, max: 5 }),
+      skip: fc.integer({ min: 0, max: 3 }),
+      little: fc.boolean(),
+      imaginary: fc.boolean(),
+      seed: fc.integer({ min: 0, max: 255 }),
+    });
+    fc.assert(
+      fc.property(fc.array(decode, { minLength: 1, maxLength: 8 }), (decodes) => {
+        const scratch = new Scratch();
+        for (const d of decodes) {
+          const [code, size] = d.code;
+          // A run that starts `skip` bytes in, its values `gap` bytes apart: never a view.
+          const stride = size + d.gap;
+          const bytes = Uint8Array.from(
+            { length: d.skip + d.n * stride + 1 },
+            (_, i) => (i * 31 + d.seed) & 0xff,
+          );
+          const runs = [{ start: d.skip + 1, n: d.n, stride }];
+          const type = { code, size, imaginary: d.imaginary, little: d.little };
+          const fresh = typedValues(bytes, runs, type);
+          const reused = typedValues(bytes, runs, type, scratch);
+          expect(reused.length).toBe(d.n);
+          expect(Array.from(reused as ArrayLike<number | bigint>)).toEqual(
+            Array.from(fresh as ArrayLike<number | bigint>),
+          );
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   chunkStrings,
   numberValues,
   type Run,
+  type Scratch,
   type StringTable,
   stringsOf,
   type TdmsValues,
@@ -33,7 +34,8 @@ export interface TdmsValueRequest {
   /**
    * `numbers` (the default): doubles (timestamps as ms since 1970, bools 0/1, 64-bit
    * integers rounded) or text; `typed`: the stored type's typed array (64-bit integers as
-   * bigints, bool bytes as stored, timestamps as ns since 1970) or text.
+   * bigints, bool bytes as stored, timestamps as ns since 1970) or text, valid only during
+   * the handler's call (a view of the bytes read, or of a buffer the next values overwrite).
    */
   as?: 'numbers' | 'typed';
 }
@@ -71,6 +73,8 @@ export interface ReadState {
   progress: ((done: number, total: number) => void) | undefined;
   /** Bytes read at once (BLOCK_BYTES but in tests). */
   block: number;
+  /** Where `typed` values are decoded, each decode over the one before. */
+  scratch: Scratch;
 }
 
 /** Where one object's values lie in a segment. */
@@ -373,7 +377,9 @@ function decodeRuns(
     imaginary: request.component === 'imaginary',
     little: !segment.bigEndian,
   };
-  return request.as === 'typed' ? typedValues(bytes, runs, type) : numberValues(bytes, runs, type);
+  return request.as === 'typed'
+    ? typedValues(bytes, runs, type, read.scratch)
+    : numberValues(bytes, runs, type);
 }
 
 /** Strings [a, b) of a job inside one large unit (a chunk over 1 MiB), a read's worth at a time. */

@@ -17,7 +17,7 @@
  */
 import type { ByteSource } from '../../inspect/shared.js';
 import { valueSize } from './active.js';
-import { decodable } from './decode.js';
+import { decodable, Scratch } from './decode.js';
 import type { RawIndex } from './metadata.js';
 import {
   type Job,
@@ -81,6 +81,7 @@ export async function readTdmsSourceValues(
     unread: new Map(),
     progress: options.onProgress,
     block: Math.max(1, Math.floor(options.blockBytes ?? BLOCK_BYTES)),
+    scratch: new Scratch(),
   };
   const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
   try {
