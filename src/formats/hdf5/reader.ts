@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import type { Dataset, Group, Metadata } from 'h5wasm';
 import type { Place } from '../../inspect/shared.js';
+import { type H5Module, LentRows } from './lent-rows.js';
 import type {
   Hdf5Attribute,
   Hdf5Dataset,
@@ -24,7 +25,7 @@ import type {
   Hdf5Value,
 } from './types.js';
 
-export type H5Module = typeof import('h5wasm')['default'];
+export type { H5Module };
 
 export interface ReadOptions {
   /** Datasets to sample besides those that look like time. */
@@ -493,9 +494,23 @@ function readSlice(h5: H5Module, path: string, r: SliceRequest): SliceValues {
   return withDataset(h5, path, r.dataset, (ds) => sliceOf(ds, r, r.start, r.end));
 }
 
-/** Rows [a, b) of the part of `ds` that `r` names. */
-function sliceOf(ds: Dataset | undefined, r: SliceRequest, a: number, b: number): SliceValues {
+/**
+ * Rows [a, b) of the part of `ds` that `r` names; with `lent`, integers and floats as a view
+ * of its buffer, valid until its next read.
+ */
+function sliceOf(
+  ds: Dataset | undefined,
+  r: SliceRequest,
+  a: number,
+  b: number,
+  lent?: LentRows,
+): SliceValues {
   if (!ds) return { values: [] };
+  if (lent && r.member === null) {
+    const view = quietly(() => lent.read(ds, rowRanges(a, b, r.column)));
+    if (view.error !== undefined) return { values: [], error: failure(view.error) };
+    if (view.value) return { values: view.value };
+  }
   const got = quietly(() => ds.slice(rowRanges(a, b, r.column)));
   // Say why reading stopped: a scan that ends early must not pass as a clean one.
   if (got.error !== undefined) return { values: [], error: failure(got.error) };
@@ -512,7 +527,7 @@ function sliceOf(ds: Dataset | undefined, r: SliceRequest, a: number, b: number)
 /**
  * Reads rows [start, end) of what `r` names `step` rows at a time, the file opened once,
  * handing each slice to `each` (its values and first row) and its end to `progress`: one
- * slice in memory at a time. Returns where the library failed, if it did (the rows from
+ * slice in memory at a time, its values valid only during `each`. Returns where the library failed, if it did (the rows from
  * there are not read).
  */
 export function readSliceRange(
@@ -524,14 +539,20 @@ export function readSliceRange(
   progress: (done: number) => void,
 ): { from: number; error: string } | undefined {
   return withDataset(h5, path, r.dataset, (ds) => {
-    for (let a = r.start; a < r.end; a += step) {
-      const b = Math.min(r.end, a + step);
-      const got = sliceOf(ds, r, a, b);
-      if (got.error !== undefined) return { from: a, error: got.error };
-      each(got.values, a);
-      progress(b);
+    // Each slice is done with before the next is read: one buffer serves them all.
+    const lent = LentRows.of(h5);
+    try {
+      for (let a = r.start; a < r.end; a += step) {
+        const b = Math.min(r.end, a + step);
+        const got = sliceOf(ds, r, a, b, lent);
+        if (got.error !== undefined) return { from: a, error: got.error };
+        each(got.values, a);
+        progress(b);
+      }
+      return undefined;
+    } finally {
+      lent?.close();
     }
-    return undefined;
   });
 }
 

@@ -17,6 +17,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Place } from '../../inspect/shared.js';
 import { openPlaceReader, type PlaceReader } from '../../inspect/shared.js';
 import { type EmFs, placeFile } from './file-node.js';
+import { registerLibrary } from './lent-rows.js';
 import { type H5Module, type Hdf5Job, type RawTree, runHdf5Job } from './reader.js';
 import { runTallyJob, type TallyJob } from './slice-tally.js';
 
@@ -49,7 +50,7 @@ let inMemory: { module: H5Module; fs: EmFs } | undefined;
 async function hostBuild(): Promise<H5Module> {
   if (!onHost) {
     const mod = await import('h5wasm/node');
-    await mod.default.ready;
+    registerLibrary(mod.default, await mod.default.ready);
     onHost = mod.default;
   }
   return onHost;
@@ -58,7 +59,7 @@ async function hostBuild(): Promise<H5Module> {
 async function memoryBuild(): Promise<{ module: H5Module; fs: EmFs }> {
   if (!inMemory) {
     const mod = await import('h5wasm');
-    await mod.default.ready;
+    registerLibrary(mod.default, await mod.default.ready);
     // `FS` is set once `ready` has resolved.
     inMemory = { module: mod.default, fs: mod.FS as unknown as EmFs };
   }

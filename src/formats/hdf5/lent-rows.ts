@@ -1,0 +1,115 @@
+/**
+ * Rows of an integer or float dataset read into one buffer of the HDF5 library's memory and
+ * lent as a typed array over it until the next read: what `Dataset.slice` reads, without its
+ * copy. `slice` reads into a buffer it allocates in that memory, then copies the bytes out
+ * into a new zeroed JS buffer a slice. A check reads a dataset a slice at a time and is done
+ * with each slice before the next, so the copy and the new buffer (paged in by the kernel,
+ * under the memory map every thread of the process shares) bought nothing: on bench/
+ * check-hdf5's 200 MB file they were a third of what two threads cost beyond one.
+ *
+ * The calls are the ones `Dataset.slice` makes (h5wasm 0.10), on the library's module, which
+ * h5wasm's own types describe: `get_dataset_data` into memory from `_malloc`, the values
+ * read as the bytes' typed array (`slice` does the same for these two classes: the library
+ * gives them in this machine's byte order). Any other class (strings, compounds, enums,
+ * arrays) goes through `slice`.
+ */
+import type { Dataset } from 'h5wasm';
+
+/** h5wasm's API (one of its two builds: files on the host, or in its memory). */
+export type H5Module = typeof import('h5wasm')['default'];
+
+/** The library under h5wasm's API: what `ready` resolves to. */
+export type H5Library = Awaited<H5Module['ready']>;
+
+export type LentValues =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
+type View = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => LentValues;
+
+/** The typed array `slice` makes of an integer (class 0) or float (class 1) of `size` bytes. */
+function viewOf(cls: number, size: number, signed: boolean): View | undefined {
+  if (cls === 0) {
+    if (size === 1) return signed ? Int8Array : Uint8Array;
+    if (size === 2) return signed ? Int16Array : Uint16Array;
+    if (size === 4) return signed ? Int32Array : Uint32Array;
+    if (size === 8) return signed ? BigInt64Array : BigUint64Array;
+  } else if (cls === 1) {
+    if (size === 4) return Float32Array;
+    if (size === 8) return Float64Array;
+  }
+  return undefined;
+}
+
+/** The libraries of the builds loaded in this thread (thread.ts registers each once ready). */
+const LIBRARIES = new WeakMap<H5Module, H5Library>();
+
+export function registerLibrary(h5: H5Module, library: H5Library): void {
+  LIBRARIES.set(h5, library);
+}
+
+/** One buffer of the library's memory, lent to each read of a dataset's rows in turn. */
+export class LentRows {
+  #library: H5Library;
+  #ptr = 0;
+  #bytes = 0;
+
+  private constructor(library: H5Library) {
+    this.#library = library;
+  }
+
+  /** A lender for `h5`'s library, or undefined when it is not known (then `slice` serves). */
+  static of(h5: H5Module): LentRows | undefined {
+    const library = LIBRARIES.get(h5);
+    return library ? new LentRows(library) : undefined;
+  }
+
+  /**
+   * Rows `ranges` ([start, end) a dimension) of `ds` as a view of the buffer, valid until the
+   * next read or `close`; undefined when `ds` holds neither integers nor floats.
+   */
+  read(ds: Dataset, ranges: ReadonlyArray<readonly [number, number]>): LentValues | undefined {
+    const lib = this.#library;
+    const meta = ds.metadata;
+    const View = meta.vlen ? undefined : viewOf(meta.type, meta.size, meta.signed);
+    const shape = meta.shape;
+    if (!View || !shape || shape.length !== ranges.length) return undefined;
+    // The hyperslab `slice` asks for: each range cut to the shape, a stride of 1.
+    const low = shape.map((s, i) => Math.min(s, Math.max(0, ranges[i]?.[0] ?? 0)));
+    const high = shape.map((s, i) => Math.min(s, ranges[i]?.[1] ?? s));
+    const count = shape.map((_, i) => Math.max(0, (high[i] as number) - (low[i] as number)));
+    const n = count.reduce((a, b) => a * b, 1);
+    const bytes = n * meta.size;
+    if (bytes > this.#bytes) {
+      this.close();
+      const ptr = lib._malloc(Math.max(bytes, 8));
+      if (ptr === 0) throw new Error(`Memory allocation of ${bytes} bytes failed`);
+      this.#ptr = ptr;
+      this.#bytes = bytes;
+    }
+    lib.get_dataset_data(
+      ds.file_id,
+      ds.path,
+      count.map(BigInt),
+      low.map(BigInt),
+      shape.map(() => 1n),
+      BigInt(this.#ptr),
+    );
+    // Taken after the call: the library's memory may have grown (a new buffer) during it.
+    return new View(lib.HEAPU8.buffer, this.#ptr, n);
+  }
+
+  close(): void {
+    if (this.#ptr !== 0) this.#library._free(this.#ptr);
+    this.#ptr = 0;
+    this.#bytes = 0;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * `readSliceRange` reads integer and float datasets into one buffer of the library's memory
+ * (lent-rows.ts) instead of through `Dataset.slice`: for every integer and float type, whole
+ * 1-D datasets and one column of [N, k] ones, in slices of any size, the values are those
+ * `slice` gives; other types still go through `slice`. (h5wasm writes no big-endian dataset;
+ * for one, the lent read makes the call and the view `slice` makes.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import h5wasm from 'h5wasm/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { registerLibrary } from '../../src/formats/hdf5/lent-rows.js';
+import { readSliceRange, type SliceRequest } from '../../src/formats/hdf5/reader.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-lent-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** h5wasm's dtype strings of every integer and float size. */
+const DTYPES = ['<b', '<B', '<h', '<H', '<i', '<I', '<q', '<Q', '<f', '<d'];
+const ROWS = 97;
+const path = join(dir, 'types.h5');
+
+/** Values that fill each type's range, with NaN and infinities for floats. */
+function dataOf(dtype: string, n: number): ArrayLike<number> | BigInt64Array | BigUint64Array {
+  const at = (i: number) => ((i * 2_654_435_761) % 4_294_967_291) - 2_147_483_645;
+  if (dtype.endsWith('q')) return BigInt64Array.from({ length: n }, (_, i) => BigInt(at(i)) << 24n);
+  if (dtype.endsWith('Q')) return BigUint64Array.from({ length: n }, (_, i) => BigInt(i) << 60n);
+  if (/[fd]$/.test(dtype)) {
+    return Float64Array.from({ length: n }, (_, i) =>
+      i % 11 === 3 ? Number.NaN : i % 13 === 5 ? -Infinity : at(i) / 7,
+    );
+  }
+  const bits = { b: 8, B: 8, h: 16, H: 16, i: 32, I: 32 }[dtype.slice(1)] ?? 32;
+  const signed = dtype[1] === (dtype[1] as string).toLowerCase();
+  return Array.from({ length: n }, (_, i) => {
+    const v = BigInt(at(i)) & ((1n << BigInt(bits)) - 1n);
+    return Number(signed && v >= 1n << BigInt(bits - 1) ? v - (1n << BigInt(bits)) : v);
+  });
+}
+
+beforeAll(async () => {
+  await h5wasm.ready;
+  const f = new h5wasm.File(path, 'w');
+  for (const dtype of DTYPES) {
+    const one = dataOf(dtype, ROWS);
+    f.create_dataset({ name: `one${dtype}`, data: one as never, dtype });
+    const three = dataOf(dtype, ROWS * 3);
+    f.create_dataset({ name: `three${dtype}`, data: three as never, shape: [ROWS, 3], dtype });
+  }
+  f.create_dataset({ name: 'text', data: Array.from({ length: ROWS }, (_, i) => `t${i}`) });
+  f.close();
+});
+
+/** Every value `readSliceRange` hands over, copied out as they come. */
+function read(req: SliceRequest, step: number): Array<number | bigint | string | null> {
+  const out: Array<number | bigint | string | null> = [];
+  const failed = readSliceRange(
+    h5wasm,
+    path,
+    req,
+    step,
+    (values) => {
+      for (let i = 0; i < values.length; i++) out.push(values[i] as number | bigint | string);
+    },
+    () => {},
+  );
+  expect(failed).toBeUndefined();
+  return out;
+}
+
+describe('readSliceRange lends its values from one buffer', () => {
+  test('property: the values of Dataset.slice, for every numeric type, column and slice size', async () => {
+    const request = fc.record({
+      dtype: fc.constantFrom(...DTYPES),
+      column: fc.constantFrom(null, 0, 1, 2),
+      start: fc.integer({ min: 0, max: ROWS - 1 }),
+      length: fc.integer({ min: 1, max: ROWS }),
+      step: fc.integer({ min: 1, max: 40 }),
+    });
+    const cases = fc.sample(request, 60);
+    // First through `slice` (no library registered yet), then lent.
+    const sliced = cases.map((c) => read(requestOf(c), c.step));
+    registerLibrary(h5wasm, await h5wasm.ready);
+    cases.forEach((c, k) => {
+      expect(read(requestOf(c), c.step)).toEqual(sliced[k]);
+    });
+    // Text is no integer or float: it still comes through `slice`.
+    const text = read({ dataset: '/text', column: null, member: null, start: 2, end: 5 }, 2);
+    expect(text).toEqual(['t2', 't3', 't4']);
+  });
+});
+
+function requestOf(c: { dtype: string; column: number | null; start: number; length: number }) {
+  return {
+    dataset: c.column === null ? `/one${c.dtype}` : `/three${c.dtype}`,
+    column: c.column,
+    member: null,
+    start: c.start,
+    end: Math.min(ROWS, c.start + c.length),
+  };
+}
