@@ -1,7 +1,8 @@
 /**
  * Scans that borrow their window (ScanOptions.buffers): one after another they read what
  * scans with new buffers read, the next takes the window the last one left, and a scan
- * started while another holds the window makes its own.
+ * started while another holds the window makes its own. And a scan's own window, sized to
+ * the bytes it scans when they are fewer than a chunk, reads what a small chunk reads.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ async function cells(
   start: number,
   stopAt: number,
   buffers?: ScanBuffers,
+  chunkSize: number | undefined = 64,
 ): Promise<string[][]> {
   const rows: string[][] = [];
   await scanCsvFile(
@@ -27,7 +29,7 @@ async function cells(
       rows.push(Array.from({ length: rec.count }, (_, i) => fieldText(rec, i)));
       return undefined;
     },
-    { start, stopAt, chunkSize: 64, ...(buffers ? { buffers } : {}) },
+    { start, stopAt, ...(chunkSize ? { chunkSize } : {}), ...(buffers ? { buffers } : {}) },
   );
   return rows;
 }
@@ -100,4 +102,30 @@ test('a file that ends in a lone CR ends there, whatever the window held after i
       lines: text.split('\r').length,
     });
   }
+});
+
+test('a window sized to a small file (the default chunk) reads what 64-byte chunks read', async () => {
+  let n = 0;
+  // Cells long enough that files run from a few bytes to past 8 KiB; some quoted over lines.
+  const long = fc.oneof(
+    cell,
+    cell.map((c) => `"${c}\n${c.repeat(20)}"`),
+  );
+  const rows = fc.array(fc.array(long, { minLength: 3, maxLength: 3 }), { maxLength: 90 });
+  await fc.assert(
+    fc.asyncProperty(rows, fc.nat(), async (table, at) => {
+      const text = `${table.map((r) => r.join(',')).join('\n')}\n`;
+      const path = join(dir, `s${n++}.csv`);
+      writeFileSync(path, text);
+      // From the start, and from a record's start within the file.
+      const starts = [0, text.indexOf('\n', at % text.length) + 1];
+      for (const start of starts) {
+        const small = await cells(path, start, Number.MAX_SAFE_INTEGER);
+        expect(await cells(path, start, Number.MAX_SAFE_INTEGER, undefined, undefined)).toEqual(
+          small,
+        );
+      }
+    }),
+    { numRuns: 80 },
+  );
 });

@@ -473,7 +473,9 @@ class ChunkWindow {
     this.filePos = start;
     this.end = Math.min(options.end ?? reader.size, reader.size);
     this.cut = this.end < reader.size;
-    this.chunk = options.chunkSize ?? 1024 * 1024;
+    // No larger than the bytes to scan: a folder of ten thousand small files made three new
+    // MiB of buffers a file, and the collector ran for each few.
+    this.chunk = Math.min(options.chunkSize ?? 1024 * 1024, Math.max(4096, this.end - start));
     // Lent buffers are taken, not shared: a second scan under way at once makes its own.
     const lent = options.buffers;
     const buf = lent?.buf;
