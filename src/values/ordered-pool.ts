@@ -118,11 +118,21 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
     for (const part of o.parts) {
       // Bounded: not too many results ahead of the next one joined; a thread free for it.
       let slot: Slot | undefined;
+      let turned = false;
       for (;;) {
         if (state.failed) break;
         if (k - state.joined < limit) {
           slot = take();
-          if (slot || !reading) break;
+          if (slot) break;
+          // Before a part is read here, a turn of the event loop: a worker's messages (it
+          // has loaded, a result) come in on it, and parts read here with blocking reads
+          // would follow one another without one, the workers never given a part.
+          if (!reading && turned) break;
+          if (!reading) {
+            turned = true;
+            await new Promise((resolve) => setImmediate(resolve));
+            continue;
+          }
         }
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -136,16 +146,11 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
         // No worker free: this thread reads the part, and hands out the next ones meanwhile.
         reading = true;
         result = o.here(part);
-        result.then(
-          () => {
-            reading = false;
-            nudge();
-          },
-          () => {
-            reading = false;
-            nudge();
-          },
-        );
+        const done = () => {
+          reading = false;
+          nudge();
+        };
+        result.then(done, done);
       }
       // Settled when joined: a rejection is the join's to report.
       result.catch(() => undefined);
