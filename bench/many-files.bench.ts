@@ -8,12 +8,12 @@
  *
  * Size: IMPORTKIT_BENCH_MANY_FILES (default 10000).
  *
- * Measured at 10,000 files (one run each, back to back, on a shared 2-core machine at load
- * average about 4): check 22.17 s (451 files/s, peak RSS 107 MiB) with --jobs 1, 12.46 s
- * (803 files/s, 100 MiB) with the default (two members at once: 1.78×); lint 1.35 s (7431
- * files/s, 75 MiB) with --jobs 1, 1.41 s (7105 files/s, 99 MiB) with two threads: a
- * worker's start (its modules, about 0.3 s) eats what the second core gives on a machine
- * whose cores are busy.
+ * Measured at 10,000 files (one run each, back to back, on a shared 2-core machine,
+ * 2026-11-28): check 6.47 s (1546 files/s, CPU 8.8 s) with --jobs 1, 5.97 s (1676 files/s,
+ * CPU 10.2 s, peak RSS 204 MiB) with the default: 1.08×; lint 1.44 s with --jobs 1, 1.08 s
+ * with two threads: 1.33×. One job already keeps more than one core busy (V8 compiles and
+ * collects garbage on threads of its own: 1.1 to 1.4 cores), and a second thread has to
+ * compile the same code again; the work a file is small (0.6 ms to check, 0.1 ms to lint).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
