@@ -48,6 +48,9 @@ export async function examineInThreads(
     input,
     parts: runs,
     here: (run: string[]) => examineRun(input, run),
+    // Its next run waits in a worker's queue: this thread, reading a run of its own with
+    // blocking reads, would hand it over only when done.
+    depth: 2,
     onResult: (results: Seen[], run: string[]) => {
       for (const [k, path] of run.entries()) seen.set(path, results[k] as Seen);
       done += run.length;

@@ -36,6 +36,12 @@ export interface OrderedPoolOptions<T, R> {
   here: (part: T) => Promise<R>;
   /** Each part's result, in the order of `parts`. */
   onResult: (result: R, part: T, k: number) => Promise<void> | void;
+  /**
+   * Parts a worker is given at once (default 1): with 2, its next part waits in its queue
+   * while it reads one, so it does not sit idle until this thread, busy reading a part of
+   * its own, hands it the next (parts of many small files, read here with blocking reads).
+   */
+  depth?: number;
 }
 
 /** Threads a `jobs` option asks for: at most one a core, at least one; default one. */
@@ -51,8 +57,8 @@ type FromWorker<R> = { k: number; result: R } | { k: number; error: string } | {
 export interface Slot {
   worker: Worker;
   dead: boolean;
-  /** The part in flight: its index and what settles it. */
-  busy?: { k: number; done: (r: { result: unknown } | { failed: true }) => void } | undefined;
+  /** The parts in flight, by index: what settles each. */
+  busy: Map<number, (r: { result: unknown } | { failed: true }) => void>;
 }
 
 /**
@@ -141,7 +147,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
       if (state.failed) break;
       const index = k++;
       let result: Promise<R>;
-      if (slot) result = runIn(slot, index, part, o.here, release);
+      if (slot) result = runIn(slot, index, part, o.here, release, o.depth ?? 1);
       else {
         // No worker free: this thread reads the part, and hands out the next ones meanwhile.
         reading = true;
@@ -170,37 +176,43 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
   }
 }
 
-/** A part in a worker; its result, or (the worker failed) the part read in this thread. */
+/**
+ * A part in a worker; its result, or (the worker failed) the part read in this thread. The
+ * slot is free again once fewer than `depth` of its parts are in flight.
+ */
 function runIn<T, R>(
   slot: Slot,
   k: number,
   part: T,
   here: (part: T) => Promise<R>,
   release: (slot: Slot) => void,
+  depth: number,
 ): Promise<R> {
-  return new Promise<{ result: unknown } | { failed: true }>((done) => {
-    slot.busy = { k, done };
+  const result = new Promise<{ result: unknown } | { failed: true }>((done) => {
+    slot.busy.set(k, done);
     slot.worker.postMessage({ k, part });
   }).then((r) => {
-    slot.busy = undefined;
-    release(slot);
+    const full = slot.busy.size >= depth;
+    slot.busy.delete(k);
+    if (full) release(slot);
     return 'result' in r ? (r.result as R) : here(part);
   });
+  if (slot.busy.size < depth) release(slot);
+  return result;
 }
 
 /** Starts `count` workers; each is `ready` (free for a part) once it has loaded. */
 function startSlots(url: URL, count: number, ready: (slot: Slot) => void): Slot[] {
   return Array.from({ length: count }, () => {
     const worker = new Worker(url, { resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    const slot: Slot = { worker, dead: false };
+    const slot: Slot = { worker, dead: false, busy: new Map() };
     const fail = () => {
       slot.dead = true;
-      slot.busy?.done({ failed: true });
+      for (const done of slot.busy.values()) done({ failed: true });
     };
     worker.on('message', (m: FromWorker<unknown>) => {
       if ('ready' in m) ready(slot);
-      else if (slot.busy?.k === m.k)
-        slot.busy.done('result' in m ? { result: m.result } : { failed: true });
+      else slot.busy.get(m.k)?.('result' in m ? { result: m.result } : { failed: true });
     });
     worker.on('error', fail);
     worker.on('exit', fail);

@@ -1,4 +1,13 @@
-/** A worker for the ordered pool's tests: each part comes back named as read by a worker. */
+/**
+ * A worker for the ordered pool's tests: each part comes back named as read by a worker; at
+ * its `input.dieAt`-th part (counted from 1) the worker ends, with parts still waiting in
+ * its queue when it is given more than one at once.
+ */
 import { serveParts } from '../../src/values/index.js';
 
-serveParts(async (part: number, input: { tag: string }) => ({ part, by: `worker ${input.tag}` }));
+let parts = 0;
+serveParts(async (part: number, input: { tag: string; dieAt?: number }) => {
+  parts += 1;
+  if (parts === input.dieAt) process.exit(1);
+  return { part, by: `worker ${input.tag}` };
+});
