@@ -21,6 +21,7 @@ export {
   shortName,
   type TimeState,
   type TimeTally,
+  type TypedNumbers,
   tallyTime,
   timeTallyOf,
   timeValueIssues,

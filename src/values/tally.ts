@@ -49,6 +49,19 @@ const INT_RANGES: Partial<Record<ChannelDataType, readonly [bigint, bigint]>> = 
   CHANNEL_DATA_TYPE_BOOL: [0n, 1n],
 };
 
+/** The typed arrays a reader decodes a numeric column into (64-bit integers as bigints). */
+export type TypedNumbers =
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Float32Array
+  | Float64Array;
+
 /**
  * A decoded piece of one column, whichever reader decoded it: which rows hold a value,
  * the values as numbers or bigints (numeric columns), else each row's text.

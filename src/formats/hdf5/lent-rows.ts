@@ -14,6 +14,7 @@
  * arrays) goes through `slice`.
  */
 import type { Dataset } from 'h5wasm';
+import type { TypedNumbers } from '../../values/index.js';
 
 /** h5wasm's API (one of its two builds: files on the host, or in its memory). */
 export type H5Module = typeof import('h5wasm')['default'];
@@ -21,19 +22,7 @@ export type H5Module = typeof import('h5wasm')['default'];
 /** The library under h5wasm's API: what `ready` resolves to. */
 export type H5Library = Awaited<H5Module['ready']>;
 
-export type LentValues =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
-
-type View = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => LentValues;
+type View = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => TypedNumbers;
 
 /** The typed array `slice` makes of an integer (class 0) or float (class 1) of `size` bytes. */
 function viewOf(cls: number, size: number, signed: boolean): View | undefined {
@@ -76,7 +65,7 @@ export class LentRows {
    * Rows `ranges` ([start, end) a dimension) of `ds` as a view of the buffer, valid until the
    * next read or `close`; undefined when `ds` holds neither integers nor floats.
    */
-  read(ds: Dataset, ranges: ReadonlyArray<readonly [number, number]>): LentValues | undefined {
+  read(ds: Dataset, ranges: ReadonlyArray<readonly [number, number]>): TypedNumbers | undefined {
     const lib = this.#library;
     const meta = ds.metadata;
     const View = meta.vlen ? undefined : viewOf(meta.type, meta.size, meta.signed);

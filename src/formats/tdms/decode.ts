@@ -5,19 +5,10 @@
  * bytes as they are, timestamps as ns since 1970); strings from a chunk's end offsets and
  * text, the offsets checked against the chunk first.
  */
+import type { TypedNumbers } from '../../values/index.js';
 import { TDMS_EPOCH_OFFSET } from './types.js';
 
-export type TdmsTypedValues =
-  | Float64Array
-  | Float32Array
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array;
+export type TdmsTypedValues = TypedNumbers;
 
 /** Values as a reader hands them over: numbers (doubles or the stored type) or text. */
 export type TdmsValues = TdmsTypedValues | string[];

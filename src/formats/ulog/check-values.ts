@@ -27,6 +27,7 @@ import {
   readThroughTurns,
   type TimeState,
   type TimeTally,
+  type TypedNumbers,
   tallyTime,
   timeValueIssues,
   type ValuePlace,
@@ -79,24 +80,12 @@ export function ulogRanges(
   return out;
 }
 
-type Numbers =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
-
 /**
  * The typed array each ULog type is decoded into. A `uint64_t` timestamp goes into a
  * BigInt64Array, whose time tally compares 32-bit halves without making a bigint per value;
  * a time of 2^63 µs or more (292,000 years) would read as negative there.
  */
-const ARRAYS: Readonly<Record<string, new (n: number) => Numbers>> = {
+const ARRAYS: Readonly<Record<string, new (n: number) => TypedNumbers>> = {
   int8_t: Int8Array,
   uint8_t: Uint8Array,
   bool: Uint8Array,
@@ -122,7 +111,7 @@ const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * made of a value on the way.
  */
 class Column {
-  readonly values: Numbers;
+  readonly values: TypedNumbers;
   readonly #u8: Uint8Array;
   readonly #u16: Uint16Array;
   readonly #u32: Uint32Array;
