@@ -527,8 +527,8 @@ function sliceOf(
 /**
  * Reads rows [start, end) of what `r` names `step` rows at a time, the file opened once,
  * handing each slice to `each` (its values and first row) and its end to `progress`: one
- * slice in memory at a time, its values valid only during `each`. Returns where the library failed, if it did (the rows from
- * there are not read).
+ * slice in memory at a time, its values valid only during `each`. Returns where the library
+ * failed, if it did (the rows from there are not read).
  */
 export function readSliceRange(
   h5: H5Module,
