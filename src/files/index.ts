@@ -11,6 +11,5 @@ export {
   emptyFileIssue,
   fileErrorIssue,
   fileProblem,
-  fileProblemSync,
 } from './kind.js';
 export { isSameFile, openPendingFile, type PendingFile, writeFileSafely } from './write.js';

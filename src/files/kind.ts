@@ -3,7 +3,7 @@
  * opening it: opening a FIFO blocks until a writer comes, and a device such as /dev/zero
  * never ends. Every command asks before it reads a file it was given.
  */
-import { accessSync, constants, type Stats, statSync } from 'node:fs';
+import { constants, type Stats, statSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { type Issue, issue } from '../model/plain.js';
 
@@ -83,27 +83,15 @@ async function problemOf(path: string, shown: string, data: boolean): Promise<Is
 }
 
 /**
- * The stats of `path` when it is a regular file, or the issue `fileProblemSync` gives when
- * it is not. Readability is not asked: for a reader that opens the file next, `open` fails
- * with the same error `access` would (`fileErrorIssue` words it the same), for one system
- * call less.
+ * The stats of `path` when it is a regular file, or why it is not, synchronously (for
+ * commands that read many small files one by one). Unlike `fileProblem`, it does not ask
+ * whether the file is readable: for a reader that opens the file next, `open` fails with
+ * the same error `access` would (`fileErrorIssue` words it the same), for one call less.
  */
 export function regularFileSync(path: string, shown = path): Stats | Issue {
   try {
     const st = statSync(path);
     return fromStats(st, shown, false) ?? st;
-  } catch (err) {
-    return fileErrorIssue(err, shown);
-  }
-}
-
-/** `fileProblem`, synchronously (for commands that read many small files one by one). */
-export function fileProblemSync(path: string, shown = path): Issue | undefined {
-  try {
-    const kind = fromStats(statSync(path), shown, false);
-    if (kind) return kind;
-    accessSync(path, constants.R_OK);
-    return undefined;
   } catch (err) {
     return fileErrorIssue(err, shown);
   }

@@ -6,7 +6,7 @@
  * HDF5 file, and each format's reader only when a file of that format is met.
  */
 
-export { dataFileProblem, emptyFileIssue, fileProblem, fileProblemSync } from '../files/index.js';
+export { dataFileProblem, emptyFileIssue, fileProblem } from '../files/index.js';
 export type {
   ConfigFacts,
   FormatEntry,
