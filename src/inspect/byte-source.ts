@@ -138,18 +138,17 @@ export async function openFileSource(
   });
 }
 
-/** Files of at most this many bytes are read with blocking calls (`openSmallFileSource`). */
-export const SMALL_FILE_BYTES = 1024 * 1024;
-
 /**
- * Opens a file of a folder for positioned reads, like `openFileSource`, with blocking calls
- * when it holds at most SMALL_FILE_BYTES: each awaited call is a trip through the thread
- * pool (about 0.1 ms here), five or more a file, and for a folder of ten thousand small
- * files those trips were a third of a check. A larger file is opened by `openFileSource`,
- * whose reads overlap the work on the bytes before them. For a regular file only (a
- * folder's listing says so): a FIFO would block its open.
+ * Opens a file for positioned reads with blocking calls, as `openFileSource` does with
+ * awaited ones (`into` as there): for a thread with nothing else to do while a read waits
+ * (a worker reading its part), and for small files, where each awaited call's trip through
+ * the thread pool costs more than the read. For a regular file only: a FIFO would block
+ * its open.
  */
-export async function openSmallFileSource(path: string): Promise<ByteSource> {
+export function openFileSourceSync(
+  path: string,
+  into: (n: number, reads: number) => Uint8Array = (n) => new Uint8Array(n),
+): ByteSource {
   const fd = openSync(path, 'r');
   let size: number;
   try {
@@ -158,18 +157,14 @@ export async function openSmallFileSource(path: string): Promise<ByteSource> {
     closeSync(fd);
     throw err;
   }
-  if (size > SMALL_FILE_BYTES) {
-    closeSync(fd);
-    return openFileSource(path);
-  }
   let closed = false;
   return sourceOf({
     name: path,
     size,
     place: { kind: 'file', path: resolve(path), start: 0 },
-    async readAt(start, n) {
+    async readAt(start, n, reads) {
       if (closed) throw new Error(`${basename(path)}: read after close`);
-      const buf = new Uint8Array(n);
+      const buf = into(n, reads);
       let got = 0;
       while (got < n) {
         const r = readSync(fd, buf, got, n - got, start + got);
@@ -184,6 +179,23 @@ export async function openSmallFileSource(path: string): Promise<ByteSource> {
       closeSync(fd);
     },
   });
+}
+
+/** Files of at most this many bytes are read with blocking calls (`openSmallFileSource`). */
+export const SMALL_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Opens a file of a folder for positioned reads: with blocking calls (`openFileSourceSync`)
+ * when it holds at most SMALL_FILE_BYTES, since each awaited call is a trip through the
+ * thread pool (about 0.1 ms here), five or more a file, and for a folder of ten thousand
+ * small files those trips were a third of a check; a larger one by `openFileSource`, whose
+ * reads overlap the work on the bytes before them.
+ */
+export async function openSmallFileSource(path: string): Promise<ByteSource> {
+  const source = openFileSourceSync(path);
+  if (source.size <= SMALL_FILE_BYTES) return source;
+  await source.close();
+  return openFileSource(path);
 }
 
 /** A source over bytes in memory (tests, uploads already buffered, DetectConfig payloads). */

@@ -8,16 +8,16 @@
  * With N jobs, N - 1 workers start; each takes the next part once it has loaded and each
  * time it is done, and this thread reads the next part itself whenever no worker is free
  * (a small file is read here before any worker has loaded). Memory: each thread has one
- * part in flight, and at most two parts a thread wait to be joined (done before the one
- * ahead of them). A worker that fails (its module missing, a crash) leaves its part to
+ * part in flight (a worker `depth` of them, one by default), and at most two parts a
+ * thread wait to be joined (done before the one ahead of them). A worker that fails (its module missing, a crash) leaves its part to
  * this thread, which reads it again.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import {
   type ByteSource,
   openFileSource,
+  openFileSourceSync,
   sourceOf,
   throughSource,
   wholeFileOf,
@@ -265,23 +265,7 @@ export function blockingFileSource(
   reuse: boolean | Uint8Array[] = false,
   least = 64 * 1024,
 ): ByteSource {
-  const fd = openSync(path, 'r');
-  const bytes = turnsOf(reuse, least);
-  return sourceOf({
-    name: path,
-    size: fstatSync(fd).size,
-    readAt(start, n, reads) {
-      const buf = bytes(n, reads);
-      let got = 0;
-      while (got < n) {
-        const r = readSync(fd, buf, got, n - got, start + got);
-        if (r === 0) break;
-        got += r;
-      }
-      return Promise.resolve(got === n ? buf : buf.subarray(0, got));
-    },
-    close: async () => closeSync(fd),
-  });
+  return openFileSourceSync(path, turnsOf(reuse, least));
 }
 
 /**
@@ -311,14 +295,10 @@ export async function readThroughTurns<R>(
     const read = underWay === 0 ? begin() : last.then(begin);
     underWay += 1;
     // Registered before the caller's own wait on `read`: the count is down when it resumes.
-    last = read.then(
-      () => {
-        underWay -= 1;
-      },
-      () => {
-        underWay -= 1;
-      },
-    );
+    const settled = () => {
+      underWay -= 1;
+    };
+    last = read.then(settled, settled);
     return read;
   };
   const source = sourceOf({
@@ -338,7 +318,8 @@ export async function readThroughTurns<R>(
 /**
  * Hands `fn` the source to read in this thread: a file on disk (a path, opened as the
  * inspectors open it, or a source of a whole file) read whole goes into two buffers that
- * take turns (readThroughTurns), under the source's own name; any other source as it is. For readers that hold one window at a time (the TDMS and ULog walks): a new
+ * take turns (readThroughTurns), under the source's own name; any other source as it is.
+ * For readers that hold one window at a time (the TDMS and ULog walks): a new
  * zeroed 1 MiB buffer a read cost its zeroing and the kernel's mapping of its pages, about
  * a fifth of a one-job full check of bench/ulog's 1 GB (6.07 to 6.26 s, against 4.92 to
  * 5.07 s through turns, alternated).
