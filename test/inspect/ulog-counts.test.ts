@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { body, UlogWriter } from '../../scripts/fixtures/ulog-writer.js';
 import { inspectUlog, inspectUlogSource } from '../../src/formats/ulog/inspect.js';
 import { CHUNK } from '../../src/formats/ulog/reader.js';
-import { memorySource } from '../../src/inspect/byte-source.js';
+import { memorySource, sourceOf } from '../../src/inspect/byte-source.js';
 
 const SMALL = {
   name: 'small',
@@ -188,5 +188,23 @@ describe('a file on disk', () => {
       ),
       { numRuns: 8 },
     );
+  });
+
+  test('bytes read ahead and skipped are counted as from memory, however late their read settles', async () => {
+    // The last big message ends past the second window: the inspection skips its body,
+    // which the read ahead has already asked for.
+    const bytes = logOf(70, [], 1_700_000_000_000_000n);
+    const late = sourceOf({
+      name: 'late.ulg',
+      size: bytes.byteLength,
+      readAt: async (start, n) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return bytes.subarray(start, start + n);
+      },
+      close: async () => {},
+    });
+    const fromMemory = await inspectUlogSource(memorySource(bytes, 'late.ulg'));
+    expect(fromMemory.bytesRead).toBe(bytes.byteLength);
+    expect(await inspectUlogSource(late)).toEqual(fromMemory);
   });
 });

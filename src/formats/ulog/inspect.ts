@@ -151,6 +151,8 @@ export async function inspectUlogSource(
     }
   }
   options.onProgress?.(reader.size, reader.size);
+  // The bytes read are reported once every read has settled, from disk as from memory.
+  await reader.settle();
   return profileOf(scan, source, parts, issues);
 }
 

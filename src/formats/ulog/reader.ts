@@ -43,6 +43,16 @@ export class ChunkReader {
     this.#readsAhead = options.readAhead !== false;
   }
 
+  /**
+   * Waits for a read ahead under way (its bytes stay for a get that wants them). A walk may
+   * end with one whose bytes it skipped (the end of a data message it does not read): the
+   * source's `bytesRead` counts it once it has settled, at once from memory, later from
+   * disk, so a profile that reports `bytesRead` waits for it first.
+   */
+  async settle(): Promise<void> {
+    await this.#ahead?.read;
+  }
+
   /** The bytes read last, starting at file offset `windowStart`. */
   get window(): Uint8Array {
     return this.#buf;
