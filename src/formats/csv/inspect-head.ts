@@ -20,7 +20,7 @@ import {
   newlineOf,
 } from './dialect.js';
 import { refuseUnreadableCsv } from './head.js';
-import { detectLayout } from './layout.js';
+import { type CsvLayout, detectLayout } from './layout.js';
 import { CSV_HEAD_ROWS, type CsvInspectOptions, KiB, MAX_CSV_COLUMNS, MiB } from './profile.js';
 
 /** Rows of the head kept as arrays for the layout (preamble, header, units) when typing in place. */
@@ -282,7 +282,10 @@ export interface HeadTable {
   cut: number;
 }
 
-/** The head's rows: the preamble and header (from the sample) plus `headRows` data rows. */
+/**
+ * The head's rows: the preamble and header (from the sample) plus `headRows` data rows, and
+ * the sample's layout when the rows are the sample's (the caller's would be the same).
+ */
 export function splitHeadRows(
   head: HeadText,
   sample: string,
@@ -290,16 +293,19 @@ export function splitHeadRows(
   options: CsvInspectOptions,
   headRows: number,
   file: string,
-): HeadTable {
-  const sampleRows = parseRows(sample, dialect).rows;
+): HeadTable & { layout?: CsvLayout } {
+  const quote = dialect.quoteChar;
+  const sampleLines = sample.indexOf(quote) < 0 ? linesOf(sample, dialect) : undefined;
+  const sampleRows = sampleLines
+    ? rowsOf(sampleLines, dialect, sampleLines.length)
+    : parseRows(sample, dialect).rows;
   refuseTooWide(file, sampleRows);
-  const lead = detectLayout(
-    sampleRows,
-    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
-  ).firstData;
+  const layoutOptions = options.headerRow === undefined ? {} : { headerRow: options.headerRow };
+  const sampleLayout = detectLayout(sampleRows, layoutOptions);
   const { lineEnding } = dialect;
   let { text, complete, cut } = head;
-  const lineCut = cutTextAfterLines(text, lead + headRows, lineEnding === 'CR' ? '\r' : '\n');
+  const nl = lineEnding === 'CR' ? '\r' : '\n';
+  const lineCut = cutTextAfterLines(text, sampleLayout.firstData + headRows, nl);
   if (lineCut < text.length) {
     text = text.slice(0, lineCut);
     complete = false;
@@ -308,16 +314,14 @@ export function splitHeadRows(
   }
   // Text without the quote character splits exactly as papaparse would (its fast mode):
   // then only the first rows become arrays (for the layout) and the rest are typed in place.
-  const quoteFree = text.indexOf(dialect.quoteChar) < 0;
+  // A head that is its sample (a small file) is split once, and its layout found once.
+  const same = sampleLines !== undefined && text === sample;
   let rows: string[][];
   let lines: string[] | undefined;
-  if (quoteFree) {
-    lines = text.split(newlineOf(lineEnding));
-    if (lines[lines.length - 1] === '') lines.pop();
-    const mixed = lineEnding === 'mixed';
-    rows = lines
-      .slice(0, LAYOUT_ROWS)
-      .map((l) => (mixed && l.endsWith('\r') ? l.slice(0, -1) : l).split(dialect.delimiter));
+  if (same || text.indexOf(quote) < 0) {
+    lines = same ? sampleLines : linesOf(text, dialect);
+    rows =
+      same && sampleRows.length <= LAYOUT_ROWS ? sampleRows : rowsOf(lines, dialect, LAYOUT_ROWS);
   } else {
     const parsedHead = parseRows(text, dialect);
     rows = parsedHead.rows;
@@ -332,7 +336,23 @@ export function splitHeadRows(
       'csv_header_row_out_of_range',
       `header row ${options.headerRow} is beyond the ${rowCount} rows read`,
     );
-  return { rows, lines, rowCount, complete, cut };
+  const table = { rows, lines, rowCount, complete, cut };
+  return rows === sampleRows ? { ...table, layout: sampleLayout } : table;
+}
+
+/** The lines of quote-free text, as papaparse would cut its rows (no empty last line). */
+function linesOf(text: string, dialect: CsvDialect): string[] {
+  const lines = text.split(newlineOf(dialect.lineEnding));
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** The first `n` lines split into cells (a CR left by mixed line ends dropped). */
+function rowsOf(lines: readonly string[], dialect: CsvDialect, n: number): string[][] {
+  const mixed = dialect.lineEnding === 'mixed';
+  return lines
+    .slice(0, n)
+    .map((l) => (mixed && l.endsWith('\r') ? l.slice(0, -1) : l).split(dialect.delimiter));
 }
 
 function refuseTooWide(file: string, rows: readonly (readonly string[])[]): void {

@@ -51,10 +51,12 @@ export async function inspectCsvSource(
   const { dialect, sample } = chooseDialect(head.text, head.decoded, options, file, issues);
   const headRows = options.headRows ?? CSV_HEAD_ROWS;
   const table = splitHeadRows(head, sample, dialect, options, headRows, file);
-  const layout = detectLayout(
-    table.rows,
-    options.headerRow === undefined ? {} : { headerRow: options.headerRow },
-  );
+  const layout =
+    table.layout ??
+    detectLayout(
+      table.rows,
+      options.headerRow === undefined ? {} : { headerRow: options.headerRow },
+    );
   const scan = scanHeadRows(table, layout, dialect, headRows);
   const later = await readLaterParts(source, head, table, scan, dialect, options, issues);
   await fileIssues(source, later.tail, head.gzip, dialect, scan, file, issues);
