@@ -1,7 +1,8 @@
 /**
  * What the CSV inspection of a head may skip without changing what it finds:
  * - a delimiter the sample lacks splits no row (so the dialect's choice does not parse
- *   the sample for it);
+ *   the sample for it), and the fields of a quote-free sample's rows are counted as
+ *   papaparse splits them;
  * - a head without the quote character, split on its line ends and delimiter, is the rows
  *   papaparse reads, and a head that is its whole sample has the layout of those rows
  *   (found once, not again by the caller).
@@ -9,16 +10,21 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { expect, test } from 'vitest';
-import { decodeText, detectLineEnding, newlineOf } from '../../src/formats/csv/dialect.js';
+import {
+  bodyWidths,
+  decodeText,
+  detectLineEnding,
+  newlineOf,
+} from '../../src/formats/csv/dialect.js';
 import { type HeadText, splitHeadRows } from '../../src/formats/csv/inspect-head.js';
 import { detectLayout } from '../../src/formats/csv/layout.js';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
 /** Text of cells, delimiters, line ends (LF, CRLF, a lone CR), `#` comments and quotes. */
-const textOf = (parts: string[]) =>
+const textOf = (parts: string[], maxLength = 400) =>
   fc
-    .array(fc.constantFrom(...parts), { maxLength: 400 })
+    .array(fc.constantFrom(...parts), { maxLength })
     .map((p) => p.join(''))
     .filter((t) => t.trim() !== '');
 
@@ -65,6 +71,43 @@ test('a delimiter the sample lacks leaves every row one field, quoted or not', (
       },
     ),
     { numRuns: 300 },
+  );
+});
+
+test('the rows a delimiter is judged on: their fields as papaparse reads them', () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        textOf([...CELLS, ...ENDS, ',', ',', ';', '\t', '|', '"', "'", '#', '\r']),
+        // Past the 200 rows judged.
+        fc
+          .array(textOf([...CELLS, ',', ';', '\t', '|', '"', '#'], 12), {
+            minLength: 150,
+            maxLength: 320,
+          })
+          .map((lines) => lines.join('\n')),
+      ),
+      fc.constantFrom(...DELIMITERS),
+      fc.constantFrom<'"' | "'">('"', "'"),
+      fc.boolean(),
+      (text, delimiter, quoteChar, quoted) => {
+        const sample = quoted ? text : text.replaceAll(quoteChar, '');
+        fc.pre(sample.trim() !== '');
+        const newline = newlineOf(detectLineEnding(sample));
+        const rows = Papa.parse<string[]>(sample, {
+          delimiter,
+          newline: newline as '\n',
+          quoteChar,
+          preview: 200,
+        }).data;
+        const expected = rows
+          .filter((r) => !(r.length === 1 && (r[0] ?? '').trim() === ''))
+          .filter((r) => !(r[0] ?? '').startsWith('#'))
+          .map((r) => r.length);
+        expect(bodyWidths(sample, newline, delimiter, quoteChar)).toEqual(expected);
+      },
+    ),
+    { numRuns: 400 },
   );
 });
 
