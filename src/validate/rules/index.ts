@@ -3,7 +3,7 @@ import type { Issue } from '../../model/plain.js';
  * Semantic rules: checks of a config that the JSON Schema cannot say (one file per concern).
  * Each rule is a document → issues; `RULES` runs them in order.
  */
-import type { Rule } from './_walk.js';
+import { type Rule, withConfigsListed } from './_walk.js';
 import { batchRule } from './batch.js';
 import { batchChannelRule } from './batch-channels.js';
 import { channelNameRule } from './channel-names.js';
@@ -37,5 +37,5 @@ export const RULES: ReadonlyArray<{ name: string; rule: Rule }> = [
 
 /** Runs every rule on a normalised document. */
 export function runRules(document: Record<string, unknown>): Issue[] {
-  return RULES.flatMap((r) => r.rule(document));
+  return withConfigsListed(document, () => RULES.flatMap((r) => r.rule(document)));
 }
