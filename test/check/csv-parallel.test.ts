@@ -305,3 +305,37 @@ describe('workers started before the head is read', () => {
     if (before !== undefined) expect(threads()).toBe(before);
   });
 });
+
+describe('the field counts of the data rows', () => {
+  const widthArb = fc.constantFrom(1, 2, 4, 63, 64, 65, 200, 1023, 1024, 1500);
+
+  test('are counted whatever the rows are wide, in one range or several', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(widthArb, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.integer({ min: 1, max: 40_000 }), { maxLength: 3 }),
+        async (widths, cuts) => {
+          const rows = [
+            'time,a,b,c',
+            ...widths.map((w, i) => [i, ...Array(w - 1).fill('1')].join(',')),
+          ];
+          const text = `${rows.join('\n')}\n`;
+          const { path, size } = fileOf(text);
+          const expected = new Map<number, number>();
+          for (const w of widths) if (w < 1024) expected.set(w, (expected.get(w) ?? 0) + 1);
+          const splits = [...new Set(cuts.filter((c) => c < size))].sort((a, b) => a - b);
+          const options = { delimiter: ',', spec: SPEC, checkFrom: 2, jobs: 1 };
+          for (const o of [options, { ...options, splits }]) {
+            const counts = (await scanFull(path, size, o)).tally.fieldCounts;
+            const seen = new Map<number, number>();
+            counts.forEach((c, w) => {
+              if (c > 0) seen.set(w, c);
+            });
+            expect(seen).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -72,18 +72,37 @@ export interface Tally {
   /** Records read (blank lines and the rows before the checked ones included). */
   rows: number;
   dataRows: number;
-  /** Data rows of each field count (below 1024). */
+  /**
+   * Data rows of each field count (below MAX_FIELD_COUNTS): as long as the largest count
+   * seen needs, from FIRST_FIELD_COUNTS.
+   */
   fieldCounts: Int32Array;
   columns: ColumnTally[];
   time: TimeTally | undefined;
   again: { count: number; first: Place[] };
 }
 
+/** Field counts tallied: a row of more fields is counted as a data row, not by its count. */
+const MAX_FIELD_COUNTS = 1024;
+/**
+ * The field counts a tally starts with room for. A tally of a small file's rows made 4 KiB
+ * of zeroed memory for counts up to 1,024 (bench/many-files: three tallies a file).
+ */
+const FIRST_FIELD_COUNTS = 64;
+
+/** `counts` made long enough for `count` (below MAX_FIELD_COUNTS), its counts kept. */
+function roomFor(counts: Int32Array, count: number): Int32Array {
+  if (count < counts.length) return counts;
+  const grown = new Int32Array(MAX_FIELD_COUNTS);
+  grown.set(counts);
+  return grown;
+}
+
 export function emptyTally(spec: TallySpec): Tally {
   return {
     rows: 0,
     dataRows: 0,
-    fieldCounts: new Int32Array(1024),
+    fieldCounts: new Int32Array(FIRST_FIELD_COUNTS),
     columns: spec.columns.map(() => ({
       nonEmpty: 0,
       bad: 0,
@@ -167,7 +186,13 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
       return;
     }
     tally.dataRows += 1;
-    if (count < 1024) fieldCounts[count] = (fieldCounts[count] as number) + 1;
+    if (count < MAX_FIELD_COUNTS) {
+      if (count >= fieldCounts.length) {
+        fieldCounts = roomFor(fieldCounts, count);
+        tally.fieldCounts = fieldCounts;
+      }
+      fieldCounts[count] = (fieldCounts[count] as number) + 1;
+    }
     if (time && timeAt < count) {
       let s = starts[timeAt] as number;
       let e = ends[timeAt] as number;
@@ -264,7 +289,8 @@ export function mergeTally(total: Tally, next: Tally, rowBase: number, lineBase:
   const at = (p: Place): Place => rebase(p, rowBase, lineBase);
   total.rows += next.rows;
   total.dataRows += next.dataRows;
-  for (let n = 0; n < total.fieldCounts.length; n++)
+  total.fieldCounts = roomFor(total.fieldCounts, next.fieldCounts.length - 1);
+  for (let n = 0; n < next.fieldCounts.length; n++)
     total.fieldCounts[n] = (total.fieldCounts[n] as number) + (next.fieldCounts[n] as number);
   total.columns.forEach((col, c) => {
     const more = next.columns[c] as ColumnTally;
