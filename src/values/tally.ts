@@ -391,8 +391,10 @@ function tallyEnumText(
   const { has, utf8 } = d;
   // Compare bytes with the known names: no string is made for a known value.
   if (utf8 && utf8.offsets instanceof Int32Array) {
-    let i = nextUnknownUtf8(utf8.bytes, utf8.offsets, 0, d.length, known);
-    for (; i >= 0; i = nextUnknownUtf8(utf8.bytes, utf8.offsets, i + 1, d.length, known)) {
+    const { bytes, offsets } = utf8;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let i = nextUnknownUtf8(bytes, offsets, 0, d.length, known, view);
+    for (; i >= 0; i = nextUnknownUtf8(bytes, offsets, i + 1, d.length, known, view)) {
       if (has !== undefined && !has(i)) continue;
       const s = text(i);
       if (!names.has(s)) unknownEnum(r, s, base + i + 1);
