@@ -312,7 +312,8 @@ export function intRangeType(min: string, max: string): CsvColumnType {
   return 'DOUBLE';
 }
 
-const KIND_LIST: readonly CellKind[] = [
+/** Every kind of cell, in the order `kinds` lists them. */
+export const KIND_LIST: readonly CellKind[] = [
   'empty',
   'bool',
   'int',
