@@ -3,6 +3,7 @@
  * the running facts of a column built from its cells. Integers are judged exactly: digit
  * strings are compared as strings or BigInts, never rounded through floats.
  */
+import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../../model/plain.js';
 
 export type CellKind =
   | 'empty'
@@ -128,11 +129,8 @@ const ISO_RE =
 const SLASH_DATE_RE =
   /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/;
 
-export const INT32_MIN = -2_147_483_648n;
-export const INT32_MAX = 2_147_483_647n;
-export const INT64_MIN = -9_223_372_036_854_775_808n;
-export const INT64_MAX = 9_223_372_036_854_775_807n;
-export const UINT64_MAX = 18_446_744_073_709_551_615n;
+const INT32_MIN = -2_147_483_648n;
+const INT32_MAX = 2_147_483_647n;
 
 /**
  * Scans a decimal number by hand (no regex, no allocation): 'int' for `[+-]digits`,
@@ -312,7 +310,7 @@ export function intRangeType(min: string, max: string): CsvColumnType {
   return 'DOUBLE';
 }
 
-/** Every kind of cell, in the order `kinds` lists them. */
+/** Every kind of cell, in the order `kinds` lists them (copied from NO_KINDS, each 0). */
 export const KIND_LIST: readonly CellKind[] = [
   'empty',
   'bool',
@@ -326,6 +324,7 @@ export const KIND_LIST: readonly CellKind[] = [
   'string',
 ];
 const KIND_INDEX = new Map<CellKind, number>(KIND_LIST.map((k, i) => [k, i]));
+const NO_KINDS = Object.fromEntries(KIND_LIST.map((k) => [k, 0])) as Record<CellKind, number>;
 const K_EMPTY = 0;
 const K_INT = 2;
 const K_DOUBLE = 3;
@@ -379,22 +378,10 @@ export class ColumnStats {
 
   /** Count of each kind of cell seen. */
   get kinds(): Record<CellKind, number> {
-    // One literal of fixed shape, in KIND_LIST's order: built key by key, the object of ten
-    // counts was remade at every look (a sort's comparisons among them), and a small file's
-    // inspection made tens of kilobytes of them (bench/many-files).
-    const c = this.counts;
-    return {
-      empty: c[0] as number,
-      bool: c[1] as number,
-      int: c[2] as number,
-      double: c[3] as number,
-      rfc3339: c[4] as number,
-      datetime: c[5] as number,
-      date_dmy: c[6] as number,
-      date_mdy: c[7] as number,
-      date_ambiguous: c[8] as number,
-      string: c[9] as number,
-    };
+    // A copy of a fixed shape: built key by key, it cost a small file tens of KiB of garbage.
+    const out = { ...NO_KINDS };
+    for (let i = 0; i < KIND_LIST.length; i++) out[KIND_LIST[i] as CellKind] = this.counts[i] ?? 0;
+    return out;
   }
 
   /** The first value of each kind seen, with where it was. */
@@ -522,10 +509,9 @@ export class ColumnStats {
     const iso = times.filter((k) => k === 'rfc3339' || k === 'datetime');
     if (iso.length > 0)
       return iso.length === 1 && times.length === 1 ? (iso[0] as TimeTextKind) : 'mixed';
-    const { date_dmy, date_mdy } = this.kinds;
-    if (date_dmy > 0 && date_mdy > 0) return 'mixed';
-    if (date_dmy > 0) return 'date_dmy';
-    if (date_mdy > 0) return 'date_mdy';
+    if (this.kinds.date_dmy > 0 && this.kinds.date_mdy > 0) return 'mixed';
+    if (this.kinds.date_dmy > 0) return 'date_dmy';
+    if (this.kinds.date_mdy > 0) return 'date_mdy';
     return 'date_ambiguous';
   }
 

@@ -98,6 +98,14 @@ function roomFor(counts: Int32Array, count: number): Int32Array {
   return grown;
 }
 
+/** Counts a data row of `count` fields (below MAX_FIELD_COUNTS), with room made for it. */
+function countFields(tally: Tally, count: number): void {
+  if (count >= MAX_FIELD_COUNTS) return;
+  if (count >= tally.fieldCounts.length) tally.fieldCounts = roomFor(tally.fieldCounts, count);
+  const counts = tally.fieldCounts;
+  counts[count] = (counts[count] as number) + 1;
+}
+
 export function emptyTally(spec: TallySpec): Tally {
   return {
     rows: 0,
@@ -167,7 +175,7 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
   const judgeAt = Int32Array.from(judges, (j) => j.at);
   const judgeKind = Uint8Array.from(judges, (j) => j.kind);
   const judgeSigned = Uint8Array.from(judges, (j) => (j.signed ? 1 : 0));
-  let { columns, time, fieldCounts } = tally;
+  let { columns, time } = tally;
   const timeAt = spec.time ? spec.time.column - 1 : -1;
   const timeFormat = spec.time?.format ?? 'TIME_FORMAT_UNSPECIFIED';
   const again = headerAgain(spec.header);
@@ -186,13 +194,7 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
       return;
     }
     tally.dataRows += 1;
-    if (count < MAX_FIELD_COUNTS) {
-      if (count >= fieldCounts.length) {
-        fieldCounts = roomFor(fieldCounts, count);
-        tally.fieldCounts = fieldCounts;
-      }
-      fieldCounts[count] = (fieldCounts[count] as number) + 1;
-    }
+    countFields(tally, count);
     if (time && timeAt < count) {
       let s = starts[timeAt] as number;
       let e = ends[timeAt] as number;
@@ -237,7 +239,7 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
     onRecord,
     restart: () => {
       tally = emptyTally(spec);
-      ({ columns, time, fieldCounts } = tally);
+      ({ columns, time } = tally);
       return tally;
     },
   };
