@@ -51,6 +51,11 @@ export async function examineInThreads(
     // Its next run waits in a worker's queue: this thread, reading a run of its own with
     // blocking reads, would hand it over only when done.
     depth: 2,
+    // A run's results are a few issues a member: this thread reads on while the worker,
+    // slower a run, finishes the one the join waits for. On bench/many-files (10,000 CSVs,
+    // 2 jobs), four alternated runs each: 4.22 to 4.59 s with 2 runs ahead a thread, 4.07
+    // to 4.13 s with 8 (this thread read about 180 runs of 313, against 150).
+    ahead: 8,
     onResult: (results: Seen[], run: string[]) => {
       for (const [k, path] of run.entries()) seen.set(path, results[k] as Seen);
       done += run.length;

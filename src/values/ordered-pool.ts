@@ -8,9 +8,10 @@
  * With N jobs, N - 1 workers start; each takes the next part once it has loaded and each
  * time it is done, and this thread reads the next part itself whenever no worker is free
  * (a small file is read here before any worker has loaded). Memory: each thread has one
- * part in flight (a worker `depth` of them, one by default), and at most two parts a
- * thread wait to be joined (done before the one ahead of them). A worker that fails (its module missing, a crash) leaves its part to
- * this thread, which reads it again.
+ * part in flight (a worker `depth` of them, one by default), and at most `ahead` parts a
+ * thread (two by default) wait to be joined (done before the one ahead of them). A worker
+ * that fails (its module missing, a crash) leaves its part to this thread, which reads it
+ * again.
  */
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
@@ -42,6 +43,12 @@ export interface OrderedPoolOptions<T, R> {
    * its own, hands it the next (parts of many small files, read here with blocking reads).
    */
   depth?: number;
+  /**
+   * Results a thread may have waiting to be joined (default 2): with more, this thread goes
+   * on reading parts while a slower worker finishes the part the join waits for. For small
+   * results (a batch's members' issues); a TDMS or ULog part's tallies are larger.
+   */
+  ahead?: number;
 }
 
 /** Threads a `jobs` option asks for: at most one a core, at least one; default one. */
@@ -117,7 +124,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
   };
   const state = { joined: 0, failed: false };
   let joining: Promise<void> = Promise.resolve();
-  const limit = 2 * (slots.length + 1);
+  const limit = (o.ahead ?? 2) * (slots.length + 1);
   try {
     let k = 0;
     let reading = false;

@@ -2,7 +2,8 @@
  * The ordered pool (values/ordered-pool.ts): results come back in the parts' order, whatever
  * the parts a worker is given at once (`depth`); a worker gets parts even when this thread
  * reads its own with no wait on the event loop (blocking reads), when the worker's "loaded"
- * message could otherwise never be seen; the parts of a worker that ends are read here.
+ * message could otherwise never be seen; the parts of a worker that ends are read here;
+ * with more results allowed ahead (`ahead`), this thread reads on past a slow worker.
  */
 import { describe, expect, test } from 'vitest';
 import { runOrdered, startWorkers } from '../../src/values/index.js';
@@ -17,16 +18,30 @@ function busy(ms: number): void {
   }
 }
 
-async function run(count: number, depth: number, input: { tag: string; dieAt?: number }) {
+async function run(
+  count: number,
+  depth: number,
+  input: { tag: string; dieAt?: number; waitMs?: number },
+  o: { ahead?: number; hereMs?: number; afterLoad?: boolean } = {},
+) {
   const parts = Array.from({ length: count }, (_, k) => k);
   const got: Array<{ part: number; by: string }> = [];
+  const pool = startWorkers(WORKER, 1);
+  // With `afterLoad`, this thread reads nothing before the worker has loaded.
+  const loaded = new Promise<void>((resolve) => {
+    pool.slots[0]?.worker.on('message', (m: object) => {
+      if ('ready' in m) resolve();
+    });
+  });
   await runOrdered({
-    pool: startWorkers(WORKER, 1),
+    pool,
     input,
     parts,
     depth,
+    ...(o.ahead ? { ahead: o.ahead } : {}),
     here: async (part: number) => {
-      busy(4);
+      if (o.afterLoad) await loaded;
+      busy(o.hereMs ?? 4);
       return { part, by: 'here' };
     },
     onResult: (result: { part: number; by: string }) => {
@@ -46,6 +61,20 @@ describe('runOrdered', () => {
       expect(got.filter((r) => r.by === 'here').length).toBeGreaterThan(0);
     }, 30_000);
   }
+
+  test('ahead: this thread reads on while a slow worker holds the part the join waits for', async () => {
+    // The worker takes 20 ms a part, this thread 4 ms: the join waits for the worker's.
+    const here = async (ahead: number) => {
+      const o = { ahead, hereMs: 4, afterLoad: true };
+      const got = await run(100, 2, { tag: 'c', waitMs: 20 }, o);
+      return got.filter((r) => r.by === 'here').length;
+    };
+    const two = await here(2);
+    const eight = await here(8);
+    // With 2 results ahead a thread, this thread reads a part for each of the worker's (50
+    // of 100 in trials); with 8, more (73 to 82), whatever the load.
+    expect(eight).toBeGreaterThan(two + 15);
+  }, 30_000);
 
   test('depth 2: a worker that ends with parts in its queue leaves them to this thread', async () => {
     // It ends at its fifth part: every part still comes back once, in order (run() checks).
