@@ -1,8 +1,8 @@
 /**
  * The TDMS and ULog walks read a whole file on disk into two buffers that take turns
  * (values/ordered-pool.ts `throughTurns`): the source they get reads the same bytes under the
- * name the caller's source has (issues name it), and a source that is not a whole file on
- * disk is handed over as it is.
+ * name the caller's source has (issues name it), a source that is not a whole file on disk
+ * is handed over as it is, and a long read of blocking reads lets timers run between them.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,4 +78,26 @@ test('one read at a time: a read started before the last one settled waits for i
   } finally {
     await file.close();
   }
+});
+
+test('a long read takes turns of the event loop: a timer set before it runs during it', async () => {
+  const bytes = Uint8Array.from({ length: 64 * 4096 }, (_, i) => (i * 13) & 0xff);
+  const path = join(dir, 'turns.bin');
+  await writeFile(path, bytes);
+  const firedAt = await throughTurns(path, async (s) => {
+    let fired = -1;
+    let k = 0;
+    setTimeout(() => {
+      fired = k;
+    }, 0);
+    for (; k < 64; k++) {
+      const got = await s.read(k * 4096, 4096);
+      expect(Buffer.from(got).equals(bytes.subarray(k * 4096, (k + 1) * 4096))).toBe(true);
+    }
+    return fired;
+  });
+  // Blocking reads resolve at once: without a turn every few reads, the timer would wait
+  // for all 64.
+  expect(firedAt).toBeGreaterThanOrEqual(0);
+  expect(firedAt).toBeLessThan(40);
 });
