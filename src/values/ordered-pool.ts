@@ -306,15 +306,13 @@ export async function readThroughTurns<R>(
   const pick = turnsOf(true, least);
   let asked = 0;
   const file = openFileSourceSync(path, (n) => pick(n, asked++));
-  let reads = 0;
   const source = sourceOf({
     name,
     size: file.size,
     place: file.place,
-    async readAt(start, n) {
+    async readAt(start, n, before) {
       const bytes = await file.read(start, n);
-      reads += 1;
-      if (reads % READS_A_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if ((before + 1) % READS_A_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       return bytes;
     },
     close: async () => {},
