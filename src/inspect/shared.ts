@@ -8,3 +8,4 @@ export * from './byte-source.js';
 export * from './gzip-source.js';
 export * from './place-reader.js';
 export * from './profile.js';
+export * from './young-generation.js';

@@ -12,7 +12,7 @@ import {
   parquetSchema,
   type SchemaTree,
 } from 'hyparquet';
-import { type ByteSource, InspectError } from '../../inspect/shared.js';
+import { type ByteSource, InspectError, withYoungGenerationHeld } from '../../inspect/shared.js';
 import type { Issue } from '../../model/plain.js';
 import { footerLeafCount } from './width.js';
 
@@ -153,6 +153,9 @@ function footerPlace(
   return { footerOffset, footerLength };
 }
 
+/** Footers from this size are decoded with the young generation held (young-generation.ts). */
+const HELD_FROM_BYTES = 64 * 1024;
+
 /** Decodes the footer's metadata and schema tree; a footer that does not decode is corrupt. */
 function decodeFooter(
   source: ByteSource,
@@ -167,7 +170,14 @@ function decodeFooter(
   let metadata: FileMetaData;
   let tree: SchemaTree;
   try {
-    metadata = parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false });
+    // A footer of many row groups is decoded into objects that outlive the decode (see
+    // young-generation.ts); a small one never grows the young generation either way.
+    metadata =
+      footerLength < HELD_FROM_BYTES
+        ? parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false })
+        : withYoungGenerationHeld(() =>
+            parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false }),
+          );
   } catch (err) {
     footerCorrupt(source, err);
   }
