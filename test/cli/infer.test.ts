@@ -146,6 +146,33 @@ describe('importkit infer', () => {
     );
   });
 
+  test('-o draft.json writes JSON, which lint reads back; a --format the name contradicts is refused', async () => {
+    const { io, out } = fakeIo(dir);
+    expect(await run(['infer', corpusCsv, '-o', 'named.json'], io)).toBe(0);
+    const text = await readFile(join(dir, 'named.json'), 'utf8');
+    const yaml = fakeIo(dir);
+    expect(await run(['infer', corpusCsv], yaml.io)).toBe(0);
+    expect(JSON.parse(text)).toEqual(parse(yaml.out.stdout));
+    const lint = fakeIo(dir);
+    expect(await run(['lint', 'named.json'], lint.io)).toBe(0);
+    expect(out.stdout).toBe('');
+
+    const clash = fakeIo(dir);
+    expect(await run(['infer', corpusCsv, '-o', 'clash.json', '--format', 'yaml'], clash.io)).toBe(
+      2,
+    );
+    expect(clash.out.stderr).toContain(
+      "--format yaml writes YAML, and -o 'clash.json' names a JSON",
+    );
+    const other = fakeIo(dir);
+    expect(await run(['infer', corpusCsv, '-o', 'draft.txt'], other.io)).toBe(0);
+    expect((await readFile(join(dir, 'draft.txt'), 'utf8')).startsWith('# Draft CsvConfig')).toBe(
+      true,
+    );
+    await rm(join(dir, 'named.json'));
+    await rm(join(dir, 'draft.txt'));
+  });
+
   test('a missing file: exit 2 (as in every command); unknown or corrupt input: one clear line, exit 1', async () => {
     const missing = fakeIo();
     expect(await run(['infer', join(dir, 'nope.csv')], missing.io)).toBe(2);

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import {
   type Draft,
   type InferOptions,
@@ -49,7 +49,8 @@ Options:
                                 channel name; the group added only where names clash)
       --full                    read the whole file instead of its head and a few slices
       --explain                 print the evidence for each choice as a table on stderr
-      --format <yaml|json>      output format (default yaml; json prints the bare document)
+      --format <yaml|json>      output format (default: the -o file's, .json or .yaml, else yaml;
+                                json prints the bare document)
       --no-defaults             batch: keep every file's config whole (no default*Config)
       --jobs <n>                batch: files inspected at once (default: the number of cores)
   -o, --output <file>           write the draft to a file instead of stdout
@@ -149,7 +150,7 @@ const INFER_FLAGS = {
   'tdms-names': { type: 'string' },
   full: { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
-  format: { type: 'string', default: 'yaml' },
+  format: { type: 'string' },
   output: { type: 'string', short: 'o' },
   preview: { type: 'string' },
   'no-defaults': { type: 'boolean', default: false },
@@ -164,9 +165,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return EXIT_OK;
   }
-  const format = String(values.format);
-  if (format !== 'yaml' && format !== 'json')
-    throw new UsageError(`--format takes yaml or json, not '${format}'`);
+  const format = draftFormat(values.format, values.output);
   if (positionals.length === 0) throw new UsageError('no file given');
   if (positionals.length > 1)
     throw new UsageError(`one file at a time (got ${positionals.length})`);
@@ -218,6 +217,24 @@ export async function infer(args: string[], io: Io): Promise<number> {
     if (shown === undefined) return EXIT_INVALID;
   }
   return hasErrors(draft.issues) ? EXIT_INVALID : EXIT_OK;
+}
+
+/**
+ * The draft's text format: --format, else the one `-o`'s file name says (.json, .yaml,
+ * .yml), else YAML. A format the file name contradicts is refused: YAML written to a
+ * .json file is a file no command reads back.
+ */
+function draftFormat(flag: string | undefined, output: string | undefined): 'yaml' | 'json' {
+  if (flag !== undefined && flag !== 'yaml' && flag !== 'json')
+    throw new UsageError(`--format takes yaml or json, not '${flag}'`);
+  const ext = output === undefined ? '' : extname(output).toLowerCase();
+  const named = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
+  if (flag !== undefined && named !== undefined && flag !== named) {
+    throw new UsageError(
+      `--format ${flag} writes ${flag.toUpperCase()}, and -o '${output}' names a ${named.toUpperCase()} file: drop --format, or name the file .${flag}`,
+    );
+  }
+  return flag ?? named ?? 'yaml';
 }
 
 /** The draft of one data file, with a progress bar on a terminal when every row is read. */
