@@ -7,8 +7,9 @@
  * they would anyway, and the young generation keeps its size.
  *
  * Measured on bench/check-parquet's 100 M-row file (a footer of 437 KB, 814 row groups):
- * its decode took 85 ms and left the young generation at 32 MiB; held, 102 ms and 2 MiB.
- * `importkit inspect` of the file peaked at 123 to 128 MiB of RSS, held at 112 to 113 MiB.
+ * its decode took 85 ms and left a heap of 25.5 MiB (15 MiB of it live); held, 102 ms and
+ * 15.2 MiB. `importkit inspect` of the file peaked at 117 to 122 MiB of RSS, held at 103
+ * to 108 MiB (three runs each, alternated).
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -153,7 +153,10 @@ function footerPlace(
   return { footerOffset, footerLength };
 }
 
-/** Footers from this size are decoded with the young generation held (young-generation.ts). */
+/**
+ * Footers from this size are decoded with the young generation held (young-generation.ts);
+ * one of 55 KB (300 row groups) left it as it was without.
+ */
 const HELD_FROM_BYTES = 64 * 1024;
 
 /** Decodes the footer's metadata and schema tree; a footer that does not decode is corrupt. */
@@ -171,7 +174,7 @@ function decodeFooter(
   let tree: SchemaTree;
   try {
     // A footer of many row groups is decoded into objects that outlive the decode (see
-    // young-generation.ts); a small one never grows the young generation either way.
+    // young-generation.ts).
     metadata =
       footerLength < HELD_FROM_BYTES
         ? parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false })
