@@ -146,7 +146,7 @@ describe('importkit infer', () => {
     );
   });
 
-  test('-o draft.json writes JSON, which lint reads back; a --format the name contradicts is refused', async () => {
+  test('-o draft.json writes JSON, which lint reads back; --format yaml for a .json file is refused', async () => {
     const { io, out } = fakeIo(dir);
     expect(await run(['infer', corpusCsv, '-o', 'named.json'], io)).toBe(0);
     const text = await readFile(join(dir, 'named.json'), 'utf8');
@@ -164,12 +164,19 @@ describe('importkit infer', () => {
     expect(clash.out.stderr).toContain(
       "--format yaml writes YAML, and -o 'clash.json' names a JSON",
     );
+    // JSON is YAML: asked for, it goes into a .yaml file.
+    const json = fakeIo(dir);
+    expect(await run(['infer', corpusCsv, '-o', 'asked.yaml', '--format', 'json'], json.io)).toBe(
+      0,
+    );
+    expect(JSON.parse(await readFile(join(dir, 'asked.yaml'), 'utf8'))).toEqual(JSON.parse(text));
     const other = fakeIo(dir);
     expect(await run(['infer', corpusCsv, '-o', 'draft.txt'], other.io)).toBe(0);
     expect((await readFile(join(dir, 'draft.txt'), 'utf8')).startsWith('# Draft CsvConfig')).toBe(
       true,
     );
     await rm(join(dir, 'named.json'));
+    await rm(join(dir, 'asked.yaml'));
     await rm(join(dir, 'draft.txt'));
   });
 

@@ -221,17 +221,17 @@ export async function infer(args: string[], io: Io): Promise<number> {
 
 /**
  * The draft's text format: --format, else the one `-o`'s file name says (.json, .yaml,
- * .yml), else YAML. A format the file name contradicts is refused: YAML written to a
- * .json file is a file no command reads back.
+ * .yml), else YAML. YAML asked for a .json file is refused: no command reads that file
+ * back. JSON in a .yaml file is YAML, and is written.
  */
 function draftFormat(flag: string | undefined, output: string | undefined): 'yaml' | 'json' {
   if (flag !== undefined && flag !== 'yaml' && flag !== 'json')
     throw new UsageError(`--format takes yaml or json, not '${flag}'`);
   const ext = output === undefined ? '' : extname(output).toLowerCase();
   const named = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : undefined;
-  if (flag !== undefined && named !== undefined && flag !== named) {
+  if (flag === 'yaml' && named === 'json') {
     throw new UsageError(
-      `--format ${flag} writes ${flag.toUpperCase()}, and -o '${output}' names a ${named.toUpperCase()} file: drop --format, or name the file .${flag}`,
+      `--format yaml writes YAML, and -o '${output}' names a JSON file: drop --format, or name the file .yaml`,
     );
   }
   return flag ?? named ?? 'yaml';
