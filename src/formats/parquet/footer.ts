@@ -173,14 +173,10 @@ function decodeFooter(
   let metadata: FileMetaData;
   let tree: SchemaTree;
   try {
+    const decode = () => parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false });
     // A footer of many row groups is decoded into objects that outlive the decode (see
     // young-generation.ts).
-    metadata =
-      footerLength < HELD_FROM_BYTES
-        ? parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false })
-        : withYoungGenerationHeld(() =>
-            parquetMetadata(buf, { parsers: RAW_PARSERS, geoparquet: false }),
-          );
+    metadata = footerLength < HELD_FROM_BYTES ? decode() : withYoungGenerationHeld(decode);
   } catch (err) {
     footerCorrupt(source, err);
   }
