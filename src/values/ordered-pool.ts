@@ -48,6 +48,11 @@ export interface OrderedPoolOptions<T, R> {
    * results (a batch's members' issues); a TDMS or ULog part's tallies are larger.
    */
   ahead?: number;
+  /**
+   * Whether the pool is closed when the read ends (default true); false for a pool that
+   * reads again (a ULog file's inspection walk, then its values).
+   */
+  close?: boolean;
 }
 
 /** Threads a `jobs` option asks for: at most one a core, at least one; default one. */
@@ -81,15 +86,18 @@ export class WorkerPool {
 
   constructor(url: URL, count: number) {
     this.slots = startSlots(url, Math.max(0, count), (slot) => {
-      if (this.#onLoaded) this.#onLoaded(slot);
-      else this.#loaded.push(slot);
+      this.#loaded.push(slot);
+      this.#onLoaded?.(slot);
     });
   }
 
-  /** Hands each slot to `free` once its worker has loaded (those loaded already, now). */
+  /**
+   * Hands each slot to `free` once its worker has loaded (those loaded already, now): the
+   * free slots of a read, which has every part of the read before it joined.
+   */
   onLoaded(free: (slot: Slot) => void): void {
     this.#onLoaded = free;
-    for (const slot of this.#loaded.splice(0)) free(slot);
+    for (const slot of this.#loaded) if (!slot.dead) free(slot);
   }
 
   /** Stops every worker (again: nothing more). */
@@ -178,7 +186,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
     }
     await joining;
   } finally {
-    await o.pool.close();
+    if (o.close !== false) await o.pool.close();
   }
 }
 

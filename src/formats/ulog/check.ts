@@ -71,7 +71,10 @@ export async function checkUlog(
       const size = source.size;
       const half = (share: number) => onProgress?.(Math.round((share * size) / 2), size);
       const walked = onProgress ? { onProgress: (done: number) => half(done / size) } : {};
-      const profile = await inspectUlogSource(source, walked);
+      const path = wholeFileOf(source);
+      const shared =
+        pool && path !== undefined ? { pool, path, jobs, least: options.rangeBytes } : undefined;
+      const profile = await inspectUlogSource(source, { ...walked, shared });
       const issues = structureIssues(config, profile, key, source.name);
       const layouts = ulogLayouts(profile);
       const plan = planValues(config, profile, layouts, key, ulogChannelTypeOf);

@@ -179,12 +179,16 @@ function handle(
   handlers.onLog(tag, v.getBigUint64(at, true), text(body.subarray(at + 8)), pos);
 }
 
-/** The first message boundary at or after `from` (within reach); -1 when none is found. */
+/**
+ * The first message boundary at or after `from` (within reach); -1 when none is found.
+ * `sizes` undefined: before the subscriptions are known (a range of the inspection walk), a
+ * data message of any msg_id and size is taken.
+ */
 export async function boundary(
   reader: ChunkReader,
   from: number,
   end: number,
-  sizes: UlogSizes,
+  sizes: UlogSizes | undefined,
 ): Promise<number> {
   const last = Math.min(end - 3, from + RESYNC_REACH);
   for (let p = from; p <= last; p++) {
@@ -198,7 +202,7 @@ async function chainAt(
   reader: ChunkReader,
   p: number,
   end: number,
-  sizes: UlogSizes,
+  sizes: UlogSizes | undefined,
 ): Promise<boolean> {
   let pos = p;
   for (let n = 0; n < CHAIN; n++) {
@@ -208,7 +212,7 @@ async function chainAt(
     const size = (head[0] as number) | ((head[1] as number) << 8);
     const type = head[2] as number;
     if (KNOWN[type] !== 1 || pos + 3 + size > end) return false;
-    if (type === MSG.data) {
+    if (type === MSG.data && sizes) {
       if (head.byteLength < 5) return false;
       const msgId = (head[3] as number) | ((head[4] as number) << 8);
       const allowed = sizes.get(msgId);

@@ -55,6 +55,7 @@ import {
   type UlogSubscription,
   UlogWalker,
 } from './scan.js';
+import { type SharedWalk, walkPartsInRanges } from './scan-jobs.js';
 import { scalarAt } from './values.js';
 
 export type { UlogDataHandlers, UlogSizes } from './data.js';
@@ -111,6 +112,8 @@ export interface UlogProfile extends BaseProfile {
 
 export interface UlogInspectOptions {
   onProgress?: (done: number, total: number) => void;
+  /** The data parts walked by threads too (scan-jobs.ts): `check --full` on several cores. */
+  shared?: SharedWalk | undefined;
 }
 
 /** Inspects a ULog file by path. Throws InspectError when it cannot be read as ULog. */
@@ -138,8 +141,13 @@ export async function inspectUlogSource(
   refuseIncompatible(scan, source.name);
   const issues: Issue[] = [];
   const parts = dataParts(scan, definitionsEnd, reader.size, source.name, issues);
+  const stops = options.shared
+    ? await walkPartsInRanges(walker, reader, parts, options.shared, options.onProgress)
+    : await walkParts(walker, parts);
+  // What only one walk decides: the file is walked again, by one.
+  if (!stops) return inspectUlogSource(source, { ...options, shared: undefined });
   for (const [i, [start, end]] of parts.entries()) {
-    const stopped = await walker.walk(start, end);
+    const stopped = stops[i] as number;
     if (i > 0) scan.appended.push([start, end]);
     // The main part may stop mid-message where appended data begins; the last may not.
     if (stopped < end && i === parts.length - 1) {
@@ -154,6 +162,16 @@ export async function inspectUlogSource(
   // The bytes read are reported once every read has settled, from disk as from memory.
   await reader.settle();
   return profileOf(scan, source, parts, issues);
+}
+
+/** Walks the data parts in this thread, one after the other; where each walk stopped. */
+async function walkParts(
+  walker: UlogWalker,
+  parts: ReadonlyArray<readonly [number, number]>,
+): Promise<number[]> {
+  const stops: number[] = [];
+  for (const [start, end] of parts) stops.push(await walker.walk(start, end));
+  return stops;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { fieldOffset, messageSizes, parseFormat, type UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
+import type { UlogRangeScan, UlogSegment } from './scan-range.js';
 import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
 
 /** Message types, by their one-letter code. */
@@ -155,11 +156,26 @@ export function emptyScan(version: number, timestamp: string): UlogScan {
   };
 }
 
-/** Where GPS time sits in a subscribed GPS message. */
-interface GpsProbe {
+/** Where the time sits in a subscribed GPS message (after its msg_id). */
+export interface GpsProbe {
   offset: number;
   messageName: string;
   multiId: number;
+}
+
+/**
+ * The probe of a subscription to `messageName`: a GPS message whose format has a uint64
+ * `time_utc_usec`; undefined for any other.
+ */
+export function gpsProbeOf(
+  messageName: string,
+  multiId: number,
+  formats: ReadonlyMap<string, UlogFormat>,
+): GpsProbe | undefined {
+  if (!(GPS_MESSAGES as readonly string[]).includes(messageName)) return undefined;
+  const format = formats.get(messageName);
+  const at = format && fieldOffset(format, 'time_utc_usec', formats);
+  return at?.type === 'uint64_t' ? { offset: at.offset, messageName, multiId } : undefined;
 }
 
 /** One walk over the messages between two offsets; state shared across the parts of a file. */
@@ -180,6 +196,13 @@ export class UlogWalker {
   #maxSize = new Int32Array(0);
   #onProgress: ((done: number, total: number) => void) | undefined;
   #nextProgress = 0;
+  /**
+   * True when a range taken in (takeRange) met what only one walk decides: a format in the
+   * data section. The caller walks again.
+   */
+  inexact = false;
+  /** The first subscription to a GPS message (scan-gps.ts looks for the first time from it). */
+  gpsFrom: number | undefined;
 
   constructor(
     reader: ChunkReader,
@@ -275,6 +298,65 @@ export class UlogWalker {
     scan.messages += messages;
     if (pos >= this.#nextProgress) this.#progress(pos);
     return pos;
+  }
+
+  /**
+   * Takes in a range walked apart (scan-range.ts), after the ranges before it: its counts,
+   * and its entries in order, each decided with the subscriptions of its time, as `walk`
+   * decides each message, but for the first GPS time (scan-gps.ts looks for it after).
+   * `scan.unknownMsgIds` and `scan.badSizes` are then in the order of their ranges, not of
+   * their first messages: `orderByOffset` puts them back.
+   */
+  takeRange(r: UlogRangeScan): void {
+    const scan = this.scan;
+    scan.messages += r.messages;
+    scan.logs += r.logs;
+    scan.dropouts += r.dropouts;
+    for (const e of r.entries) {
+      const pos =
+        e.kind === 'data' ? (e.sizes[0]?.[2] ?? 0) : e.kind === 'damage' ? e.damage.offset : e.pos;
+      if (scan.dataStart === undefined && r.dataStart !== undefined && r.dataStart <= pos) {
+        scan.dataStart = r.dataStart;
+      }
+      if (e.kind === 'data') this.#takeSegment(e);
+      else if (e.kind === 'message') {
+        // A format in the data section changes the sizes and GPS messages of what follows.
+        if (e.type === MSG.format) this.inexact = true;
+        this.#definition(e.type, e.pos, e.body);
+      } else if (e.kind === 'damage') scan.damage.push(e.damage);
+      else if (e.kind === 'short') {
+        scan.dataMessages += 1;
+        this.#malformed(e.pos, 'a data message too short for its msg_id');
+      } else if (e.tag < 0) this.#malformed(e.pos, 'a tagged log message without its tag');
+      else scan.taggedLogs.set(e.tag, (scan.taggedLogs.get(e.tag) ?? 0) + 1);
+    }
+    if (scan.dataStart === undefined && r.dataStart !== undefined) scan.dataStart = r.dataStart;
+  }
+
+  /** A range's data messages of one msg_id, counted as `#counted` counts each. */
+  #takeSegment(seg: UlogSegment): void {
+    const scan = this.scan;
+    const msgId = seg.msgId;
+    scan.dataMessages += seg.count;
+    const sub = msgId < this.#subs.length ? this.#subs[msgId] : undefined;
+    if (!sub) {
+      const seen = scan.unknownMsgIds.get(msgId);
+      if (seen) seen.count += seg.count;
+      else scan.unknownMsgIds.set(msgId, { count: seg.count, offset: seg.sizes[0]?.[2] ?? 0 });
+      return;
+    }
+    sub.messages += seg.count;
+    const min = this.#minSize[msgId] as number;
+    const max = this.#maxSize[msgId] as number;
+    for (const [size, n, first] of seg.sizes) {
+      if (min < 0 || (size - 2 >= min && size - 2 <= max)) continue;
+      const bad = scan.badSizes.get(msgId);
+      if (!bad) scan.badSizes.set(msgId, { count: n, offset: first, min, max });
+      else {
+        bad.count += n;
+        bad.offset = Math.min(bad.offset, first);
+      }
+    }
   }
 
   #progress(pos: number): void {
@@ -484,10 +566,10 @@ export class UlogWalker {
     const sizes = format ? messageSizes(format, this.scan.formats) : undefined;
     this.#minSize[msgId] = sizes ? sizes[0] : -1;
     this.#maxSize[msgId] = sizes ? sizes[1] : 0;
-    if (format && (GPS_MESSAGES as readonly string[]).includes(messageName)) {
-      const at = fieldOffset(format, 'time_utc_usec', this.scan.formats);
-      if (at?.type === 'uint64_t')
-        this.#gps.set(msgId, { offset: at.offset, messageName, multiId });
+    const probe = gpsProbeOf(messageName, multiId, this.scan.formats);
+    if (probe) {
+      this.#gps.set(msgId, probe);
+      this.gpsFrom ??= pos;
     }
   }
 

@@ -1,0 +1,133 @@
+/**
+ * A ULog log's first GPS time: the `time_utc_usec` of the first data message of a msg_id
+ * subscribed to a GPS message that holds one (not zero). One walk (scan.ts `UlogWalker`)
+ * looks for it as it goes. A walk shared by threads (scan-jobs.ts) cannot: a range does not
+ * know which msg_ids are subscribed to GPS messages, and looking at every message of every
+ * msg_id that might be cost bench/ulog's 1 GB more than the second thread saved. So once the
+ * ranges are joined, and only when the log subscribes to a GPS message, `firstGpsTime` steps
+ * the messages again from that subscription, as the walk steps them, and reads only message
+ * headers, subscriptions and the GPS messages' time until one holds a time.
+ */
+import type { UlogFormat } from './format.js';
+import { type ChunkReader, text, view } from './reader.js';
+import { type GpsProbe, gpsProbeOf, MSG, SYNC_MAGIC, type UlogGpsFix } from './scan.js';
+
+/** 1 at each known message type. */
+const KNOWN = new Uint8Array(256);
+for (const t of Object.values(MSG)) KNOWN[t] = 1;
+
+/** The GPS msg_ids as the walk holds them at a message: a later GPS subscription replaces one. */
+class Probes {
+  readonly has = new Uint8Array(0x10000);
+  readonly of = new Map<number, GpsProbe>();
+  constructor(readonly formats: ReadonlyMap<string, UlogFormat>) {}
+
+  /** A subscription message's bytes after its header, as `UlogWalker` reads them. */
+  subscribe(body: Uint8Array): void {
+    if (body.byteLength < 4) return;
+    const msgId = (body[1] as number) | ((body[2] as number) << 8);
+    const probe = gpsProbeOf(text(body.subarray(3)), body[0] as number, this.formats);
+    if (!probe) return;
+    this.has[msgId] = 1;
+    this.of.set(msgId, probe);
+  }
+}
+
+/**
+ * The first GPS time in the data parts (each [start, end), in file order), stepping from
+ * `from` (the first subscription to a GPS message: none is subscribed before it) with the
+ * formats of the definitions.
+ */
+export async function firstGpsTime(
+  reader: ChunkReader,
+  parts: ReadonlyArray<readonly [number, number]>,
+  from: number,
+  formats: ReadonlyMap<string, UlogFormat>,
+): Promise<UlogGpsFix | undefined> {
+  const probes = new Probes(formats);
+  for (const [start, end] of parts) {
+    if (end <= from) continue;
+    const fix = await stepPart(reader, Math.max(start, from), end, probes);
+    if (fix) return fix;
+  }
+  return undefined;
+}
+
+/** Steps the messages of a part from `pos` as the walk does, until a GPS time. */
+async function stepPart(
+  reader: ChunkReader,
+  from: number,
+  end: number,
+  probes: Probes,
+): Promise<UlogGpsFix | undefined> {
+  let pos = from;
+  while (pos + 3 <= end) {
+    pos = stepWindow(reader, pos, end, probes.has);
+    if (pos + 3 > end) break;
+    const head = await reader.get(pos, Math.min(5, end - pos));
+    if (!head) break;
+    const size = (head[0] as number) | ((head[1] as number) << 8);
+    const type = head[2] as number;
+    if (KNOWN[type] !== 1) {
+      // As the walk resynchronises after an unknown type: at the next sync message.
+      const magic = await reader.find(SYNC_MAGIC, pos + 1, end);
+      pos = magic - 3 > pos ? magic - 3 : end;
+      continue;
+    }
+    const next = pos + 3 + size;
+    if (next > end) break;
+    if (type === MSG.addSubscription) {
+      const body = await reader.get(pos + 3, size);
+      if (body) probes.subscribe(body);
+    } else if (type === MSG.data && size >= 2 && head.byteLength >= 5) {
+      const msgId = (head[3] as number) | ((head[4] as number) << 8);
+      const fix = await timeAt(reader, pos, size, probes.of.get(msgId));
+      if (fix) return fix;
+    }
+    pos = next;
+  }
+  return undefined;
+}
+
+/**
+ * The messages from `from` whose header and msg_id the window holds and that need no read:
+ * every known type but subscriptions and data messages of a GPS msg_id. Returns where it
+ * stopped.
+ */
+function stepWindow(reader: ChunkReader, from: number, end: number, gps: Uint8Array): number {
+  const w = reader.window;
+  const base = reader.windowStart;
+  const last = Math.min(base + w.byteLength - 5, end - 3);
+  let pos = from;
+  if (pos < base) return pos;
+  while (pos <= last) {
+    const h = pos - base;
+    const size = (w[h] as number) | ((w[h + 1] as number) << 8);
+    const type = w[h + 2] as number;
+    if (KNOWN[type] !== 1 || type === MSG.addSubscription || pos + 3 + size > end) break;
+    if (type === MSG.data && size >= 2 && gps[(w[h + 3] as number) | ((w[h + 4] as number) << 8)]) {
+      break;
+    }
+    pos += 3 + size;
+  }
+  return pos;
+}
+
+/** The GPS time of the data message at `pos` when it is long enough to hold one and does. */
+async function timeAt(
+  reader: ChunkReader,
+  pos: number,
+  size: number,
+  probe: GpsProbe | undefined,
+): Promise<UlogGpsFix | undefined> {
+  if (!probe || probe.offset + 8 > size - 2) return undefined;
+  const bytes = await reader.get(pos + 5 + probe.offset, 8);
+  const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
+  if (usec === 0n) return undefined;
+  return {
+    messageName: probe.messageName,
+    multiId: probe.multiId,
+    timeUtcUsec: usec.toString(),
+    offset: pos,
+  };
+}
