@@ -3,7 +3,8 @@
  * the parts a worker is given at once (`depth`); a worker gets parts even when this thread
  * reads its own with no wait on the event loop (blocking reads), when the worker's "loaded"
  * message could otherwise never be seen; the parts of a worker that ends are read here;
- * with more results allowed ahead (`ahead`), this thread reads on past a slow worker.
+ * with more results allowed ahead (`ahead`), this thread reads on past a slow worker; a
+ * pool kept open after a read (`close: false`) gives its loaded workers to the next read.
  */
 import { describe, expect, test } from 'vitest';
 import { runOrdered, startWorkers } from '../../src/values/index.js';
@@ -80,5 +81,40 @@ describe('runOrdered', () => {
     // It ends at its fifth part: every part still comes back once, in order (run() checks).
     const got = await run(300, 2, { tag: 'b', dieAt: 5 });
     expect(got.filter((r) => r.by === 'worker b').length).toBe(4);
+  }, 30_000);
+
+  test("a pool kept open (close: false) serves the next read, its workers with that read's input", async () => {
+    const pool = startWorkers(WORKER, 1);
+    const loaded = new Promise<void>((resolve) => {
+      pool.slots[0]?.worker.on('message', (m: object) => {
+        if ('ready' in m) resolve();
+      });
+    });
+    const read = async (tag: string, close: boolean) => {
+      const got: Array<{ part: number; by: string }> = [];
+      await runOrdered({
+        pool,
+        input: { tag },
+        parts: Array.from({ length: 200 }, (_, k) => k),
+        ...(close ? {} : { close }),
+        here: async (part: number) => {
+          await loaded;
+          busy(4);
+          return { part, by: 'here' };
+        },
+        onResult: (r: { part: number; by: string }) => {
+          got.push(r);
+        },
+      });
+      expect(got.map((r) => r.part)).toEqual(Array.from({ length: 200 }, (_, k) => k));
+      return got;
+    };
+    const first = await read('d', false);
+    expect(first.some((r) => r.by === 'worker d')).toBe(true);
+    // The ULog check's pool: the inspection walk, then the values, with other inputs.
+    const second = await read('e', true);
+    expect(second.some((r) => r.by === 'worker e')).toBe(true);
+    expect(second.some((r) => r.by === 'worker d')).toBe(false);
+    expect(pool.slots.every((slot) => slot.dead)).toBe(true);
   }, 30_000);
 });
