@@ -136,10 +136,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function sharedWalk(path: string, jobs: number, least: number): Promise<UlogProfile> {
+function sharedWalk(
+  path: string,
+  jobs: number,
+  least: number,
+  onProgress?: (done: number) => void,
+): Promise<UlogProfile> {
   const pool = pools.get(jobs) as WorkerPool;
+  const shared = { pool, path, jobs, least };
   return readThroughTurns(path, (s) =>
-    inspectUlogSource(s, { shared: { pool, path, jobs, least } }),
+    inspectUlogSource(s, { shared, ...(onProgress ? { onProgress } : {}) }),
   );
 }
 
@@ -176,7 +182,12 @@ describe('the inspection walk shared by threads', () => {
     const one = await inspectUlog(path);
     expect(one.gps).toMatchObject({ messageName: 'sensor_gps', multiId: 1 });
     expect(one.gps?.timeUtcUsec).toBe(String(1e15 + 60));
-    const shared = await sharedWalk(path, 2, 64);
+    const done: number[] = [];
+    const shared = await sharedWalk(path, 2, 64, (d) => done.push(d));
     expect(comparable(shared)).toEqual(comparable(one));
+    // Progress as each range is joined (16 ranges), never back, up to the file's end.
+    expect(done.length).toBeGreaterThan(8);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(done.at(-1)).toBe(shared.file.size);
   });
 });

@@ -68,11 +68,12 @@ export async function walkPartsInRanges(
   for (const [s, e] of parts) {
     const cuts = await cutsOf(reader, s, e, shared);
     // A part too small to share is walked here, as one walk does.
-    const stop = cuts.length < 2 ? await walker.walk(s, e) : await walkRanges(walker, cuts, shared);
+    const progress = (at: number) => onProgress?.(at, reader.size);
+    const stop =
+      cuts.length < 2 ? await walker.walk(s, e) : await walkRanges(walker, cuts, shared, progress);
     if (walker.inexact) return undefined;
     ranged ||= cuts.length > 1;
     stops.push(stop);
-    onProgress?.(e, reader.size);
   }
   if (!ranged) return stops;
   const scan = walker.scan;
@@ -91,6 +92,7 @@ async function walkRanges(
   walker: UlogWalker,
   cuts: UlogScanRange[],
   shared: SharedWalk,
+  onProgress: (at: number) => void,
 ): Promise<number> {
   const input: UlogScanInput = { path: shared.path, scan: true };
   const here = (range: UlogScanRange) => scanHere(input, range);
@@ -104,6 +106,7 @@ async function walkRanges(
     here,
     close: false,
     async onResult(result, range) {
+      onProgress(range.end);
       if (stopped || at >= range.end) return;
       const r = result.start === at ? result : await here({ ...range, start: at });
       walker.takeRange(r);
