@@ -18,6 +18,8 @@ import {
   inspectUlogSource,
   type UlogProfile,
 } from '../../src/formats/ulog/inspect.js';
+import { CHUNK } from '../../src/formats/ulog/reader.js';
+import { memorySource } from '../../src/inspect/byte-source.js';
 import { readThroughTurns, type WorkerPool } from '../../src/values/ordered-pool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-ulog-shared-'));
@@ -189,5 +191,38 @@ describe('the inspection walk shared by threads', () => {
     expect(done.length).toBeGreaterThan(8);
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(done.at(-1)).toBe(shared.file.size);
+  });
+
+  test('reads a GPS time in a message across a window\'s end, in one walk and after shared ranges', async () => {
+    const TIME = 1_700_000_000_000_000n;
+    // A zero time first (a time is still wanted), logged text up to `target`, the time there.
+    const logWithGpsAt = (target: (subscribedAt: number) => number) => {
+      const w = new UlogWriter();
+      w.format(FORMATS[1] as FormatSpec);
+      const subscribedAt = w.length;
+      w.subscribe(0, 0, 'sensor_gps').data(0, body(16, 1n, [[8, 0n]]));
+      const at = target(subscribedAt);
+      while (w.length < at) {
+        const left = at - w.length;
+        w.log(6, 2n, 'x'.repeat((left > 60_024 ? 60_012 : left) - 12));
+      }
+      w.data(0, body(16, 3n, [[8, TIME]])).log(6, 4n, 'after');
+      for (let i = 0; i < 2; i++) w.log(6, 5n, 'y'.repeat(30_000));
+      return w.bytes();
+    };
+    // Across the header (3 bytes), the msg_id (to 5), the time (13 to 21) and at the end (21).
+    for (const k of [0, 1, 3, 4, 5, 6, 12, 13, 14, 20, 21, 22]) {
+      // One walk's first window is the file's first CHUNK bytes.
+      const walked = logWithGpsAt(() => CHUNK - k);
+      const one = await inspectUlogSource(memorySource(walked, 'x.ulg'));
+      expect([one.gps?.offset, one.gps?.timeUtcUsec]).toEqual([CHUNK - k, String(TIME)]);
+      // After shared ranges, the time is looked for in windows from the GPS subscription on.
+      const bytes = logWithGpsAt((from) => from + CHUNK - k);
+      const path = join(dir, `gps-${k}.ulg`);
+      writeFileSync(path, bytes);
+      const shared = await sharedWalk(path, 2, 65_536);
+      expect(comparable(shared)).toEqual(comparable(await inspectUlog(path)));
+      expect(shared.gps?.timeUtcUsec).toBe(String(TIME));
+    }
   });
 });

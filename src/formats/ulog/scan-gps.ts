@@ -20,6 +20,8 @@ for (const t of Object.values(MSG)) KNOWN[t] = 1;
 class Probes {
   readonly has = new Uint8Array(0x10000);
   readonly of = new Map<number, GpsProbe>();
+  /** The first time found. */
+  fix: UlogGpsFix | undefined;
   constructor(readonly formats: ReadonlyMap<string, UlogFormat>) {}
 
   /** A subscription message's bytes after its header, as `UlogWalker` reads them. */
@@ -62,7 +64,8 @@ async function stepPart(
 ): Promise<UlogGpsFix | undefined> {
   let pos = from;
   while (pos + 3 <= end) {
-    pos = stepWindow(reader, pos, end, probes.has);
+    pos = stepWindow(reader, pos, end, probes);
+    if (probes.fix) return probes.fix;
     if (pos + 3 > end) break;
     const head = await reader.get(pos, Math.min(5, end - pos));
     if (!head) break;
@@ -91,26 +94,53 @@ async function stepPart(
 
 /**
  * The messages from `from` whose header and msg_id the window holds and that need no read:
- * every known type but subscriptions and data messages of a GPS msg_id. Returns where it
- * stopped.
+ * every known type but subscriptions, and data messages of a GPS msg_id when the window
+ * holds them whole (their time read here: a found one goes to `probes.fix`). Returns where
+ * it stopped.
  */
-function stepWindow(reader: ChunkReader, from: number, end: number, gps: Uint8Array): number {
+function stepWindow(reader: ChunkReader, from: number, end: number, probes: Probes): number {
   const w = reader.window;
   const base = reader.windowStart;
   const last = Math.min(base + w.byteLength - 5, end - 3);
+  const gps = probes.has;
   let pos = from;
   if (pos < base) return pos;
   while (pos <= last) {
     const h = pos - base;
     const size = (w[h] as number) | ((w[h + 1] as number) << 8);
     const type = w[h + 2] as number;
-    if (KNOWN[type] !== 1 || type === MSG.addSubscription || pos + 3 + size > end) break;
-    if (type === MSG.data && size >= 2 && gps[(w[h + 3] as number) | ((w[h + 4] as number) << 8)]) {
-      break;
+    const next = pos + 3 + size;
+    if (KNOWN[type] !== 1 || type === MSG.addSubscription || next > end) break;
+    if (type === MSG.data && size >= 2) {
+      const msgId = (w[h + 3] as number) | ((w[h + 4] as number) << 8);
+      if (gps[msgId] === 1) {
+        if (next - base > w.byteLength) break;
+        const fix = timeIn(w, h, pos, size, probes.of.get(msgId));
+        if (fix) {
+          probes.fix = fix;
+          return pos;
+        }
+      }
     }
-    pos += 3 + size;
+    pos = next;
   }
   return pos;
+}
+
+/** The GPS time of the data message at `h` in `w` (held whole), as `timeAt` reads it. */
+function timeIn(
+  w: Uint8Array,
+  h: number,
+  pos: number,
+  size: number,
+  probe: GpsProbe | undefined,
+): UlogGpsFix | undefined {
+  if (!probe || probe.offset + 8 > size - 2) return undefined;
+  const o = h + 5 + probe.offset;
+  let any = 0;
+  for (let k = 0; k < 8; k++) any |= w[o + k] as number;
+  if (any === 0) return undefined;
+  return fixOf(probe, view(w).getBigUint64(o, true), pos);
 }
 
 /** The GPS time of the data message at `pos` when it is long enough to hold one and does. */
@@ -124,6 +154,10 @@ async function timeAt(
   const bytes = await reader.get(pos + 5 + probe.offset, 8);
   const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
   if (usec === 0n) return undefined;
+  return fixOf(probe, usec, pos);
+}
+
+function fixOf(probe: GpsProbe, usec: bigint, pos: number): UlogGpsFix {
   return {
     messageName: probe.messageName,
     multiId: probe.multiId,
