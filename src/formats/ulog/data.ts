@@ -8,7 +8,7 @@
  * which a logger may leave out). One window of 1 MiB is held at a time.
  */
 import { type ChunkReader, text, view } from './reader.js';
-import { MSG } from './scan.js';
+import { MSG } from './scan-model.js';
 
 export interface UlogDataHandlers {
   /**

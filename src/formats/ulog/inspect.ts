@@ -44,6 +44,8 @@ import {
   type UlogLeaf,
 } from './format.js';
 import { ChunkReader, text, view } from './reader.js';
+import { UlogWalker } from './scan.js';
+import { type SharedWalk, walkPartsInRanges } from './scan-jobs.js';
 import {
   emptyScan,
   type UlogFlags,
@@ -53,9 +55,7 @@ import {
   type UlogParameter,
   type UlogScan,
   type UlogSubscription,
-  UlogWalker,
-} from './scan.js';
-import { type SharedWalk, walkPartsInRanges } from './scan-jobs.js';
+} from './scan-model.js';
 import { scalarAt } from './values.js';
 
 export type { UlogDataHandlers, UlogSizes } from './data.js';
@@ -67,7 +67,7 @@ export type {
   UlogMultiInfo,
   UlogParameter,
   UlogSubscription,
-} from './scan.js';
+} from './scan-model.js';
 export type { UlogScalar, UlogValue } from './values.js';
 
 /** The magic at the start of every ULog file (the version byte follows). */

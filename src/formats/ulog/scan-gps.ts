@@ -10,7 +10,7 @@
  */
 import type { UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
-import { type GpsProbe, gpsProbeOf, MSG, SYNC_MAGIC, type UlogGpsFix } from './scan.js';
+import { type GpsProbe, gpsProbeOf, MSG, SYNC_MAGIC, type UlogGpsFix } from './scan-model.js';
 
 /** 1 at each known message type. */
 const KNOWN = new Uint8Array(256);

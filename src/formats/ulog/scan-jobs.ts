@@ -21,8 +21,9 @@
 import { readThroughTurns, runOrdered, type WorkerPool } from '../../values/index.js';
 import { boundary } from './data.js';
 import { ChunkReader } from './reader.js';
-import type { UlogScan, UlogWalker } from './scan.js';
+import type { UlogWalker } from './scan.js';
 import { firstGpsTime } from './scan-gps.js';
+import type { UlogScan } from './scan-model.js';
 import { scanUlogRange, type UlogRangeScan } from './scan-range.js';
 
 /** Ranges a thread, and the least bytes a range (as check-jobs.ts cuts the values' ranges). */

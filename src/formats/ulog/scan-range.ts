@@ -16,7 +16,7 @@
  * the range before stopped walks the messages the whole walk would.
  */
 import type { ChunkReader } from './reader.js';
-import { MSG, SYNC_MAGIC, type UlogDamage } from './scan.js';
+import { MSG, SYNC_MAGIC, type UlogDamage } from './scan-model.js';
 
 /** Data messages of one msg_id between two subscriptions to it (or a range's ends). */
 export interface UlogSegment {

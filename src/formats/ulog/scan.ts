@@ -4,27 +4,18 @@
  * Only the first two bytes of a `D` message (its msg_id, to count it) and, until one is
  * found, the `time_utc_usec` field of a GPS message are looked at.
  */
-import { fieldOffset, messageSizes, parseFormat, type UlogFormat } from './format.js';
+import { messageSizes, parseFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
+import {
+  type GpsProbe,
+  gpsProbeOf,
+  MSG,
+  SYNC_MAGIC,
+  type UlogScan,
+  type UlogSubscription,
+} from './scan-model.js';
 import type { UlogRangeScan, UlogSegment } from './scan-range.js';
 import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
-
-/** Message types, by their one-letter code. */
-export const MSG = {
-  flagBits: 0x42, // B
-  format: 0x46, // F
-  info: 0x49, // I
-  multiInfo: 0x4d, // M
-  parameter: 0x50, // P
-  defaultParameter: 0x51, // Q
-  addSubscription: 0x41, // A
-  removeSubscription: 0x52, // R
-  data: 0x44, // D
-  log: 0x4c, // L
-  taggedLog: 0x43, // C
-  sync: 0x53, // S
-  dropout: 0x4f, // O
-} as const;
 
 /** 1 at each known message type: a table lookup per message. */
 const KNOWN = new Uint8Array(256);
@@ -44,139 +35,6 @@ const DATA_SECTION = new Set<number>([
   MSG.sync,
   MSG.dropout,
 ]);
-
-/** The magic of a sync message, used to find the next whole message after damage. */
-export const SYNC_MAGIC = [0x2f, 0x73, 0x13, 0x20, 0x25, 0x0c, 0xbb, 0x12] as const;
-
-/** GPS messages whose `time_utc_usec` gives a log its absolute time. */
-export const GPS_MESSAGES = ['vehicle_gps_position', 'sensor_gps'] as const;
-
-export interface UlogFlags {
-  compat: number[];
-  incompat: number[];
-  /** File offsets (decimal strings) of appended data; "0" when unused. */
-  appendedOffsets: string[];
-}
-
-export interface UlogInfo {
-  key: string;
-  type: string;
-  value: UlogValue;
-}
-export interface UlogMultiInfo {
-  key: string;
-  type: string;
-  values: UlogValue[];
-}
-export interface UlogParameter {
-  name: string;
-  /** `int32_t` or `float` as the format says; any other type is read too, as pyulog does. */
-  type: string;
-  value: UlogValue;
-  /** Default parameters: bit 0 the system-wide default, bit 1 the current configuration's. */
-  defaultTypes?: number;
-}
-export interface UlogSubscription {
-  msgId: number;
-  multiId: number;
-  messageName: string;
-  /** Offset of the `A` message. */
-  offset: number;
-  /** Data messages seen for it. */
-  messages: number;
-}
-export interface UlogGpsFix {
-  messageName: string;
-  multiId: number;
-  /** Microseconds since 1970 (decimal string), from the first GPS message that had one. */
-  timeUtcUsec: string;
-  /** Offset of that data message. */
-  offset: number;
-}
-/** Something in the file that is not what the format says: where, what, and what the walk did. */
-export interface UlogDamage {
-  offset: number;
-  what: string;
-  kind: 'unknown_type' | 'malformed' | 'truncated' | 'unknown_msg_id' | 'bad_format';
-}
-
-/** What the walk collected. */
-export interface UlogScan {
-  version: number;
-  timestamp: string;
-  flags?: UlogFlags;
-  formats: Map<string, UlogFormat>;
-  info: UlogInfo[];
-  multiInfo: UlogMultiInfo[];
-  parameters: UlogParameter[];
-  defaultParameters: UlogParameter[];
-  /** Parameters set again in the data section. */
-  changedParameters: string[];
-  subscriptions: Map<number, UlogSubscription>;
-  /** Offset of the first data-section message (the end of the definitions). */
-  dataStart?: number;
-  /** [start, end) of each appended part that was read. */
-  appended: Array<[number, number]>;
-  logs: number;
-  taggedLogs: Map<number, number>;
-  messages: number;
-  dataMessages: number;
-  dropouts: number;
-  gps?: UlogGpsFix;
-  damage: UlogDamage[];
-  /** D messages whose msg_id no subscription announced, by msg_id. */
-  unknownMsgIds: Map<number, { count: number; offset: number }>;
-  /**
-   * Data messages of a size their format does not allow (shorter than it without its end
-   * padding, or longer than it whole; pyulog drops them as corrupt), by msg_id.
-   */
-  badSizes: Map<number, { count: number; offset: number; min: number; max: number }>;
-}
-
-export function emptyScan(version: number, timestamp: string): UlogScan {
-  return {
-    version,
-    timestamp,
-    formats: new Map(),
-    info: [],
-    multiInfo: [],
-    parameters: [],
-    defaultParameters: [],
-    changedParameters: [],
-    subscriptions: new Map(),
-    appended: [],
-    logs: 0,
-    taggedLogs: new Map(),
-    messages: 0,
-    dataMessages: 0,
-    dropouts: 0,
-    damage: [],
-    unknownMsgIds: new Map(),
-    badSizes: new Map(),
-  };
-}
-
-/** Where the time sits in a subscribed GPS message (after its msg_id). */
-export interface GpsProbe {
-  offset: number;
-  messageName: string;
-  multiId: number;
-}
-
-/**
- * The probe of a subscription to `messageName`: a GPS message whose format has a uint64
- * `time_utc_usec`; undefined for any other.
- */
-export function gpsProbeOf(
-  messageName: string,
-  multiId: number,
-  formats: ReadonlyMap<string, UlogFormat>,
-): GpsProbe | undefined {
-  if (!(GPS_MESSAGES as readonly string[]).includes(messageName)) return undefined;
-  const format = formats.get(messageName);
-  const at = format && fieldOffset(format, 'time_utc_usec', formats);
-  return at?.type === 'uint64_t' ? { offset: at.offset, messageName, multiId } : undefined;
-}
 
 /** One walk over the messages between two offsets; state shared across the parts of a file. */
 export class UlogWalker {
