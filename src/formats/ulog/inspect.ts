@@ -144,8 +144,11 @@ export async function inspectUlogSource(
   const stops = options.shared
     ? await walkPartsInRanges(walker, reader, parts, options.shared, options.onProgress)
     : await walkParts(walker, parts);
-  // What only one walk decides: the file is walked again, by one.
-  if (!stops) return inspectUlogSource(source, { ...options, shared: undefined });
+  if (!stops) {
+    // What only one walk decides: the file is walked again, by one, once no read is pending.
+    await reader.settle();
+    return inspectUlogSource(source, { ...options, shared: undefined });
+  }
   for (const [i, [start, end]] of parts.entries()) {
     const stopped = stops[i] as number;
     if (i > 0) scan.appended.push([start, end]);
@@ -165,10 +168,7 @@ export async function inspectUlogSource(
 }
 
 /** Walks the data parts in this thread, one after the other; where each walk stopped. */
-async function walkParts(
-  walker: UlogWalker,
-  parts: ReadonlyArray<readonly [number, number]>,
-): Promise<number[]> {
+async function walkParts(walker: UlogWalker, parts: Array<[number, number]>): Promise<number[]> {
   const stops: number[] = [];
   for (const [start, end] of parts) stops.push(await walker.walk(start, end));
   return stops;
