@@ -16,7 +16,7 @@
  *
  * bench/ulog's 1 GB (21 M messages), the inspection alone, in one process after a first run
  * of each: one walk 0.52-0.56 s, two jobs 0.27-0.29 s. `check --full` at two jobs went from
- * 1.22x one job's speed to 1.55-1.68x (three runs each).
+ * 1.22x one job's speed to 1.38-1.74x (six alternated pairs, median 1.62x).
  */
 import { readThroughTurns, runOrdered, type WorkerPool } from '../../values/index.js';
 import { boundary } from './data.js';
