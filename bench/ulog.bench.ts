@@ -138,7 +138,8 @@ function block(t0: bigint, fix: boolean): { bytes: Uint8Array; end: bigint } {
     for (const [id, [name, , perRound]] of SUBS.entries()) {
       for (let k = 0; k < perRound; k++) {
         t += 250n;
-        const utc = id === GPS_ID && fix ? [[8, 1_714_564_800_000_000n + t] as [number, bigint]] : [];
+        const utc =
+          id === GPS_ID && fix ? [[8, 1_714_564_800_000_000n + t] as [number, bigint]] : [];
         w.data(id, body(sizeOf(name, FORMATS), t, utc));
       }
     }

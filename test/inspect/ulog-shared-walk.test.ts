@@ -193,7 +193,7 @@ describe('the inspection walk shared by threads', () => {
     expect(done.at(-1)).toBe(shared.file.size);
   });
 
-  test('reads a GPS time in a message across a window\'s end, in one walk and after shared ranges', async () => {
+  test("reads a GPS time in a message across a window's end, in one walk and after shared ranges", async () => {
     const TIME = 1_700_000_000_000_000n;
     // A zero time first (a time is still wanted), logged text up to `target`, the time there.
     const logWithGpsAt = (target: (subscribedAt: number) => number) => {

@@ -135,15 +135,11 @@ export async function scanUlogRange(
   while (pos < end && pos + 3 <= partEnd) {
     pos = walkWindow(reader, pos, end, partEnd, segments, out);
     if (pos >= end || pos + 3 > partEnd) break;
-    let w = reader.window;
-    let at = pos - reader.windowStart;
-    if (at < 0 || at + 5 > w.byteLength) {
-      if (!(await reader.get(pos, Math.min(5, partEnd - pos)))) break;
-      w = reader.window;
-      at = pos - reader.windowStart;
-    }
-    const size = (w[at] as number) | ((w[at + 1] as number) << 8);
-    const type = w[at + 2] as number;
+    // A message the window's walk left: rare in the data (subscriptions, tagged logs, damage).
+    const head = await reader.get(pos, Math.min(5, partEnd - pos));
+    if (!head) break;
+    const size = (head[0] as number) | ((head[1] as number) << 8);
+    const type = head[2] as number;
     if (KNOWN[type] !== 1) {
       pos = await resync(reader, pos, partEnd, type, out);
       continue;
