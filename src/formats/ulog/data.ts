@@ -8,7 +8,7 @@
  * which a logger may leave out). One window of 1 MiB is held at a time.
  */
 import { type ChunkReader, text, view } from './reader.js';
-import { MSG } from './scan-model.js';
+import { KNOWN, MSG } from './scan-model.js';
 
 export interface UlogDataHandlers {
   /**
@@ -40,13 +40,6 @@ const CHAIN = 16;
 const MAX_MESSAGE = 3 + 0xffff;
 /** How far past a range's start a message boundary is searched for. */
 const RESYNC_REACH = 1 << 20;
-/**
- * 1 at each known message type: a table lookup per message, where a Set's or a Map's cost
- * counts on files of millions of messages (see wantedOf).
- */
-const KNOWN = new Uint8Array(256);
-for (const t of Object.values(MSG)) KNOWN[t] = 1;
-
 /** 1 at each msg_id of `sizes`, up to the largest (a msg_id past it reads as undefined). */
 function wantedOf(sizes: UlogSizes): Uint8Array {
   let last = 0;

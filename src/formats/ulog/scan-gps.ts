@@ -10,11 +10,14 @@
  */
 import type { UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
-import { type GpsProbe, gpsProbeOf, MSG, SYNC_MAGIC, type UlogGpsFix } from './scan-model.js';
-
-/** 1 at each known message type. */
-const KNOWN = new Uint8Array(256);
-for (const t of Object.values(MSG)) KNOWN[t] = 1;
+import {
+  type GpsProbe,
+  gpsProbeOf,
+  KNOWN,
+  MSG,
+  resyncAfter,
+  type UlogGpsFix,
+} from './scan-model.js';
 
 /** The GPS msg_ids as the walk holds them at a message: a later GPS subscription replaces one. */
 class Probes {
@@ -73,8 +76,7 @@ async function stepPart(
     const type = head[2] as number;
     if (KNOWN[type] !== 1) {
       // As the walk resynchronises after an unknown type: at the next sync message.
-      const magic = await reader.find(SYNC_MAGIC, pos + 1, end);
-      pos = magic - 3 > pos ? magic - 3 : end;
+      pos = (await resyncAfter(reader, pos, end, type)).next;
       continue;
     }
     const next = pos + 3 + size;

@@ -4,6 +4,7 @@
  * data walk (data.ts).
  */
 import { fieldOffset, type UlogFormat } from './format.js';
+import type { ChunkReader } from './reader.js';
 import type { UlogValue } from './values.js';
 
 /** Message types, by their one-letter code. */
@@ -22,6 +23,26 @@ export const MSG = {
   sync: 0x53, // S
   dropout: 0x4f, // O
 } as const;
+
+/**
+ * 1 at each known message type: a table lookup per message, where a Set's or a Map's cost
+ * counts on files of millions of messages.
+ */
+export const KNOWN = new Uint8Array(256);
+for (const t of Object.values(MSG)) KNOWN[t] = 1;
+
+/** 1 at each type of the data section: the first one ends the definitions. */
+export const DATA_SECTION = new Uint8Array(256);
+for (const t of [
+  MSG.addSubscription,
+  MSG.removeSubscription,
+  MSG.data,
+  MSG.log,
+  MSG.taggedLog,
+  MSG.sync,
+  MSG.dropout,
+])
+  DATA_SECTION[t] = 1;
 
 /** The magic of a sync message, used to find the next whole message after damage. */
 export const SYNC_MAGIC = [0x2f, 0x73, 0x13, 0x20, 0x25, 0x0c, 0xbb, 0x12] as const;
@@ -154,4 +175,30 @@ export function gpsProbeOf(
   const format = formats.get(messageName);
   const at = format && fieldOffset(format, 'time_utc_usec', formats);
   return at?.type === 'uint64_t' ? { offset: at.offset, messageName, multiId } : undefined;
+}
+
+/**
+ * After an unknown message type at `pos`: where a walk goes on (the next sync message, as
+ * the platform's own reader does, or `end` when none follows) and the damage it notes.
+ */
+export async function resyncAfter(
+  reader: ChunkReader,
+  pos: number,
+  end: number,
+  type: number,
+): Promise<{ next: number; damage: UlogDamage }> {
+  const magic = await reader.find(SYNC_MAGIC, pos + 1, end);
+  const sync = magic >= 3 ? magic - 3 : -1;
+  const what = `unknown message type 0x${type.toString(16).padStart(2, '0')}`;
+  return {
+    next: sync > pos ? sync : end,
+    damage: {
+      offset: pos,
+      kind: 'unknown_type',
+      what:
+        sync > pos
+          ? `${what}; skipped ${sync - pos} bytes to the next sync message at ${sync}`
+          : `${what}; no sync message follows, the rest (${end - pos} bytes) was not read`,
+    },
+  };
 }

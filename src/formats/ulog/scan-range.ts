@@ -16,7 +16,7 @@
  * the range before stopped walks the messages the whole walk would.
  */
 import type { ChunkReader } from './reader.js';
-import { MSG, SYNC_MAGIC, type UlogDamage } from './scan-model.js';
+import { DATA_SECTION, KNOWN, MSG, resyncAfter, type UlogDamage } from './scan-model.js';
 
 /** Data messages of one msg_id between two subscriptions to it (or a range's ends). */
 export interface UlogSegment {
@@ -49,23 +49,9 @@ export interface UlogRangeScan {
   entries: UlogRangeEntry[];
 }
 
-/** Messages of a known type, 1 at each. */
-const KNOWN = new Uint8Array(256);
-for (const t of Object.values(MSG)) KNOWN[t] = 1;
 /** The types only counted: as scan.ts counts them. */
 const COUNTED = new Uint8Array(256);
 for (const t of [MSG.log, MSG.dropout, MSG.sync, MSG.removeSubscription]) COUNTED[t] = 1;
-const DATA_SECTION = new Uint8Array(256);
-for (const t of [
-  MSG.addSubscription,
-  MSG.removeSubscription,
-  MSG.data,
-  MSG.log,
-  MSG.taggedLog,
-  MSG.sync,
-  MSG.dropout,
-])
-  DATA_SECTION[t] = 1;
 
 /** The counts of one range's data messages by msg_id, open until a subscription or the end. */
 class Segments {
@@ -141,7 +127,9 @@ export async function scanUlogRange(
     const size = (head[0] as number) | ((head[1] as number) << 8);
     const type = head[2] as number;
     if (KNOWN[type] !== 1) {
-      pos = await resync(reader, pos, partEnd, type, out);
+      const { next, damage } = await resyncAfter(reader, pos, partEnd, type);
+      out.entries.push({ kind: 'damage', damage });
+      pos = next;
       continue;
     }
     const next = pos + 3 + size;
@@ -246,29 +234,4 @@ async function slowMessage(
     }
     out.entries.push({ kind: 'message', type, pos, body: body.slice() });
   }
-}
-
-/** After an unknown type at `pos`: the next sync message, as scan.ts `#resync` does. */
-async function resync(
-  reader: ChunkReader,
-  pos: number,
-  end: number,
-  type: number,
-  out: UlogRangeScan,
-): Promise<number> {
-  const magic = await reader.find(SYNC_MAGIC, pos + 1, end);
-  const sync = magic >= 3 ? magic - 3 : -1;
-  const what = `unknown message type 0x${type.toString(16).padStart(2, '0')}`;
-  out.entries.push({
-    kind: 'damage',
-    damage: {
-      offset: pos,
-      kind: 'unknown_type',
-      what:
-        sync > pos
-          ? `${what}; skipped ${sync - pos} bytes to the next sync message at ${sync}`
-          : `${what}; no sync message follows, the rest (${end - pos} bytes) was not read`,
-    },
-  });
-  return sync > pos ? sync : end;
 }

@@ -7,34 +7,24 @@
 import { messageSizes, parseFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
 import {
+  DATA_SECTION,
   type GpsProbe,
   gpsProbeOf,
+  KNOWN,
   MSG,
-  SYNC_MAGIC,
+  resyncAfter,
   type UlogScan,
   type UlogSubscription,
 } from './scan-model.js';
 import type { UlogRangeScan, UlogSegment } from './scan-range.js';
 import { decodeValue, parseKey, typeText, type UlogValue } from './values.js';
 
-/** 1 at each known message type: a table lookup per message. */
-const KNOWN = new Uint8Array(256);
-for (const t of Object.values(MSG)) KNOWN[t] = 1;
 /**
  * 1 at the types a window's walk only counts (#walkWindow): data, untagged logs, dropouts,
  * syncs and removed subscriptions. Tagged logs (their tag read) and the rest go through `walk`.
  */
 const COUNTED = new Uint8Array(256);
 for (const t of [MSG.data, MSG.log, MSG.dropout, MSG.sync, MSG.removeSubscription]) COUNTED[t] = 1;
-const DATA_SECTION = new Set<number>([
-  MSG.addSubscription,
-  MSG.removeSubscription,
-  MSG.data,
-  MSG.log,
-  MSG.taggedLog,
-  MSG.sync,
-  MSG.dropout,
-]);
 
 /** One walk over the messages between two offsets; state shared across the parts of a file. */
 export class UlogWalker {
@@ -97,10 +87,12 @@ export class UlogWalker {
       const type = buf[at + 2] as number;
       const next = pos + 3 + size;
       if (KNOWN[type] !== 1) {
-        pos = await this.#resync(pos, end, `unknown message type 0x${hex(type)}`);
+        const { next: sync, damage } = await resyncAfter(reader, pos, end, type);
+        this.scan.damage.push(damage);
+        pos = sync;
         continue;
       }
-      if (next > end || (definitions && DATA_SECTION.has(type))) break;
+      if (next > end || (definitions && DATA_SECTION[type] === 1)) break;
       this.scan.messages += 1;
       if (type === MSG.data) {
         const msgId =
@@ -231,21 +223,6 @@ export class UlogWalker {
     this.#onProgress?.(pos, this.#reader.size);
   }
 
-  /** After damage at `pos`: the next sync message, as the platform's own reader does. */
-  async #resync(pos: number, end: number, what: string): Promise<number> {
-    const magic = await this.#reader.find(SYNC_MAGIC, pos + 1, end);
-    const sync = magic >= 3 ? magic - 3 : -1;
-    this.scan.damage.push({
-      offset: pos,
-      kind: 'unknown_type',
-      what:
-        sync > pos
-          ? `${what}; skipped ${sync - pos} bytes to the next sync message at ${sync}`
-          : `${what}; no sync message follows, the rest (${end - pos} bytes) was not read`,
-    });
-    return sync > pos ? sync : end;
-  }
-
   /** Counts a data message; returns the GPS probe to read when its time is still wanted. */
   #data(pos: number, size: number, msgId: number): GpsProbe | undefined {
     if (msgId < 0) {
@@ -319,7 +296,7 @@ export class UlogWalker {
 
   async #other(type: number, pos: number, size: number): Promise<void> {
     const scan = this.scan;
-    if (DATA_SECTION.has(type) && scan.dataStart === undefined) scan.dataStart = pos;
+    if (DATA_SECTION[type] === 1 && scan.dataStart === undefined) scan.dataStart = pos;
     if (type === MSG.sync || type === MSG.removeSubscription) return;
     if (type === MSG.dropout) {
       scan.dropouts += 1;
@@ -474,8 +451,4 @@ export class UlogWalker {
     this.#maxSize = max;
     this.#isGps = isGps;
   }
-}
-
-function hex(n: number): string {
-  return n.toString(16).padStart(2, '0');
 }
