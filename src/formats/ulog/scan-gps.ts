@@ -4,13 +4,15 @@
  * looks for it as it goes. A walk shared by threads (scan-jobs.ts) cannot: a range does not
  * know which msg_ids are subscribed to GPS messages, and looking at every message of every
  * msg_id that might be cost bench/ulog's 1 GB more than the second thread saved. So once the
- * ranges are joined, and only when the log subscribes to a GPS message, `firstGpsTime` steps
- * the messages again from that subscription, as the walk steps them, and reads only message
- * headers, subscriptions and the GPS messages' time until one holds a time.
+ * ranges are joined (which tells the GPS subscriptions at each range's start), and only when
+ * the log subscribes to a GPS message, `searchGps` steps a range's messages again, as the
+ * walk steps them, reading only message headers, subscriptions and the GPS messages' time
+ * until one holds a time.
  */
 import type { UlogFormat } from './format.js';
 import { type ChunkReader, text, view } from './reader.js';
 import {
+  GPS_MESSAGES,
   type GpsProbe,
   gpsProbeOf,
   KNOWN,
@@ -19,57 +21,80 @@ import {
   type UlogGpsFix,
 } from './scan-model.js';
 
+/** Where each GPS message of the definitions holds its time (`gpsProbeOf`), by name. */
+export type GpsTimeFields = Array<[string, number]>;
+
+export function gpsTimeFields(formats: ReadonlyMap<string, UlogFormat>): GpsTimeFields {
+  const out: GpsTimeFields = [];
+  for (const name of GPS_MESSAGES) {
+    const probe = gpsProbeOf(name, 0, formats);
+    if (probe) out.push([name, probe.offset]);
+  }
+  return out;
+}
+
+/**
+ * Messages to search: those from `start` (a message) that start before `until`, in the data
+ * part ending at `partEnd`, with the msg_ids subscribed to GPS messages before `start`.
+ */
+export interface GpsStretch {
+  start: number;
+  until: number;
+  partEnd: number;
+  probes: Array<[number, GpsProbe]>;
+}
+
 /** The GPS msg_ids as the walk holds them at a message: a later GPS subscription replaces one. */
 class Probes {
   readonly has = new Uint8Array(0x10000);
   readonly of = new Map<number, GpsProbe>();
+  readonly #fields: Map<string, number>;
   /** The first time found. */
   fix: UlogGpsFix | undefined;
-  constructor(readonly formats: ReadonlyMap<string, UlogFormat>) {}
+
+  constructor(fields: GpsTimeFields, probes: ReadonlyArray<[number, GpsProbe]>) {
+    this.#fields = new Map(fields);
+    for (const [msgId, probe] of probes) this.#set(msgId, probe);
+  }
 
   /** A subscription message's bytes after its header, as `UlogWalker` reads them. */
   subscribe(body: Uint8Array): void {
     if (body.byteLength < 4) return;
     const msgId = (body[1] as number) | ((body[2] as number) << 8);
-    const probe = gpsProbeOf(text(body.subarray(3)), body[0] as number, this.formats);
-    if (!probe) return;
+    const messageName = text(body.subarray(3));
+    const offset = this.#fields.get(messageName);
+    if (offset !== undefined) this.#set(msgId, { offset, messageName, multiId: body[0] as number });
+  }
+
+  #set(msgId: number, probe: GpsProbe): void {
     this.has[msgId] = 1;
     this.of.set(msgId, probe);
   }
 }
 
-/**
- * The first GPS time in the data parts (each [start, end), in file order), stepping from
- * `from` (the first subscription to a GPS message: none is subscribed before it) with the
- * formats of the definitions.
- */
-export async function firstGpsTime(
+/** The first GPS time in a stretch of messages, or undefined. */
+export function searchGps(
   reader: ChunkReader,
-  parts: ReadonlyArray<readonly [number, number]>,
-  from: number,
-  formats: ReadonlyMap<string, UlogFormat>,
+  stretch: GpsStretch,
+  fields: GpsTimeFields,
 ): Promise<UlogGpsFix | undefined> {
-  const probes = new Probes(formats);
-  for (const [start, end] of parts) {
-    if (end <= from) continue;
-    const fix = await stepPart(reader, Math.max(start, from), end, probes);
-    if (fix) return fix;
-  }
-  return undefined;
+  const probes = new Probes(fields, stretch.probes);
+  return stepPart(reader, stretch.start, stretch.until, stretch.partEnd, probes);
 }
 
-/** Steps the messages of a part from `pos` as the walk does, until a GPS time. */
+/** Steps the messages from `from` before `until` as the walk does, until a GPS time. */
 async function stepPart(
   reader: ChunkReader,
   from: number,
+  until: number,
   end: number,
   probes: Probes,
 ): Promise<UlogGpsFix | undefined> {
   let pos = from;
-  while (pos + 3 <= end) {
-    pos = stepWindow(reader, pos, end, probes);
+  while (pos < until && pos + 3 <= end) {
+    pos = stepWindow(reader, pos, until, end, probes);
     if (probes.fix) return probes.fix;
-    if (pos + 3 > end) break;
+    if (pos >= until || pos + 3 > end) break;
     const head = await reader.get(pos, Math.min(5, end - pos));
     if (!head) break;
     const size = (head[0] as number) | ((head[1] as number) << 8);
@@ -95,15 +120,21 @@ async function stepPart(
 }
 
 /**
- * The messages from `from` whose header and msg_id the window holds and that need no read:
- * every known type but subscriptions, and data messages of a GPS msg_id when the window
- * holds them whole (their time read here: a found one goes to `probes.fix`). Returns where
- * it stopped.
+ * The messages from `from` (before `until`) whose header and msg_id the window holds and
+ * that need no read: every known type but subscriptions, and data messages of a GPS msg_id
+ * when the window holds them whole (their time read here: a found one goes to
+ * `probes.fix`). Returns where it stopped.
  */
-function stepWindow(reader: ChunkReader, from: number, end: number, probes: Probes): number {
+function stepWindow(
+  reader: ChunkReader,
+  from: number,
+  until: number,
+  end: number,
+  probes: Probes,
+): number {
   const w = reader.window;
   const base = reader.windowStart;
-  const last = Math.min(base + w.byteLength - 5, end - 3);
+  const last = Math.min(base + w.byteLength - 5, end - 3, until - 1);
   const gps = probes.has;
   let pos = from;
   if (pos < base) return pos;

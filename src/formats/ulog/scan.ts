@@ -54,6 +54,11 @@ export class UlogWalker {
   /** The first subscription to a GPS message (scan-gps.ts looks for the first time from it). */
   gpsFrom: number | undefined;
 
+  /** The msg_ids subscribed to GPS messages so far, and where each holds its time. */
+  gpsProbes(): Array<[number, GpsProbe]> {
+    return [...this.#gps];
+  }
+
   constructor(
     reader: ChunkReader,
     scan: UlogScan,
