@@ -17,7 +17,7 @@ import {
   gpsProbeOf,
   KNOWN,
   MSG,
-  resyncAfter,
+  stepMessages,
   type UlogGpsFix,
 } from './scan-model.js';
 
@@ -90,33 +90,22 @@ async function stepPart(
   end: number,
   probes: Probes,
 ): Promise<UlogGpsFix | undefined> {
-  let pos = from;
-  while (pos < until && pos + 3 <= end) {
-    pos = stepWindow(reader, pos, until, end, probes);
-    if (probes.fix) return probes.fix;
-    if (pos >= until || pos + 3 > end) break;
-    const head = await reader.get(pos, Math.min(5, end - pos));
-    if (!head) break;
-    const size = (head[0] as number) | ((head[1] as number) << 8);
-    const type = head[2] as number;
-    if (KNOWN[type] !== 1) {
-      // As the walk resynchronises after an unknown type: at the next sync message.
-      pos = (await resyncAfter(reader, pos, end, type)).next;
-      continue;
-    }
-    const next = pos + 3 + size;
-    if (next > end) break;
-    if (type === MSG.addSubscription) {
-      const body = await reader.get(pos + 3, size);
-      if (body) probes.subscribe(body);
-    } else if (type === MSG.data && size >= 2 && head.byteLength >= 5) {
-      const msgId = (head[3] as number) | ((head[4] as number) << 8);
-      const fix = await timeAt(reader, pos, size, probes.of.get(msgId));
-      if (fix) return fix;
-    }
-    pos = next;
-  }
-  return undefined;
+  await stepMessages(reader, from, until, end, {
+    window: (pos) => stepWindow(reader, pos, until, end, probes),
+    async message(type, pos, size, head) {
+      if (type === MSG.addSubscription) {
+        const body = await reader.get(pos + 3, size);
+        if (body) probes.subscribe(body);
+      } else if (type === MSG.data && size >= 2 && head.byteLength >= 5) {
+        const msgId = (head[3] as number) | ((head[4] as number) << 8);
+        probes.fix = await timeAt(reader, pos, size, probes.of.get(msgId));
+      }
+      return probes.fix !== undefined;
+    },
+    damage: () => {},
+    done: () => probes.fix !== undefined,
+  });
+  return probes.fix;
 }
 
 /**

@@ -202,3 +202,51 @@ export async function resyncAfter(
     },
   };
 }
+
+/** What a walk over a data part does with the messages `stepMessages` steps over. */
+export interface MessageStep {
+  /** Walks the messages from `pos` that the window holds, without an await; where it stopped. */
+  window(pos: number): number;
+  /** A message the window's walk left, of a known type and whole in the part; true to stop. */
+  message(type: number, pos: number, size: number, head: Uint8Array): Promise<boolean>;
+  /** The damage of an unknown type (the walk goes on at the next sync message). */
+  damage(damage: UlogDamage): void;
+  /** Whether the walk is done, asked after each window. */
+  done(): boolean;
+}
+
+/**
+ * Steps a data part's messages as every walk over it does (the range walk, the GPS search;
+ * scan.ts's walk keeps its own loop, which also walks the definitions): from `from`, those
+ * that start before `until` and end by `end`, a window's worth at a time without an await,
+ * the others one by one; after an unknown type, at the next sync message. Returns where it
+ * stopped.
+ */
+export async function stepMessages(
+  reader: ChunkReader,
+  from: number,
+  until: number,
+  end: number,
+  step: MessageStep,
+): Promise<number> {
+  let pos = from;
+  while (pos < until && pos + 3 <= end) {
+    pos = step.window(pos);
+    if (step.done() || pos >= until || pos + 3 > end) break;
+    // A message the window's walk left: rare in the data (subscriptions, tagged logs, damage).
+    const head = await reader.get(pos, Math.min(5, end - pos));
+    if (!head) break;
+    const size = (head[0] as number) | ((head[1] as number) << 8);
+    const type = head[2] as number;
+    if (KNOWN[type] !== 1) {
+      const { next, damage } = await resyncAfter(reader, pos, end, type);
+      step.damage(damage);
+      pos = next;
+      continue;
+    }
+    const next = pos + 3 + size;
+    if (next > end || (await step.message(type, pos, size, head))) break;
+    pos = next;
+  }
+  return pos;
+}

@@ -16,7 +16,7 @@
  * the range before stopped walks the messages the whole walk would.
  */
 import type { ChunkReader } from './reader.js';
-import { DATA_SECTION, KNOWN, MSG, resyncAfter, type UlogDamage } from './scan-model.js';
+import { DATA_SECTION, MSG, stepMessages, type UlogDamage } from './scan-model.js';
 
 /** Data messages of one msg_id between two subscriptions to it (or a range's ends). */
 export interface UlogSegment {
@@ -117,26 +117,15 @@ export async function scanUlogRange(
     entries: [],
   };
   const segments = new Segments();
-  let pos = start;
-  while (pos < end && pos + 3 <= partEnd) {
-    pos = walkWindow(reader, pos, end, partEnd, segments, out);
-    if (pos >= end || pos + 3 > partEnd) break;
-    // A message the window's walk left: rare in the data (subscriptions, tagged logs, damage).
-    const head = await reader.get(pos, Math.min(5, partEnd - pos));
-    if (!head) break;
-    const size = (head[0] as number) | ((head[1] as number) << 8);
-    const type = head[2] as number;
-    if (KNOWN[type] !== 1) {
-      const { next, damage } = await resyncAfter(reader, pos, partEnd, type);
-      out.entries.push({ kind: 'damage', damage });
-      pos = next;
-      continue;
-    }
-    const next = pos + 3 + size;
-    if (next > partEnd) break;
-    await slowMessage(reader, type, pos, size, segments, out);
-    pos = next;
-  }
+  const pos = await stepMessages(reader, start, end, partEnd, {
+    window: (at) => walkWindow(reader, at, end, partEnd, segments, out),
+    message: async (type, at, size) => {
+      await slowMessage(reader, type, at, size, segments, out);
+      return false;
+    },
+    damage: (damage) => out.entries.push({ kind: 'damage', damage }),
+    done: () => false,
+  });
   for (const msgId of [...segments.open]) out.entries.push(segments.close(msgId) as UlogSegment);
   out.reached = pos;
   return out;
