@@ -210,3 +210,94 @@ test('workers started before the inspection are stopped however the check ends',
   await settle();
   if (before !== undefined) expect(threads()).toBe(before);
 });
+
+const GPS: FormatSpec = {
+  name: 'sensor_gps',
+  fields: [
+    { type: 'uint64_t', name: 'timestamp' },
+    { type: 'uint64_t', name: 'time_utc_usec' },
+  ],
+};
+
+/** The log placed in time by its GPS (no relativeStartTime), subscribed late or never. */
+const GPS_DOC = {
+  ulogConfig: {
+    parseErrorPolicy: 'ULOG_PARSE_ERROR_POLICY_IGNORE_ERROR',
+    data: [
+      entry('a', '0', 'x', 'CHANNEL_DATA_TYPE_FLOAT'),
+      entry('sensor_gps', '0', 'time_utc_usec', 'CHANNEL_DATA_TYPE_UINT_64'),
+    ],
+  },
+} as ImportDocument;
+
+type GpsEvent =
+  | { kind: 'a'; time: number }
+  | { kind: 'gps'; utc: bigint }
+  | { kind: 'subscribe'; msgId: number }
+  | { kind: 'damage'; bytes: Uint8Array };
+
+const gpsEventArb: fc.Arbitrary<GpsEvent> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('a' as const), time: fc.nat(5) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('gps' as const),
+      utc: fc.constantFrom(0n, 0n, 1_700_000_000_000_000n, 1_700_000_000_250_000n),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('subscribe' as const), msgId: fc.constantFrom(1, 2) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('damage' as const),
+      bytes: fc.uint8Array({ minLength: 1, maxLength: 6 }),
+    }),
+  },
+);
+
+/** Data of a (msg_id 0) from the start; GPS data on msg_id 1 (and 2), subscribed where the events say. */
+function gpsLogOf(events: readonly GpsEvent[]): string {
+  const w = new UlogWriter();
+  w.format(A).format(GPS).subscribe(0, 0, 'a');
+  let gpsId = 9;
+  for (const [i, e] of events.entries()) {
+    const t = 1_000_000n + BigInt(i) * 1000n;
+    if (e.kind === 'a') {
+      const body = new Uint8Array(20);
+      new DataView(body.buffer).setBigUint64(0, t + BigInt(e.time), true);
+      w.data(0, body);
+    } else if (e.kind === 'gps') {
+      const body = new Uint8Array(16);
+      const v = new DataView(body.buffer);
+      v.setBigUint64(0, t, true);
+      v.setBigUint64(8, e.utc, true);
+      w.data(gpsId, body);
+    } else if (e.kind === 'subscribe') {
+      w.subscribe(0, e.msgId, 'sensor_gps');
+      gpsId = e.msgId;
+    } else w.raw(e.bytes);
+  }
+  const path = join(dir, `g${n++}.ulg`);
+  writeFileSync(path, w.bytes());
+  return path;
+}
+
+test('check --full places the log in time by the same GPS message with 1, 2, 3 or 4 jobs (the inspection walk shared too)', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(gpsEventArb, { minLength: 20, maxLength: 120 }),
+      fc.integer({ min: 8, max: 120 }),
+      async (events, rangeBytes) => {
+        const path = gpsLogOf(events);
+        const one = await checkConfig(GPS_DOC, path, { full: true, jobs: 1 });
+        for (const jobs of [2, 3, 4]) {
+          expect(await checkConfig(GPS_DOC, path, { full: true, jobs, rangeBytes })).toEqual(one);
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
