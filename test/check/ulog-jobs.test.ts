@@ -97,18 +97,20 @@ const DOC = {
   },
 } as ImportDocument;
 
+/** `check --full` of `path` with 2, 3 and 4 jobs finds what it finds with one. */
+async function expectSameWithJobs(doc: ImportDocument, path: string, rangeBytes: number) {
+  const one = await checkConfig(doc, path, { full: true, jobs: 1 });
+  for (const jobs of [2, 3, 4]) {
+    expect(await checkConfig(doc, path, { full: true, jobs, rangeBytes })).toEqual(one);
+  }
+}
+
 test('check --full finds the same, first messages and all, with 1, 2, 3 or 4 jobs (ranges of messages)', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(eventArb, { minLength: 1, maxLength: 60 }),
       fc.integer({ min: 8, max: 200 }),
-      async (events, rangeBytes) => {
-        const path = fileOf(events);
-        const one = await checkConfig(DOC, path, { full: true, jobs: 1 });
-        for (const jobs of [2, 3, 4]) {
-          expect(await checkConfig(DOC, path, { full: true, jobs, rangeBytes })).toEqual(one);
-        }
-      },
+      (events, rangeBytes) => expectSameWithJobs(DOC, fileOf(events), rangeBytes),
     ),
     { numRuns: 25 },
   );
@@ -290,13 +292,7 @@ test('check --full places the log in time by the same GPS message with 1, 2, 3 o
     fc.asyncProperty(
       fc.array(gpsEventArb, { minLength: 20, maxLength: 120 }),
       fc.integer({ min: 8, max: 120 }),
-      async (events, rangeBytes) => {
-        const path = gpsLogOf(events);
-        const one = await checkConfig(GPS_DOC, path, { full: true, jobs: 1 });
-        for (const jobs of [2, 3, 4]) {
-          expect(await checkConfig(GPS_DOC, path, { full: true, jobs, rangeBytes })).toEqual(one);
-        }
-      },
+      (events, rangeBytes) => expectSameWithJobs(GPS_DOC, gpsLogOf(events), rangeBytes),
     ),
     { numRuns: 25 },
   );
