@@ -10,11 +10,13 @@
  * until one holds a time.
  */
 import type { UlogFormat } from './format.js';
-import { type ChunkReader, text, view } from './reader.js';
+import { type ChunkReader, text } from './reader.js';
 import {
   GPS_MESSAGES,
   type GpsProbe,
   gpsProbeOf,
+  gpsTimeAt,
+  gpsTimeIn,
   KNOWN,
   MSG,
   stepMessages,
@@ -98,7 +100,7 @@ async function stepPart(
         if (body) probes.subscribe(body);
       } else if (type === MSG.data && size >= 2 && head.byteLength >= 5) {
         const msgId = (head[3] as number) | ((head[4] as number) << 8);
-        probes.fix = await timeAt(reader, pos, size, probes.of.get(msgId));
+        probes.fix = await gpsTimeAt(reader, pos, size, probes.of.get(msgId));
       }
       return probes.fix !== undefined;
     },
@@ -137,7 +139,7 @@ function stepWindow(
       const msgId = (w[h + 3] as number) | ((w[h + 4] as number) << 8);
       if (gps[msgId] === 1) {
         if (next - base > w.byteLength) break;
-        const fix = timeIn(w, h, pos, size, probes.of.get(msgId));
+        const fix = gpsTimeIn(w, h, pos, size, probes.of.get(msgId));
         if (fix) {
           probes.fix = fix;
           return pos;
@@ -147,43 +149,4 @@ function stepWindow(
     pos = next;
   }
   return pos;
-}
-
-/** The GPS time of the data message at `h` in `w` (held whole), as `timeAt` reads it. */
-function timeIn(
-  w: Uint8Array,
-  h: number,
-  pos: number,
-  size: number,
-  probe: GpsProbe | undefined,
-): UlogGpsFix | undefined {
-  if (!probe || probe.offset + 8 > size - 2) return undefined;
-  const o = h + 5 + probe.offset;
-  let any = 0;
-  for (let k = 0; k < 8; k++) any |= w[o + k] as number;
-  if (any === 0) return undefined;
-  return fixOf(probe, view(w).getBigUint64(o, true), pos);
-}
-
-/** The GPS time of the data message at `pos` when it is long enough to hold one and does. */
-async function timeAt(
-  reader: ChunkReader,
-  pos: number,
-  size: number,
-  probe: GpsProbe | undefined,
-): Promise<UlogGpsFix | undefined> {
-  if (!probe || probe.offset + 8 > size - 2) return undefined;
-  const bytes = await reader.get(pos + 5 + probe.offset, 8);
-  const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
-  if (usec === 0n) return undefined;
-  return fixOf(probe, usec, pos);
-}
-
-function fixOf(probe: GpsProbe, usec: bigint, pos: number): UlogGpsFix {
-  return {
-    messageName: probe.messageName,
-    multiId: probe.multiId,
-    timeUtcUsec: usec.toString(),
-    offset: pos,
-  };
 }

@@ -4,7 +4,7 @@
  * data walk (data.ts).
  */
 import { fieldOffset, type UlogFormat } from './format.js';
-import type { ChunkReader } from './reader.js';
+import { type ChunkReader, view } from './reader.js';
 import type { UlogValue } from './values.js';
 
 /** Message types, by their one-letter code. */
@@ -175,6 +175,48 @@ export function gpsProbeOf(
   const format = formats.get(messageName);
   const at = format && fieldOffset(format, 'time_utc_usec', formats);
   return at?.type === 'uint64_t' ? { offset: at.offset, messageName, multiId } : undefined;
+}
+
+/**
+ * The GPS time of the data message at `h` in `w` (held whole), as `gpsTimeAt` reads it;
+ * most messages before a fix hold zeros, which make no DataView and no BigInt.
+ */
+export function gpsTimeIn(
+  w: Uint8Array,
+  h: number,
+  pos: number,
+  size: number,
+  probe: GpsProbe | undefined,
+): UlogGpsFix | undefined {
+  if (!probe || probe.offset + 8 > size - 2) return undefined;
+  const o = h + 5 + probe.offset;
+  let any = 0;
+  for (let k = 0; k < 8; k++) any |= w[o + k] as number;
+  if (any === 0) return undefined;
+  return fixOf(probe, view(w).getBigUint64(o, true), pos);
+}
+
+/** The GPS time of the data message at `pos` when it is long enough to hold one and does. */
+export async function gpsTimeAt(
+  reader: ChunkReader,
+  pos: number,
+  size: number,
+  probe: GpsProbe | undefined,
+): Promise<UlogGpsFix | undefined> {
+  if (!probe || probe.offset + 8 > size - 2) return undefined;
+  const bytes = await reader.get(pos + 5 + probe.offset, 8);
+  const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
+  if (usec === 0n) return undefined;
+  return fixOf(probe, usec, pos);
+}
+
+function fixOf(probe: GpsProbe, usec: bigint, pos: number): UlogGpsFix {
+  return {
+    messageName: probe.messageName,
+    multiId: probe.multiId,
+    timeUtcUsec: usec.toString(),
+    offset: pos,
+  };
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   DATA_SECTION,
   type GpsProbe,
   gpsProbeOf,
+  gpsTimeAt,
+  gpsTimeIn,
   KNOWN,
   MSG,
   resyncAfter,
@@ -105,7 +107,8 @@ export class UlogWalker {
             ? (buf[at + 3] as number) | ((buf[at + 4] as number) << 8)
             : -1;
         const probe = this.#data(pos, size, msgId);
-        if (probe) await this.#gpsTime(pos, probe);
+        const fix = probe && (await gpsTimeAt(reader, pos, size, probe));
+        if (fix) this.scan.gps = fix;
       } else {
         await this.#other(type, pos, size);
       }
@@ -269,30 +272,8 @@ export class UlogWalker {
   /** A GPS message the window holds whole (from `at` in it): counted, its time read. */
   #gpsHere(buf: Uint8Array, at: number, pos: number, size: number, msgId: number): void {
     const probe = this.#data(pos, size, msgId);
-    if (!probe) return;
-    // Most messages before a fix hold zeros: no DataView and no BigInt for them.
-    const o = at + 5 + probe.offset;
-    let any = 0;
-    for (let k = 0; k < 8; k++) any |= buf[o + k] as number;
-    if (any === 0) return;
-    this.scan.gps = {
-      messageName: probe.messageName,
-      multiId: probe.multiId,
-      timeUtcUsec: view(buf).getBigUint64(o, true).toString(),
-      offset: pos,
-    };
-  }
-
-  async #gpsTime(pos: number, probe: GpsProbe): Promise<void> {
-    const bytes = await this.#reader.get(pos + 5 + probe.offset, 8);
-    const usec = bytes ? view(bytes).getBigUint64(0, true) : 0n;
-    if (usec === 0n) return;
-    this.scan.gps = {
-      messageName: probe.messageName,
-      multiId: probe.multiId,
-      timeUtcUsec: usec.toString(),
-      offset: pos,
-    };
+    const fix = probe && gpsTimeIn(buf, at, pos, size, probe);
+    if (fix) this.scan.gps = fix;
   }
 
   #malformed(offset: number, what: string): void {
