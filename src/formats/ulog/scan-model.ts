@@ -258,11 +258,10 @@ export interface MessageStep {
 }
 
 /**
- * Steps a data part's messages as every walk over it does (the range walk, the GPS search;
- * scan.ts's walk keeps its own loop, which also walks the definitions): from `from`, those
- * that start before `until` and end by `end`, a window's worth at a time without an await,
- * the others one by one; after an unknown type, at the next sync message. Returns where it
- * stopped.
+ * Steps a file's messages as every walk over it does (one walk, scan.ts, also over the
+ * definitions; the range walk; the GPS search): from `from`, those that start before
+ * `until` and end by `end`, a window's worth at a time without an await, the others one by
+ * one; after an unknown type, at the next sync message. Returns where it stopped.
  */
 export async function stepMessages(
   reader: ChunkReader,

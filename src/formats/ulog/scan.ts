@@ -12,9 +12,8 @@ import {
   gpsProbeOf,
   gpsTimeAt,
   gpsTimeIn,
-  KNOWN,
   MSG,
-  resyncAfter,
+  stepMessages,
   type UlogScan,
   type UlogSubscription,
 } from './scan-model.js';
@@ -77,45 +76,39 @@ export class UlogWalker {
    * of the data section (the definitions end there, as the format and pyulog say).
    */
   async walk(from: number, end: number, definitions = false): Promise<number> {
-    const reader = this.#reader;
-    let pos = from;
-    while (pos + 3 <= end) {
-      // The messages the window holds whole that need no read, in a loop without an await.
-      pos = this.#walkWindow(pos, end, definitions);
-      if (pos + 3 > end) break;
-      let buf = reader.window;
-      let at = pos - reader.windowStart;
-      if (at < 0 || at + 5 > buf.byteLength) {
-        if (!(await reader.get(pos, Math.min(5, end - pos)))) break;
-        buf = reader.window;
-        at = pos - reader.windowStart;
-      }
-      const size = (buf[at] as number) | ((buf[at + 1] as number) << 8);
-      const type = buf[at + 2] as number;
-      const next = pos + 3 + size;
-      if (KNOWN[type] !== 1) {
-        const { next: sync, damage } = await resyncAfter(reader, pos, end, type);
-        this.scan.damage.push(damage);
-        pos = sync;
-        continue;
-      }
-      if (next > end || (definitions && DATA_SECTION[type] === 1)) break;
-      this.scan.messages += 1;
-      if (type === MSG.data) {
-        const msgId =
-          size >= 2 && at + 5 <= buf.byteLength
-            ? (buf[at + 3] as number) | ((buf[at + 4] as number) << 8)
-            : -1;
-        const probe = this.#data(pos, size, msgId);
-        const fix = probe && (await gpsTimeAt(reader, pos, size, probe));
-        if (fix) this.scan.gps = fix;
-      } else {
-        await this.#other(type, pos, size);
-      }
-      pos = next;
-      if (pos >= this.#nextProgress) this.#progress(pos);
+    return stepMessages(this.#reader, from, end, end, {
+      window: (pos) => this.#walkWindow(pos, end, definitions),
+      message: (type, pos, size, head) => this.#message(type, pos, size, head, definitions),
+      damage: (damage) => this.scan.damage.push(damage),
+      done: () => false,
+    });
+  }
+
+  /**
+   * A message the window's walk left (`head`: its header and msg_id when it has one); true
+   * when it ends the definitions (`definitions`: the first of the data section).
+   */
+  async #message(
+    type: number,
+    pos: number,
+    size: number,
+    head: Uint8Array,
+    definitions: boolean,
+  ): Promise<boolean> {
+    if (definitions && DATA_SECTION[type] === 1) return true;
+    this.scan.messages += 1;
+    if (type === MSG.data) {
+      const msgId =
+        size >= 2 && head.byteLength >= 5 ? (head[3] as number) | ((head[4] as number) << 8) : -1;
+      const probe = this.#data(pos, size, msgId);
+      const fix = probe && (await gpsTimeAt(this.#reader, pos, size, probe));
+      if (fix) this.scan.gps = fix;
+    } else {
+      await this.#other(type, pos, size);
     }
-    return pos;
+    const next = pos + 3 + size;
+    if (next >= this.#nextProgress) this.#progress(next);
+    return false;
   }
 
   /**
