@@ -119,8 +119,8 @@ export async function scanUlogRange(
   const segments = new Segments();
   const pos = await stepMessages(reader, start, end, partEnd, {
     window: (at) => walkWindow(reader, at, end, partEnd, segments, out),
-    message: async (type, at, size) => {
-      await slowMessage(reader, type, at, size, segments, out);
+    message: async (type, at, size, head) => {
+      await slowMessage(reader, type, at, size, head, segments, out);
       return false;
     },
     damage: (damage) => out.entries.push({ kind: 'damage', damage }),
@@ -185,26 +185,25 @@ function walkWindow(
   return pos;
 }
 
-/** A message the window's walk left: read what it needs and count it or keep it. */
+/**
+ * A message the window's walk left (`head`: its header and msg_id when it has one): read
+ * what it needs and count it or keep it.
+ */
 async function slowMessage(
   reader: ChunkReader,
   type: number,
   pos: number,
   size: number,
+  head: Uint8Array,
   segments: Segments,
   out: UlogRangeScan,
 ): Promise<void> {
   out.messages += 1;
   if (DATA_SECTION[type] === 1) out.dataStart ??= pos;
   if (type === MSG.data) {
-    const got = size >= 2 ? await reader.get(pos, 3 + size) : undefined;
-    if (!got) {
-      out.entries.push({ kind: 'short', pos });
-      return;
-    }
-    const w = reader.window;
-    const b = pos + 3 - reader.windowStart;
-    segments.add((w[b] as number) | ((w[b + 1] as number) << 8), size, pos);
+    // Its msg_id is in the header read: the rest of the message is not.
+    if (size < 2 || head.byteLength < 5) out.entries.push({ kind: 'short', pos });
+    else segments.add((head[3] as number) | ((head[4] as number) << 8), size, pos);
     return;
   }
   if (type === MSG.sync || type === MSG.removeSubscription) return;
