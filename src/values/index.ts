@@ -1,3 +1,4 @@
+export { arrayChunk, type Chunk, type TypedNumbers } from './chunk.js';
 export {
   blockingFileSource,
   jobsOf,
@@ -9,21 +10,13 @@ export {
   type WorkerPool,
 } from './ordered-pool.js';
 export {
-  arrayChunk,
   type ChannelTally,
-  type Chunk,
   channelJudge,
   channelValueIssues,
   type Judge,
   type JudgedChannel,
-  newTimeState,
   quoteValue,
   shortName,
-  type TimeState,
-  type TimeTally,
-  type TypedNumbers,
-  tallyTime,
-  timeTallyOf,
   timeValueIssues,
   type ValuePlace,
   withoutRestatedTypeIssues,
@@ -35,6 +28,13 @@ export {
   joinTimePart,
   type TimePart,
 } from './tally-merge.js';
+export {
+  newTimeState,
+  type TimeState,
+  type TimeTally,
+  tallyTime,
+  timeTallyOf,
+} from './tally-time.js';
 export {
   absoluteRangeIssue,
   describeDate,

@@ -5,7 +5,9 @@
  * the one before, which the first value of a part never was: the part says which value
  * that is (its `head`), and the join compares it with the last value of the part before.
  */
-import type { ChannelTally, Chunk, TimeState, TimeTally } from './tally.js';
+import type { Chunk } from './chunk.js';
+import type { ChannelTally } from './tally.js';
+import type { TimeState, TimeTally } from './tally-time.js';
 
 /** A time column's part, tallied on its own from no value before. */
 export interface TimePart {

@@ -3,26 +3,14 @@
  * (going backwards, repeated, null, NaN/±inf) and of a channel (NaN/±inf, integers or
  * fractions outside the declared integer type, values other than 0 and 1 in a BOOL channel,
  * ENUM values not among the enumTypes), fed one decoded piece (`Chunk`) at a time, and the
- * issues they make. The readers of each format feed it: HDF5 (hdf5.ts) and TDMS (tdms.ts)
+ * issues they make (the time column's tally: tally-time.ts). The readers of each format feed it: HDF5 (hdf5.ts) and TDMS (tdms.ts)
  * here, shared by check and infer; Parquet and ULog in check.
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { type Issue, type IssueCode, type IssueSource, issue, listSome } from '../model/plain.js';
+import { type Chunk, isNumberArray } from './chunk.js';
 import { type KnownNames, knownNamesOf, nextUnknownUtf8 } from './known-names.js';
-
-export interface TimeTally {
-  decreases: number;
-  firstDecrease?: number;
-  repeats: number;
-  firstRepeat?: number;
-  nulls: number;
-  firstNull?: number;
-  /** NaN and ±inf times (float time columns); left out when none was seen. */
-  nonFinite?: number;
-  firstNonFinite?: number;
-  min?: bigint | number;
-  max?: bigint | number;
-}
+import type { TimeTally } from './tally-time.js';
 
 export interface ChannelTally {
   nan: number;
@@ -48,247 +36,6 @@ const INT_RANGES: Partial<Record<ChannelDataType, readonly [bigint, bigint]>> = 
   CHANNEL_DATA_TYPE_UINT_64: [0n, 2n ** 64n - 1n],
   CHANNEL_DATA_TYPE_BOOL: [0n, 1n],
 };
-
-/** The typed arrays a reader decodes a numeric column into (64-bit integers as bigints). */
-export type TypedNumbers =
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
-  | Float32Array
-  | Float64Array;
-
-/**
- * A decoded piece of one column, whichever reader decoded it: which rows hold a value,
- * the values as numbers or bigints (numeric columns), else each row's text.
- */
-export interface Chunk {
-  length: number;
-  /** Whether row `i` holds a value; absent when every row does. */
-  has?: ((i: number) => boolean) | undefined;
-  numbers?: ArrayLike<number> | ArrayLike<bigint> | undefined;
-  text?: ((i: number) => string) | undefined;
-  /** UTF-8 bytes of a text column and each row's start (row i ends where i + 1 starts). */
-  utf8?: { bytes: Uint8Array; offsets: ArrayLike<number> } | undefined;
-}
-
-export function arrayChunk(values: ArrayLike<unknown>): Chunk {
-  const has = (i: number) => values[i] !== null && values[i] !== undefined;
-  const chunk: Chunk = { length: values.length, has };
-  let first: unknown;
-  for (let i = 0; i < values.length && first === undefined; i++) first = values[i] ?? undefined;
-  if (typeof first === 'number' || typeof first === 'bigint') {
-    chunk.numbers = values as ArrayLike<number> | ArrayLike<bigint>;
-  } else if (typeof first === 'string') {
-    chunk.text = (i) => String(values[i]);
-  }
-  return chunk;
-}
-
-export interface TimeState {
-  tally: TimeTally;
-  prev: bigint | number | undefined;
-}
-
-export function newTimeState(): TimeState {
-  return { tally: { decreases: 0, repeats: 0, nulls: 0 }, prev: undefined };
-}
-
-/** Time order, repeats, nulls and NaN/±inf of one chunk of the time column (rows from `base`). */
-export function tallyTime(s: TimeState, d: Chunk, base: number): void {
-  const t = s.tally;
-  const { has, numbers: values } = d;
-  if (values instanceof BigInt64Array) {
-    tallyTimeInt64(s, values, has, base);
-    return;
-  }
-  const steps = has === undefined && isNumberArray(values) ? values : undefined;
-  for (let i = 0; i < d.length; i++) {
-    if (steps !== undefined && typeof s.prev === 'number') {
-      // A run of increasing times moves only the time before, and the largest time.
-      const end = increasingNumbersUntil(steps, i, d.length, s.prev);
-      if (end > i) {
-        const last = steps[end - 1] as number;
-        if (t.max === undefined || last > t.max) t.max = last;
-        s.prev = last;
-        i = end;
-        if (i === d.length) break;
-      }
-    }
-    if (has !== undefined && !has(i)) {
-      t.nulls += 1;
-      t.firstNull ??= base + i + 1;
-      continue;
-    }
-    if (values === undefined) continue;
-    const v = values[i] as bigint | number;
-    if (typeof v === 'number' && v - v !== 0) {
-      t.nonFinite = (t.nonFinite ?? 0) + 1;
-      t.firstNonFinite ??= base + i + 1;
-      continue;
-    }
-    const prev = s.prev;
-    if (prev !== undefined) {
-      if (v < prev) {
-        t.decreases += 1;
-        t.firstDecrease ??= base + i + 1;
-      } else if (v === prev) {
-        t.repeats += 1;
-        t.firstRepeat ??= base + i + 1;
-      }
-    }
-    if (t.min === undefined || v < t.min) t.min = v;
-    if (t.max === undefined || v > t.max) t.max = v;
-    s.prev = v;
-  }
-}
-
-/** The top bit of a 32-bit integer (as an int32, what `^` gives). */
-const FLIP = -0x80000000;
-
-/**
- * The same for 64-bit integers, compared as two 32-bit halves: reading a BigInt64Array
- * element makes a bigint on the heap, and 20 M of them cost more than the decoding.
- */
-function tallyTimeInt64(
-  s: TimeState,
-  values: BigInt64Array,
-  has: ((i: number) => boolean) | undefined,
-  base: number,
-): void {
-  const t = s.tally;
-  // One view of both halves: the low half of value i at 2i, the high at 2i + 1. The low half
-  // is compared with its top bit flipped (`^ FLIP`), which orders signed 32-bit integers as
-  // the unsigned halves order: read unsigned (`>>> 0`), a half above 2^31 was a number the
-  // engine put on the heap, one a row: 73 MB of garbage on the 20 M-row bench file (its
-  // time did not measurably change).
-  const halves = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
-  const prev = typeof s.prev === 'bigint' ? s.prev : undefined;
-  let prevHi = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev >> 32n));
-  let prevLo = prev === undefined ? 0 : Number(BigInt.asIntN(32, prev)) ^ FLIP;
-  let havePrev = prev !== undefined;
-  // The smallest time is the first one or one that goes backwards, the largest the last one
-  // or one the next goes backwards from: only those are compared, so a time that goes on
-  // increasing costs one comparison (min and max of the chunk before are in `t` already).
-  let minI = -1;
-  let maxI = -1;
-  let minHi = 0;
-  let minLo = 0;
-  let maxHi = 0;
-  let maxLo = 0;
-  let last = -1;
-  const n = values.length;
-  for (let i = 0; i < n; i++) {
-    if (has === undefined && havePrev) {
-      // A run of increasing times moves only the time before (see increasingUntil).
-      const end = increasingUntil(halves, i, n, prevHi, prevLo);
-      if (end > i) {
-        last = end - 1;
-        prevHi = halves[2 * last + 1] as number;
-        prevLo = (halves[2 * last] as number) ^ FLIP;
-        i = end;
-        if (i === n) break;
-      }
-    }
-    if (has !== undefined && !has(i)) {
-      t.nulls += 1;
-      t.firstNull ??= base + i + 1;
-      continue;
-    }
-    const hi = halves[2 * i + 1] as number;
-    const lo = (halves[2 * i] as number) ^ FLIP;
-    if (!havePrev) {
-      minI = i;
-      minHi = hi;
-      minLo = lo;
-    } else if (hi < prevHi || (hi === prevHi && lo <= prevLo)) {
-      if (hi === prevHi && lo === prevLo) {
-        t.repeats += 1;
-        t.firstRepeat ??= base + i + 1;
-      } else {
-        t.decreases += 1;
-        t.firstDecrease ??= base + i + 1;
-        if (last >= 0 && (maxI < 0 || prevHi > maxHi || (prevHi === maxHi && prevLo > maxLo))) {
-          maxI = last;
-          maxHi = prevHi;
-          maxLo = prevLo;
-        }
-        if (minI < 0 || hi < minHi || (hi === minHi && lo < minLo)) {
-          minI = i;
-          minHi = hi;
-          minLo = lo;
-        }
-      }
-    }
-    prevHi = hi;
-    prevLo = lo;
-    havePrev = true;
-    last = i;
-  }
-  if (last < 0) return;
-  if (maxI < 0 || prevHi > maxHi || (prevHi === maxHi && prevLo > maxLo)) maxI = last;
-  if (minI >= 0) {
-    const min = values[minI] as bigint;
-    if (t.min === undefined || min < t.min) t.min = min;
-  }
-  const max = values[maxI] as bigint;
-  if (t.max === undefined || max > t.max) t.max = max;
-  s.prev = values[last] as bigint;
-}
-
-/**
- * The end of the run of strictly increasing times from `from` after the time `prev`: `from`
- * itself when the time there does not increase or is not finite. 20 M float64 times in
- * chunks of 65,536: 22 to 28 ms, against 160 to 280 ms for tallyTime's whole loop before it
- * (a script; 190 to 200 ms of Int32Array or Uint32Array times, 25 to 30 ms after).
- */
-function increasingNumbersUntil(
-  values: ArrayLike<number>,
-  from: number,
-  n: number,
-  prev: number,
-): number {
-  let p = prev;
-  let i = from;
-  for (; i < n; i++) {
-    const v = values[i] as number;
-    // NaN and +inf end the run (tallyTime counts them, and keeps no time before).
-    if (!(v > p && v < Number.POSITIVE_INFINITY)) break;
-    p = v;
-  }
-  return i;
-}
-
-/**
- * The end of the run of strictly increasing times from `from` (the time before it given as
- * its halves): `from` itself when the time there does not increase. Most time columns
- * increase throughout, and this loop, which keeps nothing but the time before, is what
- * they cost: 47 to 62 ms on 20 M times in chunks of 65,536 to 1 M, against 115 to 147 ms
- * for the whole loop of tallyTimeInt64 (a script over a BigInt64Array in wasm memory).
- */
-function increasingUntil(
-  halves: Int32Array,
-  from: number,
-  n: number,
-  prevHi: number,
-  prevLo: number,
-): number {
-  let pHi = prevHi;
-  let pLo = prevLo;
-  let i = from;
-  for (; i < n; i++) {
-    const hi = halves[2 * i + 1] as number;
-    const lo = (halves[2 * i] as number) ^ FLIP;
-    if (hi < pHi || (hi === pHi && lo <= pLo)) break;
-    pHi = hi;
-    pLo = lo;
-  }
-  return i;
-}
 
 export interface Judge {
   tally(d: Chunk, base: number): void;
@@ -397,19 +144,10 @@ interface EnumKeyLookup {
 
 const SMALL_KEYS = 65_536;
 
-/** A typed array of numbers (not of bigints). */
-function isNumberArray(values: Chunk['numbers']): values is TypedNumbers & ArrayLike<number> {
-  return (
-    ArrayBuffer.isView(values) &&
-    !(values instanceof BigInt64Array) &&
-    !(values instanceof BigUint64Array)
-  );
-}
-
 function enumKeyLookup(keys: Iterable<number>): EnumKeyLookup {
   const all = [...keys];
   const small = all.filter((k) => Number.isInteger(k) && k >= 0 && k < SMALL_KEYS);
-  const table = new Uint8Array(small.length === 0 ? 0 : Math.max(...small) + 1);
+  const table = new Uint8Array(small.reduce((most, k) => Math.max(most, k + 1), 0));
   for (const k of small) table[k] = 1;
   return { small: table, others: new Set(all.filter((k) => !small.includes(k))) };
 }
@@ -692,23 +430,4 @@ function outsideIssue(
     `${place.label} holds ${what}; first at ${text}`,
     { hint: fits ? `Use dataType: ${fits}.` : undefined, source },
   );
-}
-
-/**
- * The time tally of values given in pieces (rows in order), null where `has` says no:
- * the scan's own tally, exposed for tests of its fast path.
- */
-export function timeTallyOf(
-  pieces: ReadonlyArray<{
-    values: ArrayLike<number> | ArrayLike<bigint>;
-    has?: (i: number) => boolean;
-  }>,
-): TimeTally {
-  const s = newTimeState();
-  let base = 0;
-  for (const p of pieces) {
-    tallyTime(s, { length: p.values.length, has: p.has, numbers: p.values }, base);
-    base += p.values.length;
-  }
-  return s.tally;
 }

@@ -7,7 +7,7 @@
  * format that cannot read the stored times (`time_not_parseable`, `time_wrong_unit` for a
  * stored unit) and of times read in a sample going backwards (`time_decreasing`). A
  * format's check gathers its times and calls these. Going backwards and repeats over every
- * value read are the time tally's (tally.ts).
+ * value read are the time tally's (tally-time.ts).
  */
 import type { Issue, IssueSource, TimeFormat } from '../model/index.js';
 import {

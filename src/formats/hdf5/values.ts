@@ -1,11 +1,11 @@
 /**
  * The values of the HDF5 datasets a config names, read and judged: each time dataset with
  * the value datasets it times, one dataset after another, a slice of rows at a time
- * (`check --full` reads every row; infer every row of a small file, else the first and
- * last rows of each dataset). Every slice is read in the HDF5 worker with its time limit (a file on which the
- * library loops gives `hdf5_unreadable`, never a hang), and only the tallies stay
- * (tally.ts), so memory is bounded by one slice however long the datasets. Rows are
- * named by their 0-based index, as HDF5 tools show them.
+ * (`check --full` reads every row; infer every row of a small file, else the first and last
+ * rows of each dataset). Every slice is read in the HDF5 worker with its time limit (a file on
+ * which the library loops gives `hdf5_unreadable`, never a hang), and only the tallies stay
+ * (values/tally-time.ts, values/tally.ts), so memory is bounded by one slice however long
+ * the datasets. Rows are named by their 0-based index, as HDF5 tools show them.
  */
 import type { ByteSource } from '../../inspect/shared.js';
 import type { ChannelConfig, ChannelDataType } from '../../model/index.js';

@@ -4,7 +4,7 @@
  * see bench/check-parquet.bench.ts), so memory is bounded by one row group. It counts, per
  * column: time going backwards, repeated and null times; NaN and ±inf; integers (or
  * fractions) outside the declared integer type; ENUM values not among the enumTypes (the
- * tallies and their issues: values/tally.ts).
+ * tallies and their issues: values/tally-time.ts, values/tally.ts).
  */
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';

@@ -3,13 +3,13 @@
  * timing it, every value with `full`, else the first and last values (SAMPLE each). They
  * are read segment by segment, a block or a part of a chunk at a time, by the inspect
  * stage's raw data reader (contiguous and interleaved layouts, strings, timestamps as ns),
- * and only the tallies stay (tally.ts): time going backwards, repeated, NaN/±inf;
- * NaN/±inf in a channel, values its declared integer type cannot hold, ENUM values not in
- * enumTypes. Each finding names its first row (1-based among the channel's values) and the
- * segment that row is in. Channels importkit does not decode (DAQmx raw data, as the
- * platform's own reader skips them; extended floats; fixed point) and chunks whose raw data
- * is not what the metadata says are reported, so the verdict never claims values it did not
- * read.
+ * and only the tallies stay (values/tally-time.ts, values/tally.ts): time going backwards,
+ * repeated, NaN/±inf; NaN/±inf in a channel, values its declared integer type cannot hold,
+ * ENUM values not in enumTypes. Each finding names its first row (1-based among the
+ * channel's values) and the segment that row is in. Channels importkit does not decode
+ * (DAQmx raw data, as the platform's own reader skips them; extended floats; fixed point)
+ * and chunks whose raw data is not what the metadata says are reported, so the verdict
+ * never claims values it did not read.
  */
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';

@@ -3,15 +3,15 @@
  * the message instances the config names (every timed one when it names none) and the
  * logged texts of the log channels it names, decoded straight from the file's bytes into
  * typed arrays, a few thousand messages at a time, and fed to the shared tallies
- * (values/tally.ts): time going backwards or repeated on each message instance's timestamp
- * (a ULog timestamp is never null, so `time_null` does not apply), and NaN/±inf and values
- * outside the declared type on each channel. Sampled, the byte ranges read are the head
- * (2 MiB), three slices and the tail (512 KiB each) of the data section and the head
- * (512 KiB) of each appended part; with `full`, all of every part. Each range is walked
- * message by message through one 1 MiB window (positioned reads, never the whole file).
- * A data message shorter or longer than its format allows is damage (pyulog drops it as
- * corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is not 0,
- * as C and pyulog read it.
+ * (values/tally-time.ts, values/tally.ts): time going backwards or repeated on each message
+ * instance's timestamp (a ULog timestamp is never null, so `time_null` does not apply), and
+ * NaN/±inf and values outside the declared type on each channel. Sampled, the byte ranges
+ * read are the head (2 MiB), three slices and the tail (512 KiB each) of the data section
+ * and the head (512 KiB) of each appended part; with `full`, all of every part. Each range
+ * is walked message by message through one 1 MiB window (positioned reads, never the whole
+ * file). A data message shorter or longer than its format allows is damage (pyulog drops it
+ * as corrupt; the walk reports it): it is not decoded. A `bool` is true when its byte is
+ * not 0, as C and pyulog read it.
  */
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, EnumType, UlogConfig } from '../../model/index.js';
