@@ -185,28 +185,25 @@ function tallyEnumNumbers(
   }
 }
 
+/** The values each integer typed array can hold. */
+const HELD = new Map<unknown, readonly [bigint, bigint]>([
+  [Int8Array, [-128n, 127n]],
+  [Uint8Array, [0n, 255n]],
+  [Int16Array, [-(2n ** 15n), 2n ** 15n - 1n]],
+  [Uint16Array, [0n, 65_535n]],
+  [Int32Array, [-(2n ** 31n), 2n ** 31n - 1n]],
+  [Uint32Array, [0n, 2n ** 32n - 1n]],
+  [BigInt64Array, [-(2n ** 63n), 2n ** 63n - 1n]],
+  [BigUint64Array, [0n, 2n ** 64n - 1n]],
+]);
+
 /** Integer arrays whose every value a declared range holds need no look at each value. */
 function holdsEvery(
   range: readonly [bigint, bigint],
   values: ArrayLike<number> | ArrayLike<bigint>,
 ): boolean {
-  const [lo, hi] =
-    values instanceof Int32Array
-      ? [-(2n ** 31n), 2n ** 31n - 1n]
-      : values instanceof Int16Array
-        ? [-(2n ** 15n), 2n ** 15n - 1n]
-        : values instanceof Int8Array
-          ? [-128n, 127n]
-          : values instanceof Uint32Array
-            ? [0n, 2n ** 32n - 1n]
-            : values instanceof Uint16Array
-              ? [0n, 65_535n]
-              : values instanceof Uint8Array
-                ? [0n, 255n]
-                : values instanceof BigInt64Array
-                  ? [-(2n ** 63n), 2n ** 63n - 1n]
-                  : [1n, 0n];
-  return lo <= hi && range[0] <= lo && hi <= range[1];
+  const held = HELD.get(values.constructor);
+  return held !== undefined && range[0] <= held[0] && held[1] <= range[1];
 }
 
 /** NaN and ±inf of a float column with no declared integer type. */
