@@ -40,7 +40,11 @@ export function hasErrors(issues: readonly Issue[]): boolean {
 
 /** Escapes one JSON pointer token (RFC 6901). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(token);
+  // Most tokens need no escape: two searches cost less than two replacements (which made
+  // this 5% of a lint of many configs).
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** Builds a JSON pointer from tokens: pointer('csvConfig', 'dataColumns', '2') → '/csvConfig/dataColumns/2'. */
