@@ -228,6 +228,7 @@ if (typeof full !== 'string' && typeof full1 !== 'string') {
   });
 }
 console.log(
-  'On a machine other sessions keep busy, the kernel shares the CPU between sessions, not threads:' +
-    ' a second thread then gains little wall time, and the CPU times compare.',
+  'On a machine other programs keep busy, the kernel shares the CPU between autogroups (each' +
+    ' terminal or service has its own), not threads: a second thread then gains little wall' +
+    ' time, and the CPU times compare.',
 );

@@ -422,8 +422,9 @@ async function checkTable(): Promise<void> {
   }
   console.log(
     '\nTargets: check --full peak RSS under 150 MB; jobs 1 ÷ jobs 2 ≥ 1.6x on 2 cores.' +
-      '\nOn a machine other sessions keep busy, the kernel shares the CPU between sessions, not' +
-      ' threads: a second thread then gains little wall time, and the CPU times compare.\n',
+      '\nOn a machine other programs keep busy, the kernel shares the CPU between autogroups' +
+      ' (each terminal or service has its own), not threads: a second thread then gains' +
+      ' little wall time, and the CPU times compare.\n',
   );
 }
 
