@@ -1,7 +1,8 @@
 /**
  * `importkit lint` of many files with --jobs: the same output and exit status at any job
- * count, from 1 (this thread alone) to 4 (three worker threads beside it), for folders of
- * valid and invalid configs. Runs the compiled CLI (workers load the compiled worker), and
+ * count, from 1 (this thread alone) to 4 (three worker threads beside it), and without
+ * `--jobs` (workers only once they pay for their start), for folders of valid and invalid
+ * configs. Runs the compiled CLI (workers load the compiled worker), and
  * the source CLI in this process (where a worker cannot start: its runs are linted here).
  */
 import { spawnSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MIN_FILES_FOR_WORKERS } from '../../src/cli/commands/_lint-jobs.js';
+import { MIN_FILES_FOR_WORKERS, workersPay } from '../../src/cli/commands/_lint-jobs.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -68,22 +69,23 @@ function runBin(args: string[]): { status: number | null; stdout: string; stderr
 const badArb = fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 });
 
 describe('lint --jobs', () => {
+  test('without --jobs, workers start when what is left would take three starts alone', () => {
+    // A worker's start: 350 ms (WORKER_START_MS).
+    expect(workersPay(10_000, 0.05, 1)).toBe(false);
+    expect(workersPay(30_000, 0.05, 1)).toBe(true);
+    expect(workersPay(21_000, 0.05, 1)).toBe(false);
+    expect(workersPay(21_100, 0.05, 1)).toBe(true);
+    expect(workersPay(1_000_000, 0.05, 0)).toBe(false);
+  });
+
   test('the compiled CLI prints the same at jobs 1 to 4', () => {
     fc.assert(
       fc.property(badArb, fc.constantFrom('text', 'json'), (bad, reporter) => {
         const folder = folderOf(MIN_FILES_FOR_WORKERS + 40, bad);
         const one = runBin(['lint', folder, '--jobs', '1', '--reporter', reporter, '--verbose']);
         expect(one.status).toBe(bad.length > 0 ? 1 : 0);
-        for (const jobs of [2, 3, 4]) {
-          const r = runBin([
-            'lint',
-            folder,
-            '--jobs',
-            String(jobs),
-            '--reporter',
-            reporter,
-            '--verbose',
-          ]);
+        for (const jobs of [['--jobs', '2'], ['--jobs', '3'], ['--jobs', '4'], []]) {
+          const r = runBin(['lint', folder, ...jobs, '--reporter', reporter, '--verbose']);
           expect(r).toEqual(one);
         }
         rmSync(folder, { recursive: true, force: true });

@@ -31,7 +31,9 @@ Options:
   -q, --quiet             only errors; nothing at all when every file is valid
       --verbose           also list valid files and info issues
       --data <file>       also check each config against this data file (see importkit check)
-  -j, --jobs <n>          threads for many files (default: the number of cores)
+  -j, --jobs <n>          threads for many files (default: up to the number of cores,
+                          started once the files left would take this one longer
+                          than a thread's start)
   -h, --help              show this help
 
 Exit status: 0 all files valid, 1 a file is invalid, 2 usage error (unknown option,
@@ -51,7 +53,8 @@ export async function lint(args: string[], io: Io): Promise<number> {
     return EXIT_OK;
   }
   const failOn = failOnOf(values['fail-on']);
-  const jobs = jobsOption(values.jobs) ?? availableParallelism();
+  const asked = jobsOption(values.jobs);
+  const jobs = asked ?? availableParallelism();
   if (positionals.length === 0) throw new UsageError('no files given');
   for (const p of positionals) {
     await checkConfigArgument(
@@ -76,7 +79,8 @@ export async function lint(args: string[], io: Io): Promise<number> {
     !files.includes('-')
   ) {
     const lintOne = (file: string) => lintFile(file, io, failOn);
-    await lintInParallel(files, jobs, { cwd: io.cwd, failOn }, lintOne, keep);
+    const input = { cwd: io.cwd, failOn };
+    await lintInParallel(files, jobs, input, lintOne, keep, asked !== undefined);
     reporter.end(summarize(reports));
     return reports.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
   }
