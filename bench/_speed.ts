@@ -153,7 +153,7 @@ export const SPEEDS = {
     bench: 'many-files',
   },
   'many-lint': {
-    what: '`lint` of 10,000 configs, one job a core',
+    what: '`lint` of 10,000 configs, default jobs (workers as they pay)',
     baseline: 'ours, `--jobs 1`',
     goal: 'every core busy: ≥ 1.6× on 2 cores',
     met: (r) => r.ratio >= 1.6,
