@@ -9,6 +9,7 @@ export {
   throughTurns,
   type WorkerPool,
 } from './ordered-pool.js';
+export { PayingStart, WORKER_START_MS, workersPay } from './paying-start.js';
 export {
   type ChannelTally,
   channelJudge,

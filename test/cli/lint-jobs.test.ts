@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MIN_FILES_FOR_WORKERS, workersPay } from '../../src/cli/commands/_lint-jobs.js';
+import { MIN_FILES_FOR_WORKERS } from '../../src/cli/commands/_lint-jobs.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -69,15 +69,6 @@ function runBin(args: string[]): { status: number | null; stdout: string; stderr
 const badArb = fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 });
 
 describe('lint --jobs', () => {
-  test('without --jobs, workers start when what is left would take three starts alone', () => {
-    // A worker's start: 350 ms (WORKER_START_MS).
-    expect(workersPay(10_000, 0.05, 1)).toBe(false);
-    expect(workersPay(30_000, 0.05, 1)).toBe(true);
-    expect(workersPay(21_000, 0.05, 1)).toBe(false);
-    expect(workersPay(21_100, 0.05, 1)).toBe(true);
-    expect(workersPay(1_000_000, 0.05, 0)).toBe(false);
-  });
-
   test('the compiled CLI prints the same at jobs 1 to 4', () => {
     fc.assert(
       fc.property(badArb, fc.constantFrom('text', 'json'), (bad, reporter) => {
