@@ -11,7 +11,7 @@
  */
 import { openFolderMember } from '../inspect/index.js';
 import type { BatchConfig } from '../model/index.js';
-import { jobsOf, runOrdered, startWorkers } from '../values/index.js';
+import { jobsOf, PayingStart, runOrdered, startWorkers } from '../values/index.js';
 import { examine, type Seen } from './batch-member.js';
 import type { CheckOptions } from './options.js';
 
@@ -30,7 +30,8 @@ type MemberOptions = Omit<CheckOptions, 'onProgress'>;
 
 /**
  * Examines `paths` (members of the folder `root`) in this thread and `jobs - 1` workers (at
- * most one thread a core).
+ * most one thread a core): started at once, or with `asTheyPay` only once they pay for
+ * their start (values/paying-start.ts), this thread examining runs alone until then.
  * `onDone` gets the members done so far.
  */
 export async function examineInThreads(
@@ -38,16 +39,31 @@ export async function examineInThreads(
   paths: readonly string[],
   jobs: number,
   onDone: (done: number) => void,
+  asTheyPay = false,
 ): Promise<Map<string, Seen>> {
   const seen = new Map<string, Seen>();
   const runs: string[][] = [];
   for (let k = 0; k < paths.length; k += RUN) runs.push(paths.slice(k, k + RUN));
   let done = 0;
+  const workers = jobsOf(jobs) - 1;
+  const pool = startWorkers(new URL('./batch-worker.js', import.meta.url), asTheyPay ? 0 : workers);
+  let paying = asTheyPay ? new PayingStart(workers) : undefined;
+  let examined = 0;
+  const here = async (run: string[]) => {
+    const results = await examineRun(input, run);
+    examined += run.length;
+    const pay = paying?.after(run.length, paths.length - examined);
+    if (pay !== undefined) {
+      paying = undefined;
+      if (pay) pool.grow(workers);
+    }
+    return results;
+  };
   await runOrdered({
-    pool: startWorkers(new URL('./batch-worker.js', import.meta.url), jobsOf(jobs) - 1),
+    pool,
     input,
     parts: runs,
-    here: (run: string[]) => examineRun(input, run),
+    here,
     // Its next run waits in a worker's queue: this thread, reading a run of its own with
     // blocking reads, would hand it over only when done.
     depth: 2,

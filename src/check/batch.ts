@@ -98,7 +98,7 @@ async function walkMembers(
   let done = 0;
   try {
     if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
-      return await walkInThreads(batch, path, container, each, jobs, options.onProgress);
+      return await walkInThreads(batch, path, container, each, jobs, options);
     await container.walk(async (member, open) => {
       if (!leftOutByName(member.path)) {
         const source = await open();
@@ -127,7 +127,7 @@ async function walkInThreads(
   folder: Container,
   each: Omit<CheckOptions, 'onProgress'>,
   jobs: number,
-  onProgress: CheckOptions['onProgress'],
+  { onProgress, threadsAsTheyPay }: Pick<CheckOptions, 'onProgress' | 'threadsAsTheyPay'>,
 ): Promise<Map<string, Seen>> {
   const paths = await memberPaths(folder);
   const count = folder.count ?? paths.length;
@@ -135,7 +135,8 @@ async function walkInThreads(
   const progress = (done: number) => onProgress?.(done + count - paths.length, count);
   // Loaded here: a check of one file (or of a few members) never needs the worker pool.
   const { examineInThreads } = await import('./batch-threads.js');
-  return examineInThreads({ batch, root, options: each }, paths, jobs, progress);
+  const input = { batch, root, options: each };
+  return examineInThreads(input, paths, jobs, progress, threadsAsTheyPay === true);
 }
 
 /** The least members of a folder for which the walk uses worker threads (batch-threads.ts). */

@@ -26,6 +26,13 @@ export interface CheckOptions {
    */
   jobs?: number;
   /**
+   * A folder of many members checked by several threads (`jobs`): start the workers only
+   * once they pay for their start, this thread checking members alone until then (it
+   * measures how fast it goes: a worker's start costs as much as hundreds of small members).
+   * The CLI's default without `--jobs`; default false: they start at once.
+   */
+  threadsAsTheyPay?: boolean;
+  /**
    * CSV and Parquet `full`: the largest range (Parquet: run of row groups) a thread reads, in
    * bytes (default 64 MiB, then shrinking); ULog `full`: the least (default 4 MiB); HDF5
    * `full` with several jobs: the largest range of rows of a dataset (default 16 MiB).

@@ -79,16 +79,42 @@ export interface Slot {
  * has loaded; `runOrdered` takes the free ones as they come.
  */
 export class WorkerPool {
-  readonly slots: Slot[];
+  readonly slots: Slot[] = [];
+  readonly #url: URL;
   #loaded: Slot[] = [];
   #onLoaded: ((slot: Slot) => void) | undefined;
   #closed: Promise<unknown> | undefined;
+  /** The message every worker gets before its first part: the input of the read under way. */
+  #input: { input: unknown } | undefined;
 
   constructor(url: URL, count: number) {
-    this.slots = startSlots(url, Math.max(0, count), (slot) => {
+    this.#url = url;
+    this.grow(count);
+  }
+
+  /**
+   * Starts `count` more workers, free once loaded (onLoaded), each given the input of the
+   * read under way (`begin`): a read may start its workers only once they pay for their
+   * start (values/paying-start.ts).
+   */
+  grow(count: number): void {
+    const loaded = (slot: Slot) => {
       this.#loaded.push(slot);
       this.#onLoaded?.(slot);
-    });
+    };
+    for (const slot of startSlots(this.#url, Math.max(0, count), loaded)) {
+      this.slots.push(slot);
+      if (this.#input !== undefined) slot.worker.postMessage(this.#input);
+    }
+  }
+
+  /**
+   * A read begins: every worker gets its input before any part, those started later too
+   * (a worker's port hands messages over in the order they were posted).
+   */
+  begin(input: unknown): void {
+    this.#input = { input };
+    for (const slot of this.slots) if (!slot.dead) slot.worker.postMessage(this.#input);
   }
 
   /**
@@ -121,9 +147,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
     if (!slot.dead) free.push(slot);
     nudge();
   };
-  const slots = o.pool.slots;
-  // Before any part: a worker's port hands messages over in the order they were posted.
-  for (const slot of slots) if (!slot.dead) slot.worker.postMessage({ input: o.input });
+  o.pool.begin(o.input);
   o.pool.onLoaded(release);
   const take = (): Slot | undefined => {
     for (let s = free.pop(); s !== undefined; s = free.pop()) if (!s.dead) return s;
@@ -131,7 +155,8 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
   };
   const state = { joined: 0, failed: false };
   let joining: Promise<void> = Promise.resolve();
-  const limit = (o.ahead ?? 2) * (slots.length + 1);
+  // The threads there are now: a pool may grow during the read.
+  const limit = () => (o.ahead ?? 2) * (o.pool.slots.length + 1);
   try {
     let k = 0;
     let reading = false;
@@ -141,7 +166,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
       let turned = false;
       for (;;) {
         if (state.failed) break;
-        if (k - state.joined < limit) {
+        if (k - state.joined < limit()) {
           slot = take();
           if (slot) break;
           // Before a part is read here, a turn of the event loop: a worker's messages (it

@@ -1,6 +1,7 @@
 /**
  * `checkBatch` of a folder of many members on several threads (check/batch-threads.ts) finds
- * what one thread finds, issue for issue and in the same order, whatever the jobs.
+ * what one thread finds, issue for issue and in the same order, whatever the jobs, with
+ * its workers started at once or once they pay for their start.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,11 +84,17 @@ test('a folder of many members: the same issues for jobs 1, 2 and 4, progress to
         const { root, batch } = folderOf(kinds);
         const one = await checkBatch(batch, root, { full, jobs: 1 });
         expect(one.length).toBeGreaterThan(0);
-        for (const jobs of [2, 4]) {
+        // Threads at once (2, 4), or a worker started once it pays (the CLI's default).
+        for (const [jobs, threadsAsTheyPay] of [
+          [2, false],
+          [4, false],
+          [2, true],
+        ] as const) {
           const seen: number[] = [];
           const many = await checkBatch(batch, root, {
             full,
             jobs,
+            threadsAsTheyPay,
             onProgress: (done, total) => seen.push(done, total),
           });
           expect(many).toEqual(one);

@@ -4,7 +4,8 @@
  * reads its own with no wait on the event loop (blocking reads), when the worker's "loaded"
  * message could otherwise never be seen; the parts of a worker that ends are read here;
  * with more results allowed ahead (`ahead`), this thread reads on past a slow worker; a
- * pool kept open after a read (`close: false`) gives its loaded workers to the next read.
+ * pool kept open after a read (`close: false`) gives its loaded workers to the next read;
+ * a pool grown during a read gives its new workers that read's input and parts.
  */
 import { describe, expect, test } from 'vitest';
 import { runOrdered, startWorkers } from '../../src/values/index.js';
@@ -116,5 +117,31 @@ describe('runOrdered', () => {
     expect(second.some((r) => r.by === 'worker e')).toBe(true);
     expect(second.some((r) => r.by === 'worker d')).toBe(false);
     expect(pool.slots.every((slot) => slot.dead)).toBe(true);
+  }, 30_000);
+
+  test("a pool grown during a read: its new worker gets the read's input, then parts", async () => {
+    const pool = startWorkers(WORKER, 0);
+    const got: Array<{ part: number; by: string }> = [];
+    const parts = Array.from({ length: 400 }, (_, k) => k);
+    await runOrdered({
+      pool,
+      input: { tag: 'g' },
+      parts,
+      here: async (part: number) => {
+        // As a read whose workers start once they pay (values/paying-start.ts).
+        if (part === 20) pool.grow(1);
+        busy(4);
+        return { part, by: 'here' };
+      },
+      onResult: (r: { part: number; by: string }) => {
+        got.push(r);
+      },
+    });
+    expect(got.map((r) => r.part)).toEqual(parts);
+    expect(pool.slots.length).toBe(1);
+    const byWorker = got.filter((r) => r.by === 'worker g');
+    expect(byWorker.length).toBeGreaterThan(0);
+    expect(Math.min(...byWorker.map((r) => r.part))).toBeGreaterThan(20);
+    expect(got.slice(0, 21).every((r) => r.by === 'here')).toBe(true);
   }, 30_000);
 });

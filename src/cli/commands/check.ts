@@ -47,7 +47,9 @@ Options:
                           --full, the threads (this one and n - 1 workers; HDF5: n
                           HDF5 threads) that share its data; for several pairs or a
                           batch, the pairs or members checked at once (default: the
-                          number of cores; for one Parquet, TDMS, ULog or HDF5 file, 1)
+                          number of cores, a folder's worker threads started once they
+                          pay for their start; for one Parquet, TDMS, ULog or HDF5
+                          file, 1)
       --delimiter <d>     CSV delimiter: , ; tab | (as for infer; default: detected)
       --header-row <n>    CSV 1-based header row, 0 for none (as for infer; default: detected)
   -r, --reporter <name>   output format: ${REPORTER_NAMES.join(', ')} (default: text)
@@ -102,10 +104,12 @@ export async function check(args: string[], io: Io): Promise<number> {
     const [configFile, dataFile] = pairs[0] as [string, string];
     checked = [
       // Without --jobs a file's format takes its own default (CSV: the cores; the others:
-      // one thread), and a batch checks as many members at once as there are cores.
+      // one thread), and a batch checks as many members at once as there are cores (a
+      // folder of many members: with workers once they pay for their start).
       await checkPair(configFile, dataFile, io, failOn, {
         ...options,
         ...(jobs !== undefined || batch ? { jobs: jobs ?? availableParallelism() } : {}),
+        ...(jobs === undefined && batch ? { threadsAsTheyPay: true } : {}),
       }),
     ];
   } else {
