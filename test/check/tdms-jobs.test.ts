@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
 import { inspectTdms } from '../../src/formats/tdms/inspect.js';
@@ -13,6 +14,8 @@ import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { TdmsConfig } from '../../src/model/index.js';
 import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
+import { ensureBuilt } from '../helpers/built.js';
+import { repoRoot } from '../helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -215,3 +218,31 @@ test('ranges read one after another in small blocks through two buffers that tak
     { numRuns: 40 },
   );
 });
+
+beforeAll(() => ensureBuilt('dist/src/formats/tdms/worker.js'), 300_000);
+
+test('workers started before the inspection end with the check when no value is read', () => {
+  // `check --full --jobs 2` starts its workers before it walks the metadata; a config whose
+  // only channel is not in the file reads no value, and the process still ends.
+  const data = fileOf({ segments: [[], []], interleaved: false });
+  const config = join(dir, `missing-${n++}.yaml`);
+  writeFileSync(
+    config,
+    [
+      'tdmsConfig:',
+      '  assetName: a',
+      '  data:',
+      '    - groupName: Log',
+      '      channelName: nowhere',
+      '      timeChannelName: Time',
+      '      channelConfig: { name: nowhere, dataType: CHANNEL_DATA_TYPE_DOUBLE }',
+      '',
+    ].join('\n'),
+  );
+  const bin = join(repoRoot, 'bin', 'importkit.js');
+  const args = ['check', config, data, '--full', '--jobs', '2', '--reporter', 'json'];
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
+  expect(r.signal).toBeNull();
+  expect(r.status).toBe(1);
+  expect(r.stdout).toContain('tdms_channel_not_in_file');
+}, 60_000);

@@ -23,7 +23,12 @@ import {
   listSome,
   notFoundHint,
 } from '../../validate/index.js';
-import { shortName, withoutRestatedTypeIssues } from '../../values/index.js';
+import {
+  jobsOf,
+  shortName,
+  type WorkerPool,
+  withoutRestatedTypeIssues,
+} from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
 import {
   inspectTdmsSource,
@@ -31,6 +36,7 @@ import {
   type TdmsProfile,
   tdmsProperty,
 } from './inspect.js';
+import { startTdmsWorkers } from './jobs.js';
 import { tdmsValueIssues } from './values.js';
 
 export interface TdmsCheckOptions {
@@ -121,6 +127,25 @@ async function checkTdmsSource(
   key: string,
   options: TdmsCheckOptions,
 ): Promise<Issue[]> {
+  // Workers of a read on several cores load while the file is inspected.
+  const jobs = jobsOf(options.jobs);
+  const early = options.full === true && jobs > 1 && wholeFileOf(source) !== undefined;
+  const pool = early ? startTdmsWorkers(jobs) : undefined;
+  try {
+    return await checkTdmsWith(config, source, key, options, pool);
+  } finally {
+    // Closed by the read that used it; a check that read no values closes it here.
+    await pool?.close();
+  }
+}
+
+async function checkTdmsWith(
+  config: TdmsConfig,
+  source: ByteSource,
+  key: string,
+  options: TdmsCheckOptions,
+  pool: WorkerPool | undefined,
+): Promise<Issue[]> {
   const profile = await tdmsProfile(source);
   const ctx: Ctx = {
     config,
@@ -155,7 +180,12 @@ async function checkTdmsSource(
       );
     }
   }
-  const read = { full: options.full === true, onProgress: options.onProgress, jobs: options.jobs };
+  const read = {
+    full: options.full === true,
+    onProgress: options.onProgress,
+    jobs: options.jobs,
+    pool,
+  };
   pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
   return withoutRestatedTypeIssues(ctx.issues);
 }

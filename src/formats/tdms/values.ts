@@ -29,6 +29,7 @@ import {
   throughTurns,
   timeValueIssues,
   type ValuePlace,
+  type WorkerPool,
 } from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
 import {
@@ -63,6 +64,8 @@ interface TdmsValueCheckOptions {
    * in this thread, as does a source that is not a whole file on disk.
    */
   jobs?: number | undefined;
+  /** The workers of a read of several jobs, started before the file was inspected. */
+  pool?: WorkerPool | undefined;
 }
 
 /** A tally fed one channel's values: a time channel's or a judged channel's. */
@@ -114,6 +117,7 @@ export async function tdmsValueIssues(
           (range) =>
             readThroughTurns(path, (s) => readTdmsPart(s, { path, config, key, profile }, range)),
           options.onProgress,
+          options.pool,
         )
       : await readInThisThread(source, reads, options);
   const file = source.name;
