@@ -32,8 +32,8 @@ Options:
       --verbose           also list valid files and info issues
       --data <file>       also check each config against this data file (see importkit check)
   -j, --jobs <n>          threads for many files (default: up to the number of cores,
-                          started once the files left would take this one longer
-                          than a thread's start)
+                          started once the files left would take this one three
+                          times as long as a thread's start)
   -h, --help              show this help
 
 Exit status: 0 all files valid, 1 a file is invalid, 2 usage error (unknown option,
