@@ -186,24 +186,27 @@ function tallyEnumNumbers(
 }
 
 /** The values each integer typed array can hold. */
-const HELD = new Map<unknown, readonly [bigint, bigint]>([
-  [Int8Array, [-128n, 127n]],
-  [Uint8Array, [0n, 255n]],
-  [Int16Array, [-(2n ** 15n), 2n ** 15n - 1n]],
-  [Uint16Array, [0n, 65_535n]],
-  [Int32Array, [-(2n ** 31n), 2n ** 31n - 1n]],
-  [Uint32Array, [0n, 2n ** 32n - 1n]],
-  [BigInt64Array, [-(2n ** 63n), 2n ** 63n - 1n]],
-  [BigUint64Array, [0n, 2n ** 64n - 1n]],
-]);
+const HELD: ReadonlyArray<readonly [abstract new (...args: never[]) => unknown, bigint, bigint]> = [
+  [Int8Array, -128n, 127n],
+  [Uint8Array, 0n, 255n],
+  [Int16Array, -(2n ** 15n), 2n ** 15n - 1n],
+  [Uint16Array, 0n, 65_535n],
+  [Int32Array, -(2n ** 31n), 2n ** 31n - 1n],
+  [Uint32Array, 0n, 2n ** 32n - 1n],
+  [BigInt64Array, -(2n ** 63n), 2n ** 63n - 1n],
+  [BigUint64Array, 0n, 2n ** 64n - 1n],
+];
 
-/** Integer arrays whose every value a declared range holds need no look at each value. */
+/**
+ * Integer arrays whose every value a declared range holds need no look at each value
+ * (a Buffer is a Uint8Array).
+ */
 function holdsEvery(
   range: readonly [bigint, bigint],
   values: ArrayLike<number> | ArrayLike<bigint>,
 ): boolean {
-  const held = HELD.get(values.constructor);
-  return held !== undefined && range[0] <= held[0] && held[1] <= range[1];
+  const held = HELD.find(([Kind]) => values instanceof Kind);
+  return held !== undefined && range[0] <= held[1] && held[2] <= range[1];
 }
 
 /** NaN and ±inf of a float column with no declared integer type. */

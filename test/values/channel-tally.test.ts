@@ -13,6 +13,8 @@ import { type ChannelTally, channelJudge } from '../../src/values/index.js';
 const ARRAYS = {
   Int8Array: (v: number[]) => Int8Array.from(v),
   Uint8Array: (v: number[]) => Uint8Array.from(v),
+  // A Buffer is a Uint8Array, and holds what one holds.
+  Buffer: (v: number[]) => Buffer.from(Uint8Array.from(v)),
   Int16Array: (v: number[]) => Int16Array.from(v),
   Uint16Array: (v: number[]) => Uint16Array.from(v),
   Int32Array: (v: number[]) => Int32Array.from(v),
