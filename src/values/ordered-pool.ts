@@ -98,6 +98,8 @@ export class WorkerPool {
    * start (values/paying-start.ts).
    */
   grow(count: number): void {
+    // A pool closed (its read ended, or failed with a part still read here) starts none.
+    if (this.#closed !== undefined) return;
     const loaded = (slot: Slot) => {
       this.#loaded.push(slot);
       this.#onLoaded?.(slot);

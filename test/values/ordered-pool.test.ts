@@ -144,4 +144,11 @@ describe('runOrdered', () => {
     expect(Math.min(...byWorker.map((r) => r.part))).toBeGreaterThan(20);
     expect(got.slice(0, 21).every((r) => r.by === 'here')).toBe(true);
   }, 30_000);
+
+  test('a pool closed starts no worker when asked to grow', async () => {
+    const pool = startWorkers(WORKER, 0);
+    await pool.close();
+    pool.grow(1);
+    expect(pool.slots.length).toBe(0);
+  });
 });
