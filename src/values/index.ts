@@ -1,4 +1,5 @@
 export { arrayChunk, type Chunk, type TypedNumbers } from './chunk.js';
+export { eachTwoAtATime, examineMemberRuns, type MemberRuns } from './member-runs.js';
 export {
   blockingFileSource,
   jobsOf,
