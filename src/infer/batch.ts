@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import {
+  type Container,
   type ContainerKind,
   containerKind,
   InspectError,
@@ -20,8 +21,17 @@ import type { Draft, InferOptions } from './types.js';
 export interface BatchOptions extends InferOptions {
   /** Fold configs shared by several files of one kind into `default*Config` (default true). */
   defaults?: boolean;
-  /** Files inspected at once (default 1). */
+  /**
+   * Files inspected at once (default 1). A folder of THREADED_MEMBERS files or more is
+   * shared by as many threads (this one and workers, at most one a core).
+   */
   jobs?: number;
+  /**
+   * A folder shared by several threads: start the workers only once they pay for their
+   * start (values/paying-start.ts; the CLI's default without `--jobs`); default false: at
+   * once.
+   */
+  threadsAsTheyPay?: boolean;
   /** Files done of the total (the total is 0 while a streamed archive is still being read). */
   onFiles?: (done: number, total: number) => void;
 }
@@ -55,6 +65,9 @@ export async function inferBatch(path: string, options: BatchOptions = {}): Prom
   };
 }
 
+/** The least files of a folder for which the walk uses worker threads (batch-threads.ts). */
+export const THREADED_MEMBERS = 256;
+
 /** Every member of the folder or archive examined, `jobs` at a time. */
 async function walkAll(
   path: string,
@@ -64,6 +77,9 @@ async function walkAll(
   const container = await openContainer(path, kind);
   const results: MemberResult[] = [];
   try {
+    const jobs = options.jobs ?? 1;
+    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
+      return { results: await walkInThreads(path, container, jobs, options), bytesRead: 0 };
     let done = 0;
     await container.walk(async (member, open) => {
       results.push(await examineMember(member.path, open, member.file, options));
@@ -74,6 +90,28 @@ async function walkAll(
     await container.close();
   }
   return { results, bytesRead: container.bytesRead };
+}
+
+/**
+ * A folder's members examined by `jobs` threads (batch-threads.ts). Members left out by
+ * their name are examined too (each says it is left out), as the one-thread walk does.
+ */
+async function walkInThreads(
+  root: string,
+  folder: Container,
+  jobs: number,
+  options: BatchOptions,
+): Promise<MemberResult[]> {
+  const paths: string[] = [];
+  await folder.walk(async (member) => {
+    paths.push(member.path);
+  }, 1);
+  const { onProgress: _p, onFiles, threadsAsTheyPay, jobs: _j, defaults: _d, ...rest } = options;
+  // Loaded here: an inference of one file (or of a few members) never needs the pool.
+  const { inferInThreads } = await import('./batch-threads.js');
+  const count = folder.count ?? paths.length;
+  const done = (n: number) => onFiles?.(n, count);
+  return inferInThreads({ root, options: rest }, paths, jobs, done, threadsAsTheyPay === true);
 }
 
 /** The batch's asset name by default: the folder's or archive's name without its extension. */

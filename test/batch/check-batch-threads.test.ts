@@ -1,7 +1,9 @@
 /**
  * `checkBatch` of a folder of many members on several threads (check/batch-threads.ts) finds
  * what one thread finds, issue for issue and in the same order, whatever the jobs, with
- * its workers started at once or once they pay for their start.
+ * its workers started at once or once they pay for their start. The small folders of the
+ * property are checked before a worker has loaded; the worker's own check of the runs it is
+ * given is compared apart.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +11,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { THREADED_MEMBERS } from '../../src/check/batch.js';
+import type { Seen } from '../../src/check/batch-member.js';
+import { examineRun } from '../../src/check/batch-threads.js';
 import { checkBatch } from '../../src/check/index.js';
 import type { BatchConfig } from '../../src/model/index.js';
+import { runOrdered, startWorkers } from '../../src/values/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-batch-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -107,3 +112,39 @@ test('a folder of many members: the same issues for jobs 1, 2 and 4, progress to
     { numRuns: 2 },
   );
 });
+
+test('a worker checks the runs it is given as this thread does', async () => {
+  const kinds: Member[] = ['fits', 'bad value', 'time backwards', 'listed as TDMS'];
+  const all = Array.from({ length: 8 * 32 }, (_, i) => kinds[i % kinds.length] as Member);
+  const { root, batch } = folderOf(all);
+  const input = { batch, root, options: { full: true, jobs: 1 } };
+  const paths = Object.keys(batch.fileConfigs ?? {}).sort();
+  const runs = Array.from({ length: 8 }, (_, k) => paths.slice(k * 32, (k + 1) * 32));
+  const pool = startWorkers(new URL('../../src/check/batch-worker.js', import.meta.url), 1);
+  // This thread reads its runs only once the worker has loaded, and slowly: the worker
+  // takes runs of its own.
+  const loaded = new Promise<void>((resolve) => {
+    pool.slots[0]?.worker.on('message', (m: object) => {
+      if ('ready' in m) resolve();
+    });
+  });
+  let here = 0;
+  const got: Seen[][] = [];
+  await runOrdered({
+    pool,
+    input,
+    parts: runs,
+    here: async (run: string[]) => {
+      await loaded;
+      here += 1;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return examineRun(input, run);
+    },
+    onResult: (r: Seen[]) => {
+      got.push(r);
+    },
+  });
+  expect(here).toBeLessThan(runs.length);
+  for (const [k, run] of runs.entries()) expect(got[k]).toEqual(await examineRun(input, run));
+  rmSync(root, { recursive: true, force: true });
+}, 60_000);

@@ -9,6 +9,8 @@ import { draftText, explainTable, writeDraft, writeIssues } from './_draft-outpu
 export interface BatchFlags {
   defaults: boolean;
   jobs: number;
+  /** A folder's worker threads start once they pay for their start (no `--jobs`). */
+  threadsAsTheyPay: boolean;
   explain: boolean;
   format: string;
   output: string | undefined;
@@ -28,6 +30,7 @@ export async function inferBatchCommand(
       ...options,
       defaults: flags.defaults,
       jobs: flags.jobs,
+      threadsAsTheyPay: flags.threadsAsTheyPay,
       ...(progress.active
         ? {
             onFiles: (done: number, total: number) => {

@@ -52,7 +52,9 @@ Options:
       --format <yaml|json>      output format (default: the -o file's, .json or .yaml, else yaml;
                                 json prints the bare document)
       --no-defaults             batch: keep every file's config whole (no default*Config)
-      --jobs <n>                batch: files inspected at once (default: the number of cores)
+      --jobs <n>                batch: files inspected at once (default: the number of
+                                cores); a folder of 256 files or more is shared by as
+                                many threads (without --jobs, started once they pay)
   -o, --output <file>           write the draft to a file instead of stdout
       --preview <file>          also write an HTML page of the data as the draft reads it
   -h, --help                    show this help
@@ -187,6 +189,7 @@ export async function infer(args: string[], io: Io): Promise<number> {
     return inferBatchCommand(io, file, options, {
       defaults: values['no-defaults'] !== true,
       jobs: jobsOption(values.jobs) ?? availableParallelism(),
+      threadsAsTheyPay: jobsOption(values.jobs) === undefined,
       explain: values.explain === true,
       format,
       output: typeof values.output === 'string' ? values.output : undefined,
