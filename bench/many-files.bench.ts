@@ -3,9 +3,9 @@
  * CSVs (a time column and two channels, 50 rows each) and `importkit lint <folder>` of a
  * folder of FILES one-file configs, each a new process of the compiled CLI, with
  * `--jobs 1` and with the default (check: every core; lint: workers only once they pay for
- * their start, and `--jobs <cores>` beside it). Prints files/s, wall time and the peak RSS
- * of the process (its maxRSS, worker threads included). The folders are written once under
- * bench/.data/ and kept.
+ * their start, and `--jobs <cores>` beside it); and `importkit infer <folder>` of the CSVs
+ * the same two ways. Prints files/s, wall time and the peak RSS of the process (its maxRSS,
+ * worker threads included). The folders are written once under bench/.data/ and kept.
  *
  * Size: IMPORTKIT_BENCH_MANY_FILES (default 10000).
  *
@@ -127,6 +127,8 @@ function run(args: string[]): { ms: number; cpuMs: number; peakRss: number } {
 }
 
 const { csvs, configs, batch } = await prepare();
+/** Where `infer` writes its draft of the folder (rewritten by each run). */
+const inferred = join(dataDir(), `many-files-${FILES}`, 'inferred.yaml');
 const cores = availableParallelism();
 /** Each run: its name, its arguments, and the run (index) its speed-up is over. */
 const runs: Array<[string, string[], number]> = [
@@ -135,6 +137,8 @@ const runs: Array<[string, string[], number]> = [
   ['lint configs/ --jobs 1', ['lint', configs, '--jobs', '1'], 2],
   [`lint configs/ (default: up to ${cores} cores, as they pay)`, ['lint', configs], 2],
   [`lint configs/ --jobs ${cores}`, ['lint', configs, '--jobs', String(cores)], 2],
+  ['infer csv/ --jobs 1', ['infer', csvs, '-o', inferred, '--jobs', '1'], 5],
+  [`infer csv/ (default: up to ${cores} cores, as they pay)`, ['infer', csvs, '-o', inferred], 5],
 ];
 const rows: string[][] = [];
 const times: number[] = [];
