@@ -11,11 +11,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { THREADED_MEMBERS } from '../../src/check/batch.js';
-import type { Seen } from '../../src/check/batch-member.js';
 import { examineRun } from '../../src/check/batch-threads.js';
 import { checkBatch } from '../../src/check/index.js';
 import type { BatchConfig } from '../../src/model/index.js';
-import { runOrdered, startWorkers } from '../../src/values/index.js';
+import { runsBesideAWorker } from '../helpers/worker-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-batch-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,30 +119,12 @@ test('a worker checks the runs it is given as this thread does', async () => {
   const input = { batch, root, options: { full: true, jobs: 1 } };
   const paths = Object.keys(batch.fileConfigs ?? {}).sort();
   const runs = Array.from({ length: 8 }, (_, k) => paths.slice(k * 32, (k + 1) * 32));
-  const pool = startWorkers(new URL('../../src/check/batch-worker.js', import.meta.url), 1);
-  // This thread reads its runs only once the worker has loaded, and slowly: the worker
-  // takes runs of its own.
-  const loaded = new Promise<void>((resolve) => {
-    pool.slots[0]?.worker.on('message', (m: object) => {
-      if ('ready' in m) resolve();
-    });
-  });
-  let here = 0;
-  const got: Seen[][] = [];
-  await runOrdered({
-    pool,
+  const { got, here } = await runsBesideAWorker(
+    new URL('../../src/check/batch-worker.js', import.meta.url),
     input,
-    parts: runs,
-    here: async (run: string[]) => {
-      await loaded;
-      here += 1;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return examineRun(input, run);
-    },
-    onResult: (r: Seen[]) => {
-      got.push(r);
-    },
-  });
+    runs,
+    (run) => examineRun(input, run),
+  );
   expect(here).toBeLessThan(runs.length);
   for (const [k, run] of runs.entries()) expect(got[k]).toEqual(await examineRun(input, run));
   rmSync(root, { recursive: true, force: true });

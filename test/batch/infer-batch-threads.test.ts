@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { THREADED_MEMBERS } from '../../src/infer/batch.js';
-import type { MemberResult } from '../../src/infer/batch-member.js';
 import { inferRun } from '../../src/infer/batch-threads.js';
 import { inferBatch } from '../../src/infer/index.js';
-import { runOrdered, startWorkers } from '../../src/values/index.js';
+import { runsBesideAWorker } from '../helpers/worker-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-infer-threads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,30 +96,12 @@ test('a worker infers the runs it is given as this thread does', async () => {
     return `day-${i % 3}/run-${String(i).padStart(4, '0')}.${ext}`;
   });
   const runs = Array.from({ length: 8 }, (_, k) => paths.slice(k * 32, (k + 1) * 32));
-  const pool = startWorkers(new URL('../../src/infer/batch-worker.js', import.meta.url), 1);
-  // This thread reads its runs only once the worker has loaded, and slowly: the worker
-  // takes runs of its own.
-  const loaded = new Promise<void>((resolve) => {
-    pool.slots[0]?.worker.on('message', (m: object) => {
-      if ('ready' in m) resolve();
-    });
-  });
-  let here = 0;
-  const got: MemberResult[][] = [];
-  await runOrdered({
-    pool,
+  const { got, here } = await runsBesideAWorker(
+    new URL('../../src/infer/batch-worker.js', import.meta.url),
     input,
-    parts: runs,
-    here: async (run: string[]) => {
-      await loaded;
-      here += 1;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return inferRun(input, run);
-    },
-    onResult: (r: MemberResult[]) => {
-      got.push(r);
-    },
-  });
+    runs,
+    (run) => inferRun(input, run),
+  );
   expect(here).toBeLessThan(runs.length);
   for (const [k, run] of runs.entries()) expect(got[k]).toEqual(await inferRun(input, run));
   rmSync(root, { recursive: true, force: true });
