@@ -3,8 +3,8 @@
  * (going backwards, repeated, null, NaN/±inf) and of a channel (NaN/±inf, integers or
  * fractions outside the declared integer type, values other than 0 and 1 in a BOOL channel,
  * ENUM values not among the enumTypes), fed one decoded piece (`Chunk`) at a time, and the
- * issues they make (the time column's tally: tally-time.ts). The readers of each format feed it: HDF5 (hdf5.ts) and TDMS (tdms.ts)
- * here, shared by check and infer; Parquet and ULog in check.
+ * issues they make (the time column's tally: tally-time.ts). The readers of each format feed
+ * it: HDF5 and TDMS, shared by check and infer; Parquet and ULog in check.
  */
 import type { ChannelDataType, EnumType } from '../model/index.js';
 import { type Issue, type IssueCode, type IssueSource, issue, listSome } from '../model/plain.js';
@@ -105,11 +105,7 @@ function tallyNumbers(
   for (let i = 0; i < d.length; i++) {
     const v = values[i] as number | bigint;
     if (typeof v === 'number' && !Number.isFinite(v)) {
-      if (has !== undefined && !has(i)) continue;
-      if (Number.isNaN(v)) r.nan += 1;
-      else if (v > 0) r.posInf += 1;
-      else r.negInf += 1;
-      r.firstNonFinite ??= base + i + 1;
+      if (has === undefined || has(i)) countNonFinite(r, v, base + i + 1);
       continue;
     }
     if (range !== undefined) {
@@ -176,12 +172,7 @@ function tallyEnumNumbers(
     if ((k === v && k < n && small[k] === 1) || (checkOthers && others.has(v))) continue;
     if (has !== undefined && !has(i)) continue;
     if (Number.isFinite(v)) unknownEnum(r, String(v), base + i + 1);
-    else {
-      if (Number.isNaN(v)) r.nan += 1;
-      else if (v > 0) r.posInf += 1;
-      else r.negInf += 1;
-      r.firstNonFinite ??= base + i + 1;
-    }
+    else countNonFinite(r, v, base + i + 1);
   }
 }
 
@@ -223,12 +214,7 @@ function tallyNonFinite(
       ? (from: number) => nextNonFinite64(values, from)
       : (from: number) => nextNonFinite32(values as Float32Array, from);
   for (let i = next(0); i >= 0; i = next(i + 1)) {
-    if (has !== undefined && !has(i)) continue;
-    const v = values[i] as number;
-    if (Number.isNaN(v)) r.nan += 1;
-    else if (v > 0) r.posInf += 1;
-    else r.negInf += 1;
-    r.firstNonFinite ??= base + i + 1;
+    if (has === undefined || has(i)) countNonFinite(r, values[i] as number, base + i + 1);
   }
 }
 
@@ -247,6 +233,14 @@ function nextNonFinite32(values: Float32Array, from: number): number {
     if (v - v !== 0) return i;
   }
   return -1;
+}
+
+/** A NaN or ±inf value of a channel, at `row` (1-based). */
+function countNonFinite(r: ChannelTally, v: number, row: number): void {
+  if (Number.isNaN(v)) r.nan += 1;
+  else if (v > 0) r.posInf += 1;
+  else r.negInf += 1;
+  r.firstNonFinite ??= row;
 }
 
 function unknownEnum(r: ChannelTally, value: string, row: number): void {
