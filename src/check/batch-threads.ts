@@ -7,7 +7,7 @@
  */
 import { openFolderMember } from '../inspect/index.js';
 import type { BatchConfig } from '../model/index.js';
-import { eachTwoAtATime, examineMemberRuns } from '../values/index.js';
+import { eachTwoAtATime, examineMemberRuns, jobsOf } from '../values/index.js';
 import { examine, type Seen } from './batch-member.js';
 import type { CheckOptions } from './options.js';
 
@@ -27,22 +27,27 @@ type MemberOptions = Omit<CheckOptions, 'onProgress'>;
  * their start (values/paying-start.ts), this thread examining runs alone until then.
  * `onDone` gets the members done so far.
  */
-export function examineInThreads(
+export async function examineInThreads(
   input: BatchThreadInput,
   paths: readonly string[],
   jobs: number,
   onDone: (done: number) => void,
   asTheyPay = false,
 ): Promise<Map<string, Seen>> {
-  return examineMemberRuns({
+  const seen = new Map<string, Seen>();
+  await examineMemberRuns({
     worker: new URL('./batch-worker.js', import.meta.url),
     input,
     paths,
-    jobs,
+    workers: jobsOf(jobs) - 1,
     asTheyPay,
     here: (run) => examineRun(input, run),
-    onDone,
+    onRun: (results, run) => {
+      for (const [k, path] of run.entries()) seen.set(path, results[k] as Seen);
+      onDone(seen.size);
+    },
   });
+  return seen;
 }
 
 /** The members of one run, two at a time (a member's reads wait on the disk). */

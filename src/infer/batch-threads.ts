@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { openFolderMember } from '../inspect/index.js';
-import { eachTwoAtATime, examineMemberRuns } from '../values/index.js';
+import { eachTwoAtATime, examineMemberRuns, jobsOf } from '../values/index.js';
 import { examineMember, type MemberResult } from './batch-member.js';
 import type { InferOptions } from './types.js';
 
@@ -27,16 +27,20 @@ export async function inferInThreads(
   onDone: (done: number) => void,
   asTheyPay: boolean,
 ): Promise<MemberResult[]> {
-  const seen = await examineMemberRuns({
+  const results: MemberResult[] = [];
+  await examineMemberRuns({
     worker: new URL('./batch-worker.js', import.meta.url),
     input,
     paths,
-    jobs,
+    workers: jobsOf(jobs) - 1,
     asTheyPay,
     here: (run) => inferRun(input, run),
-    onDone,
+    onRun: (found) => {
+      for (const r of found) results.push(r);
+      onDone(results.length);
+    },
   });
-  return [...seen.values()];
+  return results;
 }
 
 /** The members of one run, two at a time, each opened in the folder by its path. */

@@ -1,16 +1,17 @@
 /**
- * The members of a folder shared by this thread and worker threads, in runs of RUN: `check`
- * and `infer` of a folder of many files (check/batch-threads.ts, infer/batch-threads.ts).
- * Each thread examines a run's members as the one-thread walk does and returns one result a
- * member; the results come back by path, whatever the threads.
+ * Members shared by this thread and worker threads, in runs of RUN: `check` and `infer` of
+ * a folder of many files (check/batch-threads.ts, infer/batch-threads.ts), `lint` of many
+ * configs (cli/commands/_lint-jobs.ts). Each thread examines a run's members as the
+ * one-thread walk does and returns one result a member; each run's results are handed over
+ * in the members' order, whatever the threads.
  *
- * Only a folder is split: its members are files each thread opens by path. An archive is
- * read in one pass in one thread (a tar, a tar.gz) or through one reader (a zip). A worker
- * costs its start (its modules, about 0.3 s) and its memory, which a few members do not
- * win back: the callers keep a walk of fewer than 256 members in this thread, and without
- * `--jobs` start the workers only once they pay for their start (paying-start.ts).
+ * For a folder, only a folder is split: its members are files each thread opens by path.
+ * An archive is read in one pass in one thread (a tar, a tar.gz) or through one reader (a
+ * zip). A worker costs its start (its modules, about 0.3 s) and its memory, which a few
+ * members do not win back: the callers keep fewer than 256 members in this thread, and
+ * without `--jobs` start the workers only once they pay for their start (paying-start.ts).
  */
-import { jobsOf, runOrdered, startWorkers } from './ordered-pool.js';
+import { runOrdered, startWorkers } from './ordered-pool.js';
 import { PayingStart } from './paying-start.js';
 
 /** Members a thread examines per run it takes. */
@@ -21,25 +22,24 @@ export interface MemberRuns<I, R> {
   worker: URL;
   /** What every worker gets once (plain data: it is copied to each). */
   input: I;
-  /** The members' paths inside the folder. */
+  /** The members: paths inside the folder, or files. */
   paths: readonly string[];
-  /** Threads, this one included (at most one a core). */
-  jobs: number;
+  /** Worker threads beside this one (none: the members are examined here). */
+  workers: number;
   /** Start the workers only once they pay for their start, not at once. */
   asTheyPay: boolean;
   /** Examines a run of members in this thread: one result a member, in order. */
   here: (run: string[]) => Promise<R[]>;
-  /** The members done so far. */
-  onDone: (done: number) => void;
+  /** Each run's results, in the order of `paths`. */
+  onRun: (results: R[], run: string[]) => void;
 }
 
-/** Every member examined by this thread and the workers: each member's result, by path. */
-export async function examineMemberRuns<I, R>(o: MemberRuns<I, R>): Promise<Map<string, R>> {
-  const seen = new Map<string, R>();
+/** Every member examined by this thread and the workers, each run's results handed over in order. */
+export async function examineMemberRuns<I, R>(o: MemberRuns<I, R>): Promise<void> {
   const runs: string[][] = [];
   for (let k = 0; k < o.paths.length; k += RUN) runs.push(o.paths.slice(k, k + RUN));
-  let done = 0;
-  const workers = jobsOf(o.jobs) - 1;
+  // No more threads than runs: a worker with no run to take would cost its start for nothing.
+  const workers = Math.max(0, Math.min(o.workers, runs.length - 1));
   const pool = startWorkers(o.worker, o.asTheyPay ? 0 : workers);
   let paying = o.asTheyPay ? new PayingStart(workers) : undefined;
   let examined = 0;
@@ -67,13 +67,8 @@ export async function examineMemberRuns<I, R>(o: MemberRuns<I, R>): Promise<Map<
     // 4.59 s with 2 runs ahead a thread, 4.07 to 4.13 s with 8 (this thread read about 180
     // runs of 313, against 150).
     ahead: 8,
-    onResult: (results: R[], run: string[]) => {
-      for (const [k, path] of run.entries()) seen.set(path, results[k] as R);
-      done += run.length;
-      o.onDone(done);
-    },
+    onResult: o.onRun,
   });
-  return seen;
 }
 
 /** The members of one run, two at a time (a member's reads wait on the disk). */

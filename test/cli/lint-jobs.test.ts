@@ -6,15 +6,18 @@
  * the source CLI in this process (where a worker cannot start: its runs are linted here).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MIN_FILES_FOR_WORKERS } from '../../src/cli/commands/_lint-jobs.js';
+import { lintRun, MIN_FILES_FOR_WORKERS } from '../../src/cli/commands/_lint-jobs.js';
+import { lintFile } from '../../src/cli/commands/lint.js';
+import type { Io } from '../../src/cli/io.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
+import { runsBesideAWorker } from '../helpers/worker-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-lint-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,5 +97,28 @@ describe('lint --jobs', () => {
     const three = await runCli(dir, ['lint', folder, '--jobs', '3']);
     expect(three).toEqual(one);
     expect(one.code).toBe(1);
+  }, 60_000);
+
+  test('a worker lints the runs it is given as this thread does', async () => {
+    const folder = folderOf(8 * 32, [
+      [5, 0],
+      [70, 1],
+      [140, 2],
+      [230, 3],
+    ]);
+    const files = readdirSync(folder)
+      .sort()
+      .map((f) => join(folder, f));
+    const runs = Array.from({ length: 8 }, (_, k) => files.slice(k * 32, (k + 1) * 32));
+    const input = { cwd: dir, failOn: 'error' };
+    const here = (run: string[]) => lintRun(run, (f) => lintFile(f, { cwd: dir } as Io, 'error'));
+    const { got, here: readHere } = await runsBesideAWorker(
+      new URL('../../src/cli/commands/_lint-worker.js', import.meta.url),
+      input,
+      runs,
+      here,
+    );
+    expect(readHere).toBeLessThan(runs.length);
+    for (const [k, run] of runs.entries()) expect(got[k]).toEqual(await here(run));
   }, 60_000);
 });
