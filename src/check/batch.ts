@@ -13,6 +13,7 @@ import {
 import type { BatchConfig } from '../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../model/plain.js';
 import { notFoundHint, pathSuggester } from '../validate/index.js';
+import { MIN_MEMBERS_FOR_WORKERS } from '../values/index.js';
 import { examine, type Seen } from './batch-member.js';
 import type { CheckOptions } from './options.js';
 
@@ -97,7 +98,7 @@ async function walkMembers(
   const each = memberOptions(options, jobs, container.count);
   let done = 0;
   try {
-    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
+    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= MIN_MEMBERS_FOR_WORKERS)
       return await walkInThreads(batch, path, container, each, jobs, options);
     await container.walk(async (member, open) => {
       if (!leftOutByName(member.path)) {
@@ -138,9 +139,6 @@ async function walkInThreads(
   const input = { batch, root, options: each };
   return examineInThreads(input, paths, jobs, progress, threadsAsTheyPay === true);
 }
-
-/** The least members of a folder for which the walk uses worker threads (batch-threads.ts). */
-export const THREADED_MEMBERS = 256;
 
 /** The paths of the members a batch examines (those not left out by their name). */
 async function memberPaths(container: Container): Promise<string[]> {

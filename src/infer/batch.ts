@@ -13,6 +13,7 @@ import {
 } from '../inspect/index.js';
 import type { BatchFileConfig } from '../model/index.js';
 import { issue } from '../model/plain.js';
+import { MIN_MEMBERS_FOR_WORKERS } from '../values/index.js';
 import { assembleBatch } from './batch-assemble.js';
 import { examineMember, type MemberResult } from './batch-member.js';
 import { finishDraft } from './finish.js';
@@ -22,7 +23,7 @@ export interface BatchOptions extends InferOptions {
   /** Fold configs shared by several files of one kind into `default*Config` (default true). */
   defaults?: boolean;
   /**
-   * Files inspected at once (default 1). A folder of THREADED_MEMBERS files or more is
+   * Files inspected at once (default 1). A folder of MIN_MEMBERS_FOR_WORKERS files or more is
    * shared by as many threads (this one and workers, at most one a core).
    */
   jobs?: number;
@@ -65,9 +66,6 @@ export async function inferBatch(path: string, options: BatchOptions = {}): Prom
   };
 }
 
-/** The least files of a folder for which the walk uses worker threads (batch-threads.ts). */
-export const THREADED_MEMBERS = 256;
-
 /** Every member of the folder or archive examined, `jobs` at a time. */
 async function walkAll(
   path: string,
@@ -78,7 +76,7 @@ async function walkAll(
   const results: MemberResult[] = [];
   try {
     const jobs = options.jobs ?? 1;
-    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= THREADED_MEMBERS)
+    if (kind === 'folder' && jobs > 1 && (container.count ?? 0) >= MIN_MEMBERS_FOR_WORKERS)
       return { results: await walkInThreads(path, container, jobs, options), bytesRead: 0 };
     let done = 0;
     await container.walk(async (member, open) => {

@@ -1,5 +1,10 @@
 export { arrayChunk, type Chunk, type TypedNumbers } from './chunk.js';
-export { eachTwoAtATime, examineMemberRuns, type MemberRuns } from './member-runs.js';
+export {
+  eachTwoAtATime,
+  examineMemberRuns,
+  type MemberRuns,
+  MIN_MEMBERS_FOR_WORKERS,
+} from './member-runs.js';
 export {
   blockingFileSource,
   jobsOf,

@@ -8,7 +8,7 @@
  * For a folder, only a folder is split: its members are files each thread opens by path.
  * An archive is read in one pass in one thread (a tar, a tar.gz) or through one reader (a
  * zip). A worker costs its start (its modules, about 0.3 s) and its memory, which a few
- * members do not win back: the callers keep fewer than 256 members in this thread, and
+ * members do not win back: the callers keep fewer than MIN_MEMBERS_FOR_WORKERS in this thread, and
  * without `--jobs` start the workers only once they pay for their start (paying-start.ts).
  */
 import { runOrdered, startWorkers } from './ordered-pool.js';
@@ -16,6 +16,12 @@ import { PayingStart } from './paying-start.js';
 
 /** Members a thread examines per run it takes. */
 const RUN = 32;
+
+/**
+ * The least members for which the callers share a walk with workers: a worker's start
+ * costs more than fewer would take this thread.
+ */
+export const MIN_MEMBERS_FOR_WORKERS = 256;
 
 export interface MemberRuns<I, R> {
   /** The worker module: it calls `serveParts` with the same examination as `here`. */

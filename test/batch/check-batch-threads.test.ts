@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { THREADED_MEMBERS } from '../../src/check/batch.js';
 import { examineRun } from '../../src/check/batch-threads.js';
 import { checkBatch } from '../../src/check/index.js';
 import type { BatchConfig } from '../../src/model/index.js';
+import { MIN_MEMBERS_FOR_WORKERS } from '../../src/values/index.js';
 import { runsBesideAWorker } from '../helpers/worker-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-batch-threads-'));
@@ -82,7 +82,10 @@ function folderOf(kinds: Member[]): { root: string; batch: BatchConfig } {
 test('a folder of many members: the same issues for jobs 1, 2 and 4, progress to the last member', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(memberArb, { minLength: THREADED_MEMBERS, maxLength: THREADED_MEMBERS + 20 }),
+      fc.array(memberArb, {
+        minLength: MIN_MEMBERS_FOR_WORKERS,
+        maxLength: MIN_MEMBERS_FOR_WORKERS + 20,
+      }),
       fc.boolean(),
       async (kinds, full) => {
         const { root, batch } = folderOf(kinds);

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
-import { THREADED_MEMBERS } from '../../src/infer/batch.js';
 import { inferRun } from '../../src/infer/batch-threads.js';
 import { inferBatch } from '../../src/infer/index.js';
+import { MIN_MEMBERS_FOR_WORKERS } from '../../src/values/index.js';
 import { runsBesideAWorker } from '../helpers/worker-runs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-infer-threads-'));
@@ -58,7 +58,10 @@ function folderOf(kinds: Member[]): string {
 test('a folder of many files: the same draft for jobs 1, 2 and 4, and with workers as they pay', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(memberArb, { minLength: THREADED_MEMBERS, maxLength: THREADED_MEMBERS + 20 }),
+      fc.array(memberArb, {
+        minLength: MIN_MEMBERS_FOR_WORKERS,
+        maxLength: MIN_MEMBERS_FOR_WORKERS + 20,
+      }),
       async (kinds) => {
         const root = folderOf(kinds);
         const one = await inferBatch(root, { jobs: 1 });

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lintRun, MIN_FILES_FOR_WORKERS } from '../../src/cli/commands/_lint-jobs.js';
 import { lintFile } from '../../src/cli/commands/lint.js';
 import type { Io } from '../../src/cli/io.js';
+import { MIN_MEMBERS_FOR_WORKERS } from '../../src/values/index.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { runCli } from '../helpers/cli.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -72,6 +73,10 @@ function runBin(args: string[]): { status: number | null; stdout: string; stderr
 const badArb = fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 });
 
 describe('lint --jobs', () => {
+  test('lint shares a walk with workers from as many files as check and infer do', () => {
+    expect(MIN_FILES_FOR_WORKERS).toBe(MIN_MEMBERS_FOR_WORKERS);
+  });
+
   test('the compiled CLI prints the same at jobs 1 to 4', () => {
     fc.assert(
       fc.property(badArb, fc.constantFrom('text', 'json'), (bad, reporter) => {

@@ -14,7 +14,11 @@
  */
 import type { FileReport } from '../reporters/index.js';
 
-/** Fewer files than this are linted in this thread alone: a worker's start costs more. */
+/**
+ * Fewer files than this are linted in this thread alone: a worker's start costs more. The
+ * same as values' MIN_MEMBERS_FOR_WORKERS (a test holds them equal), written here so that
+ * `lint` of a few files does not load values/ to know it.
+ */
 export const MIN_FILES_FOR_WORKERS = 256;
 
 /** What every worker is given once: how to lint. */
