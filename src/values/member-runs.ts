@@ -5,11 +5,12 @@
  * one-thread walk does and returns one result a member; each run's results are handed over
  * in the members' order, whatever the threads.
  *
- * For a folder, only a folder is split: its members are files each thread opens by path.
+ * Of a batch, only a folder is split: its members are files each thread opens by path.
  * An archive is read in one pass in one thread (a tar, a tar.gz) or through one reader (a
  * zip). A worker costs its start (its modules, about 0.3 s) and its memory, which a few
- * members do not win back: the callers keep fewer than MIN_MEMBERS_FOR_WORKERS in this thread, and
- * without `--jobs` start the workers only once they pay for their start (paying-start.ts).
+ * members do not win back: the callers keep fewer than MIN_MEMBERS_FOR_WORKERS in this
+ * thread, and without `--jobs` start the workers only once they pay for their start
+ * (paying-start.ts).
  */
 import { runOrdered, startWorkers } from './ordered-pool.js';
 import { PayingStart } from './paying-start.js';
