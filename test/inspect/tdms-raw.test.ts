@@ -50,6 +50,62 @@ describe('TDMS timestamps as ns', () => {
     );
   });
 
+  test('property: many times in runs (any start, stride and byte order) equal the exact bigints', () => {
+    const EPOCH = 2_082_844_800n;
+    // Seconds near one another (a run of one second shares its part of the sum), and at
+    // and past the ends 64-bit ns hold; fractions anywhere, and at the ends of a second
+    // (the largest rounds up into the next second).
+    const second = fc.oneof(
+      fc.bigInt({ min: EPOCH + 1_700_000_000n, max: EPOCH + 1_700_000_003n }),
+      fc.constantFrom(EPOCH + 9_223_372_036n, EPOCH - 9_223_372_037n, EPOCH - 1n, EPOCH),
+      fc.bigInt({ min: EPOCH - 9_300_000_000n, max: EPOCH + 9_300_000_000n }),
+    );
+    const fraction = fc.oneof(
+      fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+      fc.constantFrom(0n, (1n << 64n) - 1n, 1n << 63n, (1n << 64n) - (1n << 33n)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(second, fraction), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 16, max: 27 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }),
+        (times, start, stride, little, cuts) => {
+          const bytes = new Uint8Array(start + times.length * stride + 3);
+          const v = new DataView(bytes.buffer);
+          times.forEach(([seconds, fraction], i) => {
+            const at = start + i * stride;
+            v.setBigUint64(little ? at : at + 8, fraction, little);
+            v.setBigInt64(little ? at + 8 : at, seconds, little);
+          });
+          // The values cut into runs, as a chunk's values may come in several.
+          const ends = [...new Set(cuts.filter((c) => c < times.length))].sort((a, b) => a - b);
+          const runs = [0, ...ends].map((from, k) => ({
+            start: start + from * stride,
+            n: (ends[k] ?? times.length) - from,
+            stride,
+          }));
+          const out = new BigInt64Array(times.length);
+          timestampsNs(bytes, runs, little, out);
+          times.forEach(([seconds, fraction], i) => {
+            const nanos = (fraction * 1_000_000_000n + (1n << 63n)) >> 64n;
+            const exact = (seconds - EPOCH) * 1_000_000_000n + nanos;
+            const want =
+              BigInt.asIntN(64, exact) === exact
+                ? exact
+                : exact > 0n
+                  ? 2n ** 63n - 1n
+                  : -(2n ** 63n);
+            const diff = (out[i] as bigint) - want;
+            expect(diff >= -1n && diff <= 1n, `value ${i}: ${out[i]} against ${want}`).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   test('times past what 64-bit ns hold are held at the ends', () => {
     const out = new BigInt64Array(2);
     const bytes = new Uint8Array(32);

@@ -211,8 +211,15 @@ function timestampMs(v: DataView, at: number, little: boolean): number {
 
 const TWO_32 = 4_294_967_296;
 const EPOCH = Number(TDMS_EPOCH_OFFSET);
-/** Seconds since 1970 past which ns since 1970 leave a signed 64-bit integer (years 1677, 2262). */
-const MAX_UNIX = 9_223_372_035;
+/**
+ * The seconds since 1970 at the ends of what ns since 1970 in a signed 64-bit integer hold
+ * (years 1677 and 2262), and the ns of each that it holds: from MIN_NANOS of MIN_UNIX to
+ * MAX_NANOS of MAX_UNIX.
+ */
+const MAX_UNIX = 9_223_372_036;
+const MAX_NANOS = 854_775_807;
+const MIN_UNIX = -9_223_372_037;
+const MIN_NANOS = 145_224_192;
 
 /**
  * Timestamps as ns since 1970 in a BigInt64Array, written as two 32-bit halves per value
@@ -227,36 +234,22 @@ export function timestampsNs(
   little: boolean,
   out: BigInt64Array,
 ): void {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const halves = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
-  // Little-endian words aligned to 4 bytes are read through one Uint32Array (the common case).
+  // Little-endian words aligned to 4 bytes are read where they are, through one Uint32Array;
+  // other runs are first copied into such words (wordsOf).
   const aligned = little && bytes.byteOffset % 4 === 0;
   const words = aligned
     ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
     : undefined;
   let k = 0;
   for (const r of runs) {
-    const wordRun = words !== undefined && r.start % 4 === 0 && r.stride % 4 === 0;
-    for (let i = 0; i < r.n; i++, k++) {
-      const at = r.start + i * r.stride;
-      let fracLo: number;
-      let fracHi: number;
-      let secLo: number;
-      let secHi: number;
-      if (wordRun) {
-        const w = at >> 2;
-        fracLo = words[w] as number;
-        fracHi = words[w + 1] as number;
-        secLo = words[w + 2] as number;
-        secHi = (words[w + 3] as number) | 0;
-      } else {
-        fracHi = v.getUint32(little ? at + 4 : at + 8, little);
-        fracLo = v.getUint32(little ? at : at + 12, little);
-        secHi = v.getInt32(little ? at + 12 : at, little);
-        secLo = v.getUint32(little ? at + 8 : at + 4, little);
-      }
-      nsHalves(secHi * TWO_32 + secLo - EPOCH, fracHi, fracLo, halves, 2 * k);
+    if (words !== undefined && r.start % 4 === 0 && r.stride % 4 === 0) {
+      timestampWords(words, r.start >> 2, r.stride >> 2, r.n, halves, 2 * k);
+    } else {
+      const { words: copied, step } = wordsOf(bytes, r, little);
+      timestampWords(copied, 0, step, r.n, halves, 2 * k);
     }
+    k += r.n;
   }
 }
 
@@ -265,37 +258,83 @@ const INV_32 = 1 / TWO_32;
 const NS_PER_FRACTION_HI = 1e9 / TWO_32;
 
 /**
- * unix seconds and a 64-bit fraction of a second as ns since 1970, a signed 64-bit
- * integer's halves (low, then high), exact: the sum is split where doubles hold each part
- * exactly (unix = sh * 2^16 + sl; divisions by powers of two are exact).
+ * `n` timestamps, each four little-endian words (fraction low and high, seconds low and
+ * high) `step` words apart from word `from`, as ns since 1970 in `halves` (low, then high)
+ * from `at`, exact: the sum is split where doubles hold each part exactly (unix = sh * 2^16
+ * + sl; divisions by powers of two are exact). The part of the sum that comes from the
+ * second is made once for the values of one second, which are most (many samples a second):
+ * on 7.5 M times 1 ms apart, 58 to 77 ms against 133 to 154 ms making it for each value.
  */
-function nsHalves(
-  seconds: number,
-  fracHi: number,
-  fracLo: number,
+function timestampWords(
+  words: Uint32Array,
+  from: number,
+  step: number,
+  n: number,
   halves: Int32Array,
   at: number,
 ): void {
-  let unix = seconds;
-  let nanos = Math.round((fracHi + fracLo * INV_32) * NS_PER_FRACTION_HI);
-  if (nanos === 1e9) {
-    nanos = 0;
-    unix += 1;
+  // The second last met, its part of the sum (lo + hi * 2^32), and whether it is at or past
+  // the ends (its values, or some, held there).
+  let second = Number.NaN;
+  let lo = 0;
+  let hi = 0;
+  let ends = false;
+  for (let i = 0, w = from, a = at; i < n; i++, w += step, a += 2) {
+    const fraction = (words[w + 1] as number) + (words[w] as number) * INV_32;
+    // 0 to 1e9 (a fraction that rounds up to the next second adds 1e9 ns to this one's).
+    const nanos = Math.round(fraction * NS_PER_FRACTION_HI);
+    const unix = ((words[w + 3] as number) | 0) * TWO_32 + (words[w + 2] as number) - EPOCH;
+    if (unix !== second) {
+      second = unix;
+      ends = unix >= MAX_UNIX || unix <= MIN_UNIX;
+      const sh = Math.floor(unix * INV_16);
+      const sl = unix - sh * 65_536;
+      const big = sh * 1e9;
+      hi = Math.floor(big * INV_16);
+      lo = (big - hi * 65_536) * 65_536 + sl * 1e9;
+    }
+    if (
+      ends &&
+      (unix > 0 ? unix > MAX_UNIX || nanos > MAX_NANOS : unix < MIN_UNIX || nanos < MIN_NANOS)
+    ) {
+      halves[a] = unix > 0 ? -1 : 0;
+      halves[a + 1] = unix > 0 ? 0x7fff_ffff : -0x8000_0000;
+      continue;
+    }
+    const c = lo + nanos;
+    const ch = Math.floor(c * INV_32);
+    halves[a] = (c - ch * TWO_32) | 0;
+    halves[a + 1] = (hi + ch) | 0;
   }
-  if (unix > MAX_UNIX || unix < -MAX_UNIX - 1) {
-    halves[at] = unix > 0 ? -1 : 0;
-    halves[at + 1] = unix > 0 ? 0x7fff_ffff : -0x8000_0000;
-    return;
+}
+
+/** Words timestampWords reads of runs not aligned or not little-endian, kept between calls. */
+let reordered = new Uint32Array(0);
+
+/**
+ * A run's timestamps as little-endian words (timestampWords) from word 0, `step` words
+ * apart: little-endian values a whole number of words apart are copied as they are (one
+ * copy), others are read into four words each.
+ */
+function wordsOf(bytes: Uint8Array, r: Run, little: boolean): { words: Uint32Array; step: number } {
+  if (r.n === 0) return { words: reordered, step: 4 };
+  if (little && r.stride % 4 === 0) {
+    const length = (r.n - 1) * r.stride + 16;
+    if (reordered.byteLength < length) reordered = new Uint32Array(Math.ceil(length / 4));
+    new Uint8Array(reordered.buffer, 0, length).set(bytes.subarray(r.start, r.start + length));
+    return { words: reordered, step: r.stride >> 2 };
   }
-  const sh = Math.floor(unix * INV_16);
-  const sl = unix - sh * 65_536;
-  const a = sh * 1e9;
-  const ah = Math.floor(a * INV_16);
-  const al = a - ah * 65_536;
-  const c = al * 65_536 + sl * 1e9 + nanos;
-  const ch = Math.floor(c * INV_32);
-  halves[at] = (c - ch * TWO_32) | 0;
-  halves[at + 1] = (ah + ch) | 0;
+  if (reordered.length < r.n * 4) reordered = new Uint32Array(r.n * 4);
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0, w = 0; i < r.n; i++, w += 4) {
+    const at = r.start + i * r.stride;
+    // Big-endian: the seconds first, then the fraction, each a 64-bit integer.
+    reordered[w] = v.getUint32(little ? at : at + 12, little);
+    reordered[w + 1] = v.getUint32(little ? at + 4 : at + 8, little);
+    reordered[w + 2] = v.getUint32(little ? at + 8 : at + 4, little);
+    reordered[w + 3] = v.getUint32(little ? at + 12 : at, little);
+  }
+  return { words: reordered, step: 4 };
 }
 
 /** Where a chunk's strings lie: `count` u32 end offsets at `start`, then `textLength` bytes. */
