@@ -1,4 +1,5 @@
 export { arrayChunk, type Chunk, type TypedNumbers } from './chunk.js';
+export { isoMillis } from './iso-time.js';
 export {
   eachTwoAtATime,
   examineMemberRuns,
@@ -42,6 +43,7 @@ export {
   tallyTime,
   timeTallyOf,
 } from './tally-time.js';
+export { type TextTimes, textTimesOf } from './text-times.js';
 export {
   absoluteRangeIssue,
   describeDate,

@@ -99,6 +99,8 @@ export function joinTimePart(s: TimeState, p: TimePart, joined: boolean, shift: 
   t.nulls += u.nulls;
   keepFirst(t, u, 'firstNull', shift);
   if (u.nonFinite !== undefined) {
+    // A text column's first value that is no time goes with its row.
+    if (t.firstNonFinite === undefined && u.unparsed !== undefined) t.unparsed = u.unparsed;
     t.nonFinite = (t.nonFinite ?? 0) + u.nonFinite;
     keepFirst(t, u, 'firstNonFinite', shift);
   }

@@ -4,6 +4,7 @@
  * largest time. Runs of increasing times, what most time columns hold throughout, are
  * stepped by loops that keep only the time before.
  */
+import type { TimeFormat } from '../model/index.js';
 import { type Chunk, isNumberArray } from './chunk.js';
 
 export interface TimeTally {
@@ -13,9 +14,17 @@ export interface TimeTally {
   firstRepeat?: number;
   nulls: number;
   firstNull?: number;
-  /** NaN and ±inf times (float time columns); left out when none was seen. */
+  /**
+   * NaN and ±inf times (float time columns), or text that is no time in the declared format
+   * (text-times.ts); left out when none was seen.
+   */
   nonFinite?: number;
   firstNonFinite?: number;
+  /**
+   * A text time column: its first value that is no time (the one at firstNonFinite), as
+   * written, the format it was read in, and whether it had a zone when it is a date and time.
+   */
+  unparsed?: { value: string; format: TimeFormat; zone?: boolean };
   min?: bigint | number;
   max?: bigint | number;
 }

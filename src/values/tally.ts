@@ -319,7 +319,9 @@ export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): I
     const n = plural(t.nulls, 'row has', 'rows have');
     found('time_null', (at) => `${n} no time (null)${within}; first at ${at}`, t.firstNull);
   }
-  if (t.firstNonFinite !== undefined) {
+  if (t.firstNonFinite !== undefined && t.unparsed !== undefined) {
+    out.push(unparsedTimeIssue(t.unparsed, t.nonFinite ?? 0, t.firstNonFinite, ptr, place));
+  } else if (t.firstNonFinite !== undefined) {
     const n = plural(t.nonFinite ?? 0, 'row');
     found(
       'time_not_parseable',
@@ -345,6 +347,34 @@ export function timeValueIssues(t: TimeTally, ptr: string, place: ValuePlace): I
     );
   }
   return out;
+}
+
+/**
+ * Text times that are no time in the declared format (text-times.ts): how many, the first
+ * as written, and why when it is a date and time all the same (a zone, or none).
+ */
+function unparsedTimeIssue(
+  u: NonNullable<TimeTally['unparsed']>,
+  count: number,
+  row: number,
+  ptr: string,
+  place: ValuePlace,
+): Issue {
+  const { text, source } = place.at(row);
+  const rfc = u.format === 'TIME_FORMAT_ABSOLUTE_RFC3339';
+  const why = u.zone === undefined ? '' : rfc ? ' (it has no zone)' : ' (it carries a zone)';
+  const hint =
+    u.zone === undefined
+      ? undefined
+      : rfc
+        ? 'RFC 3339 times carry a zone (Z or ±HH:MM); times without one are TIME_FORMAT_ABSOLUTE_DATETIME.'
+        : 'Date-times have no zone; times with one are TIME_FORMAT_ABSOLUTE_RFC3339.';
+  return issue(
+    'time_not_parseable',
+    ptr,
+    `${place.time} does not parse as ${shortName(u.format)} in ${plural(count, 'row')}; first at ${text}: ${quoteValue(u.value)}${why}`,
+    { source, ...(hint ? { hint } : {}) },
+  );
 }
 
 /** A channel's findings: NaN/±inf, values outside its integer type, unknown ENUM values. */

@@ -83,3 +83,46 @@ test('check --full reads the named column of an [N, k] time dataset', async () =
     },
   ]);
 });
+
+/**
+ * A time dataset of text under RFC 3339 is read as the import reads it: a value that is no
+ * time (or has no zone) is found with its index and text, and a step back among the
+ * others, with one job and with the values' ranges in threads.
+ */
+test('check --full reads an HDF5 time dataset of RFC 3339 text', async () => {
+  await h5wasm.ready;
+  const path = join(dir, 'text-times.h5');
+  const n = 60;
+  const times = Array.from({ length: n }, (_, i) =>
+    new Date(Date.UTC(2024, 2, 1, 0, 0, i)).toISOString(),
+  );
+  times[20] = '2024-03-01T00:00:05Z'; // back
+  times[41] = 'soon';
+  times[50] = '2024-03-01 00:00:50'; // no zone
+  const f = new h5wasm.File(path, 'w');
+  f.create_dataset({ name: 'time', data: times });
+  f.create_dataset({ name: 'v', data: Float64Array.from({ length: n }, (_, i) => i) });
+  f.close();
+  const doc = {
+    hdf5Config: {
+      timeFormat: 'TIME_FORMAT_ABSOLUTE_RFC3339' as const,
+      data: [
+        {
+          timeDataset: '/time',
+          valueDataset: '/v',
+          channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+        },
+      ],
+    },
+  };
+  for (const jobs of [1, 2]) {
+    const found = await checkConfig(doc, path, { full: true, jobs, rangeBytes: 16 });
+    expect(found.map((i) => [i.code, i.message])).toEqual([
+      [
+        'time_not_parseable',
+        "the time of '/time' does not parse as ABSOLUTE_RFC3339 in 2 rows; first at index 41: 'soon'",
+      ],
+      ['time_decreasing', "the time of '/time' goes backwards 1 time; first at index 20"],
+    ]);
+  }
+});

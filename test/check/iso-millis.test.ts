@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { isoMillis } from '../../src/formats/csv/check-cells.js';
+import { isoMillis } from '../../src/values/iso-time.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

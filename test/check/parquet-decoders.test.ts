@@ -68,7 +68,15 @@ const arbRow = fc.record({
     fc.double({ min: -5, max: 5 }),
     fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2.5),
   ),
-  word: fc.constantFrom('IDLE', 'RUN', 'STOP', 'é', ''),
+  word: fc.constantFrom(
+    'IDLE',
+    'RUN',
+    'STOP',
+    'é',
+    '',
+    '2024-03-01T00:00:00Z',
+    ' 2024-02-29 23:00Z',
+  ),
   nulls: fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
 });
 
@@ -76,7 +84,7 @@ type Row = typeof arbRow extends fc.Arbitrary<infer R> ? R : never;
 
 function tableOf(rows: Row[]): Table {
   const n = (k: number) => rows.map((r) => r.nulls[k] === true);
-  const words = ['IDLE', 'RUN', 'STOP', 'é', ''];
+  const words = ['IDLE', 'RUN', 'STOP', 'é', '', '2024-03-01T00:00:00Z', ' 2024-02-29 23:00Z'];
   const dict = new Dictionary(new Utf8(), new Int32());
   const dictData = makeData({
     type: dict,
@@ -164,10 +172,16 @@ test('parquet-wasm and hyparquet tally the same values, whatever the table', asy
       async (rows, groupRows) => {
         const path = join(dir, `t${run++}.parquet`);
         await writeFile(path, await writeParquet(tableOf(rows), groupRows));
-        const wasm = await scanParquetValues(path, 'time', CHANNELS, undefined, 'parquet-wasm');
-        const hyp = await scanParquetValues(path, 'time', CHANNELS, undefined, 'hyparquet');
+        const wasm = await scanParquetValues(path, 'time', CHANNELS, { decoder: 'parquet-wasm' });
+        const hyp = await scanParquetValues(path, 'time', CHANNELS, { decoder: 'hyparquet' });
         expect(wasm).toEqual(hyp);
         expect(wasm.rows).toBe(rows.length);
+        // A text column as the time: read as RFC 3339 alike from Arrow's bytes and from strings.
+        const o = { timeFormat: 'TIME_FORMAT_ABSOLUTE_RFC3339' } as const;
+        const texts = await scanParquetValues(path, 'word', [], { ...o, decoder: 'parquet-wasm' });
+        expect(texts).toEqual(
+          await scanParquetValues(path, 'word', [], { ...o, decoder: 'hyparquet' }),
+        );
         await rm(path);
       },
     ),

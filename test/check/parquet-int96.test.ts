@@ -70,7 +70,7 @@ describe('a draft of an INT96 time column', () => {
 
   test('--full decodes every INT96 value, with either decoder', async () => {
     for (const decoder of ['parquet-wasm', 'hyparquet'] as const) {
-      const t = await scanParquetValues(file, 'timestamp_col', [], undefined, decoder);
+      const t = await scanParquetValues(file, 'timestamp_col', [], { decoder });
       expect({ rows: t.rows, ...t.time }, decoder).toEqual({
         rows: 24,
         decreases: 0,

@@ -40,25 +40,42 @@ const rowArb = fc.record({
   s: fc.constantFrom('IDLE', 'RUN', 'RUN', 'IDLE', 'STOP', 'WAIT', 'x', null),
 });
 
-/** A file of rows in row groups of `group` rows; the time a float column or INT64. */
+/**
+ * A file of rows in row groups of `group` rows; the time a float column, INT64, or RFC 3339
+ * text (a NaN time is text that is no time; every seventh a time without a zone).
+ */
 const fileArb = fc.record({
   rows: fc.array(rowArb, { minLength: 1, maxLength: 40 }),
   group: fc.integer({ min: 1, max: 7 }),
-  floatTime: fc.boolean(),
+  time: fc.constantFrom<TimeKind>('float', 'int64', 'text'),
 });
 
-function writeFile(f: FileSpec): string {
-  const { rows, group, floatTime } = f;
-  const time = rows.map((r) =>
-    floatTime
-      ? r.t
-      : r.t === null || Number.isNaN(r.t)
-        ? null
-        : BigInt(1_700_000_000_000 + r.t * 10),
+type TimeKind = 'float' | 'int64' | 'text';
+
+/** A time `t` (seconds past a start) as RFC 3339 text; row `k`'s. */
+function timeText(t: number, k: number): string {
+  if (Number.isNaN(t)) return 'soon';
+  const iso = new Date(Date.UTC(2024, 2, 1, 0, 0, t)).toISOString();
+  return k % 7 === 6 ? iso.replace('Z', '') : iso;
+}
+
+function timeColumn(rows: FileSpec['rows'], kind: TimeKind) {
+  if (kind === 'float') return { name: 't', data: rows.map((r) => r.t), type: 'DOUBLE' as const };
+  if (kind === 'text') {
+    const data = rows.map((r, k) => (r.t === null ? null : timeText(r.t, k)));
+    return { name: 't', data, type: 'STRING' as const };
+  }
+  const data = rows.map((r) =>
+    r.t === null || Number.isNaN(r.t) ? null : BigInt(1_700_000_000_000 + r.t * 10),
   );
+  return { name: 't', data, type: 'INT64' as const };
+}
+
+function writeFile(f: FileSpec): string {
+  const { rows, group } = f;
   const bytes = parquetWriteBuffer({
     columnData: [
-      { name: 't', data: time, type: floatTime ? 'DOUBLE' : 'INT64' },
+      timeColumn(rows, f.time),
       { name: 'v', data: rows.map((r) => r.v), type: 'DOUBLE' },
       { name: 'i', data: rows.map((r) => (r.i === null ? null : BigInt(r.i))), type: 'INT64' },
       { name: 's', data: rows.map((r) => r.s), type: 'STRING' },
@@ -73,13 +90,22 @@ function writeFile(f: FileSpec): string {
 type FileSpec = {
   rows: Array<{ t: number | null; v: number | null; i: number | null; s: string | null }>;
   group: number;
-  floatTime: boolean;
+  time: TimeKind;
 };
 
 const channel = (name: string, dataType: string) => ({
   path: name,
   channelConfig: { name, dataType },
 });
+
+/** The config, its time format that of the time column's kind. */
+const docOf = (kind: TimeKind): ImportDocument => {
+  const format =
+    kind === 'text' ? 'TIME_FORMAT_ABSOLUTE_RFC3339' : 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS';
+  const doc = structuredClone(DOC);
+  (doc.parquetConfig?.flatDataset?.timeColumn as { format: string }).format = format;
+  return doc;
+};
 
 const DOC = {
   parquetConfig: {
@@ -109,10 +135,11 @@ describe('check --full of a Parquet file with several jobs', () => {
     await fc.assert(
       fc.asyncProperty(fileArb, async (spec) => {
         const path = writeFile(spec);
-        const one = await checkConfig(DOC, path, { full: true, jobs: 1 });
+        const doc = docOf(spec.time);
+        const one = await checkConfig(doc, path, { full: true, jobs: 1 });
         for (const jobs of [2, 3, 4]) {
           // rangeBytes 1: every row group is a run of its own.
-          const many = await checkConfig(DOC, path, { full: true, jobs, rangeBytes: 1 });
+          const many = await checkConfig(doc, path, { full: true, jobs, rangeBytes: 1 });
           expect(many).toEqual(one);
         }
       }),
@@ -128,7 +155,7 @@ describe('check --full of a Parquet file with several jobs', () => {
       { t: 1, v: Number.NaN, i: 3_000_000_000, s: 'WAIT' },
       { t: 5, v: 1, i: 1, s: 'STOP' },
     ];
-    const path = writeFile({ rows, group: 2, floatTime: false });
+    const path = writeFile({ rows, group: 2, time: 'int64' });
     const one = await checkConfig(DOC, path, { full: true, jobs: 1 });
     expect(one.map((i) => [i.code, i.message])).toEqual([
       ['time_decreasing', 'time goes backwards 1 time; first at row 3'],
@@ -148,6 +175,27 @@ describe('check --full of a Parquet file with several jobs', () => {
   });
 });
 
+test('RFC 3339 text times: those that are no time, and a step back where two runs meet', async () => {
+  const rows: FileSpec['rows'] = [0, 1, 2, 1, Number.NaN, 5, 6, 7].map((t) => ({
+    t,
+    v: 1,
+    i: 1,
+    s: 'IDLE',
+  }));
+  // Row 7 (k = 6) is written without a zone: no RFC 3339 time either.
+  const path = writeFile({ rows, group: 3, time: 'text' });
+  const doc = docOf('text');
+  const one = await checkConfig(doc, path, { full: true, jobs: 1 });
+  expect(one.filter((i) => i.code.startsWith('time_')).map((i) => [i.code, i.message])).toEqual([
+    [
+      'time_not_parseable',
+      "time does not parse as ABSOLUTE_RFC3339 in 2 rows; first at row 5: 'soon'",
+    ],
+    ['time_decreasing', 'time goes backwards 1 time; first at row 4'],
+  ]);
+  expect(await checkConfig(doc, path, { full: true, jobs: 2, rangeBytes: 1 })).toEqual(one);
+});
+
 describe('the threads of a Parquet scan', () => {
   test('a worker waits for the first batch, then claims every run left and posts what this thread reads in it', async () => {
     const rows = Array.from({ length: 40 }, (_, k) => ({
@@ -156,7 +204,7 @@ describe('the threads of a Parquet scan', () => {
       i: k % 13 === 0 ? 2 ** 40 : k,
       s: k % 7 === 0 ? `S${k % 3}` : 'RUN',
     }));
-    const path = writeFile({ rows, group: 4, floatTime: false });
+    const path = writeFile({ rows, group: 4, time: 'int64' });
     const groups = Array.from({ length: 10 }, () => ({ rows: 4, bytes: 1 }));
     const lane: Lane = {
       path,

@@ -11,11 +11,11 @@
  */
 
 import type { ChannelDataType, TimeFormat } from '../../model/index.js';
+import { isoMillis } from '../../values/index.js';
 import {
   type IntRange,
   intFits,
   isBool,
-  isoMillis,
   Num,
   numberOf,
   numKind,

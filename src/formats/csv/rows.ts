@@ -18,7 +18,8 @@ import {
 } from '../../check/shared.js';
 import type { CsvConfig, TimeFormat } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
-import { isBool, isoMillis, numberOf } from './check-cells.js';
+import { isoMillis } from '../../values/index.js';
+import { isBool, numberOf } from './check-cells.js';
 import { nextLineStart, readCsvHead } from './check-head.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 

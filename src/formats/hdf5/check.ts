@@ -144,7 +144,7 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
   const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
   if (t && tp && config.timeFormat && !scope.groups.has(key)) {
     scope.groups.set(key, {
-      time: { dataset: t, column: tp.column, ptr: p('timeDataset') },
+      time: { dataset: t, column: tp.column, ptr: p('timeDataset'), format: config.timeFormat },
       channels: [],
     });
     pushAll(issues, timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));

@@ -61,8 +61,10 @@ function readGroupsOf(config: Hdf5Config, datasets: readonly Hdf5Dataset[]): Rea
     let group = groups.get(key);
     if (!group) {
       group = { channels: [] };
-      if (t && tp && config.timeFormat)
-        group.time = { dataset: t, column: tp.column, ptr: `${P}/data/${i}/timeDataset` };
+      if (t && tp && config.timeFormat) {
+        const ptr = `${P}/data/${i}/timeDataset`;
+        group.time = { dataset: t, column: tp.column, ptr, format: config.timeFormat };
+      }
       groups.set(key, group);
     }
     const vp = v ? partOf(v, e.valueField, e.valueIndex) : undefined;

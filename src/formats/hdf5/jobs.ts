@@ -120,7 +120,7 @@ export function planRanges(
     for (const state of group) {
       const { rows, read } = state.part;
       const judge: TallyRequest['judge'] =
-        'time' in state.into ? { time: true } : { channel: state.into.as };
+        'time' in state.into ? { time: true, format: read.format } : { channel: state.into.as };
       for (const [from, to] of cutRows(read.dataset, rows, want)) {
         const slice = sliceRequest(read, from, to);
         ranges.push({

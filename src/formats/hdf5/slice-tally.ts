@@ -7,6 +7,8 @@
  * tally says which value of the range no value before it was compared with (its head), so
  * that the ranges join, in order, into the tally of one read (values/tally-merge.ts).
  */
+
+import type { TimeFormat } from '../../model/index.js';
 import {
   arrayChunk,
   type ChannelTally,
@@ -17,6 +19,7 @@ import {
   newTimeState,
   type TimePart,
   tallyTime,
+  textTimesOf,
 } from '../../values/index.js';
 import {
   asJobResult,
@@ -32,7 +35,8 @@ import {
 export interface TallyRequest {
   slice: SliceRequest;
   step: number;
-  judge: { time: true } | { channel: JudgedChannel };
+  /** A time dataset (with its format: text times are read in it), or a channel's values. */
+  judge: { time: true; format?: TimeFormat | undefined } | { channel: JudgedChannel };
 }
 
 /** A range's tally, and where the library failed on it, if it did (rows from there unread). */
@@ -62,13 +66,15 @@ export function runTallyJob(
     if ('time' in r.judge) {
       const state = newTimeState();
       const watch = new HeadWatch();
+      const textTimes = textTimesOf(r.judge.format);
       const unread = readSliceRange(
         h5,
         path,
         r.slice,
         r.step,
         (values, start) => {
-          const chunk = chunkOf(values);
+          const read = chunkOf(values);
+          const chunk = textTimes ? textTimes(read, state.tally) : read;
           tallyTime(state, chunk, start);
           watch.after(state, chunk, start);
         },

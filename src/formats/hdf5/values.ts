@@ -8,7 +8,7 @@
  * the datasets. Rows are named by their 0-based index, as HDF5 tools show them.
  */
 import type { ByteSource } from '../../inspect/shared.js';
-import type { ChannelConfig, ChannelDataType } from '../../model/index.js';
+import type { ChannelConfig, ChannelDataType, TimeFormat } from '../../model/index.js';
 import { type Issue, issue, maxOf, minOf, pushAll } from '../../model/plain.js';
 import {
   type ChannelTally,
@@ -20,6 +20,7 @@ import {
   newTimeState,
   type TimeState,
   tallyTime,
+  textTimesOf,
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
@@ -34,6 +35,8 @@ export interface PartRead {
   column: number | string | undefined;
   /** Where findings about it point. */
   ptr: string;
+  /** A time dataset's format: text times are read in it (values/text-times.ts). */
+  format?: TimeFormat | undefined;
 }
 
 /** A channel's values to judge against its declared type. */
@@ -163,10 +166,11 @@ export function groupRows(g: ReadGroup): number {
 
 function timeState(read: PartRead, sampled: boolean): ReadState {
   const s: TimeState = newTimeState();
+  const textTimes = textTimesOf(read.format);
   const part: PartState = {
     read,
     rows: rowsOf(read),
-    feed: (chunk, base) => tallyTime(s, chunk, base),
+    feed: (chunk, base) => tallyTime(s, textTimes ? textTimes(chunk, s.tally) : chunk, base),
     gap: () => {
       s.prev = undefined;
     },

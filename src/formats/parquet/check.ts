@@ -87,7 +87,12 @@ export async function checkParquet(
         source,
         fullTime?.path,
         valued,
-        { jobs: options.jobs, rangeBytes: options.rangeBytes, metadata: read.metadata },
+        {
+          jobs: options.jobs,
+          rangeBytes: options.rangeBytes,
+          metadata: read.metadata,
+          timeFormat: timeColumn?.format,
+        },
         options.onProgress,
       )
     : undefined;

@@ -17,8 +17,8 @@
 import { Worker } from 'node:worker_threads';
 import type { FileMetaData } from 'hyparquet';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
+import type { TimeFormat } from '../../model/index.js';
 import {
-  headOf,
   jobsOf,
   joinChannelPart,
   joinTimePart,
@@ -69,6 +69,8 @@ export interface RunTally {
 export interface Lane {
   path: string;
   time: string | undefined;
+  /** The time column's format: text times are read in it (values/text-times.ts). */
+  timeFormat?: TimeFormat | undefined;
   channels: ValueChannel[];
   runs: Run[];
   /** Int32 slot 0: the next run to claim. */
@@ -90,6 +92,8 @@ export interface JobsOptions {
   jobs?: number | undefined;
   rangeBytes?: number | undefined;
   metadata: Pick<FileMetaData, 'row_groups'>;
+  /** The time column's format: text times are read in it (values/text-times.ts). */
+  timeFormat?: TimeFormat | undefined;
 }
 
 /** A run's tallies, or the end of a worker's share (with the error that ended it early). */
@@ -117,7 +121,7 @@ export async function scanParquetFull(
       if (!/Parquet error/i.test(String(err))) throw err;
     }
   }
-  return scanParquetValues(source, time, channels, onProgress);
+  return scanParquetValues(source, time, channels, { onProgress, timeFormat: o.timeFormat });
 }
 
 /**
@@ -138,6 +142,7 @@ async function scanParquetJobs(
   const lane: Lane = {
     path,
     time,
+    timeFormat: o.timeFormat,
     // Only what the tallies need crosses to the workers (a channel may carry more).
     channels: channels.map((c) => ({
       column: c.column,
@@ -244,17 +249,12 @@ export async function scanRun(
   onRows?: (rows: number) => void,
 ) {
   const run = lane.runs[k] as Run;
-  const t = valueTallier(lane.time, lane.channels);
-  let first: RunTally['first'];
-  const feed: typeof t.feed = (column, chunk, base) => {
-    if (first === undefined && column === lane.time) first = headOf(chunk, base);
-    t.feed(column, chunk, base);
-  };
+  const t = valueTallier(lane.time, lane.channels, lane.timeFormat);
   const columns = columnsOf(lane.time, lane.channels);
   const progress = onRows && ((done: number) => onRows(done - run.base));
   const groups = { rowGroups: run.groups, base: run.base };
-  const rows = await readGroups(opened, columns, feed, progress, groups);
-  const out: RunTally = { tallies: t.done(rows), first, last: t.timeState?.prev };
+  const rows = await readGroups(opened, columns, t.feed, progress, groups);
+  const out: RunTally = { tallies: t.done(rows), first: t.head(), last: t.timeState?.prev };
   return out;
 }
 

@@ -12,15 +12,18 @@ import { setFlagsFromString } from 'node:v8';
 import type { AsyncBuffer } from 'hyparquet';
 import type { ParquetFile, RecordBatch } from 'parquet-wasm/esm';
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
-import type { ChannelDataType, EnumType } from '../../model/index.js';
+import type { ChannelDataType, EnumType, TimeFormat } from '../../model/index.js';
 import {
   arrayChunk,
   type ChannelTally,
   type Chunk,
   channelJudge,
+  headOf,
   newTimeState,
+  type TimePart,
   type TimeTally,
   tallyTime,
+  textTimesOf,
   type ValuePlace,
 } from '../../values/index.js';
 import { batchColumns } from './arrow.js';
@@ -44,6 +47,15 @@ export interface ValueTallies {
 /** Rows decoded per batch: small enough that a batch is a few MB whatever the width. */
 const BATCH_ROWS = 65_536;
 
+/** How a read goes: its progress, its decoder, and the time column's format. */
+export interface ScanOptions {
+  onProgress?: ((done: number, total: number) => void) | undefined;
+  /** Tests compare the two decoders' tallies; the check uses the faster one. */
+  decoder?: 'parquet-wasm' | 'hyparquet';
+  /** The time column's format: text times are read in it (values/text-times.ts). */
+  timeFormat?: TimeFormat | undefined;
+}
+
 /**
  * Reads the named columns row group by row group and tallies what the checks report, from a
  * file (its path) or any source (an archive's member, read in place).
@@ -52,12 +64,11 @@ export async function scanParquetValues(
   path: string | ByteSource,
   time: string | undefined,
   channels: readonly ValueChannel[],
-  onProgress?: (done: number, total: number) => void,
-  /** Tests compare the two decoders' tallies; the check uses the faster one. */
-  decoder: 'parquet-wasm' | 'hyparquet' = 'parquet-wasm',
+  o: ScanOptions = {},
 ): Promise<ValueTallies> {
+  const { onProgress, decoder = 'parquet-wasm', timeFormat } = o;
   const columns = columnsOf(time, channels);
-  let t = valueTallier(time, channels);
+  let t = valueTallier(time, channels, timeFormat);
   let rows: number;
   try {
     rows =
@@ -68,7 +79,7 @@ export async function scanParquetValues(
     // parquet-wasm refuses some footers other writers produce (hyparquet reads them):
     // read those with hyparquet, which is slower but accepts them.
     if (decoder === 'hyparquet' || !/Parquet error/i.test(String(err))) throw err;
-    t = valueTallier(time, channels);
+    t = valueTallier(time, channels, timeFormat);
     rows = await readWithHyparquet(path, columns, t.feed, onProgress);
   }
   return t.done(rows);
@@ -81,14 +92,26 @@ export function columnsOf(time: string | undefined, channels: readonly ValueChan
 
 /**
  * The tallies of one read: `feed` takes each decoded piece of a column, `done` gives the
- * tallies; `timeState` holds the last time value read (where the next rows go on from).
+ * tallies; `timeState` holds the last time value read (where the next rows go on from),
+ * `head()` the first time the read compared (a run's, which the join compares, jobs.ts).
+ * Text times are read in `timeFormat` first.
  */
-export function valueTallier(time: string | undefined, channels: readonly ValueChannel[]) {
+export function valueTallier(
+  time: string | undefined,
+  channels: readonly ValueChannel[],
+  timeFormat?: TimeFormat,
+) {
   const timeState = time === undefined ? undefined : newTimeState();
+  const textTimes = textTimesOf(timeFormat);
   const judges = channels.map((c) => ({ c, j: channelJudge(c) }));
+  let head: TimePart['head'];
   /** One decoded piece of a column, its first row at `base` (0-based). */
   const feed = (column: string, chunk: Chunk, base: number) => {
-    if (column === time && timeState) tallyTime(timeState, chunk, base);
+    if (column === time && timeState) {
+      const times = textTimes ? textTimes(chunk, timeState.tally) : chunk;
+      head ??= headOf(times, base);
+      tallyTime(timeState, times, base);
+    }
     for (const x of judges) if (x.c.column === column) x.j.tally(chunk, base);
   };
   const done = (rows: number): ValueTallies => {
@@ -97,7 +120,7 @@ export function valueTallier(time: string | undefined, channels: readonly ValueC
     for (const { c, j } of judges) out.channels.set(c.column, j.result);
     return out;
   };
-  return { feed, done, timeState };
+  return { feed, done, timeState, head: () => head };
 }
 
 export type Feed = (column: string, chunk: Chunk, base: number) => void;
