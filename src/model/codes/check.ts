@@ -49,7 +49,7 @@ export const checkCodes = {
   time_not_parseable: {
     severity: 'error',
     summary:
-      'Time values do not parse in the declared time format (with --full, also NaN or infinite times).',
+      'Time values do not parse in the declared time format (with --full, also NaN or infinite times, and every text time of a Parquet or HDF5 file).',
     fix: 'Declare the format the values are written in (the message suggests one) or fix the values.',
   },
   time_decreasing: {
