@@ -45,4 +45,10 @@ describe('worker start', () => {
       [],
     );
   });
+
+  test("a CSV check's worker loads of values/ only its reader of date-time text", () => {
+    const files = filesLoaded('formats/csv/check-worker.ts');
+    const values = new Set(files.filter((f) => f.startsWith('src/values/')));
+    expect([...values]).toEqual(['src/values/iso-time.ts']);
+  });
 });

@@ -11,7 +11,7 @@
  */
 
 import type { ChannelDataType, TimeFormat } from '../../model/index.js';
-import { isoMillis } from '../../values/index.js';
+import { isoMillis } from '../../values/iso-time.js';
 import {
   type IntRange,
   intFits,
