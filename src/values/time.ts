@@ -19,6 +19,7 @@ import {
   minOf,
   unixUnitThatFits,
 } from '../model/plain.js';
+import { isoMillis } from './iso-time.js';
 import { shortName } from './tally.js';
 
 export const PLAUSIBLE = { minYear: 1971, maxYear: 2100 } as const;
@@ -105,6 +106,29 @@ export function absoluteRangeIssue(minMs: number, maxMs: number, at: TimesRead):
     `the times of ${at.of} fall between ${describeDate(minMs)} and ${describeDate(maxMs)}: outside ${PLAUSIBLE_WORDS}`,
     { source: at.source },
   );
+}
+
+/**
+ * `time_out_of_range` when text times (the times read, or their extremes: a Parquet
+ * column's statistics) that are times in `format` (RFC 3339 with a zone, a date-time
+ * without) land outside the window, as a CSV check judges its text times. Others are
+ * left out: they are judged elsewhere, or are statistics cut short (a writer may keep only
+ * the first bytes of the least and greatest text).
+ */
+export function textTimeRangeIssue(
+  texts: ReadonlyArray<string | number>,
+  format: TimeFormat,
+  at: TimesRead,
+): Issue | undefined {
+  const encoder = new TextEncoder();
+  const zone = format === 'TIME_FORMAT_ABSOLUTE_RFC3339';
+  const times = texts.flatMap((text) => {
+    const bytes = encoder.encode(String(text).trim());
+    const read = isoMillis(bytes, 0, bytes.length);
+    return read === undefined || read.zone !== zone ? [] : [read.ms];
+  });
+  if (times.length === 0) return undefined;
+  return absoluteRangeIssue(minOf(times), maxOf(times), at);
 }
 
 /** A date in words: `2024-05-01`, `the year 56302`, or past what a Date holds. */

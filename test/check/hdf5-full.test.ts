@@ -126,3 +126,36 @@ test('check --full reads an HDF5 time dataset of RFC 3339 text', async () => {
     ]);
   }
 });
+
+test('text times outside 1971-2100 are time_out_of_range, as a CSV check says', async () => {
+  await h5wasm.ready;
+  const path = join(dir, 'text-1970.h5');
+  const f = new h5wasm.File(path, 'w');
+  f.create_dataset({ name: 'time', data: ['1970-01-01T00:00:01Z', '1970-01-01T00:00:02Z'] });
+  f.create_dataset({ name: 'v', data: new Float64Array([1, 2]) });
+  f.close();
+  const doc = (timeFormat: 'TIME_FORMAT_ABSOLUTE_RFC3339' | 'TIME_FORMAT_ABSOLUTE_DATETIME') => ({
+    hdf5Config: {
+      timeFormat,
+      data: [
+        {
+          timeDataset: '/time',
+          valueDataset: '/v',
+          channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+        },
+      ],
+    },
+  });
+  for (const full of [false, true]) {
+    const found = await checkConfig(doc('TIME_FORMAT_ABSOLUTE_RFC3339'), path, { full });
+    expect(found.map((i) => [i.code, i.message])).toEqual([
+      [
+        'time_out_of_range',
+        "the times of '/time' fall between 1970-01-01 and 1970-01-01: outside 1971-2100",
+      ],
+    ]);
+  }
+  // Read as date-times, the times have a zone: not parseable, and no range is judged.
+  const found = await checkConfig(doc('TIME_FORMAT_ABSOLUTE_DATETIME'), path, { full: true });
+  expect(found.map((i) => i.code)).toEqual(['time_not_parseable']);
+});

@@ -55,3 +55,57 @@ test('check --full finds where a Parquet time column goes backwards', async () =
   ]);
   expect(progress).toEqual([10, 20, 30]);
 });
+
+/**
+ * Text times are judged against the window of plausible dates as a CSV's are: from the
+ * footer's statistics when they are whole times, and from every time read with `--full`
+ * (the statistics are the least and greatest text: with zones that differ, not the
+ * earliest and latest time, and a writer may cut them short).
+ */
+test('RFC 3339 text times outside 1971-2100 are time_out_of_range, from the statistics and from --full', async () => {
+  const write = (name: string, times: string[], statisticsTruncateLength = 64) => {
+    const bytes = parquetWriteBuffer({
+      columnData: [
+        { name: 't', data: times, type: 'STRING' },
+        { name: 'v', data: times.map((_, i) => i), type: 'DOUBLE' },
+      ],
+      statisticsTruncateLength,
+    });
+    const path = join(dir, name);
+    writeFileSync(path, new Uint8Array(bytes));
+    return path;
+  };
+  const doc = {
+    parquetConfig: {
+      flatDataset: {
+        timeColumn: { path: 't', format: 'TIME_FORMAT_ABSOLUTE_RFC3339' as const },
+        dataColumns: [
+          {
+            path: 'v',
+            channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+          },
+        ],
+      },
+    },
+  };
+  const messages = async (path: string, full: boolean) =>
+    (await checkConfig(doc, path, { full })).map((i) => `${i.code}: ${i.message}`);
+  const early = ['1970-01-01T00:00:01Z', '1970-01-01T00:00:02Z'];
+  const warned =
+    "time_out_of_range: the times of 't' fall between 1970-01-01 and 1970-01-01: outside 1971-2100";
+  for (const full of [false, true])
+    expect(await messages(write('1970.parquet', early), full)).toEqual([warned]);
+  // Statistics cut to 16 bytes ('1970-01-01T00:00', no zone) are no RFC 3339 time.
+  const cut = write('1970-cut.parquet', early, 16);
+  expect(await messages(cut, false)).toEqual([]);
+  expect(await messages(cut, true)).toEqual([warned]);
+  // The least text is the latest time: '2100-12-31T20:00:00-05:00' is in 2101.
+  const zones = write('zones.parquet', ['2100-12-31T23:00:00Z', '2100-12-31T20:00:00-05:00']);
+  for (const full of [false, true]) {
+    expect(await messages(zones, full)).toEqual([
+      "time_out_of_range: the times of 't' fall between 2100-12-31 and 2101-01-01: outside 1971-2100",
+    ]);
+  }
+  const fine = write('2024.parquet', ['2024-03-01T00:00:00Z', '2024-03-01T01:00:01+01:00']);
+  for (const full of [false, true]) expect(await messages(fine, full)).toEqual([]);
+});

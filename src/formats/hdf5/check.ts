@@ -17,9 +17,11 @@ import type { ChannelDataType, Hdf5Config, TimeFormat } from '../../model/index.
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import { listSome, notFoundHint } from '../../validate/index.js';
 import {
+  readsText,
   readsUnits,
   sampledTimeOrderIssue,
   shortName,
+  textTimeRangeIssue,
   timeKindIssue,
   timeScaleIssue,
   withoutRestatedTypeIssues,
@@ -404,8 +406,11 @@ function timeIssues(
     ? timeKindIssue(format, numeric ? 'number' : 'other', { ...at, stores })
     : undefined;
   if (unread) return [unread];
+  const read = { ...at, read: `${values[0]} ...` };
   return [
     sampledTimeOrderIssue(values, at),
-    timeScaleIssue(values, format, { ...at, read: `${values[0]} ...` }),
+    readsText(format)
+      ? textTimeRangeIssue(values, format, read)
+      : timeScaleIssue(values, format, read),
   ].filter((i): i is Issue => i !== undefined);
 }

@@ -12,9 +12,12 @@ import type { ChannelConfig, ParquetConfig, TimeFormat } from '../../model/index
 import { type Issue, issue, isUnixFormat, pointer, pushAll } from '../../model/plain.js';
 import { notFoundHint } from '../../validate/index.js';
 import {
+  absoluteRangeIssue,
   channelValueIssues,
+  readsText,
   shortName,
   storedUnitIssue,
+  textTimeRangeIssue,
   timeKindIssue,
   timeValueIssues,
   unixUnitIssue,
@@ -309,22 +312,28 @@ function timeColumnIssues(
 ): Issue[] {
   const found: Issue[] = [];
   let field = timeField;
+  let range: { min: number; max: number } | undefined;
   const t = scanned?.time;
   if (t && fullTime) {
     pushAll(
       found,
       timeValueIssues(t, at(base, 'timeColumn', 'path'), columnPlace(dataPath, fullTime.path)),
     );
-    // Every value was read: judge the range from them when the footer has no statistics.
-    if (
+    // Every value was read: judge the range from them when the footer has no statistics,
+    // and always for text times (their statistics are the least and greatest text, which
+    // are not the earliest and latest time when zones differ, and may be cut short).
+    const { min, max } = t;
+    if (typeof min === 'number' && typeof max === 'number' && readsText(format)) {
+      range = { min, max };
+    } else if (
       (field.stats?.min === undefined || field.stats?.max === undefined) &&
-      t.min !== undefined &&
-      t.max !== undefined
+      min !== undefined &&
+      max !== undefined
     ) {
-      field = { ...field, stats: { min: String(t.min), max: String(t.max) } };
+      field = { ...field, stats: { min: String(min), max: String(max) } };
     }
   }
-  pushAll(found, timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath));
+  pushAll(found, timeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath, range));
   return found;
 }
 
@@ -367,13 +376,16 @@ function unusedColumnIssues(scope: ParquetScope, ptr: string): Issue[] {
 
 /**
  * The time column's format against what it stores: a timestamp's unit, text or numbers,
- * and the unix unit against the statistics' range (the shared rules of values/time.ts).
+ * and the unix unit against the statistics' range, or text times against the window of
+ * plausible dates (the shared rules of values/time.ts): from the statistics, or from
+ * `range`, the earliest and latest of every text time read (ms since 1970).
  */
 function timeIssues(
   f: ParquetFieldProfile,
   format: TimeFormat,
   ptr: string,
   file: string,
+  range?: { min: number; max: number },
 ): Issue[] {
   const at = {
     subject: `the time column '${f.path}'`,
@@ -395,6 +407,13 @@ function timeIssues(
   if (unread) return [unread];
   const min = f.stats?.min;
   const max = f.stats?.max;
+  if (text && readsText(format)) {
+    if (range)
+      return listOf(absoluteRangeIssue(range.min, range.max, { ...at, read: 'every time' }));
+    if (min === undefined || max === undefined) return [];
+    const read = { ...at, read: `statistics ${min} to ${max}` };
+    return listOf(textTimeRangeIssue([min, max], format, read));
+  }
   if (!isUnixFormat(format) || min === undefined || max === undefined || !numeric) return [];
   const lo = toBig(min);
   const hi = toBig(max);
