@@ -376,7 +376,7 @@ export class ColumnStats {
     private readonly maxHead = 200,
   ) {}
 
-  /** Count of each kind of cell seen. */
+  /** Count of each kind of cell seen: a new object each time (read it once, not per kind). */
   get kinds(): Record<CellKind, number> {
     // A copy of a fixed shape: built key by key, it cost a small file tens of KiB of garbage.
     const out = { ...NO_KINDS };
@@ -509,16 +509,17 @@ export class ColumnStats {
     const iso = times.filter((k) => k === 'rfc3339' || k === 'datetime');
     if (iso.length > 0)
       return iso.length === 1 && times.length === 1 ? (iso[0] as TimeTextKind) : 'mixed';
-    if (this.kinds.date_dmy > 0 && this.kinds.date_mdy > 0) return 'mixed';
-    if (this.kinds.date_dmy > 0) return 'date_dmy';
-    if (this.kinds.date_mdy > 0) return 'date_mdy';
+    const kinds = this.kinds;
+    if (kinds.date_dmy > 0 && kinds.date_mdy > 0) return 'mixed';
+    if (kinds.date_dmy > 0) return 'date_dmy';
+    if (kinds.date_mdy > 0) return 'date_mdy';
     return 'date_ambiguous';
   }
 
   /** True when the column's text cells are few enough to be odd cells, not its type. */
   hasStrays(): boolean {
-    const k = this.kinds;
-    return k.string > 0 && k.string <= strayLimit(this.values) && this.values - k.string >= 4;
+    const strings = this.counts[K_STRING] as number;
+    return strings > 0 && strings <= strayLimit(this.values) && this.values - strings >= 4;
   }
 
   /** Folds another column's facts (a later part of the same column) into this one. */

@@ -156,8 +156,9 @@ function describeField(
   const split = splitHeaderUnits(rawHeader);
   const name = split.name !== '' ? split.name : `column_${c + 1}`;
   const kinds: Partial<Record<CellKind, number>> = {};
-  for (const k of Object.keys(s.kinds) as CellKind[])
-    if (k !== 'empty' && s.kinds[k] > 0) kinds[k] = s.kinds[k];
+  const seen = s.kinds;
+  for (const k of Object.keys(seen) as CellKind[])
+    if (k !== 'empty' && seen[k] > 0) kinds[k] = seen[k];
   const field: CsvFieldProfile = {
     column: c + 1,
     name,
