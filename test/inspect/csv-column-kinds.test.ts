@@ -52,3 +52,48 @@ test('kinds counts each kind classifyCell gives; kindsSeen orders them by count'
     { numRuns: 300 },
   );
 });
+
+/**
+ * A column goes forward while each cell is at or after the one before it of the same
+ * family (numbers by value, RFC 3339 times by the time they say, zones and all, date-times
+ * by their text); a cell of another kind between them is compared with neither.
+ */
+test('property: the first decrease is the first cell before the cell just before it, of its family', () => {
+  const cell = fc.oneof(
+    fc.integer({ min: 0, max: 9 }).map(String),
+    fc
+      .tuple(fc.integer({ min: 0, max: 9 }), fc.constantFrom('Z', '+01:00', '-01:00'))
+      .map(([m, zone]) => `2024-01-01T10:0${m}:00${zone}`),
+    fc.integer({ min: 0, max: 9 }).map((m) => `2024-01-01 10:0${m}:00`),
+    fc.constantFrom('idle', ''),
+  );
+  const family = (c: string) =>
+    /^\d$/.test(c)
+      ? 'n'
+      : /[Z+-]\d{0,2}:?\d{0,2}$/.test(c) && c.includes('T')
+        ? 't'
+        : c.includes(' ')
+          ? 'd'
+          : 'x';
+  const value = (c: string) => (family(c) === 'n' ? Number(c) : Date.parse(c));
+  fc.assert(
+    fc.property(fc.array(cell, { maxLength: 40 }), (cells) => {
+      const s = new ColumnStats();
+      for (const [i, c] of cells.entries()) s.add(c, i);
+      let want: number | undefined;
+      let prev: string | undefined;
+      cells.forEach((c, i) => {
+        if (c === '') return;
+        const f = family(c);
+        if (want === undefined && prev !== undefined && family(prev) === f && f !== 'x') {
+          const back = f === 'd' ? c < prev : value(c) < value(prev);
+          if (back) want = i;
+        }
+        prev = c;
+      });
+      expect(s.firstDecrease).toBe(want);
+      expect(s.increasing).toBe(want === undefined);
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -368,6 +368,7 @@ export class ColumnStats {
   readonly emptyAt: number[] = [];
   private prevText = '';
   private prevKind = -1;
+  /** The last cell's number, or its time (ms) when it was RFC 3339 (prevKind says which). */
   private prevNum = Number.NaN;
   private fed = 0;
 
@@ -453,12 +454,13 @@ export class ColumnStats {
         if (smaller) this.markDecrease(where);
       }
       this.prevNum = n;
-    } else if (k === this.prevKind && (k === K_RFC3339 || k === K_DATETIME)) {
-      const smaller =
-        k === K_DATETIME
-          ? text < this.prevText
-          : Date.parse(text.replace(' ', 'T')) < Date.parse(this.prevText.replace(' ', 'T'));
-      if (smaller) this.markDecrease(where);
+    } else if (k === K_RFC3339) {
+      // Each time parsed once, kept for the comparison with the next.
+      const ms = Date.parse(text.replace(' ', 'T'));
+      if (this.prevKind === K_RFC3339 && ms < this.prevNum) this.markDecrease(where);
+      this.prevNum = ms;
+    } else if (k === K_DATETIME && this.prevKind === K_DATETIME && text < this.prevText) {
+      this.markDecrease(where);
     }
     this.prevKind = k;
     this.prevText = text;
