@@ -9,6 +9,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 import { checkConfig } from '../../src/check/index.js';
 
+/** A config of the time column 't' in `format` and the DOUBLE channel 'v'. */
+function docOf(format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS' | 'TIME_FORMAT_ABSOLUTE_RFC3339') {
+  return {
+    parquetConfig: {
+      flatDataset: {
+        timeColumn: { path: 't', format },
+        dataColumns: [
+          {
+            path: 'v',
+            channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
+          },
+        ],
+      },
+    },
+  };
+}
+
 /**
  * `--full` on Parquet reads the time column one row group at a time: a time that goes
  * backwards in the third group is found, with its row, and progress is reported per group.
@@ -25,19 +42,7 @@ test('check --full finds where a Parquet time column goes backwards', async () =
   });
   const path = join(dir, 'backwards.parquet');
   writeFileSync(path, new Uint8Array(bytes));
-  const doc = {
-    parquetConfig: {
-      flatDataset: {
-        timeColumn: { path: 't', format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS' as const },
-        dataColumns: [
-          {
-            path: 'v',
-            channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
-          },
-        ],
-      },
-    },
-  };
+  const doc = docOf('TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS');
   expect(await checkConfig(doc, path)).toEqual([]);
   const progress: number[] = [];
   const full = await checkConfig(doc, path, {
@@ -75,19 +80,7 @@ test('RFC 3339 text times outside 1971-2100 are time_out_of_range, from the stat
     writeFileSync(path, new Uint8Array(bytes));
     return path;
   };
-  const doc = {
-    parquetConfig: {
-      flatDataset: {
-        timeColumn: { path: 't', format: 'TIME_FORMAT_ABSOLUTE_RFC3339' as const },
-        dataColumns: [
-          {
-            path: 'v',
-            channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' as const },
-          },
-        ],
-      },
-    },
-  };
+  const doc = docOf('TIME_FORMAT_ABSOLUTE_RFC3339');
   const messages = async (path: string, full: boolean) =>
     (await checkConfig(doc, path, { full })).map((i) => `${i.code}: ${i.message}`);
   const early = ['1970-01-01T00:00:01Z', '1970-01-01T00:00:02Z'];
