@@ -4,6 +4,7 @@
  * strings are compared as strings or BigInts, never rounded through floats.
  */
 import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../../model/plain.js';
+import { compareIntStrings } from './int-text.js';
 
 export type CellKind =
   | 'empty'
@@ -292,14 +293,6 @@ function slashKind(m: RegExpExecArray): CellKind {
   return 'date_ambiguous';
 }
 
-/** Compares two integer strings exactly (optional sign, digits): BigInt beyond 15 digits. */
-export function compareIntStrings(a: string, b: string): number {
-  if (a.length <= 15 && b.length <= 15) return Math.sign(Number(a) - Number(b));
-  const x = BigInt(a.replace(/^\+/, ''));
-  const y = BigInt(b.replace(/^\+/, ''));
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /** The channel type an integer range needs: INT_32, INT_64, UINT_64 (only beyond int64), else DOUBLE. */
 export function intRangeType(min: string, max: string): CsvColumnType {
   const lo = BigInt(min.replace(/^\+/, ''));
@@ -511,11 +504,9 @@ export class ColumnStats {
     const iso = times.filter((k) => k === 'rfc3339' || k === 'datetime');
     if (iso.length > 0)
       return iso.length === 1 && times.length === 1 ? (iso[0] as TimeTextKind) : 'mixed';
-    const kinds = this.kinds;
-    if (kinds.date_dmy > 0 && kinds.date_mdy > 0) return 'mixed';
-    if (kinds.date_dmy > 0) return 'date_dmy';
-    if (kinds.date_mdy > 0) return 'date_mdy';
-    return 'date_ambiguous';
+    const { date_dmy: dmy, date_mdy: mdy } = this.kinds;
+    if (dmy > 0) return mdy > 0 ? 'mixed' : 'date_dmy';
+    return mdy > 0 ? 'date_mdy' : 'date_ambiguous';
   }
 
   /** True when the column's text cells are few enough to be odd cells, not its type. */
