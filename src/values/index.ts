@@ -43,7 +43,6 @@ export {
   tallyTime,
   timeTallyOf,
 } from './tally-time.js';
-export { type TextTimes, textTimesOf } from './text-times.js';
 export {
   absoluteRangeIssue,
   describeDate,

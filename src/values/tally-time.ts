@@ -6,6 +6,7 @@
  */
 import type { TimeFormat } from '../model/index.js';
 import { type Chunk, isNumberArray } from './chunk.js';
+import { type TextTimes, textTimesOf, type Unparsed } from './text-times.js';
 
 export interface TimeTally {
   decreases: number;
@@ -20,11 +21,8 @@ export interface TimeTally {
    */
   nonFinite?: number;
   firstNonFinite?: number;
-  /**
-   * A text time column: its first value that is no time (the one at firstNonFinite), as
-   * written, the format it was read in, and whether it had a zone when it is a date and time.
-   */
-  unparsed?: { value: string; format: TimeFormat; zone?: boolean };
+  /** A text time column: its first value that is no time (the one at firstNonFinite). */
+  unparsed?: Unparsed;
   min?: bigint | number;
   max?: bigint | number;
 }
@@ -32,14 +30,33 @@ export interface TimeTally {
 export interface TimeState {
   tally: TimeTally;
   prev: bigint | number | undefined;
+  /** Reads a piece of text as times in the config's format; absent for a format of numbers. */
+  text?: TextTimes | undefined;
 }
 
-export function newTimeState(): TimeState {
-  return { tally: { decreases: 0, repeats: 0, nulls: 0 }, prev: undefined };
+/** A time tally from no value before; with `format`, text times are read in it (text-times.ts). */
+export function newTimeState(format?: TimeFormat): TimeState {
+  const text = textTimesOf(format);
+  return {
+    tally: { decreases: 0, repeats: 0, nulls: 0 },
+    prev: undefined,
+    ...(text ? { text } : {}),
+  };
 }
 
-/** Time order, repeats, nulls and NaN/±inf of one chunk of the time column (rows from `base`). */
-export function tallyTime(s: TimeState, d: Chunk, base: number): void {
+/**
+ * Time order, repeats, nulls and NaN/±inf of one piece of the time column (rows from
+ * `base`), a piece of text read first as times in the state's format. Returns the piece as
+ * tallied (its times), for a caller that looks for its first time (tally-merge.ts).
+ */
+export function tallyTime(s: TimeState, piece: Chunk, base: number): Chunk {
+  const times = s.text ? s.text(piece, s.tally) : piece;
+  tallyPiece(s, times, base);
+  return times;
+}
+
+/** tallyTime of a piece of numbers (or bigints), or of nulls. */
+function tallyPiece(s: TimeState, d: Chunk, base: number): void {
   const t = s.tally;
   const { has, numbers: values } = d;
   if (values instanceof BigInt64Array) {

@@ -12,10 +12,25 @@
 import type { TimeFormat } from '../model/index.js';
 import type { Chunk } from './chunk.js';
 import { isoMillis } from './iso-time.js';
-import type { TimeTally } from './tally-time.js';
 
-/** Turns a text piece of the time column into times (ms); a piece of numbers as it is. */
-export type TextTimes = (piece: Chunk, tally: TimeTally) => Chunk;
+/**
+ * A text time column's first value that is no time, as written, the format it was read in,
+ * and whether it had a zone when it is a date and time all the same.
+ */
+export interface Unparsed {
+  value: string;
+  format: TimeFormat;
+  zone?: boolean;
+}
+
+/**
+ * Turns a text piece of the time column into times (ms); a piece of numbers as it is. The
+ * first value that is no time is noted in `tally`, unless one was before it.
+ */
+export type TextTimes = (
+  piece: Chunk,
+  tally: { firstNonFinite?: number; unparsed?: Unparsed },
+) => Chunk;
 
 /** The reader of a time column's text in `format`; undefined for a format of numbers. */
 export function textTimesOf(format: TimeFormat | undefined): TextTimes | undefined {

@@ -19,8 +19,8 @@ import {
   minOf,
   unixUnitThatFits,
 } from '../model/plain.js';
-import { isoMillis } from './iso-time.js';
 import { shortName } from './tally.js';
+import { textTimesOf } from './text-times.js';
 
 export const PLAUSIBLE = { minYear: 1971, maxYear: 2100 } as const;
 /** The window in words, as messages give it. */
@@ -120,13 +120,9 @@ export function textTimeRangeIssue(
   format: TimeFormat,
   at: TimesRead,
 ): Issue | undefined {
-  const encoder = new TextEncoder();
-  const zone = format === 'TIME_FORMAT_ABSOLUTE_RFC3339';
-  const times = texts.flatMap((text) => {
-    const bytes = encoder.encode(String(text).trim());
-    const read = isoMillis(bytes, 0, bytes.length);
-    return read === undefined || read.zone !== zone ? [] : [read.ms];
-  });
+  // Read as a time column's text is read (text-times.ts): those that are no time are NaN.
+  const read = textTimesOf(format)?.({ length: texts.length, text: (i) => String(texts[i]) }, {});
+  const times = Array.from(read?.numbers ?? [], Number).filter(Number.isFinite);
   if (times.length === 0) return undefined;
   return absoluteRangeIssue(minOf(times), maxOf(times), at);
 }

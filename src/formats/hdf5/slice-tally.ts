@@ -19,7 +19,6 @@ import {
   newTimeState,
   type TimePart,
   tallyTime,
-  textTimesOf,
 } from '../../values/index.js';
 import {
   asJobResult,
@@ -64,19 +63,15 @@ export function runTallyJob(
   const r = job.request;
   return asJobResult((): RangeTally => {
     if ('time' in r.judge) {
-      const state = newTimeState();
+      const state = newTimeState(r.judge.format);
       const watch = new HeadWatch();
-      const textTimes = textTimesOf(r.judge.format);
       const unread = readSliceRange(
         h5,
         path,
         r.slice,
         r.step,
         (values, start) => {
-          const read = chunkOf(values);
-          const chunk = textTimes ? textTimes(read, state.tally) : read;
-          tallyTime(state, chunk, start);
-          watch.after(state, chunk, start);
+          watch.after(state, tallyTime(state, chunkOf(values), start), start);
         },
         progress,
       );

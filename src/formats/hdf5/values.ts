@@ -20,7 +20,6 @@ import {
   newTimeState,
   type TimeState,
   tallyTime,
-  textTimesOf,
   timeValueIssues,
   type ValuePlace,
 } from '../../values/index.js';
@@ -165,12 +164,11 @@ export function groupRows(g: ReadGroup): number {
 }
 
 function timeState(read: PartRead, sampled: boolean): ReadState {
-  const s: TimeState = newTimeState();
-  const textTimes = textTimesOf(read.format);
+  const s: TimeState = newTimeState(read.format);
   const part: PartState = {
     read,
     rows: rowsOf(read),
-    feed: (chunk, base) => tallyTime(s, textTimes ? textTimes(chunk, s.tally) : chunk, base),
+    feed: (chunk, base) => tallyTime(s, chunk, base),
     gap: () => {
       s.prev = undefined;
     },

@@ -23,7 +23,6 @@ import {
   type TimePart,
   type TimeTally,
   tallyTime,
-  textTimesOf,
   type ValuePlace,
 } from '../../values/index.js';
 import { batchColumns } from './arrow.js';
@@ -101,16 +100,14 @@ export function valueTallier(
   channels: readonly ValueChannel[],
   timeFormat?: TimeFormat,
 ) {
-  const timeState = time === undefined ? undefined : newTimeState();
-  const textTimes = textTimesOf(timeFormat);
+  const timeState = time === undefined ? undefined : newTimeState(timeFormat);
   const judges = channels.map((c) => ({ c, j: channelJudge(c) }));
   let head: TimePart['head'];
   /** One decoded piece of a column, its first row at `base` (0-based). */
   const feed = (column: string, chunk: Chunk, base: number) => {
     if (column === time && timeState) {
-      const times = textTimes ? textTimes(chunk, timeState.tally) : chunk;
+      const times = tallyTime(timeState, chunk, base);
       head ??= headOf(times, base);
-      tallyTime(timeState, times, base);
     }
     for (const x of judges) if (x.c.column === column) x.j.tally(chunk, base);
   };
