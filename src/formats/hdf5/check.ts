@@ -13,22 +13,14 @@
 
 import { fitOf } from '../../check/shared.js';
 import type { ByteSource } from '../../inspect/shared.js';
-import type { ChannelDataType, Hdf5Config, TimeFormat } from '../../model/index.js';
+import type { ChannelDataType, Hdf5Config } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import { listSome, notFoundHint } from '../../validate/index.js';
-import {
-  readsText,
-  readsUnits,
-  sampledTimeOrderIssue,
-  shortName,
-  textTimeRangeIssue,
-  timeKindIssue,
-  timeScaleIssue,
-  withoutRestatedTypeIssues,
-} from '../../values/index.js';
+import { shortName, withoutRestatedTypeIssues } from '../../values/index.js';
 import { hdf5ChannelTypeOf } from './channel-types.js';
 import { type Hdf5Dataset, type Hdf5Type, inspectHdf5 } from './inspect.js';
 import { hdf5FullValueIssues, hdf5JobThreads } from './jobs.js';
+import { hdf5TimeIssues } from './time-issues.js';
 import { hdf5ChannelRead, type ReadGroup } from './values.js';
 import { closeThreads } from './worker.js';
 
@@ -149,7 +141,7 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
       time: { dataset: t, column: tp.column, ptr: p('timeDataset'), format: config.timeFormat },
       channels: [],
     });
-    pushAll(issues, timeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
+    pushAll(issues, hdf5TimeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
   }
   const channel =
     v && vp
@@ -372,45 +364,4 @@ function unusedDatasetIssues(
     );
   }
   return issues;
-}
-
-/**
- * The first and last time values read (the profile's head and tail rows) against the
- * format: a unit format needs numbers; then their order and scale (the shared rules of
- * values/time.ts).
- */
-function timeIssues(
-  d: Hdf5Dataset,
-  part: { type: Hdf5Type; column: number | string | undefined },
-  format: TimeFormat,
-  ptr: string,
-  file: string,
-): Issue[] {
-  const members = d.type.members?.map((m) => m.name);
-  const col =
-    typeof part.column === 'string' ? (members?.indexOf(part.column) ?? 0) : (part.column ?? 0);
-  const rows = [...(d.head ?? []), ...(d.tail ?? [])];
-  const values = rows.map((r) => r[col]).filter((v): v is string => v !== undefined);
-  if (values.length === 0) return [];
-  const at = {
-    subject: `the time of '${d.path}'`,
-    of: `'${d.path}'`,
-    field: 'timeFormat',
-    ptr,
-    source: { file, dataset: d.path },
-  };
-  // Only a unit format (unix, relative) judges the stored kind here, as it always has.
-  const numeric = part.type.class === 'integer' || part.type.class === 'float';
-  const stores = `holds ${part.type.class} values`;
-  const unread = readsUnits(format)
-    ? timeKindIssue(format, numeric ? 'number' : 'other', { ...at, stores })
-    : undefined;
-  if (unread) return [unread];
-  const read = { ...at, read: `${values[0]} ...` };
-  return [
-    sampledTimeOrderIssue(values, at),
-    readsText(format)
-      ? textTimeRangeIssue(values, format, read)
-      : timeScaleIssue(values, format, read),
-  ].filter((i): i is Issue => i !== undefined);
 }

@@ -18,7 +18,7 @@ import {
   type TimeFormat,
   Timestamp,
 } from '../../model/index.js';
-import { parseTimeFormatName, pushAll } from '../../model/plain.js';
+import { type Issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
 import { notFoundHint } from '../../validate/index.js';
 import { hdf5ChannelTypeOf } from './channel-types.js';
 import { absolutePath, canHoldTime, comparePaths } from './infer-datasets.js';
@@ -26,6 +26,7 @@ import { type Findings, newFindings, P } from './infer-findings.js';
 import { type Planned, planLayouts, type Skip } from './infer-layout.js';
 import { chooseRelativeStart, chooseTimeFormat, timeLabel } from './infer-time.js';
 import { type Hdf5Dataset, type Hdf5Profile, inspectHdf5, typeName } from './inspect.js';
+import { hdf5TimeIssues } from './time-issues.js';
 import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
 
 /**
@@ -123,7 +124,33 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   ];
   if (format.evidence) evidence.push(format.evidence);
   if (start.evidence) evidence.push(start.evidence);
-  return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues: out.issues };
+  const issues = [...out.issues, ...draftTimeIssues(config, byPath, file)];
+  return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues };
+}
+
+/**
+ * Each time dataset (column, member) the draft reads, judged against its one `timeFormat`
+ * as `check` judges it (time-issues.ts): a file whose time datasets suggest different
+ * formats, or a format given that does not read them, gets its errors here.
+ */
+function draftTimeIssues(
+  config: Hdf5Config,
+  byPath: ReadonlyMap<string, Hdf5Dataset>,
+  file: string,
+): Issue[] {
+  const format = config.timeFormat;
+  if (format === undefined) return [];
+  const judged = new Set<string>();
+  const issues: Issue[] = [];
+  for (const e of config.data ?? []) {
+    const t = e.timeDataset === undefined ? undefined : byPath.get(e.timeDataset);
+    const tp = t ? partOf(t, e.timeField, e.timeIndex) : undefined;
+    const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
+    if (!t || !tp || judged.has(key)) continue;
+    judged.add(key);
+    pushAll(issues, hdf5TimeIssues(t, tp, format, `${P}/timeFormat`, file));
+  }
+  return issues;
 }
 
 interface GivenOptions {
