@@ -17,12 +17,7 @@ import {
 } from '../../inspect/shared.js';
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
-import {
-  suggestClosest as closest,
-  didYouMean,
-  listSome,
-  notFoundHint,
-} from '../../validate/index.js';
+import { suggestClosest as closest, didYouMean, notFoundHint } from '../../validate/index.js';
 import {
   jobsOf,
   shortName,
@@ -30,12 +25,8 @@ import {
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
-import {
-  inspectTdmsSource,
-  type TdmsChannelProfile,
-  type TdmsProfile,
-  tdmsProperty,
-} from './inspect.js';
+import { everythingIssue, isWaveform } from './everything.js';
+import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
 import { tdmsValueIssues } from './values.js';
 
@@ -235,13 +226,6 @@ function channelHint(find: ProfileIndex, group: string, name: string): string {
   return notFoundHint(name, inGroup, "The group's channels", near);
 }
 
-function isWaveform(c: TdmsChannelProfile): boolean {
-  return (
-    tdmsProperty(c.properties, 'wf_start_time') !== undefined &&
-    tdmsProperty(c.properties, 'wf_increment') !== undefined
-  );
-}
-
 const NUMERIC = /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$|^extended/;
 
 /** The time channel exists and holds times, or the channel is a waveform (or skipped by the fallback). */
@@ -342,26 +326,6 @@ function checkType(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
 
 /** Empty `data` imports every channel: each must be timed unless the fallback skips it. */
 function checkEverything(ctx: Ctx): void {
-  if (ctx.config.fallbackMethod === 'TDMS_FALLBACK_METHOD_IGNORE_ERROR') return;
-  const groupsWithTime = new Set(
-    ctx.profile.channels.filter((c) => c.dataType === 'timestamp').map((c) => c.group),
-  );
-  const untimed = ctx.profile.channels.filter(
-    (c) => c.dataType !== 'timestamp' && !isWaveform(c) && !groupsWithTime.has(c.group),
-  );
-  if (untimed.length === 0) return;
-  ctx.issues.push(
-    issue(
-      'tdms_waveform_missing',
-      ctx.at('data'),
-      `data is empty, so every channel is imported, but ${listSome(
-        untimed.map((c) => `'${c.group}/${c.name}'`),
-        3,
-      )} ${untimed.length === 1 ? 'has' : 'have'} no time channel and no waveform properties`,
-      {
-        hint: 'Set fallbackMethod: TDMS_FALLBACK_METHOD_IGNORE_ERROR to skip them, or list the channels to import.',
-        source: { file: ctx.file },
-      },
-    ),
-  );
+  const found = everythingIssue(ctx.profile, ctx.config.fallbackMethod, ctx.at('data'), ctx.file);
+  if (found) ctx.issues.push(found);
 }

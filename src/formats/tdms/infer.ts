@@ -23,8 +23,9 @@ import type {
   TdmsDataEntry,
   TimeFormat,
 } from '../../model/index.js';
-import { type Issue, issue, pushAll } from '../../model/plain.js';
+import { type Issue, issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
 import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
+import { everythingIssue, isWaveform } from './everything.js';
 import {
   inspectTdms,
   inspectTdmsSource,
@@ -84,13 +85,6 @@ type GroupTime =
   | { kind: 'none' };
 
 const NUMERIC = /^(i|u)(8|16|32|64)$|^f(32|64)(-unit)?$|^extended/;
-
-function isWaveform(c: TdmsChannelProfile): boolean {
-  return (
-    tdmsProperty(c.properties, 'wf_start_time') !== undefined &&
-    tdmsProperty(c.properties, 'wf_increment') !== undefined
-  );
-}
 
 /** The unit of a channel that says it holds time: its unit_string or its name. */
 function timeUnitOf(c: TdmsChannelProfile): { format: TimeFormat; unit: string } | undefined {
@@ -201,6 +195,12 @@ export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions
     ...time,
     ...(importFileProperties ? { importFileProperties } : {}),
   };
+  // No entry: the draft's empty `data` imports every channel, those left out untimed too.
+  const everything =
+    plan.data.length === 0
+      ? everythingIssue(profile, config.fallbackMethod, `${P}/data`, ctx.file)
+      : undefined;
+  if (everything) ctx.issues.push(everything);
   ctx.evidence.unshift(
     {
       path: `${P}/assetName`,
@@ -399,12 +399,28 @@ function entriesOf(
   ];
 }
 
+/** The `timeFormat` option, by its full or short name; a name of no format is an error. */
+function givenTimeFormat(ctx: Ctx): TimeFormat | undefined {
+  const name = ctx.options.timeFormat;
+  if (name === undefined) return undefined;
+  const format = parseTimeFormatName(name);
+  if (format === undefined)
+    addIssue(
+      ctx,
+      'infer_option_invalid',
+      `${P}/timeFormat`,
+      `the time format '${name}' is not a time format (e.g. RELATIVE_SECONDS, RELATIVE_MILLISECONDS)`,
+    );
+  return format;
+}
+
 /** `timeFormat` and `relativeStartTime` for relative time channels, with evidence and issues. */
 function relativeTime(
   profile: TdmsProfile,
   plan: Plan,
   ctx: Ctx,
 ): { timeFormat?: TimeFormat; relativeStartTime?: string } {
+  const given = givenTimeFormat(ctx);
   const first = plan.relative[0];
   if (!first) return {};
   const used = plan.data.some((e) => plan.relative.some((r) => r.group === e.groupName));
@@ -418,7 +434,6 @@ function relativeTime(
       `relative time channels in different units (${plan.relative.map((r) => `${r.group}/${r.time.channel}: ${r.time.unit}`).join(', ')}); one timeFormat applies to all`,
     );
   }
-  const given = ctx.options.timeFormat as TimeFormat | undefined;
   const timeFormat = given ?? first.time.format;
   ctx.evidence.push({
     path: `${P}/timeFormat`,
