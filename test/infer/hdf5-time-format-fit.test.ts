@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Group } from 'h5wasm';
 import h5wasm from 'h5wasm/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkConfig } from '../../src/check/index.js';
@@ -28,11 +29,11 @@ const values = Float64Array.from({ length: 8 }, (_, i) => i / 4);
 function written(name: string, datasets: Record<string, unknown>): string {
   const path = join(dir, name);
   const f = new h5wasm.File(path, 'w');
-  const groups = new Map<string, h5wasm.Group>();
+  const groups = new Map<string, Group>();
   for (const [at, data] of Object.entries(datasets)) {
     const slash = at.lastIndexOf('/');
     const name = at.slice(0, Math.max(0, slash));
-    let group: h5wasm.Group = f;
+    let group: Group = f;
     if (name !== '') {
       group = groups.get(name) ?? f.create_group(name);
       groups.set(name, group);
