@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
+  ch10Packet,
   claimedSourcesBytes,
   offsetOfPacket,
   type PacketSpec,
@@ -147,6 +148,36 @@ describe('the walk over the packet headers', () => {
     expect(tail).toEqual([long.byteLength - MiB, long.byteLength]);
     expect(source.bytesRead).toBeGreaterThanOrEqual(2 * MiB);
     expect(source.bytesRead).toBeLessThan(2 * MiB + 4096);
+  });
+
+  test('sampled: packets another recorder streamed, carried whole in packet data, are not the tail', async () => {
+    // Ethernet packets (0x68) whose frames each carry two whole 40-byte packets of another
+    // recorder (channels 0x101, 0x102) between frame bytes: where the tail's first MiB
+    // starts inside one, those two chain, then stop where their frame does.
+    const frame = () => {
+      const bytes = new Uint8Array(140).fill(0x11);
+      bytes.set(ch10Packet(0x101, 0x09, new Uint8Array(16)), 58);
+      bytes.set(ch10Packet(0x102, 0x09, new Uint8Array(16)), 98);
+      return bytes;
+    };
+    const body = new Uint8Array(140 * 1800);
+    for (let k = 0; k < 1800; k++) body.set(frame(), 140 * k);
+    const specs: PacketSpec[] = [{ channelId: 1, dataType: 0x11, at: 0, body: timeBody(START_MS) }];
+    for (let k = 0; k < 12; k++) specs.push({ channelId: 3, dataType: 0x68, at: k / 10, body });
+    const channels = [
+      { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
+      { id: 3, name: 'NET', type: 'ETHIN' },
+    ];
+    const bytes = recording(tmatsBody(tmatsOf(channels)), specs);
+    const profile = await inspectCh10Source(memorySource(bytes, 'net.ch10'), { sampleBytes: MiB });
+    expect(profile.packets.read).toBe('sampled');
+    expect(profile.issues).toEqual([]);
+    expect(profile.inventory.map((c) => [c.channelId, c.packets])).toEqual([
+      [0, 1],
+      [1, 1],
+      // The packets of the head's MiB and of the tail's, from the first header chaining to the end.
+      [3, 9],
+    ]);
   });
 
   test('whole: every header, the damage reported and walked past, the file read once', async () => {

@@ -279,23 +279,43 @@ async function nextHeader(walk: Walk, from: number): Promise<number> {
 }
 
 /**
- * The first header from `from` whose packet is followed by another whole header (or by the
- * end of the file, or a cut last packet): two in a row, so that bytes of packet data that
- * happen to look like a header are not taken for one. -1 when there is none.
+ * Where the tail's walk starts: the first header from `from` whose chain of packets runs to
+ * the end of the file (or to a cut last packet, or to fewer bytes than a header). Bytes of
+ * packet data that look like a header are not taken for one: packets of another recorder
+ * carried whole in a packet's data (Ethernet frames of packets streamed over UDP) follow one
+ * another for a few packets, but their chain stops where their frame does, and a walk
+ * started on one would report damage the file does not have. When no header chains to the
+ * end (the tail is damaged), the first followed by another whole header; -1 when none is.
  */
 async function chainedHeader(walk: Walk, from: number): Promise<number> {
+  let twoInARow = -1;
   let at = from;
   for (;;) {
     const found = await nextHeader(walk, at);
-    if (found < 0) return -1;
-    const h = headerAt(await walk.window.get(found, HEADER, CHUNK), 0) as Ch10Header;
-    const next = found + h.packetLength;
-    if (next >= walk.size) return found;
-    const b = await walk.window.get(next, HEADER, CHUNK);
-    const following = headerAt(b, 0);
-    if (b.byteLength < HEADER || (following && headerProblem(following) === undefined))
-      return found;
+    if (found < 0) return twoInARow;
+    const chain = await chainFrom(walk, found);
+    if (chain.toEnd) return found;
+    if (twoInARow < 0 && chain.headers >= 2) twoInARow = found;
     at = found + 1;
+  }
+}
+
+/**
+ * The whole headers that follow one another from `pos` (each packet's length leading to
+ * the next), and whether they reach the end of the file. Headers only: the tail's walk
+ * reads them next, from the same window.
+ */
+async function chainFrom(walk: Walk, start: number): Promise<{ headers: number; toEnd: boolean }> {
+  let headers = 0;
+  for (let pos = start; ; ) {
+    if (pos >= walk.size) return { headers, toEnd: true };
+    const b = await walk.window.get(pos, HEADER, CHUNK);
+    if (b.byteLength < HEADER) return { headers, toEnd: true };
+    const h = headerAt(b, 0);
+    if (!h || headerProblem(h) !== undefined) return { headers, toEnd: false };
+    headers += 1;
+    if (pos + h.packetLength > walk.size) return { headers, toEnd: true };
+    pos += h.packetLength;
   }
 }
 
