@@ -178,6 +178,9 @@ describe('the walk over the packet headers', () => {
       // The packets of the head's MiB and of the tail's, from the first header chaining to the end.
       [3, 9],
     ]);
+    // The headers read in the tail: from that packet's (the two streamed ones passed over).
+    const tail = profile.packets.ranges[1] as [number, number];
+    expect(tail).toEqual([offsetOfPacket(bytes, 10), bytes.byteLength]);
   });
 
   test('whole: every header, the damage reported and walked past, the file read once', async () => {

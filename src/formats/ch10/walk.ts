@@ -186,14 +186,16 @@ export async function walkPackets(
   if (stopped < walk.size && sample !== undefined) {
     ranges.push([first, stopped]);
     const tailStart = Math.max(stopped, walk.size - sample);
-    const from = tailStart > stopped ? await chainedHeader(walk, tailStart) : stopped;
-    if (from < 0) {
+    const tail = tailStart > stopped ? await chainedHeader(walk, tailStart) : { at: stopped };
+    if (tail.at < 0) {
       walk.hurt(tailStart, `no whole packet header in the last ${walk.size - tailStart} bytes`);
       stopped = walk.size;
       ranges.push([tailStart, walk.size]);
     } else {
-      stopped = await walkFrom(walk, from, walk.size);
-      ranges.push([tailStart, stopped]);
+      stopped = await walkFrom(walk, tail.at, walk.size);
+      // Headers chained before it were passed over (packets in another's data, or a damaged
+      // tail's): the headers read are those from where the walk started.
+      ranges.push([tail.passed ? tail.at : tailStart, stopped]);
     }
   } else {
     ranges.push([first, stopped]);
@@ -286,15 +288,16 @@ async function nextHeader(walk: Walk, from: number): Promise<number> {
  * another for a few packets, but their chain stops where their frame does, and a walk
  * started on one would report damage the file does not have. When no header chains to the
  * end (the tail is damaged), the first followed by another whole header; -1 when none is.
+ * `passed`: headers that chained were passed over to reach it.
  */
-async function chainedHeader(walk: Walk, from: number): Promise<number> {
+async function chainedHeader(walk: Walk, from: number): Promise<{ at: number; passed?: boolean }> {
   let twoInARow = -1;
   let at = from;
   for (;;) {
     const found = await nextHeader(walk, at);
-    if (found < 0) return twoInARow;
+    if (found < 0) return { at: twoInARow };
     const chain = await chainFrom(walk, found);
-    if (chain.toEnd) return found;
+    if (chain.toEnd) return { at: found, passed: twoInARow >= 0 };
     if (twoInARow < 0 && chain.headers >= 2) twoInARow = found;
     at = found + 1;
   }
