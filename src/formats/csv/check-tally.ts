@@ -265,7 +265,7 @@ function tallyTime(
     format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME'
       ? timeValue(b, s, e, format, time)
       : numberOf(b, s, e);
-  if (Number.isNaN(t)) {
+  if (!Number.isFinite(t)) {
     time.bad += 1;
     if (time.offenders.length < MAX_OFFENDERS)
       time.offenders.push(placeAt(rec, i, s, e, rowsKnown));

@@ -50,6 +50,8 @@ interface Hdf5Scope {
   issues: Issue[];
   /** What `full` reads: each time dataset (and column) with the channels it times. */
   groups: Map<string, ReadGroup>;
+  /** `full`: every value is read, and judged there. */
+  full: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function checkHdf5(
       used: new Set<string>(),
       issues: [],
       groups: new Map(),
+      full: options.full === true,
     };
     entries.forEach((e, i) => {
       checkEntry(scope, config, e, i, at);
@@ -141,7 +144,10 @@ function checkEntry(scope: Hdf5Scope, config: Hdf5Config, e: Entry, i: number, a
       time: { dataset: t, column: tp.column, ptr: p('timeDataset'), format: config.timeFormat },
       channels: [],
     });
-    pushAll(issues, hdf5TimeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath));
+    pushAll(
+      issues,
+      hdf5TimeIssues(t, tp, config.timeFormat, at('timeFormat'), dataPath, scope.full),
+    );
   }
   const channel =
     v && vp

@@ -148,7 +148,8 @@ function draftTimeIssues(
     const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
     if (!t || !tp || judged.has(key)) continue;
     judged.add(key);
-    pushAll(issues, hdf5TimeIssues(t, tp, format, `${P}/timeFormat`, file));
+    // Infer reads the values after (inferHdf5: whole, or their first and last rows).
+    pushAll(issues, hdf5TimeIssues(t, tp, format, `${P}/timeFormat`, file, true));
   }
   return issues;
 }

@@ -27,8 +27,9 @@ function timeKindOf(type: Hdf5Type): TimeKind {
 
 /**
  * The time element `part` of `d` against `format`: a unit format (unix, relative) needs
- * numbers and a text one (RFC 3339, a date and time) text; then the order and the scale or
- * range of its first and last values (the shared rules of values/time.ts).
+ * numbers and a text one (RFC 3339, a date and time) text; then the order (unless
+ * `valuesRead`: a read of the values judges it) and the scale or range of its first and
+ * last values (the shared rules of values/time.ts).
  */
 export function hdf5TimeIssues(
   d: Hdf5Dataset,
@@ -36,6 +37,7 @@ export function hdf5TimeIssues(
   format: TimeFormat,
   ptr: string,
   file: string,
+  valuesRead = false,
 ): Issue[] {
   const at = {
     subject: `the time of '${d.path}'`,
@@ -54,13 +56,16 @@ export function hdf5TimeIssues(
   const col =
     typeof part.column === 'string' ? (members?.indexOf(part.column) ?? 0) : (part.column ?? 0);
   const rows = [...(d.head ?? []), ...(d.tail ?? [])];
-  const values = rows.map((r) => r[col]).filter((v): v is string => v !== undefined);
+  const text = readsText(format);
+  // A NaN or infinite time is no time: the read of the values reports it where it is.
+  const values = rows
+    .map((r) => r[col])
+    .filter((v): v is string => v !== undefined && (text || Number.isFinite(Number(v))));
   if (values.length === 0) return [];
   const read = { ...at, read: `${values[0]} ...` };
   return [
-    sampledTimeOrderIssue(values, at),
-    readsText(format)
-      ? textTimeRangeIssue(values, format, read)
-      : timeScaleIssue(values, format, read),
+    // The values read judge the order of every time, with its first place.
+    valuesRead ? undefined : sampledTimeOrderIssue(values, at),
+    text ? textTimeRangeIssue(values, format, read) : timeScaleIssue(values, format, read),
   ].filter((i): i is Issue => i !== undefined);
 }

@@ -60,7 +60,7 @@ export const checkCodes = {
   time_repeated: {
     severity: 'warning',
     summary:
-      'With --full, rows carry the same time as the row before them: the platform keeps one value per channel and time.',
+      'With --full, rows of a Parquet, HDF5, TDMS or ULog file carry the same time as the row before them: the platform keeps one value per channel and time. (A CSV check does not count them.)',
     fix: 'Check whether the rows are duplicates, or whether the time column lacks resolution (its unit or format).',
   },
   time_null: {
@@ -71,7 +71,8 @@ export const checkCodes = {
   },
   value_not_finite: {
     severity: 'warning',
-    summary: 'With --full, a channel holds NaN or infinite values (counted per kind).',
+    summary:
+      'With --full, a channel of a Parquet, HDF5, TDMS or ULog file holds NaN or infinite values (counted per kind). (A CSV check does not count them.)',
     fix: 'Check the source of those values; replace them with nulls if they mean "no reading".',
   },
   value_outside_type: {
