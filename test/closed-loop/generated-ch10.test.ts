@@ -29,7 +29,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ch10Packet, concat, timeBody, tmatsTextBody } from '../../scripts/fixtures/ch10.js';
-import { closedLoop, type LoopOptions } from '../helpers/closed-loop.js';
+import { closedLoop, type LoopOptions, shown } from '../helpers/closed-loop.js';
+import { seeded as random } from '../helpers/seeded.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -38,23 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether the loop holds: every contradiction with the message that showed it. */
-function shown(seen: Map<string, string>): string[] {
-  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
-}
-
-/** A small deterministic generator of values from a seed (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ticks of the relative time counter per second, and the counter's span (48 bits). */
 const HZ = 10_000_000;

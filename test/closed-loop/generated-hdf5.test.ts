@@ -38,7 +38,7 @@ import {
 } from '../../scripts/fixtures/hdf5.js';
 import { type ZipMember, zipBytes } from '../../scripts/fixtures/zip-writer.js';
 import { TIME_FORMAT_VALUES } from '../../src/model/enum-values.js';
-import { closedLoop, type LoopOptions } from '../helpers/closed-loop.js';
+import { closedLoop, type LoopOptions, shown } from '../helpers/closed-loop.js';
 import { appendedTimeAndValues } from '../helpers/hdf5.js';
 
 let dir: string;
@@ -48,11 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether the loop holds: every contradiction with the message that showed it. */
-function shown(seen: Map<string, string>): string[] {
-  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
-}
 
 /** 2024-03-01T12:00:00Z in seconds. */
 const T0 = 1_709_294_400;

@@ -30,7 +30,7 @@ import {
   TdmsWriter,
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
-import { closedLoop, type LoopOptions } from '../helpers/closed-loop.js';
+import { closedLoop, type LoopOptions, shown } from '../helpers/closed-loop.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -39,11 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether the loop holds: every contradiction with the message that showed it. */
-function shown(seen: Map<string, string>): string[] {
-  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
-}
 
 const START_MS = Date.parse('2024-03-01T12:00:00Z');
 const TDMS_EPOCH = '1904-01-01T00:00:00Z';

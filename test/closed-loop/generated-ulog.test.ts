@@ -27,7 +27,8 @@ import {
   sizeOf,
   UlogWriter,
 } from '../../scripts/fixtures/ulog-writer.js';
-import { closedLoop } from '../helpers/closed-loop.js';
+import { closedLoop, shown } from '../helpers/closed-loop.js';
+import { seeded as random } from '../helpers/seeded.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -36,23 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether the loop holds: every contradiction with the message that showed it. */
-function shown(seen: Map<string, string>): string[] {
-  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
-}
-
-/** A small deterministic generator of values from a seed (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NUMBERS = [
   'int8_t',

@@ -20,7 +20,7 @@ import { formatConfigText } from '../../src/fmt/index.js';
 import { finishDraft } from '../../src/infer/index.js';
 import { type ConfigKind, kindOfKey } from '../../src/model/index.js';
 import { arbDocument } from '../helpers/arbitraries.js';
-import { closedLoop } from '../helpers/closed-loop.js';
+import { closedLoop, shown } from '../helpers/closed-loop.js';
 import {
   type CellWriter,
   TABLE_START,
@@ -36,11 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Whether the loop holds: every contradiction with the message that showed it. */
-function shown(seen: Map<string, string>): string[] {
-  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
-}
 
 const pick =
   <T>(...values: T[]) =>

@@ -146,6 +146,11 @@ async function configKeyOf(path: string): Promise<string> {
   return key;
 }
 
+/** The contradictions of a loop as lines (`<stage>: <code> (<first line of its message>)`). */
+export function shown(seen: Map<string, string>): string[] {
+  return [...seen].map(([k, message]) => `${k} (${message.split('\n')[0]})`);
+}
+
 /** infer refused the file: the command line refuses it alike, writing nothing, and so does check. */
 async function refusedLoop(
   { path, base, flags, dialect, checkFlags, out }: Loop,
