@@ -411,9 +411,10 @@ function csvColumns(t: Table) {
 const csv: Format = {
   name: 'CSV',
   timeStyle: (style) => CSV_TIMES[style % CSV_TIMES.length] as string,
-  // CSV tallies no repeated times and takes NaN and ±inf as numbers (no value_not_finite).
+  // CSV takes NaN and ±inf as numbers (no value_not_finite).
   defects: () => [
     'time_back',
+    'time_repeat',
     'time_nonfinite',
     'time_text',
     'time_null',
@@ -470,9 +471,11 @@ const csv: Format = {
       const code =
         d.kind === 'time_back'
           ? 'time_decreasing'
-          : d.kind === 'time_null'
-            ? 'csv_time_empty'
-            : 'time_not_parseable';
+          : d.kind === 'time_repeat'
+            ? 'time_repeated'
+            : d.kind === 'time_null'
+              ? 'csv_time_empty'
+              : 'time_not_parseable';
       const field = code === 'time_not_parseable' ? 'format' : 'columnNumber';
       return {
         code,

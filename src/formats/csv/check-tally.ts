@@ -22,6 +22,7 @@ import {
   significantDigits,
 } from './check-cells.js';
 import { type CsvRecord, fieldText } from './scan.js';
+import { keepCell, sameCell, seamRepeats } from './time-cells.js';
 
 export const MAX_OFFENDERS = 3;
 
@@ -58,6 +59,15 @@ export interface TimeTally {
   emptyAt: Place[];
   decreases: number;
   firstDecrease: Place | undefined;
+  /** Rows whose time is the row before's (`check --full` reports them). */
+  repeats: number;
+  firstRepeat: Place | undefined;
+  /**
+   * The last time's cell as written, kept when its number is past 2^53 (nanoseconds): two
+   * such numbers can be one double and still two times, which their text tells apart.
+   */
+  prevCell: Uint8Array;
+  prevCellLength: number;
   /** The first time that parsed, with its row: a decrease from the range before shows there. */
   first: { t: number; row: number; place: Place } | undefined;
   prev: number;
@@ -128,6 +138,10 @@ export function emptyTally(spec: TallySpec): Tally {
           emptyAt: [],
           decreases: 0,
           firstDecrease: undefined,
+          repeats: 0,
+          firstRepeat: undefined,
+          prevCell: new Uint8Array(32),
+          prevCellLength: 0,
           first: undefined,
           prev: Number.NaN,
           prevRow: 0,
@@ -273,12 +287,17 @@ function tallyTime(
   }
   if (t < time.min) time.min = t;
   if (t > time.max) time.max = t;
-  if (t < time.prev && rowsKnown && time.prevRow === rec.row - 1) {
+  const next = rowsKnown && time.prevRow === rec.row - 1;
+  if (t < time.prev && next) {
     time.decreases += 1;
     if (!time.firstDecrease) time.firstDecrease = placeAt(rec, i, s, e, rowsKnown);
+  } else if (t === time.prev && next && sameCell(time, b, s, e)) {
+    time.repeats += 1;
+    if (!time.firstRepeat) time.firstRepeat = placeAt(rec, i, s, e, rowsKnown);
   }
   if (time.first === undefined && rowsKnown)
     time.first = { t, row: rec.row, place: placeAt(rec, i, s, e, rowsKnown) };
+  keepCell(time, t, b, s, e);
   time.prev = t;
   time.prevRow = rowsKnown ? rec.row : -1;
 }
@@ -315,17 +334,25 @@ function mergeTime(t: TimeTally, more: TimeTally, rowBase: number, at: (p: Place
   t.empty += more.empty;
   t.emptyAt = firstFew(t.emptyAt, more.emptyAt.map(at));
   const first = more.first;
-  if (first && first.t < t.prev && t.prevRow === rowBase + first.row - 1) {
+  const seam = first !== undefined && t.prevRow === rowBase + first.row - 1;
+  if (seam && first.t < t.prev) {
     // The seam: the range's first time is below the last time of the row just before it.
     t.decreases += 1;
     t.firstDecrease ??= at(first.place);
+  } else if (seam && first.t === t.prev && seamRepeats(t, first)) {
+    t.repeats += 1;
+    t.firstRepeat ??= at(first.place);
   }
   t.decreases += more.decreases;
   t.firstDecrease ??= more.firstDecrease && at(more.firstDecrease);
+  t.repeats += more.repeats;
+  t.firstRepeat ??= more.firstRepeat && at(more.firstRepeat);
   t.first ??= first && { ...first, row: rowBase + first.row, place: at(first.place) };
   if (!Number.isNaN(more.prev)) {
     t.prev = more.prev;
     t.prevRow = more.prevRow === -1 ? -1 : rowBase + more.prevRow;
+    t.prevCell = more.prevCell;
+    t.prevCellLength = more.prevCellLength;
   }
   t.min = Math.min(t.min, more.min);
   t.max = Math.max(t.max, more.max);

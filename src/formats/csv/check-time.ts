@@ -1,7 +1,7 @@
 /**
  * The time column's tally as issues: empty cells, values that do not parse in the declared
- * format (and the format they look like), backward steps, and times outside the plausible
- * dates (a wrong unix unit, or absolute times declared relative).
+ * format (and the format they look like), backward steps, repeats (`--full`), and times
+ * outside the plausible dates (a wrong unix unit, or absolute times declared relative).
  */
 import type { TimeFormat } from '../../model/index.js';
 import { type Issue, issue, isUnixFormat, pushAll, unixUnitThatFits } from '../../model/plain.js';
@@ -71,6 +71,16 @@ export function timeIssues(
         at('timeColumn', 'columnNumber'),
         `time goes backwards ${t.decreases} time${t.decreases === 1 ? '' : 's'}; first at ${placeText(t.firstDecrease)}: ${quoteValue(t.firstDecrease.value)}`,
         { source: sourceOf(file, t.firstDecrease, t.column) },
+      ),
+    );
+  }
+  if (full && t.repeats > 0 && t.firstRepeat) {
+    out.push(
+      issue(
+        'time_repeated',
+        at('timeColumn', 'columnNumber'),
+        `${t.repeats === 1 ? 'a row repeats' : `${t.repeats} rows repeat`} the time of the row before; first at ${placeText(t.firstRepeat)}: ${quoteValue(t.firstRepeat.value)}`,
+        { source: sourceOf(file, t.firstRepeat, t.column) },
       ),
     );
   }

@@ -60,7 +60,7 @@ export const checkCodes = {
   time_repeated: {
     severity: 'warning',
     summary:
-      'With --full, rows of a Parquet, HDF5, TDMS or ULog file carry the same time as the row before them: the platform keeps one value per channel and time. (A CSV check does not count them.)',
+      'With --full, rows carry the same time as the row before them: the platform keeps one value per channel and time.',
     fix: 'Check whether the rows are duplicates, or whether the time column lacks resolution (its unit or format).',
   },
   time_null: {
