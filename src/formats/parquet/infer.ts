@@ -10,6 +10,7 @@ import type { Draft, InferOptions } from '../../infer/shared.js';
 import { startTimeFromFileName } from '../../infer/shared.js';
 import { type ByteSource, openForInspection } from '../../inspect/shared.js';
 import type { ParquetConfig, ParquetTimeColumn, TimeFormat } from '../../model/index.js';
+import { pushAll } from '../../model/plain.js';
 import { readColumnHead } from './column-head.js';
 import {
   assetAndRun,
@@ -26,6 +27,7 @@ import { chooseTimeColumn } from './infer-time.js';
 import type { TimeChoice } from './infer-time-format.js';
 import { inspectParquetSource } from './inspect.js';
 import type { ParquetFieldProfile, ParquetProfile } from './profile.js';
+import { parquetTimeIssues } from './time-issues.js';
 
 /** Infers a draft ParquetConfig for a file on disk. */
 export async function inferParquet(path: string, options: InferOptions = {}): Promise<Draft> {
@@ -94,6 +96,12 @@ export async function draftFromProfile(
   // Issues about the time column were found before the layout was known: point them at it.
   for (const i of out.issues) {
     if (i.path === P && TIME_CODES.has(i.code)) i.path = `${layoutPath}/timeColumn`;
+  }
+  // A time column or format given is judged as check judges it; one inferred fits by choice.
+  if (time && timeColumn?.format && (options.timeFormat || options.timeColumn !== undefined)) {
+    const ptr = `${layoutPath}/timeColumn/format`;
+    const file = profile.file.path;
+    pushAll(out.issues, parquetTimeIssues(time.field, timeColumn.format, ptr, file));
   }
   return {
     document: { parquetConfig: config },
