@@ -110,21 +110,23 @@ describe('options override every choice', () => {
     expect(draft.document.csvConfig?.timeColumn).toBeUndefined();
   });
 
-  test('a time format that does not fit the values is kept, with a warning', async () => {
+  test('a time format that cannot read the values is kept, with the error check gives', async () => {
     const draft = await inferCsv(await write('fmt.csv', table), {
       timeFormat: 'ABSOLUTE_UNIX_SECONDS',
     });
     expect(draft.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_ABSOLUTE_UNIX_SECONDS');
-    expect(codes(draft.issues)).toContain('infer_time_format_mismatch');
+    const found = draft.issues.find((i) => i.code === 'time_not_parseable');
+    expect(found).toMatchObject({ severity: 'error', path: '/csvConfig/timeColumn/format' });
   });
 
-  test('a unix unit that puts the values outside 1990-2100 is kept, with a warning', async () => {
+  test('a unix unit that puts the values outside the plausible years is kept, with the error check gives', async () => {
     const rows = ['ts,v', ...Array.from({ length: 10 }, (_, i) => `${1_700_000_000_000 + i},${i}`)];
     const draft = await inferCsv(await write('unit.csv', rows.join('\n')), {
       timeFormat: 'ABSOLUTE_UNIX_SECONDS',
     });
     expect(draft.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_ABSOLUTE_UNIX_SECONDS');
-    expect(codes(draft.issues)).toEqual(['infer_time_out_of_range']);
+    expect(codes(draft.issues)).toEqual(['time_wrong_unit']);
+    expect(draft.issues[0]?.hint).toBe('Use format: TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS.');
   });
 
   test('a start time with an absolute format is left out, with a warning', async () => {

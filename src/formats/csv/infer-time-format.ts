@@ -17,6 +17,7 @@ import {
 } from '../../infer/shared.js';
 import type { TimeFormat } from '../../model/index.js';
 import { GUESS_YEARS_WORDS, type Issue, issue, pointer, pushAll } from '../../model/plain.js';
+import { readsText, timeKindIssue, timeScaleIssue } from '../../values/index.js';
 import { CSV } from './infer-evidence.js';
 import { isNumericType, timeGuessOfValues } from './infer-time.js';
 import type { CsvFieldProfile } from './profile.js';
@@ -60,7 +61,10 @@ export function chooseTimeFormat(
   return detected;
 }
 
-/** A given format that puts the values outside 1990-2100, or that the values contradict. */
+/**
+ * A given format that check refuses on these values (judged as check judges them), that
+ * puts them outside 1990-2100, or that they contradict.
+ */
 function givenFormatIssues(
   f: CsvFieldProfile,
   format: TimeFormat,
@@ -68,6 +72,8 @@ function givenFormatIssues(
   file: string,
 ): Issue[] {
   const path = pointer(CSV, 'timeColumn', 'format');
+  const judged = asCheckJudges(f, format, detected, file, path);
+  if (judged) return [judged];
   const outOfRange =
     isUnixFormat(format) &&
     f.stats !== undefined &&
@@ -150,6 +156,36 @@ function detectedFormatIssues(f: CsvFieldProfile, detected: TimeGuess, file: str
 }
 
 /** True when a given format and a detected one differ only in a way the values cannot tell. */
+/**
+ * What check says of a given format on the values read (csv/check-time.ts, by the shared
+ * rules of values/time.ts): text a unit format cannot read, numbers a text format cannot,
+ * or a unix unit that puts the least and greatest value outside the plausible years.
+ */
+function asCheckJudges(
+  f: CsvFieldProfile,
+  format: TimeFormat,
+  detected: TimeGuess | undefined,
+  file: string,
+  ptr: string,
+): Issue | undefined {
+  const at = {
+    subject: `the time column ${f.column}`,
+    of: `column ${f.column}`,
+    field: 'format',
+    ptr,
+    source: { file, column: f.column },
+  };
+  const numeric = isNumericType(f.physicalType);
+  const text = detected !== undefined && readsText(detected.format);
+  if (readsText(format) ? numeric : text) {
+    const stores = numeric ? 'holds numbers' : 'holds date-time text';
+    return timeKindIssue(format, numeric ? 'number' : 'text', { ...at, stores, hinted: true });
+  }
+  const { min, max } = f.stats ?? {};
+  if (!numeric || min === undefined || max === undefined) return undefined;
+  return timeScaleIssue([String(min), String(max)], format, { ...at, read: `${min} to ${max}` });
+}
+
 function compatible(given: TimeFormat, detected: TimeFormat): boolean {
   // A relative unit given for values whose unit was only guessed.
   return isRelativeFormat(given) && isRelativeFormat(detected);
