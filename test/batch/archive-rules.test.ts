@@ -5,7 +5,7 @@
  * against one inflation budget (an unlisted tar.gz member too, refused before a byte of it
  * is inflated).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -176,6 +176,29 @@ describe('names that are not relative paths (point 19)', () => {
       expect(imported.status).toBe('DATA_IMPORT_STATUS_FAILED');
       expect(imported.error).toContain(`member "${name}" is not a relative path`);
     }
+  });
+});
+
+describe('a folder whose file a zip cannot name', () => {
+  test('is refused by check and infer, as an archive of that name would be', async () => {
+    const folder = join(dir, 'drive-like');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'ok.csv'), GOOD);
+    // Legal on the disk; a zip reads it as a drive (yazl refuses to write it).
+    await writeFile(join(folder, 'a: b.csv'), GOOD);
+    const unsafe =
+      'file "a: b.csv" cannot be a member of the zip the folder is sent as (it names a drive); the folder is refused';
+    for (const jobs of [1, 2]) {
+      const checked = await check(batchOf('ok.csv', 'a: b.csv'), folder, jobs);
+      expect(checked.code).toBe(1);
+      expect(checked.issues).toEqual([`archive_member_name_unsafe: ${folder}: ${unsafe}`]);
+    }
+    const inferred = await runCli(dir, ['infer', folder, '-o', join(dir, 'drive-like.yaml')]);
+    expect(inferred.code).toBe(1);
+    expect(inferred.stderr).toContain(`error archive_member_name_unsafe: ${folder}: ${unsafe}`);
+    // Without it, the folder checks.
+    await rm(join(folder, 'a: b.csv'));
+    expect((await check(batchOf('ok.csv'), folder)).issues).toEqual([]);
   });
 });
 

@@ -5,19 +5,24 @@ import { pushAll } from '../../model/plain.js';
 import { type ByteSource, openSmallFileSource } from '../byte-source.js';
 import { renamedSource } from './member-source.js';
 import { createPool } from './pool.js';
+import { refuseFolderName } from './rules.js';
 import type { Container, ContainerMember } from './types.js';
 
 /**
- * Every regular file under `root`, by relative POSIX path, sorted; symlinks are not followed.
+ * Every regular file under `root` (the folder `name`), by relative POSIX path; symlinks are
+ * not followed; a name a zip could not hold refuses the folder (rules.ts).
  * Sizes by blocking `lstat`: awaited one after another, ten thousand took a second.
  */
-async function listFiles(root: string, prefix = ''): Promise<ContainerMember[]> {
+async function listFiles(root: string, name: string, prefix = ''): Promise<ContainerMember[]> {
   const out: ContainerMember[] = [];
   const entries = await readdir(join(root, prefix), { withFileTypes: true });
   for (const e of entries) {
     const rel = prefix === '' ? e.name : `${prefix}/${e.name}`;
-    if (e.isDirectory()) pushAll(out, await listFiles(root, rel));
-    else if (e.isFile()) out.push({ path: rel, size: lstatSync(join(root, rel)).size });
+    if (e.isDirectory()) pushAll(out, await listFiles(root, name, rel));
+    else if (e.isFile()) {
+      refuseFolderName(name, rel);
+      out.push({ path: rel, size: lstatSync(join(root, rel)).size });
+    }
   }
   return out;
 }
@@ -32,7 +37,7 @@ export async function openFolderMember(root: string, path: string): Promise<Byte
 
 /** A folder as a container: its files, read in place (each member's `file` is its own). */
 export async function openFolder(root: string, name: string): Promise<Container> {
-  const members = (await listFiles(root)).sort((a, b) =>
+  const members = (await listFiles(root, name)).sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   return {

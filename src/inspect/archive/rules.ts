@@ -20,6 +20,25 @@ export function unsafeNameReason(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A folder's file whose name the zip it is sent as could not hold (legal on the disk: a
+ * name with a backslash, or one that begins like a drive, `a: b.csv`): the same rule as an
+ * archive's, so that a folder `check` passes is one `submit` can send.
+ */
+export function refuseFolderName(folder: string, name: string): void {
+  const why = unsafeNameReason(name);
+  if (why === undefined) return;
+  throw ruleError(
+    folder,
+    issue(
+      'archive_member_name_unsafe',
+      '',
+      `${at(folder)}file ${JSON.stringify(name)} cannot be a member of the zip the folder is sent as (${why}); the folder is refused`,
+      { hint: 'Rename the file: a name with no backslash, not beginning with a letter and `:`.' },
+    ),
+  );
+}
+
 /** yauzl refuses the same names while it lists a zip: its messages, as the rule's words. */
 const YAUZL_NAME_ERRORS: ReadonlyArray<[RegExp, string]> = [
   [/^absolute path: (.*)$/s, 'it is absolute'],

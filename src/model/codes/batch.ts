@@ -38,7 +38,7 @@ export const batchCodes = {
   archive_member_name_unsafe: {
     severity: 'error',
     summary:
-      "An archive member's name is not a relative path inside the archive (it is absolute, names a drive, holds `..`, a backslash or an empty part): the platform refuses the archive.",
+      "An archive member's name is not a relative path inside the archive (it is absolute, names a drive, holds `..`, a backslash or an empty part): the platform refuses the archive. A folder's file whose name a zip cannot hold (it begins like a drive, or holds a backslash) refuses the folder: a folder is sent as a zip.",
     fix: 'Make the archive again from inside its folder (`zip -r x.zip .`, `tar czf x.tar.gz .`), so that every name is relative.',
   },
   archive_member_duplicate: {
