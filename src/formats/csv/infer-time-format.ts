@@ -155,7 +155,6 @@ function detectedFormatIssues(f: CsvFieldProfile, detected: TimeGuess, file: str
   return out;
 }
 
-/** True when a given format and a detected one differ only in a way the values cannot tell. */
 /**
  * What check says of a given format on the values read (csv/check-time.ts, by the shared
  * rules of values/time.ts): text a unit format cannot read, numbers a text format cannot,
@@ -186,6 +185,7 @@ function asCheckJudges(
   return timeScaleIssue([String(min), String(max)], format, { ...at, read: `${min} to ${max}` });
 }
 
+/** True when a given format and a detected one differ only in a way the values cannot tell. */
 function compatible(given: TimeFormat, detected: TimeFormat): boolean {
   // A relative unit given for values whose unit was only guessed.
   return isRelativeFormat(given) && isRelativeFormat(detected);

@@ -4,6 +4,7 @@
  * nanosecond apart can be one double: there the cells' text tells them apart. Used by the
  * tally of a CSV check (check-tally.ts), in a range and where two ranges meet.
  */
+
 /** The time column's state these read and write (check-tally.ts `TimeTally`). */
 interface KeptCell {
   prev: number;
