@@ -12,7 +12,7 @@
  * check then reports the values, not the stored type: one fact, one message). The planted
  * file must give exactly one new error or warning: the code the format reports for that
  * defect (CSV reports bad values and enum keys as value_type_mismatch and empty times as
- * csv_time_empty), on the config pointer of the time or of that channel, at the first place
+ * csv_time_empty; a NaN or infinite value is written `NaN`, `Infinity` or `-Infinity`), on the config pointer of the time or of that channel, at the first place
  * the docs give (CSV: the file's row and line; Parquet and TDMS: the 1-based row, TDMS with
  * its segment; HDF5: the 0-based index; ULog: the message's index and offset). Every check
  * runs with one job and with two (ranges small enough to be shared), which must agree.
@@ -411,13 +411,13 @@ function csvColumns(t: Table) {
 const csv: Format = {
   name: 'CSV',
   timeStyle: (style) => CSV_TIMES[style % CSV_TIMES.length] as string,
-  // CSV takes NaN and ±inf as numbers (no value_not_finite).
   defects: () => [
     'time_back',
     'time_repeat',
     'time_nonfinite',
     'time_text',
     'time_null',
+    'not_finite',
     'int_outside',
     'fraction',
     'bool_other',
@@ -486,6 +486,15 @@ const csv: Format = {
       };
     }
     const column = channelColumn[d.column] as number;
+    if (d.kind === 'not_finite') {
+      return {
+        code: 'value_not_finite',
+        severity: 'warning',
+        path: `/csvConfig/dataColumns/${column}`,
+        source: { row, line: row, column },
+        place,
+      };
+    }
     return {
       code: 'value_type_mismatch',
       severity: 'error',

@@ -12,15 +12,22 @@
 
 import type { ChannelDataType, TimeFormat } from '../../model/index.js';
 import { isoMillis } from '../../values/iso-time.js';
+import { isBool, numberOf } from './check-cells.js';
 import {
-  type IntRange,
-  intFits,
-  isBool,
-  Num,
-  numberOf,
-  numKind,
-  significantDigits,
-} from './check-cells.js';
+  afterSign,
+  BAD,
+  isPlainDecimal,
+  isShortInt,
+  J_BOOL,
+  J_DOUBLE,
+  J_INT,
+  J_NONE,
+  type Judge,
+  judge,
+  judgeOf,
+  LOSSY,
+  NOT_FINITE,
+} from './check-judge.js';
 import { type CsvRecord, fieldText } from './scan.js';
 import { keepCell, sameCell, seamRepeats } from './time-cells.js';
 
@@ -49,6 +56,11 @@ export interface ColumnTally {
   allSmallInts: boolean;
   lossy: number;
   firstLossy: Place | undefined;
+  /** DOUBLE and FLOAT cells that read as NaN, +inf or -inf (`nan`, `inf`, `infinity`). */
+  nan: number;
+  posInf: number;
+  negInf: number;
+  firstNonFinite: Place | undefined;
 }
 
 export interface TimeTally {
@@ -128,6 +140,10 @@ export function emptyTally(spec: TallySpec): Tally {
       allSmallInts: true,
       lossy: 0,
       firstLossy: undefined,
+      nan: 0,
+      posInf: 0,
+      negInf: 0,
+      firstNonFinite: undefined,
     })),
     time: spec.time
       ? {
@@ -243,6 +259,9 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
       } else if (verdict === LOSSY) {
         col.lossy += 1;
         if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
+      } else if (verdict === NOT_FINITE) {
+        countNotFinite(col, b, s);
+        if (!col.firstNonFinite) col.firstNonFinite = placeAt(rec, i, s, e, rowsKnown);
       }
     }
   };
@@ -321,6 +340,10 @@ export function mergeTally(total: Tally, next: Tally, rowBase: number, lineBase:
     col.allSmallInts &&= more.allSmallInts;
     col.lossy += more.lossy;
     col.firstLossy ??= more.firstLossy && at(more.firstLossy);
+    col.nan += more.nan;
+    col.posInf += more.posInf;
+    col.negInf += more.negInf;
+    col.firstNonFinite ??= more.firstNonFinite && at(more.firstNonFinite);
   });
   if (total.time && next.time) mergeTime(total.time, next.time, rowBase, at);
   total.again.count += next.again.count;
@@ -374,166 +397,6 @@ function firstFew(a: Place[], b: Place[]): Place[] {
 // ---------------------------------------------------------------------------------------
 // Judging cells
 
-/**
- * `[+-]digits` with 1 to 9 digits: fits every integer type (`-` only the signed ones),
- * as 9 digits stay below 2^31.
- */
-function isShortInt(b: Uint8Array, s: number, e: number, signed: boolean): boolean {
-  let q = s;
-  const c0 = b[q] as number;
-  if (c0 === 43 || (c0 === 45 && signed)) q += 1;
-  if (e - q < 1 || e - q > 9) return false;
-  for (; q < e; q++) {
-    // One unsigned compare: a byte under '0' wraps to above 9.
-    if (((b[q] as number) - 48) >>> 0 > 9) return false;
-  }
-  return true;
-}
-
-/** `[+-]digits[.digits]` with at least one digit: a number, decided in one tight pass. */
-function isPlainDecimal(b: Uint8Array, s: number, e: number): boolean {
-  let q = s;
-  const c0 = b[q] as number;
-  if (c0 === 45 || c0 === 43) q += 1;
-  const from = q;
-  let dots = 0;
-  for (; q < e; q++) {
-    const d = (b[q] as number) - 48;
-    // One unsigned compare for the digits (a byte under '0' wraps to above 9): about 1% of a
-    // full check of bench/check's 1 GB, four alternated runs each.
-    if (d >>> 0 <= 9) continue;
-    if (d !== -2 || dots > 0) return false;
-    dots = 1;
-  }
-  return e - from > dots;
-}
-
-const OK = 0;
-const BAD = 1;
-const LOSSY = 2;
-
-/** How a column's cells are judged, decided once per column (not per cell). */
-const J_NONE = 0;
-const J_DOUBLE = 1;
-const J_FLOAT = 2;
-const J_INT = 3;
-const J_BOOL = 4;
-const J_ENUM = 5;
-
-interface Judge {
-  /** 0-based field index. */
-  at: number;
-  kind: number;
-  range: IntRange;
-  /** INT_32 and INT_64 (negative values fit). */
-  signed: boolean;
-  enumKeys: EnumKeys | undefined;
-}
-
-function judgeOf(at: number, t: ChannelDataType, enumTypes: string[] | undefined): Judge {
-  const base = { at, range: 'INT_64' as IntRange, signed: true, enumKeys: undefined };
-  switch (t) {
-    case 'CHANNEL_DATA_TYPE_DOUBLE':
-      return { ...base, kind: J_DOUBLE };
-    case 'CHANNEL_DATA_TYPE_FLOAT':
-      return { ...base, kind: J_FLOAT };
-    case 'CHANNEL_DATA_TYPE_INT_32':
-    case 'CHANNEL_DATA_TYPE_UINT_32':
-    case 'CHANNEL_DATA_TYPE_INT_64':
-    case 'CHANNEL_DATA_TYPE_UINT_64':
-      return {
-        ...base,
-        kind: J_INT,
-        range: t.slice('CHANNEL_DATA_TYPE_'.length) as IntRange,
-        signed: t === 'CHANNEL_DATA_TYPE_INT_32' || t === 'CHANNEL_DATA_TYPE_INT_64',
-      };
-    case 'CHANNEL_DATA_TYPE_BIT_FIELD':
-      return { ...base, kind: J_INT, range: 'UINT_64', signed: false };
-    case 'CHANNEL_DATA_TYPE_BOOL':
-      return { ...base, kind: J_BOOL };
-    case 'CHANNEL_DATA_TYPE_ENUM':
-      return { ...base, kind: J_ENUM, enumKeys: enumKeysOf(enumTypes ?? []) };
-    default:
-      return { ...base, kind: J_NONE };
-  }
-}
-
-function judge(
-  b: Uint8Array,
-  s: number,
-  e: number,
-  j: Judge,
-  col: ColumnTally,
-  rec: CsvRecord,
-  i: number,
-): number {
-  switch (j.kind) {
-    case J_DOUBLE: {
-      const k = numKind(b, s, e);
-      if (k === Num.NotNumber) return BAD;
-      if (col.allSmallInts && (k !== Num.Int || !intFits(b, s, e, 'INT_32')))
-        col.allSmallInts = false;
-      return OK;
-    }
-    case J_FLOAT: {
-      const k = numKind(b, s, e);
-      if (k === Num.NotNumber) return BAD;
-      if (e - s > 8 || k === Num.Double) {
-        const v = numberOf(b, s, e);
-        if (Number.isFinite(v) && Math.abs(v) > 3.4028234663852886e38) return BAD;
-        return significantDigits(b, s, e) > 7 ? LOSSY : OK;
-      }
-      return OK;
-    }
-    case J_INT:
-      return numKind(b, s, e) === Num.Int && intFits(b, s, e, j.range) ? OK : BAD;
-    case J_BOOL:
-      return isBool(b, s, e) ? OK : BAD;
-    case J_ENUM:
-      return isEnumKey(j.enumKeys as EnumKeys, b, s, e, rec, i) ? OK : BAD;
-    default:
-      return OK;
-  }
-}
-
-/** The names and keys of an enum channel as UTF-8 bytes, grouped by length. */
-type EnumKeys = Map<number, Uint8Array[]>;
-
-function enumKeysOf(names: string[]): EnumKeys {
-  const out: EnumKeys = new Map();
-  const utf8 = new TextEncoder();
-  for (const name of names) {
-    const bytes = utf8.encode(name);
-    const list = out.get(bytes.length) ?? [];
-    list.push(bytes);
-    out.set(bytes.length, list);
-  }
-  return out;
-}
-
-/** True when the (trimmed) cell is one of the keys, compared on bytes. */
-function isEnumKey(
-  keys: EnumKeys,
-  b: Uint8Array,
-  s: number,
-  e: number,
-  rec: CsvRecord,
-  i: number,
-): boolean {
-  if (rec.anyQuoted && rec.quoted[i]) {
-    // A quoted cell may hold `""` pairs: compare its text.
-    const text = new TextEncoder().encode(fieldText(rec, i).trim());
-    return isEnumKey(keys, text, 0, text.length, { ...rec, anyQuoted: false }, i);
-  }
-  const list = keys.get(e - s);
-  if (!list) return false;
-  outer: for (const key of list) {
-    for (let k = 0; k < key.length; k++) if (b[s + k] !== key[k]) continue outer;
-    return true;
-  }
-  return false;
-}
-
 /** A place in the file for an offending cell (made only for the few offenders kept). */
 function placeAt(rec: CsvRecord, i: number, s: number, e: number, rowsKnown: boolean): Place {
   const p: Place = { offset: rec.offset, value: decodeCell(rec, i, s, e) };
@@ -575,6 +438,13 @@ function timeValue(b: Uint8Array, s: number, e: number, format: TimeFormat, t: T
     default:
       return numberOf(b, s, e);
   }
+}
+
+/** Counts a word number by its kind: NaN (any sign), -inf, +inf. */
+function countNotFinite(col: ColumnTally, b: Uint8Array, s: number): void {
+  if ((afterSign(b, s) | 32) === 110) col.nan += 1;
+  else if (b[s] === 45) col.negInf += 1;
+  else col.posInf += 1;
 }
 
 /** Finds the header line again inside the data (two logs concatenated), cheaply per record. */

@@ -1,7 +1,8 @@
 /**
  * A checked column's tally as issues: values that do not fit the declared type (and the
- * type that would take them), integers declared DOUBLE, digits a FLOAT loses; and how a
- * place in the file (a row and line, or a byte) is written and pointed to.
+ * type that would take them), integers declared DOUBLE, NaN and infinite values, digits a
+ * FLOAT loses; and how a place in the file (a row and line, or a byte) is written and
+ * pointed to.
  */
 import type { ChannelDataType } from '../../model/index.js';
 import { type Issue, type IssueSource, issue } from '../../model/plain.js';
@@ -49,6 +50,21 @@ export function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[
           hint: 'Use dataType: CHANNEL_DATA_TYPE_INT_32 unless other files need decimals here.',
           source: { file, column: col.column },
         },
+      ),
+    );
+  }
+  if (col.firstNonFinite) {
+    const kinds = [
+      col.nan > 0 ? `${col.nan} NaN` : '',
+      col.posInf > 0 ? `${col.posInf} +inf` : '',
+      col.negInf > 0 ? `${col.negInf} -inf` : '',
+    ].filter((x) => x !== '');
+    out.push(
+      issue(
+        'value_not_finite',
+        col.path,
+        `${label} holds ${kinds.join(', ')}; first at ${placeText(col.firstNonFinite)}: ${quoteValue(col.firstNonFinite.value)}`,
+        { source: sourceOf(file, col.firstNonFinite, col.column) },
       ),
     );
   }

@@ -72,7 +72,7 @@ export const checkCodes = {
   value_not_finite: {
     severity: 'warning',
     summary:
-      'With --full, a channel of a Parquet, HDF5, TDMS or ULog file holds NaN or infinite values (counted per kind). (A CSV check does not count them.)',
+      'With --full, a channel holds NaN or infinite values (counted per kind). In a CSV file these are the DOUBLE and FLOAT cells `nan`, `inf` or `infinity` (any case, signed), which the platform reads as numbers; a CSV check counts them in the rows it reads, sampled or all.',
     fix: 'Check the source of those values; replace them with nulls if they mean "no reading".',
   },
   value_outside_type: {
