@@ -1,9 +1,11 @@
 /**
  * An HDF5 config has one `timeFormat` for every time dataset it reads. Infer judges each
  * of its draft's time datasets against that format as check does (formats/hdf5/time-issues.ts),
- * so a draft that cannot be imported as written says so itself: a file whose time datasets
- * hold text and numbers, or numbers of two units, and a format given to infer that does not
- * read the file's times. And check does not pass numbers under a text format.
+ * so a draft that cannot be imported as written says so itself: a format given to infer that
+ * reads none of the file's times is the draft's error. A file whose time datasets hold text
+ * and numbers, or numbers of two units, gets a draft of the channels one format reads, and
+ * a warning for each time dataset left out with its channels (the other format's draft
+ * imports those). And check does not pass numbers under a text format.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +50,7 @@ const errorsOf = (issues: ReadonlyArray<{ code: string; severity: string; path: 
   issues.filter((i) => i.severity === 'error').map((i) => `${i.code} ${i.path}`);
 
 describe('infer judges every time dataset against the one format it drafts', () => {
-  test('text times beside numeric ones: the format chosen cannot read the text', async () => {
+  test('text times beside numeric ones: the channels of the times not read are left out', async () => {
     const path = written('text-and-numbers.h5', {
       time: Array.from(seconds, (s) => new Date(s * 1000).toISOString()),
       speed: values,
@@ -56,19 +58,38 @@ describe('infer judges every time dataset against the one format it drafts', () 
       'g/speed': values,
     });
     const draft = await inferConfig(path);
-    const format = (draft.document as ImportDocument).hdf5Config?.timeFormat;
-    const other = format === 'TIME_FORMAT_ABSOLUTE_RFC3339' ? '/g/time' : '/time';
-    const errors = draft.issues.filter((i) => i.severity === 'error');
-    expect(errors.map((i) => `${i.code} ${i.path}`)).toEqual([
-      'time_not_parseable /hdf5Config/timeFormat',
+    const config = (draft.document as ImportDocument).hdf5Config;
+    const text = config?.timeFormat === 'TIME_FORMAT_ABSOLUTE_RFC3339';
+    const [kept, other] = text ? ['/time', '/g/time'] : ['/g/time', '/time'];
+    expect(errorsOf(draft.issues)).toEqual([]);
+    expect(config?.data?.map((e) => e.timeDataset)).toEqual([kept]);
+    const left = draft.issues.filter((i) => i.code === 'hdf5_time_dataset_left_out');
+    expect(left).toMatchObject([
+      {
+        severity: 'warning',
+        path: '/hdf5Config/data',
+        source: { dataset: other },
+        hint: `Import them with a config of their own: importkit infer with --time-format ${text ? 'ABSOLUTE_UNIX_SECONDS' : 'ABSOLUTE_RFC3339'}.`,
+      },
     ]);
-    expect(errors[0]?.source?.dataset).toBe(other);
-    // What check says of the draft, infer said first.
-    const checked = await checkConfig(draft.document as ImportDocument, path);
-    expect(errorsOf(checked)).toEqual(['time_not_parseable /hdf5Config/timeFormat']);
+    expect(left[0]?.message).toContain(
+      `${other} and the channel it times (${other.replace('time', 'speed')}) are left out`,
+    );
+    expect(left[0]?.message).toContain('time_not_parseable');
+    // Check finds nothing wrong with the draft; the other format's draft imports the rest.
+    expect(
+      errorsOf(await checkConfig(draft.document as ImportDocument, path, { full: true })),
+    ).toEqual([]);
+    const rest = await inferConfig(path, {
+      timeFormat: text ? 'ABSOLUTE_UNIX_SECONDS' : 'ABSOLUTE_RFC3339',
+    });
+    expect(errorsOf(rest.issues)).toEqual([]);
+    expect((rest.document as ImportDocument).hdf5Config?.data?.map((e) => e.timeDataset)).toEqual([
+      other,
+    ]);
   });
 
-  test('seconds beside nanoseconds: one of them lands outside the years of unix times', async () => {
+  test('seconds beside nanoseconds: the draft takes one unit, and leaves the other out', async () => {
     const path = written('two-units.h5', {
       time: seconds,
       speed: values,
@@ -76,10 +97,15 @@ describe('infer judges every time dataset against the one format it drafts', () 
       'g/speed': values,
     });
     const draft = await inferConfig(path);
-    expect(errorsOf(draft.issues)).toEqual(['time_wrong_unit /hdf5Config/timeFormat']);
-    expect(errorsOf(await checkConfig(draft.document as ImportDocument, path))).toEqual([
-      'time_wrong_unit /hdf5Config/timeFormat',
-    ]);
+    expect(errorsOf(draft.issues)).toEqual([]);
+    expect((draft.document as ImportDocument).hdf5Config?.data).toHaveLength(1);
+    expect(draft.issues.map((i) => i.code)).toContain('hdf5_time_dataset_left_out');
+    expect(draft.issues.find((i) => i.code === 'hdf5_time_dataset_left_out')?.message).toContain(
+      'time_wrong_unit',
+    );
+    expect(
+      errorsOf(await checkConfig(draft.document as ImportDocument, path, { full: true })),
+    ).toEqual([]);
   });
 
   test('a format given that reads the times in another unit is an error of the draft', async () => {

@@ -228,8 +228,8 @@ interface FormatChoice {
 }
 
 /**
- * One time format for the file: the one given, else the one most time sources suggest
- * (with a warning when they differ).
+ * One time format for the file: the one given, else the one the time sources suggest for
+ * the most channels (with a warning when they differ).
  */
 export function chooseTimeFormat(
   planned: ReadonlyArray<{ time: TimeSource }>,
@@ -248,9 +248,15 @@ export function chooseTimeFormat(
       },
     };
   }
-  const sources = new Map<string, TimeSource>();
-  for (const p of planned) sources.set(sourceKey(p.time), p.time);
-  const facts = [...sources.values()].map((s) => ({ source: s, facts: timeFactsOf(s) }));
+  // Each time source once, weighed by the channels it times.
+  const sources = new Map<string, { source: TimeSource; channels: number }>();
+  for (const p of planned) {
+    const key = sourceKey(p.time);
+    const seen = sources.get(key);
+    if (seen) seen.channels += 1;
+    else sources.set(key, { source: p.time, channels: 1 });
+  }
+  const facts = [...sources.values()].map((s) => ({ ...s, facts: timeFactsOf(s.source) }));
   const choice = formatByVote(facts, out);
   for (const f of facts) {
     if (f.facts.format === undefined && f.facts.warning) {
@@ -263,16 +269,19 @@ export function chooseTimeFormat(
   return choice;
 }
 
-/** The format most decided time sources suggest; the others become alternatives. */
+/**
+ * The format the decided time sources suggest for the most channels (the channels of the
+ * others are left out: infer.ts, fitToFormat); the others become alternatives.
+ */
 function formatByVote(
-  facts: Array<{ source: TimeSource; facts: TimeFacts }>,
+  facts: Array<{ source: TimeSource; channels: number; facts: TimeFacts }>,
   out: Findings,
 ): FormatChoice {
   const decided = facts.filter((f) => f.facts.format !== undefined);
   const counts = new Map<TimeFormat, number>();
   for (const f of decided) {
     const fmt = f.facts.format as TimeFormat;
-    counts.set(fmt, (counts.get(fmt) ?? 0) + 1);
+    counts.set(fmt, (counts.get(fmt) ?? 0) + f.channels);
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
   const top = ranked[0]?.[0];
@@ -302,7 +311,7 @@ function formatByVote(
     out.issue(
       'hdf5_time_formats_differ',
       `${P}/timeFormat`,
-      `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n})`).join(', ')}; ${top} was chosen`,
+      `the time datasets suggest different formats: ${ranked.map(([f, n]) => `${f} (${n === 1 ? '1 channel' : `${n} channels`})`).join(', ')}; ${top} was chosen, for the most channels`,
       { hint: 'Check each time dataset; import those of another format separately.' },
     );
   }

@@ -19,12 +19,13 @@ import {
   Timestamp,
 } from '../../model/index.js';
 import { type Issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
-import { notFoundHint } from '../../validate/index.js';
+import { listSome, notFoundHint } from '../../validate/index.js';
+import { shortName } from '../../values/index.js';
 import { hdf5ChannelTypeOf } from './channel-types.js';
 import { absolutePath, canHoldTime, comparePaths } from './infer-datasets.js';
 import { type Findings, newFindings, P } from './infer-findings.js';
 import { type Planned, planLayouts, type Skip } from './infer-layout.js';
-import { chooseRelativeStart, chooseTimeFormat, timeLabel } from './infer-time.js';
+import { chooseRelativeStart, chooseTimeFormat, timeFactsOf, timeLabel } from './infer-time.js';
 import { type Hdf5Dataset, type Hdf5Profile, inspectHdf5, typeName } from './inspect.js';
 import { hdf5TimeIssues } from './time-issues.js';
 import { hdf5ChannelRead, hdf5ValueIssues, type ReadGroup } from './values.js';
@@ -102,7 +103,8 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   const { planned, skipped } = planLayouts(datasets, byPath, given.time);
   const format = chooseTimeFormat(planned, given.format, out);
   const start = chooseRelativeStart(format.timeFormat, given.start, format.start, file);
-  const entries = dataEntries(planned, out);
+  const fit = format.timeFormat ? fitToFormat(planned, format.timeFormat, file, out) : planned;
+  const entries = dataEntries(fit, out);
   reportLeftOut(skipped, datasets.length, entries.data.length, out);
 
   const base = basename(file, extname(file));
@@ -152,6 +154,54 @@ function draftTimeIssues(
     pushAll(issues, hdf5TimeIssues(t, tp, format, `${P}/timeFormat`, file, true));
   }
   return issues;
+}
+
+/**
+ * The planned channels whose time the draft's one `timeFormat` reads, judged as check
+ * judges them (time-issues.ts). A file whose time datasets need two formats (text beside
+ * numbers, seconds beside nanoseconds), or a format given that reads only some of them:
+ * the channels of the others are left out, each time dataset with a warning that names
+ * its channels and the format it suggests, so the draft imports what it can and a second
+ * config imports the rest. When the format reads none of them, all stay: the draft then
+ * carries check's errors (draftTimeIssues), which say why.
+ */
+function fitToFormat(
+  planned: Planned[],
+  format: TimeFormat,
+  file: string,
+  out: Findings,
+): Planned[] {
+  const unread = new Map<string, { source: Planned['time']; why: Issue; channels: string[] }>();
+  const judged = new Set<string>();
+  for (const p of planned) {
+    const key = timeLabel(p.time);
+    if (!judged.has(key)) {
+      judged.add(key);
+      const part = partOf(p.time.dataset, p.time.member, p.time.column?.toString());
+      const why = part
+        ? hdf5TimeIssues(p.time.dataset, part, format, `${P}/timeFormat`, file, true).find(
+            (i) => i.severity === 'error',
+          )
+        : undefined;
+      if (why) unread.set(key, { source: p.time, why, channels: [] });
+    }
+    unread.get(key)?.channels.push(p.value.path);
+  }
+  const kept = planned.filter((p) => !unread.has(timeLabel(p.time)));
+  if (unread.size === 0 || kept.length === 0) return planned;
+  for (const [key, u] of unread) {
+    const own = timeFactsOf(u.source).format;
+    out.issue(
+      'hdf5_time_dataset_left_out',
+      `${P}/data`,
+      `${key} and the ${u.channels.length === 1 ? 'channel' : `${u.channels.length} channels`} it times (${listSome(u.channels, 3)}) are left out: ${shortName(format)}, the draft's one timeFormat, does not read it (${u.why.code}: ${u.why.message})`,
+      {
+        hint: `Import them with a config of their own${own ? `: importkit infer with --time-format ${shortName(own)}` : ''}.`,
+        dataset: u.source.dataset.path,
+      },
+    );
+  }
+  return kept;
 }
 
 interface GivenOptions {

@@ -50,6 +50,12 @@ export const hdf5Codes = {
       'The time datasets of the file suggest different time formats, but an HDF5 config has one `timeFormat` for all of them.',
     fix: 'Check which format is right; import the datasets with other formats in a separate import.',
   },
+  hdf5_time_dataset_left_out: {
+    severity: 'warning',
+    summary:
+      "A time dataset the draft's one `timeFormat` does not read (text beside numbers, another unit, or a `--time-format` given for the others) is left out with the channels it times, so that the draft imports the rest; the message says why, as check would.",
+    fix: 'Import the channels left out with a config of their own (`importkit infer --time-format` with the format the message names).',
+  },
   hdf5_time_format_guessed: {
     severity: 'warning',
     summary:
