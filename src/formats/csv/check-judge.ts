@@ -50,7 +50,7 @@ export function isPlainDecimal(b: Uint8Array, s: number, e: number): boolean {
   return e - from > dots;
 }
 
-const OK = 0;
+export const OK = 0;
 export const BAD = 1;
 export const LOSSY = 2;
 /** A DOUBLE or FLOAT cell that is NaN or infinite: a number the platform takes, counted. */

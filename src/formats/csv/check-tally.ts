@@ -27,6 +27,7 @@ import {
   judgeOf,
   LOSSY,
   NOT_FINITE,
+  OK,
 } from './check-judge.js';
 import { type CsvRecord, fieldText } from './scan.js';
 import { keepCell, sameCell, seamRepeats } from './time-cells.js';
@@ -252,17 +253,7 @@ export function tallyRecords(spec: TallySpec, options: TallyOptions = {}): Recor
         if (isShortInt(b, s, e, judgeSigned[c] === 1)) continue;
       } else if (kind === J_BOOL && isBool(b, s, e)) continue;
       const verdict = judge(b, s, e, judges[c] as Judge, col, rec, i);
-      if (verdict === BAD) {
-        col.bad += 1;
-        if (col.offenders.length < MAX_OFFENDERS)
-          col.offenders.push(placeAt(rec, i, s, e, rowsKnown));
-      } else if (verdict === LOSSY) {
-        col.lossy += 1;
-        if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
-      } else if (verdict === NOT_FINITE) {
-        countNotFinite(col, b, s);
-        if (!col.firstNonFinite) col.firstNonFinite = placeAt(rec, i, s, e, rowsKnown);
-      }
+      if (verdict !== OK) countVerdict(verdict, col, rec, i, s, e, rowsKnown);
     }
   };
   return {
@@ -437,6 +428,28 @@ function timeValue(b: Uint8Array, s: number, e: number, format: TimeFormat, t: T
     }
     default:
       return numberOf(b, s, e);
+  }
+}
+
+/** Counts a cell the full judgement did not pass: a bad value, a lossy one, NaN or ±inf. */
+function countVerdict(
+  verdict: number,
+  col: ColumnTally,
+  rec: CsvRecord,
+  i: number,
+  s: number,
+  e: number,
+  rowsKnown: boolean,
+): void {
+  if (verdict === BAD) {
+    col.bad += 1;
+    if (col.offenders.length < MAX_OFFENDERS) col.offenders.push(placeAt(rec, i, s, e, rowsKnown));
+  } else if (verdict === LOSSY) {
+    col.lossy += 1;
+    if (!col.firstLossy) col.firstLossy = placeAt(rec, i, s, e, rowsKnown);
+  } else if (verdict === NOT_FINITE) {
+    countNotFinite(col, rec.bytes, s);
+    if (!col.firstNonFinite) col.firstNonFinite = placeAt(rec, i, s, e, rowsKnown);
   }
 }
 
