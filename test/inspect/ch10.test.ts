@@ -183,6 +183,40 @@ describe('the walk over the packet headers', () => {
     expect(tail).toEqual([offsetOfPacket(bytes, 10), bytes.byteLength]);
   });
 
+  test('whole: after damage, packets another recorder streamed in the damaged packet are not taken up', async () => {
+    // Ethernet packets (0x68) whose frames each carry two whole 40-byte packets of another
+    // recorder (channels 0x101, 0x102). The third one's header is damaged: the rest of its
+    // data holds those packets, which chain for two, then stop where their frame does.
+    const frame = () => {
+      const bytes = new Uint8Array(140).fill(0x11);
+      bytes.set(ch10Packet(0x101, 0x09, new Uint8Array(16)), 58);
+      bytes.set(ch10Packet(0x102, 0x09, new Uint8Array(16)), 98);
+      return bytes;
+    };
+    const body = new Uint8Array(140 * 200);
+    for (let k = 0; k < 200; k++) body.set(frame(), 140 * k);
+    const specs: PacketSpec[] = [{ channelId: 1, dataType: 0x11, at: 0, body: timeBody(START_MS) }];
+    for (let k = 0; k < 6; k++) specs.push({ channelId: 3, dataType: 0x68, at: k / 10, body });
+    const channels = [
+      { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
+      { id: 3, name: 'NET', type: 'ETHIN' },
+    ];
+    const bytes = recording(tmatsBody(tmatsOf(channels)), specs);
+    // Packets: TMATS, time, then the Ethernet ones; the third Ethernet packet is packet 4.
+    const damaged = offsetOfPacket(bytes, 4);
+    bytes[damaged] = 0; // its sync pattern
+    const profile = await inspectCh10Source(memorySource(bytes, 'net.ch10'));
+    expect(profile.packets.read).toBe('all');
+    expect(profile.issues.map((i) => [i.code, i.source?.offset])).toEqual([
+      ['ch10_packet_damaged', damaged],
+    ]);
+    expect(profile.inventory.map((c) => [c.channelId, c.packets])).toEqual([
+      [0, 1],
+      [1, 1],
+      [3, 5],
+    ]);
+  });
+
   test('whole: every header, the damage reported and walked past, the file read once', async () => {
     const source = countingSource(memorySource(long, 'long.ch10'));
     const profile = await inspectCh10Source(source);

@@ -108,6 +108,11 @@ class Walk {
   timePackets = 0;
   firstTime: Ch10Packets['firstTime'];
   cut: Ch10Packets['cut'];
+  /**
+   * Up to here, a look for a header that chains after damage found none (resyncHeader):
+   * damage again before it takes the first whole header, so bytes are looked over once.
+   */
+  noChainUntil = -1;
   #progressAt = 0;
   /** The packet length, averaged over the last packets (about 8). */
   #meanLength = 0;
@@ -230,7 +235,7 @@ async function walkFrom(walk: Walk, start: number, until: number): Promise<numbe
       : 'no packet sync pattern (0xEB25) where a packet should start';
     if (!h || problem) {
       walk.hurt(pos, problem ?? '');
-      const next = await nextHeader(walk, pos + 1);
+      const next = await resyncHeader(walk, pos + 1);
       if (next < 0) return walk.size;
       pos = next;
       continue;
@@ -280,6 +285,35 @@ async function nextHeader(walk: Walk, from: number): Promise<number> {
   return -1;
 }
 
+/** Headers in a row that take a walk back after damage (fewer when the file ends first). */
+const RESYNC_CHAIN = 16;
+
+/**
+ * Where the walk goes on after damage: the first header from `from` that starts a chain of
+ * RESYNC_CHAIN whole headers (or one that runs to the end of the file), looked for within a
+ * MiB. The rest of a damaged packet may carry packets of another recorder (Ethernet frames
+ * of packets streamed over UDP); those chain for a few packets and stop where their frame
+ * does, and a walk taken up by them would count channels the recording does not have and
+ * damage where each frame ends. When no header within the MiB chains that far (damage on
+ * damage), the first whole header, as before, and so for damage up to where the look
+ * stopped (noChainUntil); -1 when there is none.
+ */
+async function resyncHeader(walk: Walk, from: number): Promise<number> {
+  if (from < walk.noChainUntil) return nextHeader(walk, from);
+  let first = -1;
+  for (let at = from; ; ) {
+    const found = await nextHeader(walk, at);
+    if (found < 0 || (first >= 0 && found - from > CHUNK)) {
+      walk.noChainUntil = found < 0 ? walk.size : found;
+      return first;
+    }
+    if (first < 0) first = found;
+    const chain = await chainFrom(walk, found, RESYNC_CHAIN);
+    if (chain.toEnd || chain.headers >= RESYNC_CHAIN) return found;
+    at = found + 1;
+  }
+}
+
 /**
  * Where the tail's walk starts: the first header from `from` whose chain of packets runs to
  * the end of the file (or to a cut last packet, or to fewer bytes than a header). Bytes of
@@ -305,12 +339,16 @@ async function chainedHeader(walk: Walk, from: number): Promise<{ at: number; pa
 
 /**
  * The whole headers that follow one another from `pos` (each packet's length leading to
- * the next), and whether they reach the end of the file. Headers only: the tail's walk
- * reads them next, from the same window.
+ * the next), up to `most`, and whether they reach the end of the file. Headers only: the
+ * walk reads them next, from the same window.
  */
-async function chainFrom(walk: Walk, start: number): Promise<{ headers: number; toEnd: boolean }> {
+async function chainFrom(
+  walk: Walk,
+  start: number,
+  most = Number.POSITIVE_INFINITY,
+): Promise<{ headers: number; toEnd: boolean }> {
   let headers = 0;
-  for (let pos = start; ; ) {
+  for (let pos = start; headers < most; ) {
     if (pos >= walk.size) return { headers, toEnd: true };
     const b = await walk.window.get(pos, HEADER, CHUNK);
     if (b.byteLength < HEADER) return { headers, toEnd: true };
@@ -320,6 +358,7 @@ async function chainFrom(walk: Walk, start: number): Promise<{ headers: number; 
     if (pos + h.packetLength > walk.size) return { headers, toEnd: true };
     pos += h.packetLength;
   }
+  return { headers, toEnd: false };
 }
 
 function summarize(
