@@ -23,6 +23,7 @@ export {
   channelValueIssues,
   type Judge,
   type JudgedChannel,
+  nonFiniteCounts,
   quoteValue,
   shortName,
   timeValueIssues,

@@ -377,6 +377,19 @@ function unparsedTimeIssue(
   );
 }
 
+/** NaN and infinite values counted by kind, as findings say them: `2 NaN and 1 -inf`. */
+export function nonFiniteCounts(r: { nan: number; posInf: number; negInf: number }): string {
+  const kinds = [
+    r.nan > 0 ? `${r.nan} NaN` : '',
+    r.posInf > 0 ? `${r.posInf} +inf` : '',
+    r.negInf > 0 ? `${r.negInf} -inf` : '',
+  ];
+  return listSome(
+    kinds.filter((x) => x !== ''),
+    3,
+  );
+}
+
 /** A channel's findings: NaN/±inf, values outside its integer type, unknown ENUM values. */
 export function channelValueIssues(
   c: JudgedChannel & { ptr: string },
@@ -387,14 +400,9 @@ export function channelValueIssues(
   const out: Issue[] = [];
   const { label } = place;
   if (r.firstNonFinite !== undefined) {
-    const kinds = [
-      r.nan > 0 ? `${r.nan} NaN` : '',
-      r.posInf > 0 ? `${r.posInf} +inf` : '',
-      r.negInf > 0 ? `${r.negInf} -inf` : '',
-    ].filter((x) => x !== '');
     const { text, source } = place.at(r.firstNonFinite);
     out.push(
-      issue('value_not_finite', c.ptr, `${label} holds ${listSome(kinds, 3)}; first at ${text}`, {
+      issue('value_not_finite', c.ptr, `${label} holds ${nonFiniteCounts(r)}; first at ${text}`, {
         source,
       }),
     );

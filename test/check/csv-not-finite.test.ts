@@ -43,7 +43,7 @@ test('each spelling counts by its kind, at the first such row', async () => {
       {
         severity: 'warning',
         path: '/csvConfig/dataColumns/2',
-        message: "column 2 ('v') holds 2 NaN, 1 +inf, 2 -inf; first at row 3 (line 3): 'nan'",
+        message: "column 2 ('v') holds 2 NaN, 1 +inf and 2 -inf; first at row 3 (line 3): 'nan'",
         source: { row: 3, line: 3, column: 2 },
       },
     ]);

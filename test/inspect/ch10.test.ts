@@ -131,6 +131,26 @@ function longRecording(packets: number, bytes: number, damaged?: number, cut = 0
   return out.subarray(0, out.byteLength - cut);
 }
 
+/**
+ * A time packet, then `packets` Ethernet packets (0x68) of `frames` frames each; a frame
+ * carries two whole 40-byte packets of another recorder (channels 0x101, 0x102), streamed
+ * over UDP, between frame bytes.
+ */
+function streamedRecording(frames: number, packets: number): Uint8Array {
+  const frame = new Uint8Array(140).fill(0x11);
+  frame.set(ch10Packet(0x101, 0x09, new Uint8Array(16)), 58);
+  frame.set(ch10Packet(0x102, 0x09, new Uint8Array(16)), 98);
+  const body = new Uint8Array(140 * frames);
+  for (let k = 0; k < frames; k++) body.set(frame, 140 * k);
+  const specs: PacketSpec[] = [{ channelId: 1, dataType: 0x11, at: 0, body: timeBody(START_MS) }];
+  for (let k = 0; k < packets; k++) specs.push({ channelId: 3, dataType: 0x68, at: k / 10, body });
+  const channels = [
+    { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
+    { id: 3, name: 'NET', type: 'ETHIN' },
+  ];
+  return recording(tmatsBody(tmatsOf(channels)), specs);
+}
+
 describe('the walk over the packet headers', () => {
   // About 3.5 MiB: 3,400 packets of 1 KiB and 68 time packets, packet 1,700 damaged
   // (about 1.7 MiB in), the last packet cut.
@@ -151,24 +171,9 @@ describe('the walk over the packet headers', () => {
   });
 
   test('sampled: packets another recorder streamed, carried whole in packet data, are not the tail', async () => {
-    // Ethernet packets (0x68) whose frames each carry two whole 40-byte packets of another
-    // recorder (channels 0x101, 0x102) between frame bytes: where the tail's first MiB
-    // starts inside one, those two chain, then stop where their frame does.
-    const frame = () => {
-      const bytes = new Uint8Array(140).fill(0x11);
-      bytes.set(ch10Packet(0x101, 0x09, new Uint8Array(16)), 58);
-      bytes.set(ch10Packet(0x102, 0x09, new Uint8Array(16)), 98);
-      return bytes;
-    };
-    const body = new Uint8Array(140 * 1800);
-    for (let k = 0; k < 1800; k++) body.set(frame(), 140 * k);
-    const specs: PacketSpec[] = [{ channelId: 1, dataType: 0x11, at: 0, body: timeBody(START_MS) }];
-    for (let k = 0; k < 12; k++) specs.push({ channelId: 3, dataType: 0x68, at: k / 10, body });
-    const channels = [
-      { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
-      { id: 3, name: 'NET', type: 'ETHIN' },
-    ];
-    const bytes = recording(tmatsBody(tmatsOf(channels)), specs);
+    // Where the tail's first MiB starts inside an Ethernet packet's data, the two streamed
+    // packets of a frame chain, then stop where their frame does.
+    const bytes = streamedRecording(1800, 12);
     const profile = await inspectCh10Source(memorySource(bytes, 'net.ch10'), { sampleBytes: MiB });
     expect(profile.packets.read).toBe('sampled');
     expect(profile.issues).toEqual([]);
@@ -184,24 +189,9 @@ describe('the walk over the packet headers', () => {
   });
 
   test('whole: after damage, packets another recorder streamed in the damaged packet are not taken up', async () => {
-    // Ethernet packets (0x68) whose frames each carry two whole 40-byte packets of another
-    // recorder (channels 0x101, 0x102). The third one's header is damaged: the rest of its
-    // data holds those packets, which chain for two, then stop where their frame does.
-    const frame = () => {
-      const bytes = new Uint8Array(140).fill(0x11);
-      bytes.set(ch10Packet(0x101, 0x09, new Uint8Array(16)), 58);
-      bytes.set(ch10Packet(0x102, 0x09, new Uint8Array(16)), 98);
-      return bytes;
-    };
-    const body = new Uint8Array(140 * 200);
-    for (let k = 0; k < 200; k++) body.set(frame(), 140 * k);
-    const specs: PacketSpec[] = [{ channelId: 1, dataType: 0x11, at: 0, body: timeBody(START_MS) }];
-    for (let k = 0; k < 6; k++) specs.push({ channelId: 3, dataType: 0x68, at: k / 10, body });
-    const channels = [
-      { id: 1, name: 'IRIG-TIME', type: 'TIMIN' },
-      { id: 3, name: 'NET', type: 'ETHIN' },
-    ];
-    const bytes = recording(tmatsBody(tmatsOf(channels)), specs);
+    // The third Ethernet packet's header is damaged: the rest of its data holds streamed
+    // packets, which chain for two, then stop where their frame does.
+    const bytes = streamedRecording(200, 6);
     // Packets: TMATS, time, then the Ethernet ones; the third Ethernet packet is packet 4.
     const damaged = offsetOfPacket(bytes, 4);
     bytes[damaged] = 0; // its sync pattern

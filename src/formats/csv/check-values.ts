@@ -7,7 +7,7 @@
 import type { ChannelDataType } from '../../model/index.js';
 import { type Issue, type IssueSource, issue } from '../../model/plain.js';
 import { listSome } from '../../validate/index.js';
-import { quoteValue, shortName } from '../../values/index.js';
+import { nonFiniteCounts, quoteValue, shortName } from '../../values/index.js';
 import { classifyCell } from './cells.js';
 import type { ColumnMeta } from './check-columns.js';
 import { type ColumnTally, MAX_OFFENDERS, type Place } from './check-tally.js';
@@ -54,16 +54,11 @@ export function valueIssues(col: ColumnMeta & ColumnTally, file: string): Issue[
     );
   }
   if (col.firstNonFinite) {
-    const kinds = [
-      col.nan > 0 ? `${col.nan} NaN` : '',
-      col.posInf > 0 ? `${col.posInf} +inf` : '',
-      col.negInf > 0 ? `${col.negInf} -inf` : '',
-    ].filter((x) => x !== '');
     out.push(
       issue(
         'value_not_finite',
         col.path,
-        `${label} holds ${kinds.join(', ')}; first at ${placeText(col.firstNonFinite)}: ${quoteValue(col.firstNonFinite.value)}`,
+        `${label} holds ${nonFiniteCounts(col)}; first at ${placeText(col.firstNonFinite)}: ${quoteValue(col.firstNonFinite.value)}`,
         { source: sourceOf(file, col.firstNonFinite, col.column) },
       ),
     );
