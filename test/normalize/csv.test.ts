@@ -105,6 +105,34 @@ describe('what normalize writes', () => {
     );
   });
 
+  test('day-first or month-first dates with a zone name: named by infer, rewritten with the order the values give', async () => {
+    const input = join(dir, 'dmy-zone.csv');
+    await writeFile(
+      input,
+      'time;v\n21.02.2024 18:30:34 CET;1,5\n21.02.2024 06:30:35 PM CET;2,5\n01/07/2024 18:30:36 Europe/Berlin;3,5\n',
+    );
+    const draft = await inferCsv(input);
+    expect(draft.issues.filter((i) => i.severity === 'error').map((i) => i.code)).toContain(
+      'csv_time_zone_name',
+    );
+    const out = join(dir, 'dmy-zone.out.csv');
+    const report = await normalizeCsv(input, out);
+    expect(report.issues).toEqual([]);
+    expect(await readFile(out, 'utf8')).toBe(
+      'time,v\n2024-02-21T18:30:34+01:00,1.5\n2024-02-21T18:30:35+01:00,2.5\n2024-07-01T18:30:36+02:00,3.5\n',
+    );
+    // No value decides the order: the column is left as written, and the order asked for.
+    const ambiguous = join(dir, 'ambiguous-zone.csv');
+    await writeFile(ambiguous, 'time,v\n01/02/2024 18:30:34 UTC,1\n01/02/2024 18:30:35 UTC,2\n');
+    const kept = await normalizeCsv(ambiguous, join(dir, 'ambiguous-zone.out.csv'));
+    expect(kept.issues.map((i) => i.code)).toEqual(['normalize_date_order_unknown']);
+    const given = join(dir, 'ambiguous-zone.mdy.csv');
+    await normalizeCsv(ambiguous, given, { dateOrder: 'mdy' });
+    expect(await readFile(given, 'utf8')).toBe(
+      'time,v\n2024-01-02T18:30:34Z,1\n2024-01-02T18:30:35Z,2\n',
+    );
+  });
+
   test('a day-first date beside a time of day: named as split (not a daily time), joined day-first', async () => {
     const input = join(dir, 'dmy.csv');
     const rows = Array.from(

@@ -63,8 +63,12 @@ const DOT_GROUPS_COMMA_RE = /^[+-]?\d{1,3}(?:\.\d{3})+,\d+$/;
 const DATE_ONLY_RE = /^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/;
 const TIME_OF_DAY_RE = /^\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
 const AMPM_RE = /(?:^|[ T])\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*[AaPp]\.?[Mm]\.?$/;
+/**
+ * A date and time with a zone name or abbreviation after it: the date ISO, day-first or
+ * month-first (`21.02.2024 18:30:34 CET`), the clock 24-hour or 12-hour.
+ */
 const ZONE_NAME_RE =
-  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:[A-Z]{2,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)$/;
+  /^(?:\d{4}-\d{2}-\d{2}[T ]\d{2}|\d{1,2}[./-]\d{1,2}[./-]\d{4}[T ]\d{1,2}):\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:\s*[AaPp]\.?[Mm]\.?)?\s*(?:[A-Z]{2,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)$/;
 
 /** The shape of a text cell (trimmed) that is not a number or time the platform reads. */
 export function textShape(s: string): TextShape | undefined {

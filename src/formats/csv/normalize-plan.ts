@@ -4,7 +4,7 @@
  */
 
 import { type NumberStyle, numberStyleOf } from './cells.js';
-import type { DateOrder, TimeWriter } from './normalize-times.js';
+import { type DateOrder, dateOrderOf, type TimeWriter } from './normalize-times.js';
 import type { CsvFieldProfile, CsvProfile } from './profile.js';
 
 /** Counts of what was changed, by kind. */
@@ -148,8 +148,18 @@ function order(
   if (options.dateOrder) return { dateOrder: options.dateOrder };
   if (f.logicalType === 'date_dmy') return { dateOrder: 'dmy' };
   if (f.logicalType === 'date_mdy') return { dateOrder: 'mdy' };
-  return f.logicalType === 'date_ambiguous' ? { undecided: true } : {};
+  if (f.logicalType === 'date_ambiguous') return { undecided: true };
+  // Times with a zone name are text to the inspection, whatever their date: the sampled
+  // cells say whether they are day-first or month-first, and which when one decides.
+  if (!f.samples.some((v) => SLASH_DATE.test(v.trim()))) return {};
+  const orders = new Set(f.samples.map(dateOrderOf).filter((o) => o !== undefined));
+  if (orders.size > 1) return {};
+  const [decided] = orders;
+  return decided ? { dateOrder: decided } : { undecided: true };
 }
+
+/** A cell that begins with a day-first or month-first date. */
+const SLASH_DATE = /^\d{1,2}([./-])\d{1,2}\1\d{4}(?:[ T]|$)/;
 
 /** `1.234,5` → `1234.5`; `1,234.5` → `1234.5`. */
 function plainNumber(cell: string, style: NumberStyle): string {

@@ -1,6 +1,8 @@
 /**
  * A frozen copy of `src/formats/csv/normalize-plan.ts` as it was before the record path was rewritten to
- * stream bytes: the oracle the property test compares the new path's output with.
+ * stream bytes: the oracle the property test compares the new path's output with. Its
+ * decisions follow the plan's since (the date order of zone-named times); its rewriting
+ * of cells does not change.
  */
 /**
  * What `normalize` will do to a CSV file, decided once from its inspection profile: which
@@ -8,7 +10,7 @@
  */
 import { type NumberStyle, numberStyleOf } from '../../../src/formats/csv/cells.js';
 import type { CsvFieldProfile, CsvProfile } from '../../../src/formats/csv/profile.js';
-import type { DateOrder, TimeWriter } from './times.js';
+import { type DateOrder, dateOrderOf, type TimeWriter } from './times.js';
 
 /** Counts of what was changed, by kind. */
 export interface NormalizeCounts {
@@ -151,8 +153,16 @@ function order(
   if (options.dateOrder) return { dateOrder: options.dateOrder };
   if (f.logicalType === 'date_dmy') return { dateOrder: 'dmy' };
   if (f.logicalType === 'date_mdy') return { dateOrder: 'mdy' };
-  return f.logicalType === 'date_ambiguous' ? { undecided: true } : {};
+  if (f.logicalType === 'date_ambiguous') return { undecided: true };
+  // Carried over from the plan since: zone-named times with day-first or month-first dates.
+  if (!f.samples.some((v) => SLASH_DATE.test(v.trim()))) return {};
+  const orders = new Set(f.samples.map(dateOrderOf).filter((o) => o !== undefined));
+  if (orders.size > 1) return {};
+  const [decided] = orders;
+  return decided ? { dateOrder: decided } : { undecided: true };
 }
+
+const SLASH_DATE = /^\d{1,2}([./-])\d{1,2}\1\d{4}(?:[ T]|$)/;
 
 /** `1.234,5` → `1234.5`; `1,234.5` → `1234.5`. */
 function plainNumber(cell: string, style: NumberStyle): string {
