@@ -133,6 +133,29 @@ describe('what normalize writes', () => {
     );
   });
 
+  test('a --date-order the dates contradict: those dates are kept, and an error says which order they read in', async () => {
+    const input = join(dir, 'contradicted.csv');
+    await writeFile(
+      input,
+      'time,v\n04/29/2024 05:13:48 AM,1\n05/02/2024 05:13:49 AM,2\n04/30/2024 05:13:50 AM,3\n',
+    );
+    const out = join(dir, 'contradicted.out.csv');
+    const report = await normalizeCsv(input, out, { dateOrder: 'dmy' });
+    expect(report.issues).toMatchObject([
+      {
+        code: 'normalize_date_order_contradicted',
+        severity: 'error',
+        message: `${input}: 2 dates in column 1 (time) read month-first, not dmy as given, and were kept as written; first at row 2: '04/29/2024'`,
+        source: { column: 1, row: 2 },
+      },
+    ]);
+    // The date that reads either way is read as given.
+    expect((await readFile(out, 'utf8')).split('\n')[2]).toBe('2024-02-05T05:13:49Z,2');
+    // Given as the dates read, nothing is said.
+    const right = await normalizeCsv(input, join(dir, 'right.out.csv'), { dateOrder: 'mdy' });
+    expect(right.issues).toEqual([]);
+  });
+
   test('a day-first date beside a time of day: named as split (not a daily time), joined day-first', async () => {
     const input = join(dir, 'dmy.csv');
     const rows = Array.from(

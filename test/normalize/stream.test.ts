@@ -23,8 +23,10 @@ async function both(text: string, options: Parameters<typeof normalizeCsv>[2]) {
   const outOld = join(dir, `old${n}.csv`);
   const a = await normalizeCsv(input, outNew, options);
   const b = await before(input, outOld, options);
+  // The oracle predates the report of dates that contradict a given order (csv.test.ts).
+  const issues = a.issues.filter((i) => i.code !== 'normalize_date_order_contradicted');
   const result = {
-    now: { bytes: readFileSync(outNew), report: { ...a, output: '' } },
+    now: { bytes: readFileSync(outNew), report: { ...a, issues, output: '' } },
     was: { bytes: readFileSync(outOld), report: { ...b, output: '' } },
   };
   for (const p of [input, outNew, outOld]) rmSync(p, { force: true });

@@ -231,6 +231,11 @@ export interface TimeReading {
 export class TimeWriter {
   /** Rows (1-based, of the file) whose local time the zone repeats. */
   readonly repeated: number[] = [];
+  /**
+   * Dates whose own numbers read in the other order than the one given (`04/29/2024` under
+   * `dmy`: 29 is no month), which were not rewritten: how many, and the first.
+   */
+  readonly contradicted: { count: number; first?: { row: number; date: string } } = { count: 0 };
   private last = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly reading: TimeReading) {}
@@ -243,7 +248,18 @@ export class TimeWriter {
   join(date: string, clock: string, row: number): string | undefined {
     const d = parseDate(date.trim(), this.reading.dateOrder);
     const c = parseClock(clock.trim());
-    return d && c ? this.written({ ...d, ...c }, undefined, row) : undefined;
+    const out = d && c ? this.written({ ...d, ...c }, undefined, row) : undefined;
+    if (out === undefined) this.noteOrder(date.trim(), row);
+    return out;
+  }
+
+  /** A date not rewritten: counted when its numbers read in the other order than the one given. */
+  private noteOrder(date: string, row: number): void {
+    const given = this.reading.dateOrder;
+    const own = dateOrderOf(date);
+    if (given === undefined || own === undefined || own === given) return;
+    this.contradicted.count += 1;
+    this.contradicted.first ??= { row, date };
   }
 
   /**
@@ -261,8 +277,9 @@ export class TimeWriter {
     if (!m) return undefined;
     const d = parseDate(m[1] as string, this.reading.dateOrder);
     const c = m[2] === undefined ? { h: 0, mi: 0, s: 0, frac: '' } : parseClock(m[2]);
-    if (!d || !c) return undefined;
-    return this.zoned({ ...d, ...c }, m[3], row);
+    const out = d && c ? this.zoned({ ...d, ...c }, m[3], row) : undefined;
+    if (out === undefined) this.noteOrder(m[1] as string, row);
+    return out;
   }
 
   /**

@@ -113,7 +113,11 @@ export async function normalizeCsv(
     trailingColumnsDropped: profile.layout.columnCount - plan.inputWidth,
     timezone: options.timezone ?? 'UTC',
     counts,
-    issues: [...issues, ...repeatedHours(plan, times, options.timezone ?? 'UTC', input)],
+    issues: [
+      ...issues,
+      ...contradictedOrders(plan, times, input),
+      ...repeatedHours(plan, times, options.timezone ?? 'UTC', input),
+    ],
   };
   if (join) report.joined = [(join.from[0] as number) + 1, (join.from[1] as number) + 1];
   return report;
@@ -180,6 +184,39 @@ function keepAsWritten(plan: NormalizePlan, c: OutColumn): void {
 }
 
 /** A warning per time column with local times the zone repeats, naming their rows. */
+/**
+ * Each time column whose dates read in the other order than the one given: those dates
+ * were kept as written (`04/29/2024` under `--date-order dmy`), and the copy's time column
+ * is not all times.
+ */
+function contradictedOrders(
+  plan: NormalizePlan,
+  times: ReadonlyArray<TimeWriter | undefined>,
+  file: string,
+): Issue[] {
+  const issues: Issue[] = [];
+  plan.columns.forEach((c, i) => {
+    const t = times[i];
+    const first = t?.contradicted.first;
+    if (!t || !first || !t.dateOrder) return;
+    const column = (c.from[0] as number) + 1;
+    const other = t.dateOrder === 'dmy' ? 'mdy' : 'dmy';
+    const n = t.contradicted.count;
+    issues.push(
+      issue(
+        'normalize_date_order_contradicted',
+        '',
+        `${file}: ${n === 1 ? '1 date' : `${n} dates`} in column ${column} (${c.header}) read ${other === 'mdy' ? 'month-first' : 'day-first'}, not ${t.dateOrder} as given, and ${n === 1 ? 'was' : 'were'} kept as written; first at row ${first.row}: '${first.date}'`,
+        {
+          hint: `Give --date-order ${other}, or leave it out: a value with a number above 12 decides the order.`,
+          source: { file, column, row: first.row },
+        },
+      ),
+    );
+  });
+  return issues;
+}
+
 function repeatedHours(
   plan: NormalizePlan,
   times: ReadonlyArray<TimeWriter | undefined>,

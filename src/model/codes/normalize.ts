@@ -8,6 +8,12 @@ export const normalizeCodes = {
       'A column holds dates that read day-first or month-first, and no value decides which (no day above 12, no dots): it was left as written.',
     fix: 'Give the order: `--date-order dmy` (10/03/2024 is 10 March) or `--date-order mdy` (10/03/2024 is 3 October).',
   },
+  normalize_date_order_contradicted: {
+    severity: 'error',
+    summary:
+      'A time column holds dates whose own numbers read in the other order than `--date-order` gives (04/29/2024 under dmy: 29 is no month): those dates were kept as written.',
+    fix: 'Give the other order, or leave `--date-order` out: a value with a number above 12 decides it.',
+  },
   normalize_time_repeated_hour: {
     severity: 'warning',
     summary:
