@@ -133,6 +133,33 @@ describe('what normalize writes', () => {
     );
   });
 
+  test('times of several shapes that normalize rewrites, most of a column: rewritten; a quarter of one: named, kept', async () => {
+    const input = join(dir, 'shapes.csv');
+    await writeFile(
+      input,
+      'time,v\n15/03/2024 12:12:36 PM,1\n10/01/2024 18:02:51.25,2\n11/01/2024 18:02:52,3\n',
+    );
+    const out = join(dir, 'shapes.out.csv');
+    const report = await normalizeCsv(input, out);
+    expect(report.issues).toEqual([]);
+    expect(await readFile(out, 'utf8')).toBe(
+      'time,v\n2024-03-15T12:12:36Z,1\n2024-01-10T18:02:51.25Z,2\n2024-01-11T18:02:52Z,3\n',
+    );
+    const notes = join(dir, 'notes.csv');
+    await writeFile(
+      notes,
+      'time,note\n2024-01-01T00:00:00Z,a\n2024-01-01T00:00:01Z,15/03/2024 12:12:36 PM\n2024-01-01T00:00:02Z,b\n2024-01-01T00:00:03Z,c\n',
+    );
+    const kept = await normalizeCsv(notes, join(dir, 'notes.out.csv'));
+    expect(kept.issues).toMatchObject([
+      {
+        code: 'normalize_column_kept',
+        severity: 'warning',
+        message: `${notes}: column 2 (note) was left as written: 1 of its 4 values read is a time the platform cannot read (1 12-hour with AM/PM), and normalize rewrites a column when more than half are`,
+      },
+    ]);
+  });
+
   test('a --date-order the dates contradict: those dates are kept, and an error says which order they read in', async () => {
     const input = join(dir, 'contradicted.csv');
     await writeFile(
@@ -216,6 +243,18 @@ describe('importkit normalize', () => {
     };
     return { io, out };
   }
+
+  test('with a warning on the copy, it does not say that nothing needed changing', async () => {
+    const notes = join(dir, 'notes-cli.csv');
+    await writeFile(
+      notes,
+      'time,note\n2024-01-01T00:00:00Z,a\n2024-01-01T00:00:01Z,15/03/2024 12:12:36 PM\n',
+    );
+    const { io, out } = fakeIo();
+    await run(['normalize', notes, '-o', join(dir, 'notes-cli.out.csv')], io);
+    expect(out.stdout).toContain('nothing was changed: the copy is byte for byte the same');
+    expect(out.stderr).toContain('warning normalize_column_kept');
+  });
 
   test('prints what it changed and that the new draft is clean', async () => {
     await writeFile(

@@ -159,7 +159,7 @@ function describe(r: NormalizeReport, output: string): string {
   add(c.cellsKept, `${c.cellsKept} cell(s) could not be rewritten and were kept as written`);
   if (lines.length === 1)
     lines.push(
-      hasErrors(r.issues)
+      r.issues.some((i) => i.severity !== 'info')
         ? '  nothing was changed: the copy is byte for byte the same'
         : '  nothing needed changing: the copy is byte for byte the same',
     );

@@ -54,6 +54,42 @@ export interface NormalizePlan {
   bom: boolean;
   /** Nothing to rewrite cell by cell: bytes can be copied (repeated headers left out). */
   bytesOnly: boolean;
+  /** Columns copied although a good part of their values are times normalize rewrites. */
+  kept: KeptColumn[];
+}
+
+/**
+ * A column left as written whose values read include times the platform cannot read and
+ * normalize rewrites, but fewer than half of them: how many of each shape, of how many
+ * values read.
+ */
+export interface KeptColumn {
+  /** 1-based. */
+  column: number;
+  header: string;
+  values: number;
+  ampm: number;
+  zoneNamed: number;
+  ordered: number;
+  all: number;
+}
+
+/**
+ * The rewritable times of a column planned as a copy (half of its values read or fewer),
+ * when they are at least a quarter of them (fewer are odd cells of a text column).
+ */
+function keptTimes(f: CsvFieldProfile): KeptColumn | undefined {
+  const { ampm, zoneNamed, ordered, all } = rewritableTimes(f);
+  if (all === 0 || all * 4 < f.valueCount) return undefined;
+  return {
+    column: f.column,
+    header: f.header ?? '',
+    values: f.valueCount,
+    ampm,
+    zoneNamed,
+    ordered,
+    all,
+  };
 }
 
 function hasShape(
@@ -87,6 +123,7 @@ export function planNormalize(profile: CsvProfile, options: PlanOptions = {}): N
   const date = fields.find(isDateColumn);
   const clock = date ? fields.find((f) => f !== date && hasShape(f, 'time_of_day')) : undefined;
   const columns: OutColumn[] = [];
+  const kept: KeptColumn[] = [];
   for (const f of fields) {
     const header = f.header ?? '';
     if (clock && f === clock) continue;
@@ -99,6 +136,8 @@ export function planNormalize(profile: CsvProfile, options: PlanOptions = {}): N
     }
     const style = numberStyle(f, delimiter);
     const kind = style ?? (isRewrittenTime(f, options.timezone) ? 'time' : 'copy');
+    const times = kind === 'copy' ? keptTimes(f) : undefined;
+    if (times) kept.push(times);
     columns.push({
       from: [f.column - 1],
       header,
@@ -124,6 +163,7 @@ export function planNormalize(profile: CsvProfile, options: PlanOptions = {}): N
       profile.dialect.quoteChar === '"' &&
       fields.length === layout.columnCount &&
       columns.every((c) => c.kind === 'copy'),
+    kept,
   };
 }
 
@@ -137,7 +177,17 @@ const ORDERED = new Set(['date_dmy', 'date_mdy', 'date_ambiguous']);
 function isRewrittenTime(f: CsvFieldProfile, zone: string | undefined): boolean {
   if (hasShape(f, 'time_ampm') || hasShape(f, 'time_zone_name')) return true;
   if (ORDERED.has(f.logicalType ?? '')) return true;
+  // Such times in several shapes (day-first dates, some with AM/PM): most of the column.
+  if (rewritableTimes(f).all * 2 > f.valueCount) return true;
   return zone !== undefined && f.logicalType === 'datetime';
+}
+
+/** The values of a column that are times normalize rewrites, by shape, and all of them. */
+export function rewritableTimes(f: CsvFieldProfile) {
+  const ampm = f.textShapes?.time_ampm?.count ?? 0;
+  const zoneNamed = f.textShapes?.time_zone_name?.count ?? 0;
+  const ordered = (f.kinds.date_dmy ?? 0) + (f.kinds.date_mdy ?? 0) + (f.kinds.date_ambiguous ?? 0);
+  return { ampm, zoneNamed, ordered, all: Math.min(f.valueCount, ampm + zoneNamed + ordered) };
 }
 
 /** A time column's date order: given, or as its sampled values decide; else still to decide. */

@@ -10,9 +10,10 @@
 import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { openPendingFile } from '../../files/index.js';
-import { type Issue, issue } from '../../model/plain.js';
+import { type Issue, issue, listSome } from '../../model/plain.js';
 import { inspectCsv } from './inspect.js';
 import {
+  type KeptColumn,
   type NormalizeCounts,
   type NormalizePlan,
   type OutColumn,
@@ -115,6 +116,7 @@ export async function normalizeCsv(
     counts,
     issues: [
       ...issues,
+      ...plan.kept.map((k) => keptColumn(k, input)),
       ...contradictedOrders(plan, times, input),
       ...repeatedHours(plan, times, options.timezone ?? 'UTC', input),
     ],
@@ -184,6 +186,24 @@ function keepAsWritten(plan: NormalizePlan, c: OutColumn): void {
 }
 
 /** A warning per time column with local times the zone repeats, naming their rows. */
+/** A column left as written although a good part of it is times normalize rewrites. */
+function keptColumn(k: KeptColumn, file: string): Issue {
+  const shapes = [
+    k.ampm > 0 ? `${k.ampm} 12-hour with AM/PM` : '',
+    k.zoneNamed > 0 ? `${k.zoneNamed} with a zone name` : '',
+    k.ordered > 0 ? `${k.ordered} with day-first or month-first dates` : '',
+  ].filter((x) => x !== '');
+  return issue(
+    'normalize_column_kept',
+    '',
+    `${file}: column ${k.column} (${k.header}) was left as written: ${k.all} of its ${k.values} values read ${k.all === 1 ? 'is a time' : 'are times'} the platform cannot read (${listSome(shapes, 3)}), and normalize rewrites a column when more than half are`,
+    {
+      hint: 'If it is a time column, fix its other rows (`importkit inspect` shows its shapes) and normalize again.',
+      source: { file, column: k.column },
+    },
+  );
+}
+
 /**
  * Each time column whose dates read in the other order than the one given: those dates
  * were kept as written (`04/29/2024` under `--date-order dmy`), and the copy's time column

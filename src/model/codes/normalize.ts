@@ -14,6 +14,12 @@ export const normalizeCodes = {
       'A time column holds dates whose own numbers read in the other order than `--date-order` gives (04/29/2024 under dmy: 29 is no month): those dates were kept as written.',
     fix: 'Give the other order, or leave `--date-order` out: a value with a number above 12 decides it.',
   },
+  normalize_column_kept: {
+    severity: 'warning',
+    summary:
+      'A column was left as written although a quarter to a half of its values read are times the platform cannot read and normalize rewrites (12-hour with AM/PM, with a zone name, day-first or month-first); normalize rewrites a column when more than half are.',
+    fix: 'If it is a time column, fix its other rows (`importkit inspect` shows its shapes) and normalize again; a text column holding some times needs nothing.',
+  },
   normalize_time_repeated_hour: {
     severity: 'warning',
     summary:

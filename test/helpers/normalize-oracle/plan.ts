@@ -1,7 +1,8 @@
 /**
  * A frozen copy of `src/formats/csv/normalize-plan.ts` as it was before the record path was rewritten to
  * stream bytes: the oracle the property test compares the new path's output with. Its
- * decisions follow the plan's since (the date order of zone-named times); its rewriting
+ * decisions follow the plan's since (the date order of zone-named times, columns of such
+ * times in several shapes); its rewriting
  * of cells does not change.
  */
 /**
@@ -142,7 +143,17 @@ const ORDERED = new Set(['date_dmy', 'date_mdy', 'date_ambiguous']);
 function isRewrittenTime(f: CsvFieldProfile, zone: string | undefined): boolean {
   if (hasShape(f, 'time_ampm') || hasShape(f, 'time_zone_name')) return true;
   if (ORDERED.has(f.logicalType ?? '')) return true;
+  // Such times in several shapes (day-first dates, some with AM/PM): most of the column.
+  if (rewritableTimes(f).all * 2 > f.valueCount) return true;
   return zone !== undefined && f.logicalType === 'datetime';
+}
+
+/** The values of a column that are times normalize rewrites, by shape, and all of them. */
+function rewritableTimes(f: CsvFieldProfile) {
+  const ampm = f.textShapes?.time_ampm?.count ?? 0;
+  const zoneNamed = f.textShapes?.time_zone_name?.count ?? 0;
+  const ordered = (f.kinds.date_dmy ?? 0) + (f.kinds.date_mdy ?? 0) + (f.kinds.date_ambiguous ?? 0);
+  return { ampm, zoneNamed, ordered, all: Math.min(f.valueCount, ampm + zoneNamed + ordered) };
 }
 
 /** A time column's date order: given, or as its sampled values decide; else still to decide. */
