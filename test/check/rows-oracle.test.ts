@@ -1,0 +1,186 @@
+/**
+ * The rows `preview` shows are the rows the config reads: fast-check writes a CSV of known
+ * times and values, in every time format a CsvConfig declares (unix seconds to
+ * nanoseconds, relative units from a start, RFC 3339 with `Z` or an offset, a date-time
+ * without a zone, read as UTC), with numbers in any notation and empty cells, quoted or
+ * not, lines ending in LF or CRLF, and
+ * `readConfigRows` must give back each row's time (ms since 1970) and each value, in
+ * order, every row read.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
+import type { ImportDocument } from '../../src/model/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-rows-oracle-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const FORMATS = [
+  'ABSOLUTE_UNIX_SECONDS',
+  'ABSOLUTE_UNIX_MILLISECONDS',
+  'ABSOLUTE_UNIX_MICROSECONDS',
+  'ABSOLUTE_UNIX_NANOSECONDS',
+  'RELATIVE_NANOSECONDS',
+  'RELATIVE_MICROSECONDS',
+  'RELATIVE_MILLISECONDS',
+  'RELATIVE_SECONDS',
+  'RELATIVE_MINUTES',
+  'RELATIVE_HOURS',
+  'ABSOLUTE_RFC3339',
+  'ABSOLUTE_DATETIME',
+] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Milliseconds a unit of each numeric format is. */
+const UNIT_MS: Partial<Record<Format, number>> = {
+  ABSOLUTE_UNIX_SECONDS: 1000,
+  ABSOLUTE_UNIX_MILLISECONDS: 1,
+  RELATIVE_MILLISECONDS: 1,
+  RELATIVE_SECONDS: 1000,
+  RELATIVE_MINUTES: 60_000,
+  RELATIVE_HOURS: 3_600_000,
+};
+
+const START = Date.UTC(2024, 2, 1, 12, 0, 0);
+
+/** A time of `t` ms since 1970 (whole ms) as written in `format` (RFC 3339 at an offset). */
+function written(t: number, format: Format, offsetMinutes: number): string {
+  const rel = t - START;
+  switch (format) {
+    case 'ABSOLUTE_UNIX_SECONDS':
+      return (t / 1000).toFixed(3);
+    case 'ABSOLUTE_UNIX_MICROSECONDS':
+      return String(BigInt(t) * 1000n);
+    case 'ABSOLUTE_UNIX_NANOSECONDS':
+      return String(BigInt(t) * 1_000_000n);
+    case 'RELATIVE_NANOSECONDS':
+      return String(BigInt(rel) * 1_000_000n);
+    case 'RELATIVE_MICROSECONDS':
+      return String(BigInt(rel) * 1000n);
+    case 'ABSOLUTE_RFC3339': {
+      if (offsetMinutes === 0) return new Date(t).toISOString();
+      const local = new Date(t + offsetMinutes * 60_000).toISOString().slice(0, -1);
+      const m = Math.abs(offsetMinutes);
+      const sign = offsetMinutes < 0 ? '-' : '+';
+      return `${local}${sign}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    }
+    case 'ABSOLUTE_DATETIME':
+      return new Date(t).toISOString().slice(0, -1).replace('T', ' ');
+    default: {
+      const per = UNIT_MS[format] as number;
+      const v = format.startsWith('RELATIVE_') ? rel / per : t / per;
+      return String(v);
+    }
+  }
+}
+
+/** The times of a format: whole ms, in whole units for relative minutes and hours. */
+function timesArb(format: Format) {
+  const step = format === 'RELATIVE_HOURS' ? 3_600_000 : format === 'RELATIVE_MINUTES' ? 60_000 : 1;
+  return fc
+    .array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 40 })
+    .map((steps) => {
+      let t = START + (format.startsWith('RELATIVE_') ? 0 : 1234);
+      return steps.map((s) => {
+        t += s * step;
+        return t;
+      });
+    });
+}
+
+/** A value and how it is written: plain, with an exponent, signed, or an empty cell. */
+const valueArb = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }),
+  },
+  { weight: 2, arbitrary: fc.integer({ min: -1_000_000, max: 1_000_000 }) },
+  { weight: 1, arbitrary: fc.constant(null) },
+);
+
+const caseArb = fc.constantFrom(...FORMATS).chain((format) =>
+  fc.record({
+    format: fc.constant(format),
+    offset: fc.constantFrom(0, 60, -300, 330),
+    eol: fc.constantFrom('\n', '\r\n'),
+    quoted: fc.boolean(),
+    rows: timesArb(format).chain((times) =>
+      fc
+        .array(fc.tuple(valueArb, fc.boolean()), {
+          minLength: times.length,
+          maxLength: times.length,
+        })
+        .map((vs) =>
+          times.map((t, i) => ({
+            t,
+            v: (vs[i] as [number | null, boolean])[0],
+            exp: (vs[i] as [number | null, boolean])[1],
+          })),
+        ),
+    ),
+  }),
+);
+
+function cellOf(v: number | null, exp: boolean): string {
+  if (v === null) return '';
+  return exp ? v.toExponential() : String(v);
+}
+
+async function rowsOf(rows: ConfigRows | undefined) {
+  const times: number[] = [];
+  const values: Array<number> = [];
+  if (!rows) throw new Error('no rows');
+  const read = await rows.read((b) => {
+    for (let i = 0; i < b.length; i++) {
+      times.push(b.times[i] as number);
+      values.push((b.columns[0] as Float64Array)[i] as number);
+    }
+  });
+  return { read, times, values };
+}
+
+let n = 0;
+
+test('every row comes back with its time and value, in every time format', async () => {
+  await fc.assert(
+    fc.asyncProperty(caseArb, async ({ format, offset, eol, quoted, rows }) => {
+      const path = join(dir, `r${n++}.csv`);
+      const q = (cell: string) => (quoted ? `"${cell}"` : cell);
+      const lines = [
+        'time,v',
+        ...rows.map((r) => `${q(written(r.t, format, offset))},${q(cellOf(r.v, r.exp))}`),
+      ];
+      writeFileSync(path, `${lines.join(eol)}${eol}`);
+      const relative = format.startsWith('RELATIVE_');
+      const document = {
+        csvConfig: {
+          firstDataRow: 2,
+          timeColumn: {
+            columnNumber: 1,
+            format: `TIME_FORMAT_${format}`,
+            ...(relative ? { relativeStartTime: new Date(START).toISOString() } : {}),
+          },
+          dataColumns: { '2': { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+        },
+      } as ImportDocument;
+      const got = await rowsOf(await readConfigRows(document, path, { full: true }));
+      rmSync(path);
+      expect(got.read.complete).toBe(true);
+      expect(got.times.length).toBe(rows.length);
+      rows.forEach((r, i) => {
+        const t = got.times[i] as number;
+        expect(
+          Math.abs(t - r.t),
+          `row ${i + 2}: ${written(r.t, format, offset)} read as ${t}`,
+        ).toBeLessThan(1e-3);
+        const v = got.values[i] as number;
+        if (r.v === null) expect(v, `row ${i + 2}`).toBeNaN();
+        else expect(v, `row ${i + 2}`).toBe(Number(cellOf(r.v, r.exp)));
+      });
+    }),
+    { numRuns: 150 },
+  );
+});
