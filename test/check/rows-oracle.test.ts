@@ -5,12 +5,16 @@
  * without a zone, read as UTC), with numbers in any notation and empty cells, quoted or
  * not, lines ending in LF or CRLF, and
  * `readConfigRows` must give back each row's time (ms since 1970) and each value, in
- * order, every row read.
+ * order, every row read. The same for Parquet, its time stored as INT64 in a unit, as a
+ * TIMESTAMP of each unit, as DOUBLE seconds, relative, or as text, in one to four row
+ * groups, with null values.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import type { SchemaElement } from 'hyparquet';
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
 import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
@@ -182,5 +186,139 @@ test('every row comes back with its time and value, in every time format', async
       });
     }),
     { numRuns: 150 },
+  );
+});
+
+/** How a Parquet time column is stored, and the format its config declares. */
+const PARQUET_TIMES = {
+  int64_ms: 'ABSOLUTE_UNIX_MILLISECONDS',
+  int64_ns: 'ABSOLUTE_UNIX_NANOSECONDS',
+  timestamp_ms: 'ABSOLUTE_UNIX_MILLISECONDS',
+  timestamp_us: 'ABSOLUTE_UNIX_MICROSECONDS',
+  timestamp_ns: 'ABSOLUTE_UNIX_NANOSECONDS',
+  double_s: 'ABSOLUTE_UNIX_SECONDS',
+  double_relative_s: 'RELATIVE_SECONDS',
+  int64_relative_us: 'RELATIVE_MICROSECONDS',
+  rfc3339: 'ABSOLUTE_RFC3339',
+  datetime: 'ABSOLUTE_DATETIME',
+} as const satisfies Record<string, Format>;
+type ParquetTime = keyof typeof PARQUET_TIMES;
+
+function parquetTimeElement(time: ParquetTime): Omit<SchemaElement, 'name' | 'repetition_type'> {
+  const stamp = (unit: 'MILLIS' | 'MICROS' | 'NANOS') => ({
+    type: 'INT64' as const,
+    logical_type: { type: 'TIMESTAMP' as const, isAdjustedToUTC: true, unit },
+  });
+  switch (time) {
+    case 'timestamp_ms':
+      return stamp('MILLIS');
+    case 'timestamp_us':
+      return stamp('MICROS');
+    case 'timestamp_ns':
+      return stamp('NANOS');
+    case 'double_s':
+    case 'double_relative_s':
+      return { type: 'DOUBLE' };
+    case 'rfc3339':
+    case 'datetime':
+      return { type: 'BYTE_ARRAY', logical_type: { type: 'STRING' } };
+    default:
+      return { type: 'INT64' };
+  }
+}
+
+/** A time of `t` ms since 1970 (whole ms) as stored. */
+function parquetTimeValue(t: number, time: ParquetTime, offset: number): unknown {
+  switch (time) {
+    case 'int64_ms':
+    case 'timestamp_ms':
+      return BigInt(t);
+    case 'timestamp_us':
+      return BigInt(t) * 1000n;
+    case 'int64_ns':
+    case 'timestamp_ns':
+      return BigInt(t) * 1_000_000n;
+    case 'double_s':
+      return t / 1000;
+    case 'double_relative_s':
+      return (t - START) / 1000;
+    case 'int64_relative_us':
+      return BigInt(t - START) * 1000n;
+    case 'rfc3339':
+      return written(t, 'ABSOLUTE_RFC3339', offset);
+    case 'datetime':
+      return written(t, 'ABSOLUTE_DATETIME', 0);
+  }
+}
+
+const parquetCaseArb = fc
+  .constantFrom(...(Object.keys(PARQUET_TIMES) as ParquetTime[]))
+  .chain((time) =>
+    fc.record({
+      time: fc.constant(time),
+      offset: fc.constantFrom(0, 60, -300, 330),
+      groups: fc.integer({ min: 1, max: 4 }),
+      rows: timesArb(PARQUET_TIMES[time]).chain((times) =>
+        fc
+          .array(valueArb, { minLength: times.length, maxLength: times.length })
+          .map((vs) => times.map((t, i) => ({ t, v: vs[i] ?? null }))),
+      ),
+    }),
+  );
+
+test('Parquet: every row comes back with its time and value, in every way a time is stored', async () => {
+  await fc.assert(
+    fc.asyncProperty(parquetCaseArb, async ({ time, offset, groups, rows }) => {
+      const schema: SchemaElement[] = [
+        { name: 'root', num_children: 2 },
+        { name: 't', repetition_type: 'REQUIRED', ...parquetTimeElement(time) },
+        { name: 'v', repetition_type: 'OPTIONAL', type: 'DOUBLE' },
+      ];
+      const writer = new ByteWriter();
+      const pw = new ParquetWriter({ writer, schema });
+      const size = Math.ceil(rows.length / groups);
+      for (let from = 0; from < rows.length; from += size) {
+        const part = rows.slice(from, from + size);
+        pw.write({
+          rowGroupSize: part.length,
+          columnData: [
+            { name: 't', data: part.map((r) => parquetTimeValue(r.t, time, offset)) },
+            { name: 'v', data: part.map((r) => r.v) },
+          ] as never,
+        });
+      }
+      pw.finish();
+      const path = join(dir, `p${n++}.parquet`);
+      writeFileSync(path, writer.getBytes());
+      const format = PARQUET_TIMES[time];
+      const document = {
+        parquetConfig: {
+          flatDataset: {
+            timeColumn: {
+              path: 't',
+              format: `TIME_FORMAT_${format}`,
+              ...(format.startsWith('RELATIVE_')
+                ? { relativeStartTime: new Date(START).toISOString() }
+                : {}),
+            },
+            dataColumns: [
+              { path: 'v', channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+            ],
+          },
+        },
+      } as ImportDocument;
+      const got = await rowsOf(await readConfigRows(document, path, { full: true }));
+      rmSync(path);
+      expect(got.read.complete).toBe(true);
+      expect(got.times.length).toBe(rows.length);
+      rows.forEach((r, i) => {
+        const t = got.times[i] as number;
+        expect(Math.abs(t - r.t), `row ${i + 1}: read as ${t}`).toBeLessThan(1e-3);
+        const v = got.values[i] as number;
+        if (r.v === null) expect(v, `row ${i + 1}`).toBeNaN();
+        else expect(v, `row ${i + 1}`).toBe(r.v);
+      });
+    }),
+    { numRuns: 100 },
   );
 });
