@@ -7,7 +7,8 @@
  * `readConfigRows` must give back each row's time (ms since 1970) and each value, in
  * order, every row read. The same for Parquet, its time stored as INT64 in a unit, as a
  * TIMESTAMP of each unit, as DOUBLE seconds, relative, or as text, in one to four row
- * groups, with null values.
+ * groups, with null values; and TDMS, a channel timed by a timestamp channel, by relative
+ * seconds or as a waveform, in one to three segments, interleaved or not, either byte order.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,12 @@ import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
+import {
+  type PropSpec,
+  type RawValue,
+  type SegmentSpec,
+  tdmsBytes,
+} from '../../scripts/fixtures/tdms-writer.js';
 import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
 
@@ -317,6 +324,125 @@ test('Parquet: every row comes back with its time and value, in every way a time
         const v = got.values[i] as number;
         if (r.v === null) expect(v, `row ${i + 1}`).toBeNaN();
         else expect(v, `row ${i + 1}`).toBe(r.v);
+      });
+    }),
+    { numRuns: 100 },
+  );
+});
+
+/** How a TDMS channel is timed: a timestamp channel, relative seconds, or as a waveform. */
+type TdmsTiming = 'timestamp' | 'relative' | 'waveform';
+
+const tdmsCaseArb = fc
+  .record({
+    timing: fc.constantFrom<TdmsTiming>('timestamp', 'relative', 'waveform'),
+    segments: fc.integer({ min: 1, max: 3 }),
+    interleaved: fc.boolean(),
+    bigEndian: fc.boolean(),
+    // Waveform: the step in ms; the others: times of whole ms.
+    stepMs: fc.integer({ min: 1, max: 1000 }),
+  })
+  .chain((s) =>
+    fc.record({
+      s: fc.constant(s),
+      rows: timesArb('ABSOLUTE_UNIX_MILLISECONDS').chain((times) =>
+        fc
+          .array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), {
+            minLength: times.length,
+            maxLength: times.length,
+          })
+          .map((vs) =>
+            times.map((t, i) => ({
+              t: s.timing === 'waveform' ? START + i * s.stepMs : t,
+              v: vs[i] as number,
+            })),
+          ),
+      ),
+    }),
+  );
+
+test('TDMS: every row comes back with its time and value, timed by a channel or as a waveform', async () => {
+  await fc.assert(
+    fc.asyncProperty(tdmsCaseArb, async ({ s, rows }) => {
+      const cuts = Array.from({ length: s.segments + 1 }, (_, k) =>
+        Math.round((k * rows.length) / s.segments),
+      );
+      const waveform: PropSpec[] = [
+        { name: 'wf_start_time', type: 'timestamp', value: new Date(START).toISOString() },
+        { name: 'wf_increment', type: 'f64', value: s.stepMs / 1000 },
+      ];
+      const segments: SegmentSpec[] = cuts.slice(1).flatMap((end, k) => {
+        const from = cuts[k] as number;
+        const part = rows.slice(from, end);
+        if (part.length === 0) return [];
+        const timed = s.timing !== 'waveform';
+        return [
+          {
+            ...(s.interleaved ? { interleaved: true } : {}),
+            ...(s.bigEndian ? { bigEndian: true } : {}),
+            objects: [
+              { path: ['G'] },
+              ...(timed
+                ? [
+                    {
+                      path: ['G', 'Time'],
+                      data: {
+                        type: s.timing === 'timestamp' ? 'timestamp' : 'f64',
+                        count: part.length,
+                      },
+                    },
+                  ]
+                : []),
+              {
+                path: ['G', 'v'],
+                ...(!timed && from === 0 ? { properties: waveform } : {}),
+                data: { type: 'f64', count: part.length },
+              },
+            ],
+            values: {
+              ...(timed
+                ? {
+                    'G/Time': part.map(
+                      (r): RawValue =>
+                        s.timing === 'timestamp'
+                          ? new Date(r.t).toISOString()
+                          : (r.t - START) / 1000,
+                    ),
+                  }
+                : {}),
+              'G/v': part.map((r) => r.v),
+            },
+          } as SegmentSpec,
+        ];
+      });
+      const path = join(dir, `t${n++}.tdms`);
+      writeFileSync(path, tdmsBytes(segments).data);
+      const document = {
+        tdmsConfig: {
+          data: [
+            {
+              groupName: 'G',
+              channelName: 'v',
+              ...(s.timing === 'waveform' ? {} : { timeChannelName: 'Time' }),
+              channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+            },
+          ],
+          ...(s.timing === 'relative'
+            ? {
+                timeFormat: 'TIME_FORMAT_RELATIVE_SECONDS',
+                relativeStartTime: new Date(START).toISOString(),
+              }
+            : {}),
+        },
+      } as ImportDocument;
+      const got = await rowsOf(await readConfigRows(document, path, { full: true }));
+      rmSync(path);
+      expect(got.read.complete).toBe(true);
+      expect(got.times.length).toBe(rows.length);
+      rows.forEach((r, i) => {
+        const t = got.times[i] as number;
+        expect(Math.abs(t - r.t), `row ${i + 1}: read as ${t}`).toBeLessThan(1e-3);
+        expect(got.values[i], `row ${i + 1}`).toBe(r.v);
       });
     }),
     { numRuns: 100 },
