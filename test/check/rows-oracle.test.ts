@@ -8,7 +8,9 @@
  * order, every row read. The same for Parquet, its time stored as INT64 in a unit, as a
  * TIMESTAMP of each unit, as DOUBLE seconds, relative, or as text, in one to four row
  * groups, with null values; and TDMS, a channel timed by a timestamp channel, by relative
- * seconds or as a waveform, in one to three segments, interleaved or not, either byte order.
+ * seconds or as a waveform, in one to three segments, interleaved or not, either byte order;
+ * and HDF5, a time dataset of float seconds, integer ns or ms, relative seconds or text,
+ * contiguous, chunked or deflated.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
+import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import {
   type PropSpec,
   type RawValue,
@@ -446,5 +449,105 @@ test('TDMS: every row comes back with its time and value, timed by a channel or 
       });
     }),
     { numRuns: 100 },
+  );
+});
+
+/** How an HDF5 time dataset is stored, and the format its config declares. */
+const HDF5_TIMES = {
+  float64_s: 'ABSOLUTE_UNIX_SECONDS',
+  int64_ns: 'ABSOLUTE_UNIX_NANOSECONDS',
+  int64_ms: 'ABSOLUTE_UNIX_MILLISECONDS',
+  float64_relative_s: 'RELATIVE_SECONDS',
+  rfc3339: 'ABSOLUTE_RFC3339',
+  datetime: 'ABSOLUTE_DATETIME',
+} as const satisfies Record<string, Format>;
+type Hdf5Time = keyof typeof HDF5_TIMES;
+
+function hdf5Time(t: number, time: Hdf5Time, offset: number): number | bigint | string {
+  switch (time) {
+    case 'float64_s':
+      return t / 1000;
+    case 'int64_ns':
+      return BigInt(t) * 1_000_000n;
+    case 'int64_ms':
+      return BigInt(t);
+    case 'float64_relative_s':
+      return (t - START) / 1000;
+    case 'rfc3339':
+      return written(t, 'ABSOLUTE_RFC3339', offset);
+    case 'datetime':
+      return written(t, 'ABSOLUTE_DATETIME', 0);
+  }
+}
+
+const hdf5CaseArb = fc
+  .record({
+    time: fc.constantFrom(...(Object.keys(HDF5_TIMES) as Hdf5Time[])),
+    offset: fc.constantFrom(0, 60, -300, 330),
+    chunked: fc.constantFrom(0, 1, 2),
+  })
+  .chain((s) =>
+    fc.record({
+      s: fc.constant(s),
+      rows: timesArb(HDF5_TIMES[s.time]).chain((times) =>
+        fc
+          .array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), {
+            minLength: times.length,
+            maxLength: times.length,
+          })
+          .map((vs) => times.map((t, i) => ({ t, v: vs[i] as number }))),
+      ),
+    }),
+  );
+
+test('HDF5: every row comes back with its time and value, in every way a time is stored', async () => {
+  await fc.assert(
+    fc.asyncProperty(hdf5CaseArb, async ({ s, rows }) => {
+      const text = s.time === 'rfc3339' || s.time === 'datetime';
+      const chunking =
+        s.chunked === 0
+          ? {}
+          : {
+              chunks: [Math.max(1, Math.ceil(rows.length / 2))],
+              ...(s.chunked === 2 ? { deflate: 4 } : {}),
+            };
+      const path = join(dir, `h${n++}.h5`);
+      await writeHdf5(path, [
+        {
+          path: '/time',
+          kind: s.time.startsWith('int64') ? 'int64' : text ? 'string' : 'float64',
+          values: rows.map((r) => hdf5Time(r.t, s.time, s.offset)),
+          // h5wasm deflates no variable-length strings.
+          ...(text ? {} : chunking),
+        },
+        { path: '/v', kind: 'float64', values: rows.map((r) => r.v), ...chunking },
+      ]);
+      const format = HDF5_TIMES[s.time];
+      const document = {
+        hdf5Config: {
+          timeFormat: `TIME_FORMAT_${format}`,
+          ...(format.startsWith('RELATIVE_')
+            ? { relativeStartTime: new Date(START).toISOString() }
+            : {}),
+          data: [
+            {
+              timeDataset: '/time',
+              valueDataset: '/v',
+              channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+            },
+          ],
+        },
+      } as ImportDocument;
+      const got = await rowsOf(await readConfigRows(document, path, { full: true }));
+      rmSync(path);
+      expect(got.read.complete).toBe(true);
+      expect(got.times.length).toBe(rows.length);
+      rows.forEach((r, i) => {
+        const t = got.times[i] as number;
+        expect(Math.abs(t - r.t), `index ${i}: read as ${t}`).toBeLessThan(1e-3);
+        expect(got.values[i], `index ${i}`).toBe(r.v);
+      });
+    }),
+    { numRuns: 60 },
   );
 });
