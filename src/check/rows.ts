@@ -16,6 +16,7 @@ import type {
   TimeFormat,
 } from '../model/index.js';
 import { MS_PER_UNIT } from '../model/plain.js';
+import { startMillis } from '../values/index.js';
 
 /** One channel the config makes. */
 export interface RowChannel {
@@ -99,7 +100,7 @@ export function numericTime(
   const per = format ? MS_PER_UNIT[format] : undefined;
   if (per === undefined || !format) return undefined;
   if (format.startsWith('TIME_FORMAT_ABSOLUTE_')) return (v) => v * per;
-  const parsed = relativeStartTime ? Date.parse(relativeStartTime) : 0;
+  const parsed = relativeStartTime ? startMillis(relativeStartTime) : 0;
   const start = Number.isNaN(parsed) ? 0 : parsed;
   return (v) => start + v * per;
 }

@@ -107,3 +107,14 @@ function dayMillis(year: number, month: number, day: number): number {
   }
   return lastDayMs;
 }
+
+const UTF8 = new TextEncoder();
+
+/**
+ * An RFC 3339 time (a config's `relativeStartTime`) as ms since 1970, keeping the digits
+ * past the ms that `Date.parse` drops (`…00.000500Z` is 0.5 ms on); NaN when it is none.
+ */
+export function startMillis(text: string): number {
+  const b = UTF8.encode(text.trim());
+  return isoMillis(b, 0, b.length)?.ms ?? Date.parse(text);
+}

@@ -10,7 +10,8 @@
  * groups, with null values; and TDMS, a channel timed by a timestamp channel, by relative
  * seconds or as a waveform, in one to three segments, interleaved or not, either byte order;
  * and HDF5, a time dataset of float seconds, integer ns or ms, relative seconds or text,
- * contiguous, chunked or deflated.
+ * contiguous, chunked or deflated; and ULog, a message's field on its timestamp, the log
+ * placed by relativeStartTime or by its GPS time (to the µs).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import {
   type PropSpec,
@@ -26,11 +27,22 @@ import {
   type SegmentSpec,
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
+import { UlogWriter, body as ulogBody } from '../../scripts/fixtures/ulog-writer.js';
 import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-rows-oracle-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// What is read must not depend on the machine's zone: the file runs in one that is not UTC
+// (a date-time without a zone is UTC to the import; `Date.parse` reads it as local time).
+const zone = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'America/New_York';
+});
+afterAll(() => {
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const FORMATS = [
   'ABSOLUTE_UNIX_SECONDS',
@@ -546,6 +558,85 @@ test('HDF5: every row comes back with its time and value, in every way a time is
         const t = got.times[i] as number;
         expect(Math.abs(t - r.t), `index ${i}: read as ${t}`).toBeLessThan(1e-3);
         expect(got.values[i], `index ${i}`).toBe(r.v);
+      });
+    }),
+    { numRuns: 60 },
+  );
+});
+
+const ulogCaseArb = fc.record({
+  anchor: fc.constantFrom('start', 'gps'),
+  // The GPS time's µs past a whole ms.
+  gpsMicros: fc.integer({ min: 0, max: 999 }),
+  steps: fc.array(fc.integer({ min: 0, max: 50_000 }), { minLength: 1, maxLength: 40 }),
+  values: fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), {
+    minLength: 40,
+    maxLength: 40,
+  }),
+});
+
+test('ULog: every message comes back with its time and value, placed by relativeStartTime or by the GPS', async () => {
+  await fc.assert(
+    fc.asyncProperty(ulogCaseArb, async ({ anchor, gpsMicros, steps, values }) => {
+      const m = {
+        name: 'm',
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'double', name: 'v' },
+        ],
+      };
+      const gps = {
+        name: 'sensor_gps',
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'uint64_t', name: 'time_utc_usec' },
+        ],
+      };
+      // Boot at START (µs since 1970); the GPS message at 0.5 s says so, to the µs.
+      const bootUs = BigInt(START) * 1000n + BigInt(gpsMicros);
+      const w = new UlogWriter(1_000_000n);
+      w.flagBits();
+      w.format(m);
+      w.format(gps);
+      w.subscribe(0, 0, 'm');
+      w.subscribe(0, 1, 'sensor_gps');
+      w.data(1, ulogBody(16, 500_000n, [[8, bootUs + 500_000n]]));
+      let ts = 1_000_000n;
+      const sent: Array<{ ts: bigint; v: number }> = [];
+      steps.forEach((step, i) => {
+        ts += BigInt(step);
+        const b = new Uint8Array(16);
+        const dv = new DataView(b.buffer);
+        dv.setBigUint64(0, ts, true);
+        dv.setFloat64(8, values[i] as number, true);
+        w.data(0, b);
+        sent.push({ ts, v: values[i] as number });
+      });
+      const path = join(dir, `u${n++}.ulg`);
+      writeFileSync(path, w.bytes());
+      const document = {
+        ulogConfig: {
+          ...(anchor === 'start' ? { relativeStartTime: new Date(START).toISOString() } : {}),
+          data: [
+            {
+              messageName: 'm',
+              instance: '0',
+              fieldName: 'v',
+              channelConfig: { name: 'm_0.v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+            },
+          ],
+        },
+      } as ImportDocument;
+      const got = await rowsOf(await readConfigRows(document, path, { full: true }));
+      rmSync(path);
+      expect(got.read.complete).toBe(true);
+      expect(got.times.length).toBe(sent.length);
+      const boot = anchor === 'start' ? START : START + gpsMicros / 1000;
+      sent.forEach((r, i) => {
+        const t = got.times[i] as number;
+        const want = boot + Number(r.ts) / 1000;
+        expect(Math.abs(t - want), `message ${i}: read as ${t}, not ${want}`).toBeLessThan(1e-3);
+        expect(got.values[i], `message ${i}`).toBe(r.v);
       });
     }),
     { numRuns: 60 },

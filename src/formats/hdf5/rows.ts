@@ -18,8 +18,9 @@ import {
   rowChannel,
   sampleRanges,
 } from '../../check/shared.js';
-import type { Hdf5Config, Hdf5DataEntry } from '../../model/index.js';
+import type { Hdf5Config, Hdf5DataEntry, TimeFormat } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
+import { textTimeMs } from '../../values/index.js';
 import { type Hdf5Dataset, inspectHdf5, readHdf5Rows } from './inspect.js';
 
 const FULL_CHUNK = 65_536;
@@ -103,7 +104,8 @@ export async function hdf5Rows(
   const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const profile = await inspectHdf5(dataPath, { sample: [], ...limit });
   const plan = planOf(config, key, profile.datasets);
-  const time = numericTime(config.timeFormat, config.relativeStartTime);
+  const numeric = numericTime(config.timeFormat, config.relativeStartTime);
+  const time = (v: TimeValue) => timeOf(v, numeric, config.timeFormat);
   const read = async (onBatch: (b: RowBatch) => void): Promise<RowsRead> => {
     let rows = 0;
     let complete = true;
@@ -133,7 +135,7 @@ async function readAxis(
   a: number,
   channels: RowChannel[],
   ranges: Array<[number, number]>,
-  time: ((v: number) => number) | undefined,
+  time: (v: TimeValue) => number,
   onBatch: (b: RowBatch) => void,
   limit: { timeoutMs?: number },
 ): Promise<number> {
@@ -159,7 +161,7 @@ async function readAxis(
     for (const c of axis.channels) values.push(await read(c.part, range));
     for (let k = 0; k < times.length; k++) {
       const i = out.next();
-      out.batch.times[i] = timeOf(times[k], time);
+      out.batch.times[i] = time(times[k]);
       axis.channels.forEach((c, j) => {
         const col = out.batch.columns[j] as Float64Array | Array<string | null>;
         const v = values[j]?.[k] ?? null;
@@ -173,12 +175,17 @@ async function readAxis(
   return rows;
 }
 
+/** A value of a time dataset as read. */
+type TimeValue = number | string | null | undefined;
+
+/** A time value → ms since 1970 under the config's format (text as the import reads it). */
 function timeOf(
-  v: number | string | null | undefined,
+  v: TimeValue,
   numeric: ((v: number) => number) | undefined,
+  format: TimeFormat | undefined,
 ) {
   if (typeof v === 'number') return numeric ? numeric(v) : Number.NaN;
-  if (typeof v === 'string') return numeric ? numeric(Number(v)) : Date.parse(v);
+  if (typeof v === 'string') return numeric ? numeric(Number(v)) : textTimeMs(v, format);
   return Number.NaN;
 }
 

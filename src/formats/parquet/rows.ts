@@ -21,8 +21,14 @@ import {
   rowChannel,
   sampleRanges,
 } from '../../check/shared.js';
-import type { ChannelConfig, ParquetConfig, ParquetTimeColumn } from '../../model/index.js';
+import type {
+  ChannelConfig,
+  ParquetConfig,
+  ParquetTimeColumn,
+  TimeFormat,
+} from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
+import { textTimeMs } from '../../values/index.js';
 
 /** Raw integers for timestamps (hyparquet's defaults make `Date`s and drop nanoseconds). */
 const RAW = {
@@ -217,7 +223,7 @@ async function readParquet(
     (rows, gap, end, total) => {
       if (gap) for (const b of [out, ...perName]) b.gap();
       for (const row of rows) {
-        const t = timeOf(timePath ? at(row, timePath) : undefined, time);
+        const t = timeOf(timePath ? at(row, timePath) : undefined, time, plan.time?.format);
         if (flatCount > 0) {
           const i = out.next();
           out.batch.times[i] = t;
@@ -240,16 +246,16 @@ async function readParquet(
   return { rows: read.rows, complete: read.rows >= read.total, notes: plan.notes };
 }
 
-/** A time value (number, bigint, RFC 3339 text) → ms since 1970 under the config's format. */
-function timeOf(v: unknown, numeric: ((v: number) => number) | undefined): number {
+/** A time value (number, bigint, text) → ms since 1970 under the config's format. */
+function timeOf(
+  v: unknown,
+  numeric: ((v: number) => number) | undefined,
+  format: TimeFormat | undefined,
+): number {
   if (typeof v === 'bigint' || typeof v === 'number') {
     return numeric ? numeric(Number(v)) : Number.NaN;
   }
-  if (typeof v === 'string') {
-    if (numeric) return numeric(Number(v));
-    const ms = Date.parse(v);
-    return Number.isNaN(ms) ? Number.NaN : ms;
-  }
+  if (typeof v === 'string') return numeric ? numeric(Number(v)) : textTimeMs(v, format);
   if (v instanceof Date) return v.getTime();
   return Number.NaN;
 }

@@ -25,6 +25,7 @@ import {
 } from '../../check/shared.js';
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { minOf, pointer } from '../../model/plain.js';
+import { startMillis } from '../../values/index.js';
 import {
   inspectTdms,
   readTdmsValues,
@@ -57,7 +58,7 @@ function waveformOf(c: TdmsChannelProfile, startOverride: string | undefined): T
   const increment = tdmsProperty(c.properties, 'wf_increment');
   if (start === undefined || typeof increment !== 'number') return undefined;
   const offset = tdmsProperty(c.properties, 'wf_start_offset');
-  const startMs = Date.parse(String(startOverride ?? start));
+  const startMs = startMillis(String(startOverride ?? start));
   const offsetMs = typeof offset === 'number' ? offset * 1000 : 0;
   return { kind: 'waveform', startMs: startMs + offsetMs, stepMs: increment * 1000 };
 }

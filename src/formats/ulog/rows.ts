@@ -22,6 +22,7 @@ import {
 } from '../../check/shared.js';
 import type { UlogConfig } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
+import { startMillis } from '../../values/index.js';
 import { ulogRanges } from './check-values.js';
 import {
   inspectUlog,
@@ -116,7 +117,7 @@ export async function ulogRows(
   };
 }
 
-/** Boot time from the first GPS fix: its UTC time less its own timestamp (RFC 3339). */
+/** Boot time from the first GPS fix: its UTC time less its own timestamp (RFC 3339, to the µs). */
 async function gpsStart(
   dataPath: string,
   profile: UlogProfile,
@@ -136,9 +137,17 @@ async function gpsStart(
     onGap() {},
   });
   if (since === undefined) return undefined;
-  const ms = Number((BigInt(gps.timeUtcUsec) - since) / 1000n);
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  return usecText(BigInt(gps.timeUtcUsec) - since);
+}
+
+/** µs since 1970 as RFC 3339 to the µs (the GPS gives them; a ms would shift every row). */
+function usecText(us: bigint): string | undefined {
+  const ms = us / 1000n - (us % 1000n < 0n ? 1n : 0n);
+  const rest = us - ms * 1000n;
+  const date = new Date(Number(ms));
+  if (Number.isNaN(date.getTime())) return undefined;
+  const text = date.toISOString();
+  return rest === 0n ? text : `${text.slice(0, -1)}${String(rest).padStart(3, '0')}Z`;
 }
 
 async function readRows(
@@ -150,7 +159,7 @@ async function readRows(
   options: RowReadOptions,
   onBatch: (b: RowBatch) => void,
 ): Promise<RowsRead> {
-  const startMs = start === undefined ? 0 : Date.parse(start);
+  const startMs = start === undefined ? 0 : startMillis(start);
   const byMsgId = new Map<number, Axis>();
   const byTag = new Map<number, Axis>();
   plan.axes.forEach((axis, a) => {
