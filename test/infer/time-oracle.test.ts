@@ -2,7 +2,8 @@
  * Infer reads the times right: fast-check writes a CSV or a Parquet file whose time column
  * is plainly of one format (unix seconds to nanoseconds of this decade, RFC 3339 at any
  * offset, a date-time; Parquet TIMESTAMPs of each unit), named only `time`, or relative
- * times named with their unit (`time_s`, `t ns`) with the start given, and the draft
+ * times named with their unit (`time_s`, `t ns`) with the start given; HDF5 time datasets
+ * by their values or their CF units attribute), and the draft
  * infer makes must read back every row at the time it was written (through
  * `readConfigRows`, what `preview` shows and the import reads), with no error.
  */
@@ -13,6 +14,7 @@ import fc from 'fast-check';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
+import { type Scalar, writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { readConfigRows } from '../../src/check/index.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
@@ -191,5 +193,51 @@ test('CSV: relative times named with their unit read from the start given', asyn
       },
     ),
     { numRuns: 40 },
+  );
+});
+
+/** HDF5 time datasets: how stored, with what units attribute. */
+const HDF5_TIMES = {
+  unix_s: { kind: 'float64', value: (t: number): Scalar => t / 1000 },
+  unix_ns: { kind: 'int64', value: (t: number): Scalar => BigInt(t) * 1_000_000n },
+  rfc3339: { kind: 'string', value: (t: number): Scalar => new Date(t).toISOString() },
+  cf_relative_s: {
+    kind: 'float64',
+    value: (t: number): Scalar => (t - START) / 1000,
+    units: 'seconds since 2024-03-01 12:00:00',
+  },
+  cf_unix_ms: {
+    kind: 'int64',
+    value: (t: number): Scalar => BigInt(t),
+    units: 'milliseconds since 1970-01-01T00:00:00Z',
+  },
+} as const;
+type Hdf5Time = keyof typeof HDF5_TIMES;
+
+test('HDF5: the draft reads every time as written, by its values or its CF units', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...(Object.keys(HDF5_TIMES) as Hdf5Time[])),
+      timesArb,
+      async (time, times) => {
+        const spec = HDF5_TIMES[time];
+        const path = join(dir, `h${n++}.h5`);
+        await writeHdf5(path, [
+          {
+            path: '/time',
+            kind: spec.kind,
+            values: times.map(spec.value),
+            ...('units' in spec ? { attrs: { units: spec.units } } : {}),
+          },
+          { path: '/v', kind: 'float64', values: times.map((_, i) => i / 4) },
+        ]);
+        const draft = await inferConfig(path);
+        const errors = draft.issues.filter((i) => i.severity === 'error');
+        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
+        expectTimes(await timesRead(draft.document as ImportDocument, path), times);
+        rmSync(path);
+      },
+    ),
+    { numRuns: 30 },
   );
 });
