@@ -3,7 +3,8 @@
  * is plainly of one format (unix seconds to nanoseconds of this decade, RFC 3339 at any
  * offset, a date-time; Parquet TIMESTAMPs of each unit), named only `time`, or relative
  * times named with their unit (`time_s`, `t ns`) with the start given; HDF5 time datasets
- * by their values or their CF units attribute), and the draft
+ * by their values or their CF units attribute; TDMS timestamp channels and waveforms), and
+ * the draft
  * infer makes must read back every row at the time it was written (through
  * `readConfigRows`, what `preview` shows and the import reads), with no error.
  */
@@ -15,6 +16,7 @@ import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
 import { type Scalar, writeHdf5 } from '../../scripts/fixtures/hdf5.js';
+import { type PropSpec, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { readConfigRows } from '../../src/check/index.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
@@ -231,6 +233,50 @@ test('HDF5: the draft reads every time as written, by its values or its CF units
           },
           { path: '/v', kind: 'float64', values: times.map((_, i) => i / 4) },
         ]);
+        const draft = await inferConfig(path);
+        const errors = draft.issues.filter((i) => i.severity === 'error');
+        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
+        expectTimes(await timesRead(draft.document as ImportDocument, path), times);
+        rmSync(path);
+      },
+    ),
+    { numRuns: 30 },
+  );
+});
+
+test('TDMS: the draft reads every time as written, from a timestamp channel or a waveform', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom('timestamp', 'waveform'),
+      fc.integer({ min: 1, max: 1000 }),
+      timesArb,
+      async (timing, stepMs, written) => {
+        const waveform = timing === 'waveform';
+        const times = waveform ? written.map((_, i) => START + i * stepMs) : written;
+        const props: PropSpec[] = [
+          { name: 'wf_start_time', type: 'timestamp', value: new Date(START).toISOString() },
+          { name: 'wf_increment', type: 'f64', value: stepMs / 1000 },
+        ];
+        const count = times.length;
+        const segments: SegmentSpec[] = [
+          {
+            objects: [
+              { path: ['G'] },
+              ...(waveform ? [] : [{ path: ['G', 'Time'], data: { type: 'timestamp', count } }]),
+              {
+                path: ['G', 'v'],
+                ...(waveform ? { properties: props } : {}),
+                data: { type: 'f64', count },
+              },
+            ],
+            values: {
+              ...(waveform ? {} : { 'G/Time': times.map((t) => new Date(t).toISOString()) }),
+              'G/v': times.map((_, i) => i / 4),
+            },
+          } as SegmentSpec,
+        ];
+        const path = join(dir, `t${n++}.tdms`);
+        writeFileSync(path, tdmsBytes(segments).data);
         const draft = await inferConfig(path);
         const errors = draft.issues.filter((i) => i.severity === 'error');
         expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
