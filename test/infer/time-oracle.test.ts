@@ -1,12 +1,13 @@
 /**
- * Infer reads the times right: fast-check writes a CSV or a Parquet file whose time column
- * is plainly of one format (unix seconds to nanoseconds of this decade, RFC 3339 at any
- * offset, a date-time; Parquet TIMESTAMPs of each unit), named only `time`, or relative
- * times named with their unit (`time_s`, `t ns`) with the start given; HDF5 time datasets
- * by their values or their CF units attribute; TDMS timestamp channels and waveforms), and
- * the draft
- * infer makes must read back every row at the time it was written (through
- * `readConfigRows`, what `preview` shows and the import reads), with no error.
+ * Infer reads the times right. fast-check writes files whose times are plainly of one
+ * format, and the draft infer makes must read back every row at the time it was written
+ * (through `readConfigRows`, what `preview` shows and the import reads), with no error:
+ * - CSV: unix seconds to nanoseconds of this decade, RFC 3339 at any offset, a date-time,
+ *   in a column named only `time`; relative times named with their unit (`time_s`,
+ *   `t ns`), with the start given;
+ * - Parquet: TIMESTAMPs of each unit;
+ * - HDF5: time datasets read by their values or their CF units attribute;
+ * - TDMS: timestamp channels and waveforms.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
