@@ -7,7 +7,8 @@
  *   `t ns`), with the start given;
  * - Parquet: TIMESTAMPs of each unit;
  * - HDF5: time datasets read by their values or their CF units attribute;
- * - TDMS: timestamp channels and waveforms.
+ * - TDMS: timestamp channels and waveforms;
+ * - ULog: a message's timestamps, the log placed by its GPS time.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
 import { type Scalar, writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { type PropSpec, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
+import { UlogWriter, body as ulogBody } from '../../scripts/fixtures/ulog-writer.js';
 import { readConfigRows } from '../../src/check/index.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
@@ -70,12 +72,17 @@ function csvTime(t: number, time: CsvTime, offset: number): string {
   }
 }
 
-/** Every row's time as the draft reads it. */
-async function timesRead(document: ImportDocument, path: string): Promise<number[]> {
+/** Every row's time as the draft reads it (of the channels named `only`, when given). */
+async function timesRead(
+  document: ImportDocument,
+  path: string,
+  only?: (name: string) => boolean,
+): Promise<number[]> {
   const rows = await readConfigRows(document, path, { full: true });
   if (!rows) throw new Error('no rows');
   const out: number[] = [];
   await rows.read((b) => {
+    if (only && !b.channels.some((c) => only(rows.channels[c]?.name ?? ''))) return;
     for (let i = 0; i < b.length; i++) out.push(b.times[i] as number);
   });
   return out;
@@ -285,6 +292,56 @@ test('TDMS: the draft reads every time as written, from a timestamp channel or a
         rmSync(path);
       },
     ),
+    { numRuns: 30 },
+  );
+});
+
+test('ULog: the draft places every message at its time by the GPS, to the µs', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 0, max: 999 }), timesArb, async (micros, times) => {
+      const w = new UlogWriter(1_000_000n);
+      w.flagBits();
+      w.format({
+        name: 'm',
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'double', name: 'v' },
+        ],
+      });
+      w.format({
+        name: 'sensor_gps',
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'uint64_t', name: 'time_utc_usec' },
+        ],
+      });
+      w.subscribe(0, 0, 'm');
+      w.subscribe(0, 1, 'sensor_gps');
+      // Boot at START (and `micros` µs); the GPS message at 0.5 s says so, to the µs.
+      const boot = BigInt(START) * 1000n + BigInt(micros);
+      w.data(1, ulogBody(16, 500_000n, [[8, boot + 500_000n]]));
+      for (const [i, t] of times.entries()) {
+        const b = new Uint8Array(16);
+        const dv = new DataView(b.buffer);
+        dv.setBigUint64(0, BigInt(t - START) * 1000n, true);
+        dv.setFloat64(8, i / 4, true);
+        w.data(0, b);
+      }
+      const path = join(dir, `u${n++}.ulg`);
+      writeFileSync(path, w.bytes());
+      const draft = await inferConfig(path);
+      const errors = draft.issues.filter((i) => i.severity === 'error');
+      expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
+      // The draft imports every message: the rows of `m` are those on its axis.
+      const got = await timesRead(draft.document as ImportDocument, path, (name) =>
+        name.startsWith('m_0.'),
+      );
+      expectTimes(
+        got,
+        times.map((t) => t + micros / 1000),
+      );
+      rmSync(path);
+    }),
     { numRuns: 30 },
   );
 });
