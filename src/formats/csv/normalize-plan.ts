@@ -183,7 +183,7 @@ function isRewrittenTime(f: CsvFieldProfile, zone: string | undefined): boolean 
 }
 
 /** The values of a column that are times normalize rewrites, by shape, and all of them. */
-export function rewritableTimes(f: CsvFieldProfile) {
+function rewritableTimes(f: CsvFieldProfile) {
   const ampm = f.textShapes?.time_ampm?.count ?? 0;
   const zoneNamed = f.textShapes?.time_zone_name?.count ?? 0;
   const ordered = (f.kinds.date_dmy ?? 0) + (f.kinds.date_mdy ?? 0) + (f.kinds.date_ambiguous ?? 0);
