@@ -642,3 +642,52 @@ test('ULog: every message comes back with its time and value, placed by relative
     { numRuns: 60 },
   );
 });
+
+test('sampled: each row read from a slice of a CSV is a row of the file, the rows of a slice in a run', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      // Up to about 1 MiB after the head the rest is read whole; beyond, in slices.
+      fc.oneof(fc.integer({ min: 10_000, max: 40_000 }), fc.integer({ min: 60_000, max: 150_000 })),
+      fc.constantFrom('\n', '\r\n'),
+      fc.boolean(),
+      async (count, eol, quoted) => {
+        const path = join(dir, `s${n++}.csv`);
+        const q = (cell: string) => (quoted ? `"${cell}"` : cell);
+        // Row r (0-based): time START + r ms, value r / 4 (each row its own).
+        const lines = ['time,v'];
+        for (let r = 0; r < count; r++) lines.push(`${q(String(START + r))},${q(String(r / 4))}`);
+        writeFileSync(path, `${lines.join(eol)}${eol}`);
+        const document = {
+          csvConfig: {
+            firstDataRow: 2,
+            timeColumn: { columnNumber: 1, format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS' },
+            dataColumns: { '2': { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+          },
+        } as ImportDocument;
+        const rows = await readConfigRows(document, path, {});
+        if (!rows) throw new Error('no rows');
+        const read: Array<{ r: number; gap: boolean }> = [];
+        const result = await rows.read((b) => {
+          for (let i = 0; i < b.length; i++) {
+            const r = (b.times[i] as number) - START;
+            // The row's value is its own: no row is made of two halves.
+            expect((b.columns[0] as Float64Array)[i], `row ${r + 2}`).toBe(r / 4);
+            read.push({ r, gap: i === 0 && b.gap });
+          }
+        });
+        rmSync(path);
+        // Every row a row of the file, in order; a jump only where a batch says rows were
+        // passed over.
+        read.forEach((x, i) => {
+          expect(Number.isInteger(x.r) && x.r >= 0 && x.r < count, `row ${x.r}`).toBe(true);
+          const prev = i === 0 ? -1 : (read[i - 1] as { r: number }).r;
+          if (x.r !== prev + 1) expect(x.gap && x.r > prev, `row ${x.r} after ${prev}`).toBe(true);
+        });
+        // What is said of the read is so: complete when every row was read.
+        expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
+        expect(result.rows).toBe(read.length);
+      },
+    ),
+    { numRuns: 10 },
+  );
+});

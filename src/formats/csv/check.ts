@@ -230,7 +230,8 @@ async function sampledTally(
   const tailBytes = Math.min(1024 * 1024, Math.floor(sampleBytes / 4));
   const from = Math.max(headScan.endOffset, size - tailBytes);
   if (from < size) {
-    const lineStart = await nextLineStart(source, from, size);
+    // The head stops where a record ends: a tail from there starts with the next record.
+    const lineStart = from === headScan.endOffset ? from : await nextLineStart(source, from, size);
     if (lineStart < size) {
       const tail = tallyRecords(spec, { rowsKnown: false });
       await scanCsvFile(source, tail.onRecord, {

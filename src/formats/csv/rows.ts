@@ -81,14 +81,14 @@ function recordReader(config: CsvConfig, columns: number[], channels: RowChannel
   };
 }
 
-type TimeOf = { numeric?: (v: number) => number; text: boolean };
+/** How a time cell is read: a number in a unit, or text with a zone (RFC 3339) or without. */
+type TimeOf = { numeric?: (v: number) => number; zone?: boolean };
 
 function timeOf(format: TimeFormat | undefined, start: string | undefined): TimeOf {
   const numeric = numericTime(format, start);
-  if (numeric) return { numeric, text: false };
-  return {
-    text: format === 'TIME_FORMAT_ABSOLUTE_RFC3339' || format === 'TIME_FORMAT_ABSOLUTE_DATETIME',
-  };
+  if (numeric) return { numeric };
+  if (format === 'TIME_FORMAT_ABSOLUTE_RFC3339') return { zone: true };
+  return format === 'TIME_FORMAT_ABSOLUTE_DATETIME' ? { zone: false } : {};
 }
 
 function trimmed(rec: CsvRecord, f: number): [number, number] {
@@ -104,7 +104,11 @@ function cellTime(rec: CsvRecord, f: number, time: TimeOf): number {
   const [s, e] = trimmed(rec, f);
   if (s >= e) return Number.NaN;
   if (time.numeric) return time.numeric(numberOf(rec.bytes, s, e));
-  if (time.text) return isoMillis(rec.bytes, s, e)?.ms ?? Number.NaN;
+  if (time.zone !== undefined) {
+    // RFC 3339 needs a zone and a date-time has none, as check and the import read them.
+    const r = isoMillis(rec.bytes, s, e);
+    return r !== undefined && r.zone === time.zone ? r.ms : Number.NaN;
+  }
   return Number.NaN;
 }
 
@@ -158,29 +162,40 @@ async function readCsv(
     end: HEAD_BYTES,
     maxRows: HEAD_ROWS,
   });
+  let rest = false;
   if (!head.atEnd && !gz) {
     rowsKnown = false;
     for (const [at, end] of slices(head.endOffset, size)) {
-      const start = await nextLineStart(dataPath, at, size);
+      // The head stops where a record ends: a slice from there goes on with the next record
+      // (a line start searched for from there would pass over it).
+      const next = at === head.endOffset;
+      const start = next ? at : await nextLineStart(dataPath, at, size);
       if (start >= size) continue;
-      out.gap();
-      await scanCsvFile(dataPath, count, { delimiter, start, end });
+      if (!next) out.gap();
+      const read = await scanCsvFile(dataPath, count, { delimiter, start, end });
+      // The rest of the file after the head, read whole: every row is read.
+      rest ||= next && read.atEnd;
     }
   }
   out.flush();
-  return { rows, complete: head.atEnd, notes: [] };
+  return { rows, complete: head.atEnd || rest, notes: [] };
 }
 
-/** The slices [start, end) after the head: three spread through the rest, and the tail. */
+/**
+ * The slices [start, end) after the head: three spread through the rest, and the tail, in
+ * file order and apart (the last inner slice ends where the tail starts, so no row is read
+ * twice or out of order).
+ */
 function slices(headEnd: number, size: number): Array<[number, number]> {
   const rest = size - headEnd;
   if (rest <= 0) return [];
   if (rest <= (SLICES + 1) * SLICE_BYTES) return [[headEnd, size]];
+  const tail = size - Math.floor(SLICE_BYTES / 2);
   const out: Array<[number, number]> = [];
   for (let i = 1; i <= SLICES; i++) {
     const at = headEnd + Math.floor((rest * i) / (SLICES + 1));
-    out.push([at, at + SLICE_BYTES]);
+    out.push([at, Math.min(at + SLICE_BYTES, tail)]);
   }
-  out.push([size - Math.floor(SLICE_BYTES / 2), size]);
+  out.push([tail, size]);
   return out;
 }
