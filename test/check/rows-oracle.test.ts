@@ -11,7 +11,9 @@
  * seconds or as a waveform, in one to three segments, interleaved or not, either byte order;
  * and HDF5, a time dataset of float seconds, integer ns or ms, relative seconds or text,
  * contiguous, chunked or deflated; and ULog, a message's field on its timestamp, the log
- * placed by relativeStartTime or by its GPS time (to the µs).
+ * placed by relativeStartTime or by its GPS time (to the µs). Sampled reads of CSV and
+ * ULog (a head, slices, a tail) give only rows of the file, in order, a jump only where a
+ * batch says rows were passed over, and say the read is complete only when it is.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -689,5 +691,66 @@ test('sampled: each row read from a slice of a CSV is a row of the file, the row
       },
     ),
     { numRuns: 10 },
+  );
+});
+
+test('sampled: each message read from a slice of a ULog is a message of the log, in a run', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 40_000, max: 120_000 }), async (count) => {
+      const w = new UlogWriter(1_000_000n);
+      w.flagBits();
+      w.format({
+        name: 'm',
+        fields: [
+          { type: 'uint64_t', name: 'timestamp' },
+          { type: 'double', name: 'v' },
+          // 80-byte messages: a log of a few MiB, sampled in slices, in fewer messages.
+          { type: 'double', name: 'pad', array: 8 },
+        ],
+      });
+      w.subscribe(0, 0, 'm');
+      // Message k: timestamp (k + 1) ms, value k / 4.
+      const b = new Uint8Array(80);
+      const dv = new DataView(b.buffer);
+      for (let k = 0; k < count; k++) {
+        dv.setBigUint64(0, BigInt(k + 1) * 1000n, true);
+        dv.setFloat64(8, k / 4, true);
+        w.data(0, b.slice());
+      }
+      const path = join(dir, `su${n++}.ulg`);
+      writeFileSync(path, w.bytes());
+      const document = {
+        ulogConfig: {
+          relativeStartTime: new Date(START).toISOString(),
+          data: [
+            {
+              messageName: 'm',
+              instance: '0',
+              fieldName: 'v',
+              channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+            },
+          ],
+        },
+      } as ImportDocument;
+      const rows = await readConfigRows(document, path, {});
+      if (!rows) throw new Error('no rows');
+      const read: Array<{ k: number; gap: boolean }> = [];
+      const result = await rows.read((batch) => {
+        for (let i = 0; i < batch.length; i++) {
+          const k = (batch.times[i] as number) - START - 1;
+          expect((batch.columns[0] as Float64Array)[i], `message ${k}`).toBe(k / 4);
+          read.push({ k, gap: i === 0 && batch.gap });
+        }
+      });
+      rmSync(path);
+      read.forEach((x, i) => {
+        expect(Number.isInteger(x.k) && x.k >= 0 && x.k < count, `message ${x.k}`).toBe(true);
+        const prev = i === 0 ? -1 : (read[i - 1] as { k: number }).k;
+        if (x.k !== prev + 1)
+          expect(x.gap && x.k > prev, `message ${x.k} after ${prev}`).toBe(true);
+      });
+      expect(result.complete, `${read.length} of ${count}`).toBe(read.length === count);
+    }),
+    { numRuns: 3 },
   );
 });
