@@ -66,6 +66,20 @@ export function unixFormatOfUnit(format: TimeFormat): TimeFormat | undefined {
 }
 
 /**
+ * Whether a unix unit read off the values' magnitudes stands: it does unless the name
+ * carries a unit of its own that is another (`t_ns` holding 632000000, half a second in ns,
+ * is not unix seconds of 1990). A unit in the name is what its writer said.
+ */
+export function unixUnitStands(
+  unix: { format: TimeFormat } | undefined,
+  named: { format: TimeFormat } | undefined,
+): boolean {
+  return (
+    unix !== undefined && (named === undefined || unixFormatOfUnit(named.format) === unix.format)
+  );
+}
+
+/**
  * The unit written in a column or dataset name: a suffix (`time_s`, `elapsed_ms`,
  * `t_us`), brackets or parentheses (`time [us]`, `t (min)`). Undefined when none.
  */

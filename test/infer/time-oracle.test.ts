@@ -19,10 +19,10 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { afterAll, expect, test } from 'vitest';
 import { type Scalar, writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { type PropSpec, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
-import { UlogWriter, body as ulogBody } from '../../scripts/fixtures/ulog-writer.js';
 import { readConfigRows } from '../../src/check/index.js';
 import { inferConfig } from '../../src/infer/index.js';
 import type { ImportDocument } from '../../src/model/index.js';
+import { expectTimes, rfc3339At, ulogOfRows } from '../helpers/oracle-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-infer-time-oracle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,13 +60,8 @@ function csvTime(t: number, time: CsvTime, offset: number): string {
       return String(BigInt(t) * 1000n);
     case 'unix_ns':
       return String(BigInt(t) * 1_000_000n);
-    case 'rfc3339': {
-      if (offset === 0) return new Date(t).toISOString();
-      const local = new Date(t + offset * 60_000).toISOString().slice(0, -1);
-      const m = Math.abs(offset);
-      const hhmm = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-      return `${local}${offset < 0 ? '-' : '+'}${hhmm}`;
-    }
+    case 'rfc3339':
+      return rfc3339At(t, offset);
     case 'datetime':
       return new Date(t).toISOString().slice(0, -1);
   }
@@ -88,11 +83,17 @@ async function timesRead(
   return out;
 }
 
-function expectTimes(got: number[], times: readonly number[]) {
-  expect(got.length).toBe(times.length);
-  times.forEach((t, i) => {
-    expect(Math.abs((got[i] as number) - t), `row ${i + 1}: read as ${got[i]}`).toBeLessThan(1e-3);
-  });
+/** The draft infer makes of `path`, which must have no error, and the times it reads. */
+async function draftTimes(
+  path: string,
+  options: { relativeStartTime?: string } = {},
+  only?: (name: string) => boolean,
+): Promise<{ document: ImportDocument; times: number[] }> {
+  const draft = await inferConfig(path, options);
+  const errors = draft.issues.filter((i) => i.severity === 'error');
+  expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
+  const document = draft.document as ImportDocument;
+  return { document, times: await timesRead(document, path, only) };
 }
 
 let n = 0;
@@ -107,12 +108,9 @@ test('CSV: the draft reads every time as written', async () => {
         const path = join(dir, `c${n++}.csv`);
         const lines = ['time,v', ...times.map((t, i) => `${csvTime(t, time, offset)},${i / 4}`)];
         writeFileSync(path, `${lines.join('\n')}\n`);
-        const draft = await inferConfig(path);
-        const errors = draft.issues.filter((i) => i.severity === 'error');
-        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
-        const document = draft.document as ImportDocument;
+        const { document, times: read } = await draftTimes(path);
         expect(document.csvConfig?.timeColumn?.format).toBe(CSV_FORMATS[time]);
-        expectTimes(await timesRead(document, path), times);
+        expectTimes(read, times);
         rmSync(path);
       },
     ),
@@ -156,12 +154,9 @@ test('Parquet: the draft reads every TIMESTAMP as written', async () => {
         pw.finish();
         const path = join(dir, `p${n++}.parquet`);
         writeFileSync(path, writer.getBytes());
-        const draft = await inferConfig(path);
-        const errors = draft.issues.filter((i) => i.severity === 'error');
-        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
-        const document = draft.document as ImportDocument;
+        const { document, times: read } = await draftTimes(path);
         expect(document.parquetConfig?.flatDataset?.timeColumn?.format).toBe(format);
-        expectTimes(await timesRead(document, path), times);
+        expectTimes(read, times);
         rmSync(path);
       },
     ),
@@ -193,12 +188,9 @@ test('CSV: relative times named with their unit read from the start given', asyn
         const lines = [`${header},v`, ...times.map((t, i) => `${rel(t)},${i / 4}`)];
         writeFileSync(path, `${lines.join('\n')}\n`);
         const start = new Date(START).toISOString();
-        const draft = await inferConfig(path, { relativeStartTime: start });
-        const errors = draft.issues.filter((i) => i.severity === 'error');
-        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
-        const document = draft.document as ImportDocument;
+        const { document, times: read } = await draftTimes(path, { relativeStartTime: start });
         expect(document.csvConfig?.timeColumn?.format).toBe(format);
-        expectTimes(await timesRead(document, path), times);
+        expectTimes(read, times);
         rmSync(path);
       },
     ),
@@ -241,10 +233,7 @@ test('HDF5: the draft reads every time as written, by its values or its CF units
           },
           { path: '/v', kind: 'float64', values: times.map((_, i) => i / 4) },
         ]);
-        const draft = await inferConfig(path);
-        const errors = draft.issues.filter((i) => i.severity === 'error');
-        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
-        expectTimes(await timesRead(draft.document as ImportDocument, path), times);
+        expectTimes((await draftTimes(path)).times, times);
         rmSync(path);
       },
     ),
@@ -285,10 +274,7 @@ test('TDMS: the draft reads every time as written, from a timestamp channel or a
         ];
         const path = join(dir, `t${n++}.tdms`);
         writeFileSync(path, tdmsBytes(segments).data);
-        const draft = await inferConfig(path);
-        const errors = draft.issues.filter((i) => i.severity === 'error');
-        expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
-        expectTimes(await timesRead(draft.document as ImportDocument, path), times);
+        expectTimes((await draftTimes(path)).times, times);
         rmSync(path);
       },
     ),
@@ -299,43 +285,13 @@ test('TDMS: the draft reads every time as written, from a timestamp channel or a
 test('ULog: the draft places every message at its time by the GPS, to the µs', async () => {
   await fc.assert(
     fc.asyncProperty(fc.integer({ min: 0, max: 999 }), timesArb, async (micros, times) => {
-      const w = new UlogWriter(1_000_000n);
-      w.flagBits();
-      w.format({
-        name: 'm',
-        fields: [
-          { type: 'uint64_t', name: 'timestamp' },
-          { type: 'double', name: 'v' },
-        ],
-      });
-      w.format({
-        name: 'sensor_gps',
-        fields: [
-          { type: 'uint64_t', name: 'timestamp' },
-          { type: 'uint64_t', name: 'time_utc_usec' },
-        ],
-      });
-      w.subscribe(0, 0, 'm');
-      w.subscribe(0, 1, 'sensor_gps');
-      // Boot at START (and `micros` µs); the GPS message at 0.5 s says so, to the µs.
-      const boot = BigInt(START) * 1000n + BigInt(micros);
-      w.data(1, ulogBody(16, 500_000n, [[8, boot + 500_000n]]));
-      for (const [i, t] of times.entries()) {
-        const b = new Uint8Array(16);
-        const dv = new DataView(b.buffer);
-        dv.setBigUint64(0, BigInt(t - START) * 1000n, true);
-        dv.setFloat64(8, i / 4, true);
-        w.data(0, b);
-      }
+      // Boot at START (and `micros` µs); a GPS message at 0.5 s says so, to the µs.
+      const bootUs = BigInt(START) * 1000n + BigInt(micros);
+      const rows = times.map((t, i) => ({ ts: BigInt(t - START) * 1000n, v: i / 4 }));
       const path = join(dir, `u${n++}.ulg`);
-      writeFileSync(path, w.bytes());
-      const draft = await inferConfig(path);
-      const errors = draft.issues.filter((i) => i.severity === 'error');
-      expect(errors.map((i) => `${i.code}: ${i.message}`)).toEqual([]);
+      writeFileSync(path, ulogOfRows(rows, { bootUs }));
       // The draft imports every message: the rows of `m` are those on its axis.
-      const got = await timesRead(draft.document as ImportDocument, path, (name) =>
-        name.startsWith('m_0.'),
-      );
+      const { times: got } = await draftTimes(path, {}, (name) => name.startsWith('m_0.'));
       expectTimes(
         got,
         times.map((t) => t + micros / 1000),
@@ -344,4 +300,33 @@ test('ULog: the draft places every message at its time by the GPS, to the µs', 
     }),
     { numRuns: 30 },
   );
+});
+
+test('a unit in the name wins over a unix unit the magnitudes would fit', async () => {
+  // Half a second and on, in ns: as unix seconds these would be 1990.
+  const ns = [632_000_000, 633_000_000, 634_000_000];
+  const start = new Date(START).toISOString();
+  const csv = join(dir, `named${n++}.csv`);
+  writeFileSync(csv, `t_ns,v\n${ns.map((t, i) => `${t},${i}`).join('\n')}\n`);
+  const fromCsv = await draftTimes(csv, { relativeStartTime: start });
+  expect(fromCsv.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_RELATIVE_NANOSECONDS');
+  expectTimes(
+    fromCsv.times,
+    ns.map((t) => START + t / 1e6),
+  );
+  const h5 = join(dir, `named${n++}.h5`);
+  await writeHdf5(h5, [
+    { path: '/t_ns', kind: 'int64', values: ns.map(BigInt) },
+    { path: '/v', kind: 'float64', values: [0, 1, 2], attachScale: '/t_ns' },
+  ]);
+  const fromH5 = await inferConfig(h5, { relativeStartTime: start });
+  expect((fromH5.document as ImportDocument).hdf5Config?.timeFormat).toBe(
+    'TIME_FORMAT_RELATIVE_NANOSECONDS',
+  );
+  // The same unit in the name and the magnitudes: unix.
+  const unix = join(dir, `named${n++}.csv`);
+  writeFileSync(unix, `time_s,v\n1709294400,0\n1709294401,1\n`);
+  const fromUnix = await draftTimes(unix);
+  expect(fromUnix.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_ABSOLUTE_UNIX_SECONDS');
+  for (const p of [csv, h5, unix]) rmSync(p);
 });

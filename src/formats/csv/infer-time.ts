@@ -11,6 +11,7 @@ import {
   timeNameScore,
   unitFromName,
   unixUnitFromMagnitude,
+  unixUnitStands,
 } from '../../infer/shared.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import { didYouMean, suggestClosest } from '../../validate/index.js';
@@ -62,7 +63,7 @@ export function timeGuessOfValues(f: CsvFieldProfile, nameScore: number): TimeGu
   const unix = unixUnitFromMagnitude([min, max]);
   const named = unitFromName(f.header ?? f.name);
   const unitFromUnits = f.units !== undefined ? relativeFormatFromUnit(f.units) : undefined;
-  if (unix) return unix;
+  if (unix && unixUnitStands(unix, named)) return unix;
   if (Number(min) < 0 || nameScore === 0) return undefined;
   const first = Number(f.first ?? min);
   const span = Number(max) - Number(min);

@@ -11,6 +11,7 @@ import {
   unitFromName,
   unixFormatOfUnit,
   unixUnitFromMagnitude,
+  unixUnitStands,
 } from '../../infer/shared.js';
 import { type TimeFormat, Timestamp } from '../../model/index.js';
 import { DATETIME_TEXT, type Issue, RFC3339_TEXT } from '../../model/plain.js';
@@ -98,9 +99,10 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
   if (sourceType(s).class === 'string') return textTimeFacts(label, values);
   const byUnits = units ? unitsTimeFacts(label, units.value, values) : undefined;
   if (byUnits) return byUnits;
+  const fromName = unitFromName(s.member ?? s.dataset.name);
   if (values.length > 0) {
     const guess = unixUnitFromMagnitude(values);
-    if (guess) {
+    if (guess && unixUnitStands(guess, fromName)) {
       return {
         format: guess.format,
         reason: `${label}: first and last values ${values[0]} … ${values.at(-1)}: ${guess.reason}`,
@@ -108,11 +110,10 @@ export function timeFactsOf(s: TimeSource): TimeFacts {
       };
     }
   }
-  const fromName = unitFromName(s.member ?? s.dataset.name);
   if (fromName) {
     return {
       format: fromName.format,
-      reason: `${label}: values are not unix times in a plausible range; the name says ${fromName.unit}: relative`,
+      reason: `${label}: the name says ${fromName.unit}, and in that unit the values are not unix times in a plausible range: relative`,
       confidence: 'medium',
     };
   }

@@ -5,7 +5,12 @@
  */
 
 import type { Confidence } from '../../infer/shared.js';
-import { unitFromName, unixFormatOfUnit, unixUnitFromMagnitude } from '../../infer/shared.js';
+import {
+  unitFromName,
+  unixFormatOfUnit,
+  unixUnitFromMagnitude,
+  unixUnitStands,
+} from '../../infer/shared.js';
 import type { TimeFormat } from '../../model/index.js';
 import { DATETIME_TEXT, GUESS_YEARS_WORDS, RFC3339_TEXT } from '../../model/plain.js';
 import { isParquetText } from './channel-types.js';
@@ -149,7 +154,7 @@ function numberTimeByStats(
 ): TimeChoice {
   const fromName = unitFromName(f.name);
   const unix = unixUnitFromMagnitude(stats);
-  if (unix) {
+  if (unix && unixUnitStands(unix, fromName)) {
     return {
       field: f,
       format: unix.format,
@@ -162,7 +167,7 @@ function numberTimeByStats(
     return {
       field: f,
       format: fromName.format,
-      reason: `${f.name} is ${name}; its statistics (min ${stats[0]}, max ${stats[1]}) are no unix time, the unit ${fromName.unit} is in its name`,
+      reason: `${f.name} is ${name}; the unit ${fromName.unit} is in its name, and its statistics (min ${stats[0]}, max ${stats[1]}) in that unit are no unix time`,
       confidence: 'medium',
       alternatives: [],
     };
