@@ -675,7 +675,7 @@ test('sampled: each row read from a slice of a CSV is a row of the file, the row
 
 test('sampled: each message read from a slice of a ULog is a message of the log, in a run', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 30_000, max: 100_000 }), async (count) => {
+    fc.asyncProperty(fc.integer({ min: 55_000, max: 100_000 }), async (count) => {
       // Message k: timestamp (k + 1) ms, value k / 4; 80-byte messages, so that a log of a
       // few MiB is sampled in slices with fewer messages.
       const messages = Array.from({ length: count }, (_, k) => ({
