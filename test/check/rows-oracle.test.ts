@@ -30,7 +30,7 @@ import {
   tdmsBytes,
 } from '../../scripts/fixtures/tdms-writer.js';
 import { type ConfigRows, readConfigRows } from '../../src/check/index.js';
-import type { ImportDocument } from '../../src/model/index.js';
+import { type ImportDocument, TimeFormat } from '../../src/model/index.js';
 import { expectTimes, rfc3339At, ulogOfRows } from '../helpers/oracle-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-rows-oracle-'));
@@ -46,21 +46,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const FORMATS = [
-  'ABSOLUTE_UNIX_SECONDS',
-  'ABSOLUTE_UNIX_MILLISECONDS',
-  'ABSOLUTE_UNIX_MICROSECONDS',
-  'ABSOLUTE_UNIX_NANOSECONDS',
-  'RELATIVE_NANOSECONDS',
-  'RELATIVE_MICROSECONDS',
-  'RELATIVE_MILLISECONDS',
-  'RELATIVE_SECONDS',
-  'RELATIVE_MINUTES',
-  'RELATIVE_HOURS',
-  'ABSOLUTE_RFC3339',
-  'ABSOLUTE_DATETIME',
-] as const;
-type Format = (typeof FORMATS)[number];
+/** Every time format there is (the model's list), but UNSPECIFIED, without its prefix. */
+type Format =
+  Exclude<TimeFormat, 'TIME_FORMAT_UNSPECIFIED'> extends `TIME_FORMAT_${infer F}` ? F : never;
+const FORMATS = TimeFormat.options
+  .filter((f) => f !== 'TIME_FORMAT_UNSPECIFIED')
+  .map((f) => f.slice('TIME_FORMAT_'.length) as Format);
 
 /** Milliseconds a unit of each numeric format is. */
 const UNIT_MS: Partial<Record<Format, number>> = {
