@@ -11,9 +11,10 @@
  * seconds or as a waveform, in one to three segments, interleaved or not, either byte order;
  * and HDF5, a time dataset of float seconds, integer ns or ms, relative seconds or text,
  * contiguous, chunked or deflated; and ULog, a message's field on its timestamp, the log
- * placed by relativeStartTime or by its GPS time (to the µs). Sampled reads of CSV and
- * ULog (a head, slices, a tail) give only rows of the file, in order, a jump only where a
- * batch says rows were passed over, and say the read is complete only when it is.
+ * placed by relativeStartTime or by its GPS time (to the µs). Sampled reads of CSV, ULog,
+ * Parquet, HDF5 and TDMS (a head, slices, a tail) give only rows of the file, in order, a
+ * jump only where a batch says rows were passed over, and say the read is complete only
+ * when it is.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -334,7 +335,7 @@ test('Parquet: every row comes back with its time and value, in every way a time
       rmSync(path);
       expectRows(got, rows);
     }),
-    { numRuns: 100 },
+    { numRuns: 15 },
   );
 });
 
@@ -447,7 +448,7 @@ test('TDMS: every row comes back with its time and value, timed by a channel or 
       rmSync(path);
       expectRows(got, rows);
     }),
-    { numRuns: 100 },
+    { numRuns: 15 },
   );
 });
 
@@ -703,5 +704,147 @@ test('sampled: each message read from a slice of a ULog is a message of the log,
       expect(result.complete, `${read.length} of ${count}`).toBe(read.length === count);
     }),
     { numRuns: 2 },
+  );
+});
+
+/** Reads a sample (not `full`) of the rows a document reads, each row known by its time. */
+async function sampledOf(document: ImportDocument, path: string) {
+  const rows = await readConfigRows(document, path, {});
+  if (!rows) throw new Error('no rows');
+  const read: Sampled[] = [];
+  const result = await rows.read((b) => {
+    for (let i = 0; i < b.length; i++) {
+      const r = Math.round((b.times[i] as number) - START);
+      read.push({ r, v: (b.columns[0] as Float64Array)[i] as number, gap: i === 0 && b.gap });
+    }
+  });
+  return { read, result };
+}
+
+test('sampled: each row read from a sample of a Parquet file is a row of the file, in a run', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 9_000, max: 120_000 }),
+      fc.integer({ min: 1, max: 8 }),
+      async (count, groups) => {
+        const schema: SchemaElement[] = [
+          { name: 'root', num_children: 2 },
+          { name: 't', repetition_type: 'REQUIRED', type: 'INT64' },
+          { name: 'v', repetition_type: 'REQUIRED', type: 'DOUBLE' },
+        ];
+        const writer = new ByteWriter();
+        const pw = new ParquetWriter({ writer, schema });
+        const size = Math.ceil(count / groups);
+        for (let from = 0; from < count; from += size) {
+          const rows = Array.from({ length: Math.min(size, count - from) }, (_, i) => from + i);
+          pw.write({
+            rowGroupSize: rows.length,
+            columnData: [
+              { name: 't', data: rows.map((r) => BigInt(START + r)) },
+              { name: 'v', data: rows.map((r) => r / 4) },
+            ] as never,
+          });
+        }
+        pw.finish();
+        const path = join(dir, `sp${n++}.parquet`);
+        writeFileSync(path, writer.getBytes());
+        const document = {
+          parquetConfig: {
+            flatDataset: {
+              timeColumn: { path: 't', format: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS' },
+              dataColumns: [
+                { path: 'v', channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' } },
+              ],
+            },
+          },
+        } as ImportDocument;
+        const { read, result } = await sampledOf(document, path);
+        rmSync(path);
+        expect(firstWrong(read, count)).toBeUndefined();
+        expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
+        // A file of at most 18,000 rows (a head of 10,000, a rest of four slices) is read whole.
+        if (count <= 18_000) expect(read.length).toBe(count);
+      },
+    ),
+    { numRuns: 8 },
+  );
+});
+
+test('sampled: each row read from a sample of an HDF5 or TDMS file is a row of the file, in a run', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom('hdf5', 'tdms'),
+      fc.integer({ min: 9_000, max: 60_000 }),
+      fc.integer({ min: 1, max: 4 }),
+      async (kind, count, parts) => {
+        const rs = Array.from({ length: count }, (_, r) => r);
+        let path: string;
+        let document: ImportDocument;
+        if (kind === 'hdf5') {
+          path = join(dir, `sh${n++}.h5`);
+          const chunks = parts === 1 ? {} : { chunks: [Math.ceil(count / parts)] };
+          await writeHdf5(path, [
+            { path: '/time', kind: 'int64', values: rs.map((r) => BigInt(START + r)), ...chunks },
+            { path: '/v', kind: 'float64', values: rs.map((r) => r / 4), ...chunks },
+          ]);
+          document = {
+            hdf5Config: {
+              timeFormat: 'TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS',
+              data: [
+                {
+                  timeDataset: '/time',
+                  valueDataset: '/v',
+                  channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+                },
+              ],
+            },
+          } as ImportDocument;
+        } else {
+          path = join(dir, `st${n++}.tdms`);
+          // A waveform a ms apart, in `parts` segments.
+          const cuts = Array.from({ length: parts + 1 }, (_, k) => Math.round((k * count) / parts));
+          const segments: SegmentSpec[] = cuts.slice(1).map((end, k) => ({
+            objects: [
+              { path: ['G'] },
+              {
+                path: ['G', 'v'],
+                ...(k === 0
+                  ? {
+                      properties: [
+                        {
+                          name: 'wf_start_time',
+                          type: 'timestamp',
+                          value: new Date(START).toISOString(),
+                        },
+                        { name: 'wf_increment', type: 'f64', value: 0.001 },
+                      ] as PropSpec[],
+                    }
+                  : {}),
+                data: { type: 'f64', count: end - (cuts[k] as number) },
+              },
+            ],
+            values: { 'G/v': rs.slice(cuts[k], end).map((r) => r / 4) },
+          }));
+          writeFileSync(path, tdmsBytes(segments).data);
+          document = {
+            tdmsConfig: {
+              data: [
+                {
+                  groupName: 'G',
+                  channelName: 'v',
+                  channelConfig: { name: 'v', dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+                },
+              ],
+            },
+          } as ImportDocument;
+        }
+        const { read, result } = await sampledOf(document, path);
+        rmSync(path);
+        expect(firstWrong(read, count)).toBeUndefined();
+        expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
+        if (count <= 18_000) expect(read.length).toBe(count);
+      },
+    ),
+    { numRuns: 15 },
   );
 });
