@@ -707,8 +707,12 @@ test('sampled: each message read from a slice of a ULog is a message of the log,
   );
 });
 
-/** Reads a sample (not `full`) of the rows a document reads, each row known by its time. */
-async function sampledOf(document: ImportDocument, path: string) {
+/**
+ * Reads a sample (not `full`) of the rows a document reads, each row known by its time, and
+ * judges it: only rows of the file, in order, jumps only at gaps, complete only when whole;
+ * a file of at most 18,000 rows (a head of 10,000, a rest of four slices of 2,000) whole.
+ */
+async function expectSampled(document: ImportDocument, path: string, count: number) {
   const rows = await readConfigRows(document, path, {});
   if (!rows) throw new Error('no rows');
   const read: Sampled[] = [];
@@ -718,7 +722,10 @@ async function sampledOf(document: ImportDocument, path: string) {
       read.push({ r, v: (b.columns[0] as Float64Array)[i] as number, gap: i === 0 && b.gap });
     }
   });
-  return { read, result };
+  rmSync(path);
+  expect(firstWrong(read, count)).toBeUndefined();
+  expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
+  if (count <= 18_000) expect(read.length).toBe(count);
 }
 
 test('sampled: each row read from a sample of a Parquet file is a row of the file, in a run', async () => {
@@ -758,12 +765,7 @@ test('sampled: each row read from a sample of a Parquet file is a row of the fil
             },
           },
         } as ImportDocument;
-        const { read, result } = await sampledOf(document, path);
-        rmSync(path);
-        expect(firstWrong(read, count)).toBeUndefined();
-        expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
-        // A file of at most 18,000 rows (a head of 10,000, a rest of four slices) is read whole.
-        if (count <= 18_000) expect(read.length).toBe(count);
+        await expectSampled(document, path, count);
       },
     ),
     { numRuns: 8 },
@@ -838,11 +840,7 @@ test('sampled: each row read from a sample of an HDF5 or TDMS file is a row of t
             },
           } as ImportDocument;
         }
-        const { read, result } = await sampledOf(document, path);
-        rmSync(path);
-        expect(firstWrong(read, count)).toBeUndefined();
-        expect(result.complete, `${read.length} rows read of ${count}`).toBe(read.length === count);
-        if (count <= 18_000) expect(read.length).toBe(count);
+        await expectSampled(document, path, count);
       },
     ),
     { numRuns: 15 },
