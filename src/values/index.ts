@@ -1,5 +1,5 @@
 export { arrayChunk, type Chunk, type TypedNumbers } from './chunk.js';
-export { isoMillis, startMillis } from './iso-time.js';
+export { isoMillis, startMillis, textTimeMs, zonedMillis } from './iso-time.js';
 export {
   eachTwoAtATime,
   examineMemberRuns,
@@ -44,7 +44,6 @@ export {
   tallyTime,
   timeTallyOf,
 } from './tally-time.js';
-export { textTimeMs } from './text-times.js';
 export {
   absoluteRangeIssue,
   describeDate,

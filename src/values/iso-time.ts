@@ -4,6 +4,8 @@
  * formats. A CSV check reads its time cells with it, and the time tally of any other
  * format its text times (text-times.ts): no string is made.
  */
+import type { TimeFormat } from '../model/index.js';
+
 const D0 = 48;
 const D9 = 57;
 const PLUS = 43;
@@ -108,6 +110,15 @@ function dayMillis(year: number, month: number, day: number): number {
   return lastDayMs;
 }
 
+/**
+ * A text time on its bytes read as a text format reads it: RFC 3339 (`zone`) needs a zone,
+ * a date-time has none (and is UTC); ms since 1970, or NaN when it is no such time.
+ */
+export function zonedMillis(b: Uint8Array, s: number, e: number, zone: boolean): number {
+  const r = isoMillis(b, s, e);
+  return r !== undefined && r.zone === zone ? r.ms : Number.NaN;
+}
+
 const UTF8 = new TextEncoder();
 
 /**
@@ -117,4 +128,15 @@ const UTF8 = new TextEncoder();
 export function startMillis(text: string): number {
   const b = UTF8.encode(text.trim());
   return isoMillis(b, 0, b.length)?.ms ?? Date.parse(text);
+}
+
+/**
+ * One text time as the import and a check read it under `format` (zonedMillis); NaN for a
+ * format that is not one of text. (`Date.parse` reads a date-time in the machine's zone.)
+ */
+export function textTimeMs(text: string, format: TimeFormat | undefined): number {
+  if (format !== 'TIME_FORMAT_ABSOLUTE_RFC3339' && format !== 'TIME_FORMAT_ABSOLUTE_DATETIME')
+    return Number.NaN;
+  const b = UTF8.encode(text.trim());
+  return zonedMillis(b, 0, b.length, format === 'TIME_FORMAT_ABSOLUTE_RFC3339');
 }

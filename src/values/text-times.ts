@@ -80,20 +80,3 @@ export function textTimesOf(format: TimeFormat | undefined): TextTimes | undefin
     return { length: piece.length, has, numbers: times.subarray(0, piece.length) };
   };
 }
-
-const ONE = new TextEncoder();
-
-/**
- * One text time as the import and a check read it under `format`: RFC 3339 needs a zone,
- * a date-time has none (and is UTC), as ms since 1970; NaN when it is no such time, or the
- * format is not one of text. (`Date.parse` reads a date-time in the machine's zone.)
- */
-export function textTimeMs(text: string, format: TimeFormat | undefined): number {
-  if (format !== 'TIME_FORMAT_ABSOLUTE_RFC3339' && format !== 'TIME_FORMAT_ABSOLUTE_DATETIME')
-    return Number.NaN;
-  const b = ONE.encode(text.trim());
-  const r = isoMillis(b, 0, b.length);
-  return r !== undefined && r.zone === (format === 'TIME_FORMAT_ABSOLUTE_RFC3339')
-    ? r.ms
-    : Number.NaN;
-}

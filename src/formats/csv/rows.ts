@@ -18,7 +18,7 @@ import {
 } from '../../check/shared.js';
 import type { CsvConfig, TimeFormat } from '../../model/index.js';
 import { pointer } from '../../model/plain.js';
-import { isoMillis } from '../../values/index.js';
+import { zonedMillis } from '../../values/index.js';
 import { isBool, numberOf } from './check-cells.js';
 import { nextLineStart, readCsvHead } from './check-head.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
@@ -104,12 +104,7 @@ function cellTime(rec: CsvRecord, f: number, time: TimeOf): number {
   const [s, e] = trimmed(rec, f);
   if (s >= e) return Number.NaN;
   if (time.numeric) return time.numeric(numberOf(rec.bytes, s, e));
-  if (time.zone !== undefined) {
-    // RFC 3339 needs a zone and a date-time has none, as check and the import read them.
-    const r = isoMillis(rec.bytes, s, e);
-    return r !== undefined && r.zone === time.zone ? r.ms : Number.NaN;
-  }
-  return Number.NaN;
+  return time.zone !== undefined ? zonedMillis(rec.bytes, s, e, time.zone) : Number.NaN;
 }
 
 function cellNumber(rec: CsvRecord, f: number, channel: RowChannel): number {
