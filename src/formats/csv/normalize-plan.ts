@@ -175,9 +175,9 @@ const ORDERED = new Set(['date_dmy', 'date_mdy', 'date_ambiguous']);
  * day-first or month-first, or (when the zone of local times is given) no offset at all.
  */
 function isRewrittenTime(f: CsvFieldProfile, zone: string | undefined): boolean {
-  if (hasShape(f, 'time_ampm') || hasShape(f, 'time_zone_name')) return true;
   if (ORDERED.has(f.logicalType ?? '')) return true;
-  // Such times in several shapes (day-first dates, some with AM/PM): most of the column.
+  // Most of the column such times, of one shape or several (day-first dates, some with
+  // AM/PM); a column mostly of AM/PM or of zone-named times among them.
   if (rewritableTimes(f).all * 2 > f.valueCount) return true;
   return zone !== undefined && f.logicalType === 'datetime';
 }
