@@ -103,8 +103,10 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   const { planned, skipped } = planLayouts(datasets, byPath, given.time);
   const format = chooseTimeFormat(planned, given.format, out);
   const start = chooseRelativeStart(format.timeFormat, given.start, format.start, file);
-  const fit = format.timeFormat ? fitToFormat(planned, format.timeFormat, file, out) : planned;
-  const entries = dataEntries(fit, out);
+  const fit = format.timeFormat
+    ? fitToFormat(planned, format.timeFormat, file, out)
+    : { kept: planned, timeIssues: [] };
+  const entries = dataEntries(fit.kept, out);
   reportLeftOut(skipped, datasets.length, entries.data.length, out);
 
   const base = basename(file, extname(file));
@@ -126,82 +128,66 @@ export function draftFromHdf5Profile(profile: Hdf5Profile, options: InferOptions
   ];
   if (format.evidence) evidence.push(format.evidence);
   if (start.evidence) evidence.push(start.evidence);
-  const issues = [...out.issues, ...draftTimeIssues(config, byPath, file)];
+  const issues = [...out.issues, ...fit.timeIssues];
   return { document: { hdf5Config: config }, kind: 'hdf5', evidence, issues };
 }
 
 /**
- * Each time dataset (column, member) the draft reads, judged against its one `timeFormat`
- * as `check` judges it (time-issues.ts): a file whose time datasets suggest different
- * formats, or a format given that does not read them, gets its errors here.
- */
-function draftTimeIssues(
-  config: Hdf5Config,
-  byPath: ReadonlyMap<string, Hdf5Dataset>,
-  file: string,
-): Issue[] {
-  const format = config.timeFormat;
-  if (format === undefined) return [];
-  const judged = new Set<string>();
-  const issues: Issue[] = [];
-  for (const e of config.data ?? []) {
-    const t = e.timeDataset === undefined ? undefined : byPath.get(e.timeDataset);
-    const tp = t ? partOf(t, e.timeField, e.timeIndex) : undefined;
-    const key = t && tp ? `${t.path}#${String(tp.column)}` : '';
-    if (!t || !tp || judged.has(key)) continue;
-    judged.add(key);
-    // Infer reads the values after (inferHdf5: whole, or their first and last rows).
-    pushAll(issues, hdf5TimeIssues(t, tp, format, `${P}/timeFormat`, file, true));
-  }
-  return issues;
-}
-
-/**
- * The planned channels whose time the draft's one `timeFormat` reads, judged as check
- * judges them (time-issues.ts). A file whose time datasets need two formats (text beside
- * numbers, seconds beside nanoseconds), or a format given that reads only some of them:
- * the channels of the others are left out, each time dataset with a warning that names
- * its channels and the format it suggests, so the draft imports what it can and a second
- * config imports the rest. When the format reads none of them, all stay: the draft then
- * carries check's errors (draftTimeIssues), which say why.
+ * The planned channels whose time the draft's one `timeFormat` reads, and what check says
+ * of each time dataset (column, member) they keep, judged as check judges it
+ * (time-issues.ts; infer reads the values after: inferHdf5). A file whose time datasets
+ * need two formats (text beside numbers, seconds beside nanoseconds), or a format given
+ * that reads only some of them: the channels of the others are left out, each time
+ * dataset with a warning that names its channels and the format it suggests, so the draft
+ * imports what it can and a second config imports the rest. When the format reads none of
+ * them, all stay, and the draft carries check's errors, which say why.
  */
 function fitToFormat(
   planned: Planned[],
   format: TimeFormat,
   file: string,
   out: Findings,
-): Planned[] {
-  const unread = new Map<string, { source: Planned['time']; why: Issue; channels: string[] }>();
-  const judged = new Set<string>();
+): { kept: Planned[]; timeIssues: Issue[] } {
+  const judged = new Map<string, Judged>();
   for (const p of planned) {
     const key = timeLabel(p.time);
-    if (!judged.has(key)) {
-      judged.add(key);
+    let j = judged.get(key);
+    if (!j) {
       const part = partOf(p.time.dataset, p.time.member, p.time.column?.toString());
-      const why = part
-        ? hdf5TimeIssues(p.time.dataset, part, format, `${P}/timeFormat`, file, true).find(
-            (i) => i.severity === 'error',
-          )
-        : undefined;
-      if (why) unread.set(key, { source: p.time, why, channels: [] });
+      const issues = part
+        ? hdf5TimeIssues(p.time.dataset, part, format, `${P}/timeFormat`, file, true)
+        : [];
+      j = { source: p.time, issues, channels: [] };
+      judged.set(key, j);
     }
-    unread.get(key)?.channels.push(p.value.path);
+    j.channels.push(p.value.path);
   }
+  const unread = new Set(
+    [...judged].flatMap(([key, j]) => (j.issues.some((i) => i.severity === 'error') ? [key] : [])),
+  );
   const kept = planned.filter((p) => !unread.has(timeLabel(p.time)));
-  if (unread.size === 0 || kept.length === 0) return planned;
-  for (const [key, u] of unread) {
-    const own = timeFactsOf(u.source).format;
-    out.issue(
-      'hdf5_time_dataset_left_out',
-      `${P}/data`,
-      `${key} and the ${u.channels.length === 1 ? 'channel' : `${u.channels.length} channels`} it times (${listSome(u.channels, 3)}) are left out: ${shortName(format)}, the draft's one timeFormat, does not read it (${u.why.code}: ${u.why.message})`,
-      {
-        hint: `Import them with a config of their own${own ? `: importkit infer with --time-format ${shortName(own)}` : ''}.`,
-        dataset: u.source.dataset.path,
-      },
-    );
-  }
-  return kept;
+  const all = unread.size === 0 || kept.length === 0;
+  if (!all) for (const key of unread) leftOut(key, judged.get(key) as Judged, format, out);
+  const timeIssues = [...judged].flatMap(([key, j]) => (all || !unread.has(key) ? j.issues : []));
+  return { kept: all ? planned : kept, timeIssues };
+}
+
+/** A time dataset judged: what check says of it, and the channels it times. */
+type Judged = { source: Planned['time']; issues: Issue[]; channels: string[] };
+
+/** A time dataset left out with its channels: why (check's first error), and how to import them. */
+function leftOut(key: string, u: Judged, format: TimeFormat, out: Findings): void {
+  const why = u.issues.find((i) => i.severity === 'error') as Issue;
+  const own = timeFactsOf(u.source).format;
+  out.issue(
+    'hdf5_time_dataset_left_out',
+    `${P}/data`,
+    `${key} and the ${u.channels.length === 1 ? 'channel' : `${u.channels.length} channels`} it times (${listSome(u.channels, 3)}) are left out: ${shortName(format)}, the draft's one timeFormat, does not read it (${why.code}: ${why.message})`,
+    {
+      hint: `Import them with a config of their own${own ? `: importkit infer with --time-format ${shortName(own)}` : ''}.`,
+      dataset: u.source.dataset.path,
+    },
+  );
 }
 
 interface GivenOptions {
