@@ -43,6 +43,12 @@ export interface OrderedPoolOptions<T, R> {
    */
   depth?: number;
   /**
+   * Buffers a part given to a worker moves there instead of copying them (a buffer its
+   * result is written into: a normalize range's output, normalize-parallel.ts). A part
+   * read here keeps them.
+   */
+  transfer?: (part: T) => ArrayBuffer[];
+  /**
    * Results a thread may have waiting to be joined (default 2): with more, this thread goes
    * on reading parts while a slower worker finishes the part the join waits for. For small
    * results (a batch's members' issues); a TDMS or ULog part's tallies are larger.
@@ -188,7 +194,7 @@ export async function runOrdered<T, R>(o: OrderedPoolOptions<T, R>): Promise<voi
       if (state.failed) break;
       const index = k++;
       let result: Promise<R>;
-      if (slot) result = runIn(slot, index, part, o.here, release, o.depth ?? 1);
+      if (slot) result = runIn(slot, index, part, o, release);
       else {
         // No worker free: this thread reads the part, and hands out the next ones meanwhile.
         reading = true;
@@ -225,13 +231,14 @@ function runIn<T, R>(
   slot: Slot,
   k: number,
   part: T,
-  here: (part: T) => Promise<R>,
+  o: Pick<OrderedPoolOptions<T, R>, 'here' | 'depth' | 'transfer'>,
   release: (slot: Slot) => void,
-  depth: number,
 ): Promise<R> {
+  const { here } = o;
+  const depth = o.depth ?? 1;
   const result = new Promise<{ result: unknown } | { failed: true }>((done) => {
     slot.busy.set(k, done);
-    slot.worker.postMessage({ k, part });
+    slot.worker.postMessage({ k, part }, o.transfer?.(part) ?? []);
   }).then((r) => {
     const full = slot.busy.size >= depth;
     slot.busy.delete(k);

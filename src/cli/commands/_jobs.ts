@@ -1,4 +1,4 @@
-/** `--jobs <n>` of the commands that take it (check, infer, lint): one reading of the flag. */
+/** `--jobs <n>` of the commands that take it (check, infer, lint, normalize): one reading of the flag. */
 import { UsageError } from '../errors.js';
 
 /** A whole number from 1; undefined when the flag is not given (the command's default applies). */

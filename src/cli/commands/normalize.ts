@@ -10,6 +10,7 @@ import { type Io, showsProgress } from '../io.js';
 import { printable } from '../printable.js';
 import { createProgress, type Progress } from '../progress.js';
 import { csvDialectFromArgs } from './_csv-flags.js';
+import { jobsOption } from './_jobs.js';
 import { refuseOverwritingInputs } from './_outputs.js';
 
 const HELP = `Usage: importkit normalize <in.csv> -o <out.csv> [options]
@@ -36,6 +37,8 @@ Options:
       --config <draft>      take firstDataRow from a draft config (YAML or JSON)
       --delimiter <d>       the input's delimiter: , ; tab | (default: detected)
       --header-row <n>      the input's 1-based header row, 0 for none (default: detected)
+  -j, --jobs <n>            threads that rewrite the rows of a file of 32 MiB or more
+                            (default: the cores); the output is the same whatever n is
   -h, --help                show this help
 
 Exit status: 0 written and its draft is clean, 1 written but its draft still has errors
@@ -51,6 +54,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
     config: { type: 'string' },
     delimiter: { type: 'string' },
     'header-row': { type: 'string' },
+    jobs: { type: 'string', short: 'j' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -69,6 +73,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
   const dateOrder = values['date-order'];
   if (dateOrder !== undefined && dateOrder !== 'dmy' && dateOrder !== 'mdy')
     throw new UsageError(`--date-order takes dmy or mdy, not '${dateOrder}'`);
+  const jobs = jobsOption(values.jobs);
   const firstDataRow =
     typeof values.config === 'string' ? await firstDataRowOf(values.config, io) : undefined;
   let progress: Progress | undefined;
@@ -77,6 +82,7 @@ export async function normalize(args: string[], io: Io): Promise<number> {
     ...(zone !== undefined ? { timezone: zone } : {}),
     ...(dateOrder !== undefined ? { dateOrder } : {}),
     ...(firstDataRow !== undefined ? { firstDataRow } : {}),
+    ...(jobs !== undefined ? { jobs } : {}),
     ...(showsProgress(io)
       ? {
           onProgress: (done: number, total: number) => {

@@ -236,9 +236,38 @@ export class TimeWriter {
    * `dmy`: 29 is no month), which were not rewritten: how many, and the first.
    */
   readonly contradicted: { count: number; first?: { row: number; date: string } } = { count: 0 };
-  private last = Number.NEGATIVE_INFINITY;
+  /**
+   * The last instant written (ms), which decides a repeated local time: none before the
+   * first, unless `last` is given (a range of rows read after the rows that end at it).
+   */
+  last: number;
+  /**
+   * True when a local time the zone repeats came before any instant was known (`last`
+   * none): its reading is summer time, and the rows before, when there are any (a range
+   * of rows read apart from them), may say otherwise.
+   */
+  unsure = false;
 
-  constructor(private readonly reading: TimeReading) {}
+  constructor(
+    private readonly reading: TimeReading,
+    last = Number.NEGATIVE_INFINITY,
+  ) {
+    this.last = last;
+  }
+
+  /** Notes nothing, for a range of rows read after the rows that end at `last` (if given). */
+  restart(last = Number.NEGATIVE_INFINITY): void {
+    this.repeated.length = 0;
+    this.contradicted.count = 0;
+    delete this.contradicted.first;
+    this.last = last;
+    this.unsure = false;
+  }
+
+  /** How the column's times are read: given to the writer of another range of rows. */
+  get readingOf(): TimeReading {
+    return this.reading;
+  }
 
   /** The order of day and month in its dates, when known. */
   get dateOrder(): DateOrder | undefined {
@@ -311,6 +340,7 @@ export class TimeWriter {
     let offset = offsets[0] ?? 0;
     if (offsets.length > 1) {
       this.repeated.push(row);
+      if (this.last === Number.NEGATIVE_INFINITY) this.unsure = true;
       const later = offsets[1] ?? offset;
       if (wall - offset * 60000 <= this.last) offset = later;
     }

@@ -12,6 +12,7 @@ import { open } from 'node:fs/promises';
 import { openPendingFile } from '../../files/index.js';
 import { type Issue, issue, listSome } from '../../model/plain.js';
 import { inspectCsv } from './inspect.js';
+import { normalizeThreads, rewriteRecordsShared } from './normalize-parallel.js';
 import {
   type KeptColumn,
   type NormalizeCounts,
@@ -19,7 +20,7 @@ import {
   type OutColumn,
   planNormalize,
 } from './normalize-plan.js';
-import { rewriteRecords } from './normalize-records.js';
+import { noCounts, rewriteRecords } from './normalize-records.js';
 import { type DateOrder, dateOrderOf, TimeWriter } from './normalize-times.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
@@ -38,6 +39,11 @@ export interface NormalizeOptions {
   headerRow?: number;
   /** The first data row, from a draft config (instead of detecting it). */
   firstDataRow?: number;
+  /**
+   * Threads that rewrite the rows (this one and workers), at most one a core; default the
+   * cores. A file under 32 MiB, or one whose bytes are copied, is read by this thread.
+   */
+  jobs?: number;
   /** Bytes of the input done of total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -63,6 +69,16 @@ export interface NormalizeReport {
 const CHUNK = 4 * 1024 * 1024;
 
 /**
+ * How the rows are shared by threads, for tests: the bytes of a range (rewritten apart, and
+ * joined as one pass writes them) and whether a small file is shared too. `jobs` 1 then
+ * rewrites every range in this thread.
+ */
+export interface NormalizeTuning {
+  rangeBytes?: number;
+  shared?: boolean;
+}
+
+/**
  * Normalizes `input` into `output` (written to a new file beside it, created exclusively
  * under a random name, then renamed over `output`: `openPendingFile`). The caller makes
  * sure `output` is not the input.
@@ -70,7 +86,7 @@ const CHUNK = 4 * 1024 * 1024;
 export async function normalizeCsv(
   input: string,
   output: string,
-  options: NormalizeOptions = {},
+  options: NormalizeOptions & NormalizeTuning = {},
 ): Promise<NormalizeReport> {
   const profile = await inspectCsv(input, {
     ...(options.delimiter !== undefined ? { delimiter: options.delimiter } : {}),
@@ -78,14 +94,7 @@ export async function normalizeCsv(
   });
   const plan = planNormalize(profile, options);
   const issues = await settleDateOrders(input, plan, profile.file.path);
-  const counts: NormalizeCounts = {
-    decimalCommas: 0,
-    thousandsSeparators: 0,
-    timesJoined: 0,
-    timesRewritten: 0,
-    repeatedHeaders: 0,
-    cellsKept: 0,
-  };
+  const counts = noCounts();
   const pending = await openPendingFile(output);
   const fd = pending.handle.fd;
   let bytesOut: number;
@@ -94,10 +103,18 @@ export async function normalizeCsv(
       ? new TimeWriter({ zone: options.timezone, dateOrder: c.dateOrder })
       : undefined,
   );
+  const jobs = normalizeThreads(profile.file.size, options.jobs, options.shared);
+  const rewriting = { counts, times, onProgress: options.onProgress };
   try {
     bytesOut = plan.bytesOnly
       ? await copyBytes(input, fd, plan, counts, options.onProgress)
-      : await rewriteRecords(input, fd, plan, { counts, times, onProgress: options.onProgress });
+      : jobs > 1 || options.shared
+        ? await rewriteRecordsShared(input, fd, plan, {
+            ...rewriting,
+            jobs,
+            ...(options.rangeBytes ? { rangeBytes: options.rangeBytes } : {}),
+          })
+        : await rewriteRecords(input, fd, plan, rewriting);
   } catch (err) {
     await pending.abort();
     throw err;
