@@ -105,7 +105,7 @@ for (const [label, path, jobs] of [
   if (path === everyPath && jobs === undefined) {
     reportSpeed({
       key: 'normalize',
-      ours: `${mb(n.ms).toFixed(0)} MB/s on ${fmtBytes(size)}`,
+      ours: `${mb(n.ms).toFixed(0)} MB/s on ${fmtBytes(size)}, one thread a core`,
       baseline: `${mb(c.ms).toFixed(0)} MB/s`,
       ratio: c.ms / n.ms,
       rate: mb(n.ms),
