@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { checkConfig } from '../../src/check/index.js';
 import { inferCsv } from '../../src/formats/csv/infer.js';
 import { scoreTimeColumns } from '../../src/formats/csv/infer-time.js';
 import { inspectCsv } from '../../src/formats/csv/inspect.js';
@@ -117,6 +118,35 @@ describe('options override every choice', () => {
     expect(draft.document.csvConfig?.timeColumn?.format).toBe('TIME_FORMAT_ABSOLUTE_UNIX_SECONDS');
     const found = draft.issues.find((i) => i.code === 'time_not_parseable');
     expect(found).toMatchObject({ severity: 'error', path: '/csvConfig/timeColumn/format' });
+  });
+
+  test('a time format given for text that is no time (a line read whole under another delimiter) gets the error check gives', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => `2024-03-01T12:00:0${i}Z,${i % 2 === 0}`);
+    const path = await write('whole-lines.csv', `time,ok\n${rows.join('\n')}\n`);
+    for (const timeFormat of [
+      'ABSOLUTE_UNIX_MILLISECONDS',
+      'RELATIVE_SECONDS',
+      'ABSOLUTE_RFC3339',
+    ]) {
+      const options = {
+        delimiter: '\t',
+        timeColumn: 1,
+        timeFormat,
+        relativeStartTime: '2024-03-01T12:00:00Z',
+      };
+      const draft = await inferCsv(path, options);
+      const found = draft.issues.find((i) => i.code === 'time_not_parseable');
+      expect(found, timeFormat).toMatchObject({
+        severity: 'error',
+        path: '/csvConfig/timeColumn/format',
+      });
+      expect(found?.message).toContain("'2024-03-01T12:00:00Z,true'");
+      // What check finds of the draft on the same file, read with the same delimiter.
+      const checked = await checkConfig(draft.document, path, { delimiter: '\t' });
+      expect(checked.filter((i) => i.code === 'time_not_parseable').map((i) => i.path)).toEqual([
+        '/csvConfig/timeColumn/format',
+      ]);
+    }
   });
 
   test('a unix unit that puts the values outside the plausible years is kept, with the error check gives', async () => {

@@ -17,7 +17,7 @@ import {
 } from '../../infer/shared.js';
 import type { TimeFormat } from '../../model/index.js';
 import { GUESS_YEARS_WORDS, type Issue, issue, pointer, pushAll } from '../../model/plain.js';
-import { readsText, timeKindIssue, timeScaleIssue } from '../../values/index.js';
+import { readsText, shortName, timeKindIssue, timeScaleIssue } from '../../values/index.js';
 import { CSV } from './infer-evidence.js';
 import { isNumericType, timeGuessOfValues } from './infer-time.js';
 import type { CsvFieldProfile } from './profile.js';
@@ -180,6 +180,18 @@ function asCheckJudges(
     const stores = numeric ? 'holds numbers' : 'holds date-time text';
     return timeKindIssue(format, numeric ? 'number' : 'text', { ...at, stores, hinted: true });
   }
+  // Text that is no time in any format (nor a number): no format reads it, and check says so
+  // of each value.
+  if (!numeric && detected === undefined && f.valueCount > 0)
+    return issue(
+      'time_not_parseable',
+      ptr,
+      `${at.subject} holds text that is no time (e.g. '${f.samples[0] ?? ''}'), which ${shortName(format)} does not read`,
+      {
+        hint: 'Choose the time column with the `timeColumn` option, and check the `delimiter`.',
+        source: at.source,
+      },
+    );
   const { min, max } = f.stats ?? {};
   if (!numeric || min === undefined || max === undefined) return undefined;
   return timeScaleIssue([String(min), String(max)], format, { ...at, read: `${min} to ${max}` });
