@@ -60,10 +60,11 @@ export function normalizeThreads(size: number, jobs: number | undefined, shared 
   return Math.max(1, Math.min(cores, Math.floor(jobs ?? cores)));
 }
 
-/** Options of a shared rewrite: the threads, and (tests) the bytes of a range. */
+/** Options of a shared rewrite: the threads, and (tests) the bytes of a range and of a read. */
 export interface SharedRewrite extends Rewriting {
   jobs: number;
   rangeBytes?: number;
+  chunkSize?: number;
 }
 
 /**
@@ -86,6 +87,7 @@ export async function rewriteRecordsShared(
     plan,
     header: read.header,
     readings: r.times.map((t) => t?.readingOf),
+    chunkSize: r.chunkSize,
   };
   const join = new Join(fd, r, read.rows, read.endOffset);
   const buffers: ScanBuffers = {};

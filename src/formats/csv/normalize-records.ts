@@ -225,6 +225,8 @@ export interface RangeInput {
   header: string[] | undefined;
   /** How each output column's times are read (none: not a time column). */
   readings: Array<TimeReading | undefined>;
+  /** Read size (default 1 MiB; tests read small files in small chunks). */
+  chunkSize?: number | undefined;
 }
 
 /** What a time column's writer noted in a range: rows counted from the range's first. */
@@ -274,6 +276,7 @@ export async function rewriteRange(
       firstRow: 1,
       firstLine: 1,
       ...(range.exact ? {} : { end: range.stopAt + OVERRUN_BYTES }),
+      ...(input.chunkSize ? { chunkSize: input.chunkSize } : {}),
       ...(o.buffers ? { buffers: o.buffers } : {}),
       ...(o.syncReads ? { syncReads: true } : {}),
     });

@@ -76,6 +76,8 @@ const CHUNK = 4 * 1024 * 1024;
 export interface NormalizeTuning {
   rangeBytes?: number;
   shared?: boolean;
+  /** The read size of a range (default 1 MiB). */
+  chunkSize?: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function normalizeCsv(
             ...rewriting,
             jobs,
             ...(options.rangeBytes ? { rangeBytes: options.rangeBytes } : {}),
+            ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
           })
         : await rewriteRecords(input, fd, plan, rewriting);
   } catch (err) {
