@@ -19,6 +19,8 @@ import {
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { parquetChannelTypeOf } from './channel-types.js';
+import { readColumnHead } from './column-head.js';
+import type { ParquetFooter } from './footer.js';
 import { inspectParquetSource } from './inspect.js';
 import { scanParquetFull } from './jobs.js';
 import type { ParquetFieldProfile, ParquetProfile } from './profile.js';
@@ -89,9 +91,20 @@ export async function checkParquet(
         options.onProgress,
       )
     : undefined;
+  const first =
+    !options.full && timeField && timeColumn?.format
+      ? await firstTextTimes(source, read, timeField, timeColumn.format)
+      : undefined;
   const timeFindings =
     timeField && timeColumn?.format
-      ? timeColumnIssues(timeField, timeColumn.format, scanned, fullTime, at, base, dataPath)
+      ? timeColumnIssues(
+          timeField,
+          timeColumn.format,
+          { scanned, fullTime, first },
+          at,
+          base,
+          dataPath,
+        )
       : [];
   return withoutRestatedTypeIssues([
     ...footer,
@@ -290,16 +303,40 @@ function nameColumnIssues(name: ParquetFieldProfile, ptr: string, dataPath: stri
   ];
 }
 
-/** The time column's format and unit; with the full read, its values and range too. */
+/**
+ * The values of the first page of a text time column read in a text format (as infer reads
+ * them, column-head.ts): a sampled check judges them as the full read would. Undefined for
+ * other columns and formats, or a page that could not be read.
+ */
+async function firstTextTimes(
+  source: ByteSource,
+  footer: ParquetFooter,
+  field: ParquetFieldProfile,
+  format: TimeFormat,
+): Promise<string[] | undefined> {
+  if (field.nested || !readsText(format)) return undefined;
+  if (parquetChannelTypeOf(field).dataType !== 'CHANNEL_DATA_TYPE_STRING') return undefined;
+  const head = await readColumnHead(source, footer, field.name);
+  return 'values' in head ? head.values : undefined;
+}
+
+/**
+ * The time column's format and unit; with the full read, its values and range too; with a
+ * sampled one, the values of its first page (`first`, text times).
+ */
 function timeColumnIssues(
   timeField: ParquetFieldProfile,
   format: TimeFormat,
-  scanned: ValueTallies | undefined,
-  fullTime: ParquetFieldProfile | undefined,
+  read: {
+    scanned: ValueTallies | undefined;
+    fullTime: ParquetFieldProfile | undefined;
+    first: string[] | undefined;
+  },
   at: At,
   base: string,
   dataPath: string,
 ): Issue[] {
+  const { scanned, fullTime, first } = read;
   const found: Issue[] = [];
   let field = timeField;
   let range: { min: number; max: number } | undefined;
@@ -325,7 +362,7 @@ function timeColumnIssues(
   }
   pushAll(
     found,
-    parquetTimeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath, range),
+    parquetTimeIssues(field, format, at(base, 'timeColumn', 'format'), dataPath, range, first),
   );
   return found;
 }

@@ -23,6 +23,8 @@ export interface TimeChoice {
   reason: string;
   confidence: Confidence;
   alternatives: string[];
+  /** A text column's first values (its first page), when read: check reads the same. */
+  first?: string[];
 }
 
 export function statValues(f: ParquetFieldProfile): Array<string | number> | undefined {
@@ -127,21 +129,25 @@ async function textTime(
         reason: `its first values ${fmt.reason}`,
         confidence: 'high',
         alternatives: [],
+        first: head.values,
       };
     }
   }
-  issue(
-    'parquet_time_unit_guessed',
-    P,
-    `${f.name}: its first values ${'values' in head ? 'are not RFC 3339 date-times' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
-    'Give the format with the `timeFormat` option.',
-  );
+  // First values that are no time: judged as check judges them (time-issues.ts), with them.
+  if (!('values' in head) || head.values.every((v) => v.trim() === ''))
+    issue(
+      'parquet_time_unit_guessed',
+      P,
+      `${f.name}: its first values ${'values' in head ? 'are empty' : `could not be read (${head.reason})`}; RFC 3339 is a guess`,
+      'Give the format with the `timeFormat` option.',
+    );
   return {
     field: f,
     format: 'TIME_FORMAT_ABSOLUTE_RFC3339',
     reason: 'text column, format guessed',
     confidence: 'low',
     alternatives: [],
+    ...('values' in head ? { first: head.values } : {}),
   };
 }
 

@@ -173,6 +173,7 @@ async function pickTimeByType(
           reason: `${text.name} is named like time and its first values ${fmt.reason}`,
           confidence: 'high',
           alternatives: others(text),
+          first: head.values,
         };
       }
     } else {

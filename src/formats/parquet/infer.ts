@@ -101,7 +101,11 @@ export async function draftFromProfile(
   if (time && timeColumn?.format && (options.timeFormat || options.timeColumn !== undefined)) {
     const ptr = `${layoutPath}/timeColumn/format`;
     const file = profile.file.path;
-    pushAll(out.issues, parquetTimeIssues(time.field, timeColumn.format, ptr, file));
+    const { first } = time;
+    pushAll(
+      out.issues,
+      parquetTimeIssues(time.field, timeColumn.format, ptr, file, undefined, first),
+    );
   }
   return {
     document: { parquetConfig: config },

@@ -5,11 +5,13 @@
  * to a config, and `infer` to a draft whose time column or format was given as an option.
  */
 import type { TimeFormat } from '../../model/index.js';
-import { type Issue, isUnixFormat } from '../../model/plain.js';
+import { type Issue, issue, isUnixFormat } from '../../model/plain.js';
 import {
   absoluteRangeIssue,
   readsText,
+  shortName,
   storedUnitIssue,
+  textTimeMs,
   textTimeRangeIssue,
   timeKindIssue,
   unixUnitIssue,
@@ -27,7 +29,9 @@ const UNIX_OF_UNIT: Record<string, TimeFormat> = {
  * The time column's format against what it stores: a timestamp's unit, text or numbers,
  * and the unix unit against the statistics' range, or text times against the window of
  * plausible dates (the shared rules of values/time.ts): from the statistics, or from
- * `range`, the earliest and latest of every text time read (ms since 1970).
+ * `range`, the earliest and latest of every text time read (ms since 1970). Without
+ * `range`, text times are also judged by `first`, the values of the column's first page
+ * (when read): one that is no time in the format is what a full read refuses.
  */
 export function parquetTimeIssues(
   f: ParquetFieldProfile,
@@ -35,6 +39,7 @@ export function parquetTimeIssues(
   ptr: string,
   file: string,
   range?: { min: number; max: number },
+  first?: readonly string[],
 ): Issue[] {
   const at = {
     subject: `the time column '${f.path}'`,
@@ -59,6 +64,16 @@ export function parquetTimeIssues(
   if (text && readsText(format)) {
     if (range)
       return listOf(absoluteRangeIssue(range.min, range.max, { ...at, read: 'every time' }));
+    const unread = first?.find((v) => v.trim() !== '' && Number.isNaN(textTimeMs(v, format)));
+    if (unread !== undefined)
+      return [
+        issue(
+          'time_not_parseable',
+          ptr,
+          `${at.subject} holds '${unread}' in its first values, which ${shortName(format)} does not read`,
+          { hint: 'Choose the time column and its format from what it holds.', source: at.source },
+        ),
+      ];
     if (min === undefined || max === undefined) return [];
     const read = { ...at, read: `statistics ${min} to ${max}` };
     return listOf(textTimeRangeIssue([min, max], format, read));
