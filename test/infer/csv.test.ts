@@ -149,6 +149,22 @@ describe('options override every choice', () => {
     }
   });
 
+  test('a text format given for times of the other text format (a zone, or none) gets the error check gives', async () => {
+    const at = (i: number) => `2024-03-01 12:00:0${i}`;
+    for (const [zone, given] of [
+      ['', 'ABSOLUTE_RFC3339'],
+      ['Z', 'ABSOLUTE_DATETIME'],
+    ] as const) {
+      const rows = Array.from({ length: 6 }, (_, i) => `${at(i)}${zone},${i}`);
+      const path = await write(`other-text${zone}.csv`, `time,v\n${rows.join('\n')}\n`);
+      const draft = await inferCsv(path, { timeFormat: given });
+      const found = draft.issues.filter((i) => i.severity === 'error').map((i) => i.code);
+      expect(found, given).toEqual(['time_not_parseable']);
+      const checked = await checkConfig(draft.document, path);
+      expect(checked.filter((i) => i.severity === 'error').map((i) => i.code)).toEqual(found);
+    }
+  });
+
   test('a unix unit that puts the values outside the plausible years is kept, with the error check gives', async () => {
     const rows = ['ts,v', ...Array.from({ length: 10 }, (_, i) => `${1_700_000_000_000 + i},${i}`)];
     const draft = await inferCsv(await write('unit.csv', rows.join('\n')), {

@@ -180,6 +180,15 @@ function asCheckJudges(
     const stores = numeric ? 'holds numbers' : 'holds date-time text';
     return timeKindIssue(format, numeric ? 'number' : 'text', { ...at, stores, hinted: true });
   }
+  // Times of the other text format: RFC 3339 needs a zone and a date-time has none, so
+  // check reads neither as the other.
+  if (readsText(format) && text && detected.format !== format)
+    return issue(
+      'time_not_parseable',
+      ptr,
+      `${at.subject} holds ${detected.format === 'TIME_FORMAT_ABSOLUTE_RFC3339' ? 'times with a zone' : 'date-times without a zone'} (e.g. '${f.samples[0] ?? ''}'), which ${shortName(format)} does not read`,
+      { hint: `Use format: ${detected.format}.`, source: at.source },
+    );
   // Text that is no time in any format (nor a number): no format reads it, and check says so
   // of each value.
   if (!numeric && detected === undefined && f.valueCount > 0)
