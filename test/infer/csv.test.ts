@@ -165,6 +165,18 @@ describe('options override every choice', () => {
     }
   });
 
+  test('a text format given for dates written day-first gets the error check gives', async () => {
+    const rows = Array.from({ length: 6 }, (_, i) => `30.03.2024 12:00:0${i},${i}`);
+    const path = await write('day-first.csv', `time,v\n${rows.join('\n')}\n`);
+    for (const given of ['ABSOLUTE_DATETIME', 'ABSOLUTE_RFC3339']) {
+      const draft = await inferCsv(path, { timeFormat: given });
+      const found = draft.issues.filter((i) => i.severity === 'error').map((i) => i.code);
+      expect(found, given).toEqual(['time_not_parseable']);
+      const checked = await checkConfig(draft.document, path);
+      expect(checked.filter((i) => i.severity === 'error').map((i) => i.code)).toEqual(found);
+    }
+  });
+
   test('a unix unit that puts the values outside the plausible years is kept, with the error check gives', async () => {
     const rows = ['ts,v', ...Array.from({ length: 10 }, (_, i) => `${1_700_000_000_000 + i},${i}`)];
     const draft = await inferCsv(await write('unit.csv', rows.join('\n')), {

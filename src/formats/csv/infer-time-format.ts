@@ -158,7 +158,8 @@ function detectedFormatIssues(f: CsvFieldProfile, detected: TimeGuess, file: str
 /**
  * What check says of a given format on the values read (csv/check-time.ts, by the shared
  * rules of values/time.ts): text a unit format cannot read, numbers a text format cannot,
- * or a unix unit that puts the least and greatest value outside the plausible years.
+ * text no format reads (textNotRead), or a unix unit that puts the least and greatest
+ * value outside the plausible years.
  */
 function asCheckJudges(
   f: CsvFieldProfile,
@@ -180,30 +181,55 @@ function asCheckJudges(
     const stores = numeric ? 'holds numbers' : 'holds date-time text';
     return timeKindIssue(format, numeric ? 'number' : 'text', { ...at, stores, hinted: true });
   }
-  // Times of the other text format: RFC 3339 needs a zone and a date-time has none, so
-  // check reads neither as the other.
-  if (readsText(format) && text && detected.format !== format)
+  const unread = textNotRead(f, format, detected, numeric);
+  if (unread)
     return issue(
       'time_not_parseable',
       ptr,
-      `${at.subject} holds ${detected.format === 'TIME_FORMAT_ABSOLUTE_RFC3339' ? 'times with a zone' : 'date-times without a zone'} (e.g. '${f.samples[0] ?? ''}'), which ${shortName(format)} does not read`,
-      { hint: `Use format: ${detected.format}.`, source: at.source },
-    );
-  // Text that is no time in any format (nor a number): no format reads it, and check says so
-  // of each value.
-  if (!numeric && detected === undefined && f.valueCount > 0)
-    return issue(
-      'time_not_parseable',
-      ptr,
-      `${at.subject} holds text that is no time (e.g. '${f.samples[0] ?? ''}'), which ${shortName(format)} does not read`,
-      {
-        hint: 'Choose the time column with the `timeColumn` option, and check the `delimiter`.',
-        source: at.source,
-      },
+      `${at.subject} holds ${unread.what} (e.g. '${f.samples[0] ?? ''}'), which ${shortName(format)} does not read`,
+      { hint: unread.hint, source: at.source },
     );
   const { min, max } = f.stats ?? {};
   if (!numeric || min === undefined || max === undefined) return undefined;
   return timeScaleIssue([String(min), String(max)], format, { ...at, read: `${min} to ${max}` });
+}
+
+/**
+ * Text in the time column that check reads in none of its values under `format`: what it
+ * is and what to do; undefined when check reads it, or it is not such text.
+ */
+function textNotRead(
+  f: CsvFieldProfile,
+  format: TimeFormat,
+  detected: TimeGuess | undefined,
+  numeric: boolean,
+): { what: string; hint: string } | undefined {
+  const order = f.logicalType;
+  // The text formats read year-first dates only.
+  if (
+    readsText(format) &&
+    (order === 'date_dmy' || order === 'date_mdy' || order === 'date_ambiguous')
+  )
+    return {
+      what: 'dates that are not year-first',
+      hint: 'Convert the column to ISO 8601 (`importkit normalize` rewrites it), then infer again.',
+    };
+  // RFC 3339 needs a zone and a date-time has none: check reads neither as the other.
+  if (readsText(format) && detected && readsText(detected.format) && detected.format !== format)
+    return {
+      what:
+        detected.format === 'TIME_FORMAT_ABSOLUTE_RFC3339'
+          ? 'times with a zone'
+          : 'date-times without a zone',
+      hint: `Use format: ${detected.format}.`,
+    };
+  // Neither a number nor a time in any format: no format reads it.
+  if (!numeric && detected === undefined && f.valueCount > 0)
+    return {
+      what: 'text that is no time',
+      hint: 'Choose the time column with the `timeColumn` option, and check the `delimiter`.',
+    };
+  return undefined;
 }
 
 /** True when a given format and a detected one differ only in a way the values cannot tell. */
