@@ -23,6 +23,7 @@ import { availableParallelism } from 'node:os';
 import { runOrdered, startWorkers } from '../../values/index.js';
 import type { NormalizeCounts, NormalizePlan } from './normalize-plan.js';
 import {
+  forgetRangeWriter,
   Output,
   type RangeInput,
   type RangeRewritten,
@@ -92,23 +93,27 @@ export async function rewriteRecordsShared(
   const join = new Join(fd, r, read.rows, read.endOffset);
   const buffers: ScanBuffers = {};
   const here = (range: RowRange) => rewriteRange(range, rangeInput, { buffers });
-  await runOrdered<RowRange, RangeRewritten>({
-    pool: startWorkers(new URL('./normalize-worker.js', import.meta.url), r.jobs - 1),
-    input: rangeInput,
-    parts: rangesOf(read.endOffset, size, r.rangeBytes ?? RANGE_BYTES, join.spare),
-    transfer: (range) => (range.buffer ? [range.buffer] : []),
-    here,
-    async onResult(result, range) {
-      const sure = await join.checked(result, (lasts) =>
-        rewriteRange({ ...range, start: join.expected, exact: true }, rangeInput, {
-          lasts,
-          buffers,
-        }),
-      );
-      join.write(sure);
-      r.onProgress?.(Math.min(size, sure.endOffset), size);
-    },
-  });
+  try {
+    await runOrdered<RowRange, RangeRewritten>({
+      pool: startWorkers(new URL('./normalize-worker.js', import.meta.url), r.jobs - 1),
+      input: rangeInput,
+      parts: rangesOf(read.endOffset, size, r.rangeBytes ?? RANGE_BYTES, join.spare),
+      transfer: (range) => (range.buffer ? [range.buffer] : []),
+      here,
+      async onResult(result, range) {
+        const sure = await join.checked(result, (lasts) =>
+          rewriteRange({ ...range, start: join.expected, exact: true }, rangeInput, {
+            lasts,
+            buffers,
+          }),
+        );
+        join.write(sure);
+        r.onProgress?.(Math.min(size, sure.endOffset), size);
+      },
+    });
+  } finally {
+    forgetRangeWriter();
+  }
   return head.written + join.written;
 }
 

@@ -354,6 +354,12 @@ class RangeWriter {
  * writer of its own for a range read while that one is busy.
  */
 let rangeWriter: RangeWriter | undefined;
+
+/** The range writer of this thread let go (its read is over: a process may live on). */
+export function forgetRangeWriter(): void {
+  rangeWriter = undefined;
+}
+
 function rangeWriterFor(input: RangeInput): RangeWriter {
   if (rangeWriter?.busy) return new RangeWriter(input);
   if (rangeWriter?.input !== input) rangeWriter = new RangeWriter(input);
