@@ -118,6 +118,27 @@ describe('one verdict on structure', () => {
     expect(await checkConfig(document, path, { full: true })).toEqual([pastEnd]);
   });
 
+  test("a cut last row alone does not set the width: its columns are still the header's", async () => {
+    const path = join(dir, 'cut-only.csv');
+    await writeFile(path, 'elapsed (min),volts_1\n0.0');
+    const draft = await inferCsv(path, { relativeStartTime: '2024-03-01T12:00:00Z' });
+    expect(Object.keys(draft.document.csvConfig?.dataColumns ?? {})).toEqual(['2']);
+    const errors = async (full: boolean) =>
+      (await checkConfig(draft.document, path, { full }))
+        .filter((i) => i.severity === 'error')
+        .map((i) => i.code);
+    expect(await errors(false)).toEqual([]);
+    expect(await errors(true)).toEqual([]);
+    // Whole rows of one field still make a file of one column.
+    const whole = join(dir, 'one-field.csv');
+    await writeFile(whole, 'elapsed (min),volts_1\n0.0\n0.5\n1.0');
+    expect(
+      (await checkConfig(draft.document, whole))
+        .filter((i) => i.severity === 'error')
+        .map((i) => i.code),
+    ).toEqual(['column_not_in_file']);
+  });
+
   test('a file still being written (last row short, no line end): a warning everywhere', async () => {
     const path = join(dir, 'cut.csv');
     const rows = times(3000).map((t, i) => `${t},${i},${i},${i},${i}`);

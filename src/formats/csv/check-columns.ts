@@ -67,13 +67,21 @@ export function tallySpecOf(
   };
 }
 
-/** The file's width: the most common field count of the data rows (else the header's). */
-export function fileWidth(fieldCounts: Tally['fieldCounts'], header: string[]): number {
+/**
+ * The file's width: the most common field count of the data rows (else the header's). A
+ * last row cut short (`cutFields`, its fields: the file is still being written, or was cut)
+ * does not count: alone, it made a file of a 2-column header and one cut row "1 column".
+ */
+export function fileWidth(
+  fieldCounts: Tally['fieldCounts'],
+  header: string[],
+  cutFields?: number,
+): number {
   let width = 0;
   let best = -1;
   for (let n = 1; n < fieldCounts.length; n++) {
-    const c = fieldCounts[n] as number;
-    if (c === 0) continue;
+    const c = (fieldCounts[n] as number) - (n === cutFields ? 1 : 0);
+    if (c <= 0) continue;
     if (c > best || (c === best && n > width)) {
       width = n;
       best = c;

@@ -82,7 +82,7 @@ export async function checkCsv(
   const read = await readThrough(source, config, options);
   const { profile, structureIssues, columns, timeCol, timeSpec, useEmbedded } = read;
   const { rows, tally, totalRows } = read;
-  const width = fileWidth(tally.fieldCounts, rows.header);
+  const width = fileWidth(tally.fieldCounts, rows.header, profile.sampling.lastRowFields);
   const names = rows.header.map((h) => h.trim());
 
   const issues: Issue[] = [...structureIssues];

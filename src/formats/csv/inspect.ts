@@ -59,7 +59,15 @@ export async function inspectCsvSource(
     );
   const scan = scanHeadRows(table, layout, dialect, headRows);
   const later = await readLaterParts(source, head, table, scan, dialect, options, issues);
-  await fileIssues(source, later.tail, head.gzip, dialect, scan, file, issues);
+  const lastRowFields = await fileIssues(
+    source,
+    later.tail,
+    head.gzip,
+    dialect,
+    scan,
+    file,
+    issues,
+  );
   const fields = fieldsOf(table.rows, layout, scan, later, file, issues);
   const { dataRows } = scan;
   if (later.rowCount === 0 || (dataRows === 0 && later.mode !== 'full'))
@@ -92,6 +100,7 @@ export async function inspectCsvSource(
       headBytes: table.cut,
       slices: later.slices,
       raggedRows: scan.ragged,
+      ...(lastRowFields !== undefined ? { lastRowFields } : {}),
     },
   };
   if (later.rowCount !== undefined) profile.rowCount = later.rowCount;
@@ -100,7 +109,7 @@ export async function inspectCsvSource(
   return profile;
 }
 
-/** Repeated header lines, a last row cut short, ragged rows. */
+/** Repeated header lines, a last row cut short, ragged rows; the cut row's fields, if any. */
 async function fileIssues(
   source: ByteSource,
   tail: Uint8Array | undefined,
@@ -127,6 +136,7 @@ async function fileIssues(
         },
       ),
     );
+  return cutShort?.fields;
 }
 
 function repeatedHeaderIssue(file: string, repeated: RepeatedHeader): Issue {

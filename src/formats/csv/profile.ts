@@ -112,6 +112,8 @@ export interface CsvProfile extends BaseProfile {
     slices: CsvSlice[];
     /** Rows that did not have the table's number of fields. */
     raggedRows: number;
+    /** The fields of a last row cut short (no line end, fewer fields than the table). */
+    lastRowFields?: number;
   };
   /** Data rows (known when the whole file was read). */
   rowCount?: number;
