@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { inspectCsv } from '../../src/formats/csv/inspect.js';
 import { planNormalize } from '../../src/formats/csv/normalize-plan.js';
-import { rewriteRecords } from '../../src/formats/csv/normalize-records.js';
+import { noCounts, rewriteRecords } from '../../src/formats/csv/normalize-records.js';
 import { TimeWriter } from '../../src/formats/csv/normalize-times.js';
 import { normalizeCsv } from '../../src/normalize/index.js';
 import { csvArb, optionsArb } from '../helpers/messy-csv.js';
@@ -38,14 +38,7 @@ async function both(text: string, options: Parameters<typeof normalizeCsv>[2]) {
 
 describe('normalize streams cells: the output of the record-by-record path, byte for byte', () => {
   test('decimal commas, day-first dates, zone names, quoted fields, empty cells', async () => {
-    const seen = {
-      decimalCommas: 0,
-      thousandsSeparators: 0,
-      timesJoined: 0,
-      timesRewritten: 0,
-      repeatedHeaders: 0,
-      cellsKept: 0,
-    };
+    const seen = noCounts();
     await fc.assert(
       fc.asyncProperty(csvArb, optionsArb, async (text, options) => {
         const { now, was } = await both(text, options);
@@ -127,11 +120,4 @@ describe('normalize streams cells: the output of the record-by-record path, byte
   });
 });
 
-const ZERO = {
-  decimalCommas: 0,
-  thousandsSeparators: 0,
-  timesJoined: 0,
-  timesRewritten: 0,
-  repeatedHeaders: 0,
-  cellsKept: 0,
-};
+const ZERO = noCounts();
