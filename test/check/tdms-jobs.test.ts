@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
@@ -16,6 +15,7 @@ import type { TdmsConfig } from '../../src/model/index.js';
 import { blockingFileSource, readThroughTurns } from '../../src/values/ordered-pool.js';
 import { ensureBuilt } from '../helpers/built.js';
 import { repoRoot } from '../helpers/paths.js';
+import { partInWorker } from '../helpers/threads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-tdms-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -107,25 +107,6 @@ test('check --full finds the same, first places and all, with 1, 2, 3 or 4 jobs 
   );
 });
 
-/** Starts a worker on `input`, sends it `part` once it has loaded and answers its result. */
-async function inWorker(url: URL, input: unknown, part: unknown): Promise<unknown> {
-  const worker = new Worker(url);
-  try {
-    return await new Promise((resolve, reject) => {
-      worker.on('message', (m: { ready?: true; k?: number; result?: unknown; error?: string }) => {
-        // As the pool does: the input once, before the parts.
-        if (m.ready) {
-          worker.postMessage({ input });
-          worker.postMessage({ k: 7, part });
-        } else if (m.k === 7) m.error ? reject(new Error(m.error)) : resolve(m.result);
-      });
-      worker.on('error', reject);
-    });
-  } finally {
-    await worker.terminate();
-  }
-}
-
 test('a worker reads a range of segments as this thread does', async () => {
   const t = (s: number) => ({ time: s, speed: Number.NaN, count: 2n ** 40n, level: 0.5 });
   const path = fileOf({
@@ -144,7 +125,7 @@ test('a worker reads a range of segments as this thread does', async () => {
       [2, 5],
     ]);
     const url = new URL('../../src/formats/tdms/worker.js', import.meta.url);
-    expect(await inWorker(url, input, [2, 4])).toEqual(here);
+    expect(await partInWorker(url, input, [2, 4])).toEqual(here);
   } finally {
     await source.close();
   }

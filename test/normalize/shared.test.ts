@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { inspectCsv } from '../../src/formats/csv/inspect.js';
@@ -14,7 +13,9 @@ import {
 } from '../../src/formats/csv/normalize-records.js';
 import type { NormalizeOptions } from '../../src/normalize/index.js';
 import { csvArb, optionsArb } from '../helpers/messy-csv.js';
-import { settle, threads } from '../helpers/threads.js';
+import { partInWorker, settle, threads } from '../helpers/threads.js';
+
+const WORKER = new URL('../../src/formats/csv/normalize-worker.js', import.meta.url);
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-normalize-shared-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -148,7 +149,7 @@ describe('normalize on several threads writes what one thread writes', () => {
         { start: 30_000, exact: false, stopAt: 200_000, buffer: new ArrayBuffer(100) },
       ]) {
         const here = await rewriteRange(range, ranges);
-        const there = (await inWorker(ranges, { ...range })) as RangeRewritten;
+        const there = (await partInWorker(WORKER, ranges, { ...range })) as RangeRewritten;
         expect(Buffer.from(there.output).toString()).toBe(Buffer.from(here.output).toString());
         expect({ ...there, output: 0 }).toEqual({ ...here, output: 0 });
         expect(here.start).toBeGreaterThan(range.start);
@@ -181,22 +182,4 @@ function zonedRows(count: number): string {
     rows.push(`30.03.2024 12:${m}:${s};2024-03-30 12:00:${s} ${zone};${i},5`);
   }
   return `${rows.join('\n')}\n`;
-}
-
-/** Starts the normalize worker, gives it `input` and one range, as the pool does, and answers its result. */
-async function inWorker(input: RangeInput, part: unknown): Promise<unknown> {
-  const worker = new Worker(new URL('../../src/formats/csv/normalize-worker.js', import.meta.url));
-  try {
-    return await new Promise((resolve, reject) => {
-      worker.on('message', (m: { ready?: true; k?: number; result?: unknown; error?: string }) => {
-        if (m.ready) {
-          worker.postMessage({ input });
-          worker.postMessage({ k: 3, part });
-        } else if (m.k === 3) m.error ? reject(new Error(m.error)) : resolve(m.result);
-      });
-      worker.on('error', reject);
-    });
-  } finally {
-    await worker.terminate();
-  }
 }
