@@ -102,8 +102,8 @@ export async function scanFull(
   return { tally, rows: head.rows + rows, rescanned };
 }
 
-/** Threads of a scan: the cores unless `jobs` asks for fewer, at least one. */
-function threadsOf(jobs: number | undefined): number {
+/** Threads of a scan (a check's, a normalize's): the cores unless `jobs` asks for fewer, at least one. */
+export function threadsOf(jobs: number | undefined): number {
   // More threads than cores would only share them, and each costs its memory (~10 MB).
   const cores = availableParallelism();
   return Math.max(1, Math.min(cores, Math.floor(jobs ?? cores)));

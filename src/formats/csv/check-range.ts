@@ -16,24 +16,63 @@ import { open } from 'node:fs/promises';
 import { type RecordTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
 import { lineStartAfter } from './line-start.js';
 import { guessRecordStart } from './record-start.js';
-import { type ScanBuffers, scanCsvFile } from './scan.js';
+import { type ScanBuffers, type ScanOptions, type ScanResult, scanCsvFile } from './scan.js';
 
 /** How far past its span a guessed range reads to finish its last record before giving up. */
 export const OVERRUN_BYTES = 8 * 1024 * 1024;
 
-export interface RangeJob {
+/** A byte span of a CSV file scanned apart (a range of a parallel check or normalize). */
+export interface ScanSpan {
   path: string;
   delimiter: string;
-  spec: TallySpec;
   /** A record start (`exact`), or a split point to resolve to the next line start. */
   start: number;
   exact: boolean;
   /** Records that start at or after this offset belong to the next range. */
   stopAt: number;
   /** Read size (default 1 MiB). */
-  chunkSize?: number;
+  chunkSize?: number | undefined;
   /** Blocking reads (in a worker thread). */
-  syncReads?: boolean;
+  syncReads?: boolean | undefined;
+}
+
+export interface RangeJob extends ScanSpan {
+  spec: TallySpec;
+}
+
+/** Where a span's first record starts: its start when exact, else the guess of one. */
+export async function spanStart(span: ScanSpan): Promise<number> {
+  if (span.exact) return span.start;
+  return (
+    (await guessRecordStart(span.path, span.start, span.delimiter)) ??
+    (await nextLineStart(span.path, span.start))
+  );
+}
+
+/**
+ * Scans a span's records from `start` (spanStart), rows and lines counted from there; a
+ * guessed span is read at most OVERRUN_BYTES past its end. `finished`: false when a guessed
+ * span could not finish its last record so.
+ */
+export async function scanSpan(
+  span: ScanSpan,
+  start: number,
+  onRecord: Parameters<typeof scanCsvFile>[1],
+  o: Pick<ScanOptions, 'onProgress' | 'buffers'> = {},
+): Promise<{ read: ScanResult; finished: boolean }> {
+  const read = await scanCsvFile(span.path, onRecord, {
+    delimiter: span.delimiter,
+    start,
+    stopAt: span.stopAt,
+    firstRow: 1,
+    firstLine: 1,
+    ...(span.exact ? {} : { end: span.stopAt + OVERRUN_BYTES }),
+    ...(span.chunkSize ? { chunkSize: span.chunkSize } : {}),
+    ...(span.syncReads ? { syncReads: true } : {}),
+    ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+    ...(o.buffers ? { buffers: o.buffers } : {}),
+  });
+  return { read, finished: span.exact || read.endOffset >= span.stopAt || read.atEnd };
 }
 
 export interface RangeResult {
@@ -56,30 +95,19 @@ export async function scanRange(
   onProgress?: (done: number) => void,
   lent?: Lent,
 ): Promise<RangeResult> {
-  const start = job.exact
-    ? job.start
-    : ((await guessRecordStart(job.path, job.start, job.delimiter)) ??
-      (await nextLineStart(job.path, job.start)));
+  const start = await spanStart(job);
   const { tally, onRecord } = tallierOf(job.spec, lent);
   const buffers = lent?.buffers;
-  const result = await scanCsvFile(job.path, onRecord, {
-    delimiter: job.delimiter,
-    start,
-    stopAt: job.stopAt,
-    firstRow: 1,
-    firstLine: 1,
-    ...(job.exact ? {} : { end: job.stopAt + OVERRUN_BYTES }),
-    ...(job.chunkSize ? { chunkSize: job.chunkSize } : {}),
-    ...(job.syncReads ? { syncReads: true } : {}),
+  const { read, finished } = await scanSpan(job, start, onRecord, {
     ...(onProgress ? { onProgress } : {}),
     ...(buffers ? { buffers } : {}),
   });
   return {
     start,
-    endOffset: result.endOffset,
-    rows: result.rows,
-    lines: result.lines - 1,
-    finished: job.exact || result.endOffset >= job.stopAt || result.atEnd,
+    endOffset: read.endOffset,
+    rows: read.rows,
+    lines: read.lines - 1,
+    finished,
     tally,
   };
 }

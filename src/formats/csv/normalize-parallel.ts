@@ -17,10 +17,9 @@
  * order: summer time until the clock goes back, `TimeWriter`), read again knowing the
  * last instant of the rows before it.
  */
-import { writeSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { runOrdered, startWorkers } from '../../values/index.js';
+import { threadsOf } from './check-parallel.js';
 import type { NormalizeCounts, NormalizePlan } from './normalize-plan.js';
 import {
   forgetRangeWriter,
@@ -31,6 +30,7 @@ import {
   type RowRange,
   rewriteHead,
   rewriteRange,
+  writeAll,
 } from './normalize-records.js';
 import type { TimeWriter } from './normalize-times.js';
 import type { ScanBuffers } from './scan.js';
@@ -56,9 +56,7 @@ const SHARED_FROM_BYTES = 32 * MiB;
  * for a small file, unless it is to be `shared` whatever its size (tests).
  */
 export function normalizeThreads(size: number, jobs: number | undefined, shared = false): number {
-  if (size < SHARED_FROM_BYTES && !shared) return 1;
-  const cores = availableParallelism();
-  return Math.max(1, Math.min(cores, Math.floor(jobs ?? cores)));
+  return size < SHARED_FROM_BYTES && !shared ? 1 : threadsOf(jobs);
 }
 
 /** Options of a shared rewrite: the threads, and (tests) the bytes of a range and of a read. */
@@ -177,8 +175,7 @@ class Join {
   /** Writes a range that follows the rows written, and notes what it counted. */
   write(part: RangeRewritten): void {
     const out = part.output;
-    for (let at = 0; at < out.byteLength; ) at += writeSync(this.fd, out, at, out.byteLength - at);
-    this.written += out.byteLength;
+    this.written += writeAll(this.fd, out, 0, out.byteLength);
     const buffer = out.buffer;
     if (buffer instanceof ArrayBuffer && this.spare.length < SPARE_BUFFERS) this.spare.push(buffer);
     addCounts(this.r.counts, part.counts);

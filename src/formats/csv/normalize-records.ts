@@ -8,7 +8,7 @@
  */
 import { writeSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { nextLineStart, OVERRUN_BYTES } from './check-range.js';
+import { scanSpan, spanStart } from './check-range.js';
 import {
   type NormalizeCounts,
   type NormalizePlan,
@@ -18,7 +18,6 @@ import {
 import { DECLINED, KEPT, rewriteTimeBytes, WRITTEN } from './normalize-time-bytes.js';
 import { TimeShapes } from './normalize-time-shapes.js';
 import { type TimeReading, TimeWriter } from './normalize-times.js';
-import { guessRecordStart } from './record-start.js';
 import { type CsvRecord, fieldText, type ScanBuffers, scanCsvFile } from './scan.js';
 
 /** What the record path changes as it goes: counts, and the time columns' writers. */
@@ -93,9 +92,7 @@ export class Output {
 
   flush(): void {
     if (this.fd === undefined) return;
-    let at = 0;
-    while (at < this.pos) at += writeSync(this.fd, this.buf, at, this.pos - at);
-    this.written += this.pos;
+    this.written += writeAll(this.fd, this.buf, 0, this.pos);
     this.pos = 0;
   }
 
@@ -121,6 +118,12 @@ export class Output {
     this.buf = bigger;
     this.cap = bigger.byteLength;
   }
+}
+
+/** Writes bytes `from .. to` of `bytes` to `fd`, whatever each write takes; their count. */
+export function writeAll(fd: number, bytes: Uint8Array, from: number, to: number): number {
+  for (let at = from; at < to; ) at += writeSync(fd, bytes, at, to - at);
+  return to - from;
 }
 
 /** Decodes a field as a line's cells were: a line without quotes in one piece (a BOM kept past its start). */
@@ -261,32 +264,20 @@ export async function rewriteRange(
   input: RangeInput,
   o: { lasts?: number[] | undefined; buffers?: ScanBuffers; syncReads?: boolean } = {},
 ): Promise<RangeRewritten> {
-  const { path, plan } = input;
-  const start = range.exact
-    ? range.start
-    : ((await guessRecordStart(path, range.start, plan.delimiter)) ??
-      (await nextLineStart(path, range.start)));
+  const span = {
+    ...range,
+    path: input.path,
+    delimiter: input.plan.delimiter,
+    chunkSize: input.chunkSize,
+    syncReads: o.syncReads,
+  };
+  const start = await spanStart(span);
   const w = rangeWriterFor(input);
   w.begin(o.lasts, Math.ceil(Math.max(0, range.stopAt - start) * 1.125) + 65_536, range.buffer);
   try {
-    const read = await scanCsvFile(path, w.onRecord, {
-      delimiter: plan.delimiter,
-      start,
-      stopAt: range.stopAt,
-      firstRow: 1,
-      firstLine: 1,
-      ...(range.exact ? {} : { end: range.stopAt + OVERRUN_BYTES }),
-      ...(input.chunkSize ? { chunkSize: input.chunkSize } : {}),
-      ...(o.buffers ? { buffers: o.buffers } : {}),
-      ...(o.syncReads ? { syncReads: true } : {}),
-    });
-    return {
-      start,
-      endOffset: read.endOffset,
-      rows: read.rows,
-      finished: range.exact || read.endOffset >= range.stopAt || read.atEnd,
-      ...w.end(),
-    };
+    const buffers = o.buffers;
+    const { read, finished } = await scanSpan(span, start, w.onRecord, buffers ? { buffers } : {});
+    return { start, endOffset: read.endOffset, rows: read.rows, finished, ...w.end() };
   } finally {
     w.busy = false;
   }

@@ -7,7 +7,6 @@
  * inside the data are removed. Streams with bounded memory: when no cell needs rewriting
  * the bytes are copied (repeated header lines left out); otherwise record by record.
  */
-import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { openPendingFile } from '../../files/index.js';
 import { type Issue, issue, listSome } from '../../model/plain.js';
@@ -20,7 +19,7 @@ import {
   type OutColumn,
   planNormalize,
 } from './normalize-plan.js';
-import { noCounts, rewriteRecords } from './normalize-records.js';
+import { noCounts, rewriteRecords, writeAll } from './normalize-records.js';
 import { type DateOrder, dateOrderOf, TimeWriter } from './normalize-times.js';
 import { type CsvRecord, fieldText, scanCsvFile } from './scan.js';
 
@@ -330,7 +329,7 @@ async function copyBytes(
       carry = filled - upto;
       onProgress?.(pos, size);
     }
-    if (carry > 0) written += writeSync(fd, buf, 0, carry);
+    if (carry > 0) written += writeAll(fd, buf, 0, carry);
     return written;
   } finally {
     await h.close();
@@ -363,7 +362,7 @@ function writeWithout(
     if (!header || fileOffset + lineStart < keepBefore) return false;
     const end = lineEndAfter(buf, lineStart + header.byteLength, upto, atEnd);
     if (end < 0) return false;
-    if (lineStart > from) written += writeSync(fd, buf, from, lineStart - from);
+    if (lineStart > from) written += writeAll(fd, buf, from, lineStart);
     from = end;
     counts.repeatedHeaders += 1;
     return true;
@@ -377,7 +376,7 @@ function writeWithout(
       at = buf.indexOf(needle, Math.max(at + 1, from - 1));
     }
   }
-  if (upto > from) written += writeSync(fd, buf, from, upto - from);
+  if (upto > from) written += writeAll(fd, buf, from, upto);
   return written;
 }
 
