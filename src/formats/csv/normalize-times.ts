@@ -238,9 +238,9 @@ export class TimeWriter {
   readonly contradicted: { count: number; first?: { row: number; date: string } } = { count: 0 };
   /**
    * The last instant written (ms), which decides a repeated local time: none before the
-   * first, unless `last` is given (a range of rows read after the rows that end at it).
+   * first, unless a range of rows read apart was started after it (`restart`).
    */
-  last: number;
+  last = Number.NEGATIVE_INFINITY;
   /**
    * True when a local time the zone repeats came before any instant was known (`last`
    * none): its reading is summer time, and the rows before, when there are any (a range
@@ -248,12 +248,7 @@ export class TimeWriter {
    */
   unsure = false;
 
-  constructor(
-    private readonly reading: TimeReading,
-    last = Number.NEGATIVE_INFINITY,
-  ) {
-    this.last = last;
-  }
+  constructor(private readonly reading: TimeReading) {}
 
   /** Notes nothing, for a range of rows read after the rows that end at `last` (if given). */
   restart(last = Number.NEGATIVE_INFINITY): void {
