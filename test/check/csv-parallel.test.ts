@@ -189,6 +189,25 @@ describe('a range that starts inside a quoted field with line breaks', () => {
   });
 });
 
+describe('a split inside a line longer than the window a record start is guessed in', () => {
+  test('the range starts at the next line start, and is not scanned again', async () => {
+    // A cell of 600 KiB: no line ends in the 256 KiB after a split inside it, and the
+    // range looks further for its first line start (nextLineStart).
+    const long = 'x'.repeat(600 * 1024);
+    const rows = ['time,a,b,c'];
+    for (let i = 0; i < 40; i++) rows.push(`${i},${i % 9 === 4 ? long : `${i}.5`},${i},on`);
+    const { path, size } = fileOf(`${rows.join('\n')}\n`);
+    const options = { delimiter: ',', spec: SPEC, checkFrom: 2, jobs: 1 };
+    const one = await scanFull(path, size, options);
+    expect(one.rows).toBe(41);
+    const longAt = rows.slice(0, 5).join('\n').length + 4;
+    for (const split of [longAt + 10, longAt + 300 * 1024, longAt + long.length - 1]) {
+      const many = await scanFull(path, size, { ...options, splits: [split] });
+      expect(many).toEqual(one);
+    }
+  });
+});
+
 /** The ranges of a scan of `path` with the SPEC columns, from each start to the next. */
 function rangeJobs(path: string, size: number, starts: number[]): RangeJob[] {
   return starts.map((start, k) => ({

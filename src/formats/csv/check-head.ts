@@ -40,16 +40,17 @@ export async function readCsvHead(dataPath: string): Promise<CsvHead> {
 
 /**
  * The offset of the first line start after byte `from` (line-start.ts), in a file (a path)
- * or an open byte source (left open: the caller owns it).
+ * or an open byte source (left open: the caller owns it), whose first `size` bytes are
+ * read (default: all of it).
  */
 export async function nextLineStart(
   file: string | ByteSource,
   from: number,
-  size: number,
+  size?: number,
 ): Promise<number> {
   const source = typeof file === 'string' ? await openForInspection(file) : file;
   try {
-    return await lineStartAfter((at, n) => source.read(at, n), from, size);
+    return await lineStartAfter((at, n) => source.read(at, n), from, size ?? source.size);
   } finally {
     if (source !== file) await source.close();
   }

@@ -12,9 +12,8 @@
  * The threads of a scan share its ranges through `Lanes` (shared memory): each claims the
  * next range not yet taken (`runLane`), so none waits to be handed work.
  */
-import { open } from 'node:fs/promises';
+import { nextLineStart } from './check-head.js';
 import { type RecordTally, type Tally, type TallySpec, tallyRecords } from './check-tally.js';
-import { lineStartAfter } from './line-start.js';
 import { guessRecordStart } from './record-start.js';
 import { type ScanBuffers, type ScanOptions, type ScanResult, scanCsvFile } from './scan.js';
 
@@ -45,7 +44,8 @@ export async function spanStart(span: ScanSpan): Promise<number> {
   if (span.exact) return span.start;
   return (
     (await guessRecordStart(span.path, span.start, span.delimiter)) ??
-    (await nextLineStart(span.path, span.start))
+    // The first line start at or after the split point: after the byte before it.
+    (await nextLineStart(span.path, Math.max(0, span.start - 1)))
   );
 }
 
@@ -133,25 +133,6 @@ function tallierOf(
   }
   const { used } = lent.tallier;
   return { tally: used.restart(), onRecord: used.onRecord };
-}
-
-/**
- * The first line start at or after `from` (`from` itself when a line ends just before it);
- * the file's size when no line ends after it. LF, CRLF and CR end lines (line-start.ts).
- */
-export async function nextLineStart(path: string, from: number): Promise<number> {
-  const handle = await open(path, 'r');
-  try {
-    const size = (await handle.stat()).size;
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    const read = async (at: number, n: number) => {
-      const { bytesRead } = await handle.read(buf, 0, Math.min(n, buf.length), at);
-      return buf.subarray(0, bytesRead);
-    };
-    return await lineStartAfter(read, Math.max(0, from - 1), size);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
