@@ -5,7 +5,8 @@
  * pays. Runs alternate so that all see the same machine load; the best (least) of RUNS
  * each is the figure, the median beside it. Each command also runs once under a module
  * hook that writes down every module it loads: their number and bytes show what it loads
- * before doing work. Goals: lint ≤ 2 × node -e 0, infer ≤ 3 ×; check is reported.
+ * before doing work; and once more with a hook that prints its peak RSS as it exits. Goals:
+ * lint ≤ 2 × node -e 0, infer ≤ 3 ×; check is reported.
  *
  * Measured (best of 10, on a shared 2-core machine at load average 4 to 6, where the ratio
  * moves by ±0.5 from run to run): before, lint 2.06 ×, infer 5.02 ×, check 4.61 × (97, 239
@@ -27,7 +28,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { dataDir, table } from './_measure.js';
+import { dataDir, fmtBytes, table } from './_measure.js';
 import { reportSpeed, type SpeedKey } from './_speed.js';
 
 const RUNS = 10;
@@ -117,6 +118,21 @@ function modulesOf(args: string[], trace: string): { count: number; bytes: numbe
   return { count: files.size, bytes };
 }
 
+/**
+ * The peak RSS of one run of `args` (its maxRSS, printed on stderr as it exits by a hook
+ * given with --import: a run of its own, so that the timed runs load no hook).
+ */
+function peakOf(args: string[]): number {
+  const hook = `process.on('exit', () => process.stderr.write('\\nPEAK_RSS ' + process.resourceUsage().maxRSS * 1024 + '\\n'));`;
+  const r = spawnSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+  return Number(/PEAK_RSS (\d+)/.exec(r.stderr)?.[1] ?? 0);
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -144,6 +160,7 @@ for (let i = 0; i < RUNS; i++) {
   for (const [k, c] of commands.entries()) times[k]?.push(timed(c.args));
 }
 const base = Math.min(...(times[0] as number[]));
+const peaks = commands.map((c) => peakOf(c.args));
 const rows = commands.map((c, k) => {
   const ms = times[k] as number[];
   const loaded = c.args[0] === bin ? modulesOf(c.args, join(dir, 'load.trace')) : undefined;
@@ -155,6 +172,7 @@ const rows = commands.map((c, k) => {
     c.goal === undefined ? '' : `≤ ${c.goal.toFixed(2)}`,
     loaded ? String(loaded.count) : '',
     loaded ? `${(loaded.bytes / 1024).toFixed(0)} KiB` : '',
+    fmtBytes(peaks[k] as number),
   ];
 });
 rmSync(join(dir, 'load.trace'), { force: true });
@@ -164,7 +182,10 @@ console.log(
 console.log(
   'Modules: files loaded (ES and CommonJS; node: built-ins aside), from a trace of one run.\n',
 );
-table(['command', 'best ms', 'median ms', '× node -e 0', 'goal', 'modules', 'module bytes'], rows);
+table(
+  ['command', 'best ms', 'median ms', '× node -e 0', 'goal', 'modules', 'module bytes', 'peak RSS'],
+  rows,
+);
 for (const [k, c] of commands.entries()) {
   if (c.goal === undefined) continue;
   const ratio = Math.min(...(times[k] as number[])) / base;
@@ -174,6 +195,7 @@ for (const [k, c] of commands.entries()) {
       ours: `${Math.min(...(times[k] as number[])).toFixed(0)} ms`,
       baseline: `${base.toFixed(0)} ms`,
       ratio,
+      peakRss: peaks[k] as number,
     });
   console.log(
     `${c.name}: ${ratio.toFixed(2)} × node -e 0, goal ≤ ${c.goal.toFixed(2)}: ${ratio <= c.goal ? 'met' : 'NOT met'} in this run.`,
