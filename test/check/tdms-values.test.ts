@@ -121,4 +121,83 @@ describe('TDMS check: what the sampled check and --full read', () => {
     expect(progress.every(([, total]) => total === size)).toBe(true);
     expect(progress.at(-1)).toEqual([size, size]);
   });
+
+  /** A time channel of `stamps` (RFC 3339), in `segments` segments, beside a channel of doubles. */
+  async function stampedFile(name: string, stamps: string[], segments = 1): Promise<string> {
+    const per = Math.ceil(stamps.length / segments);
+    const specs: SegmentSpec[] = Array.from({ length: segments }, (_, k) => {
+      const part = stamps.slice(k * per, (k + 1) * per);
+      return {
+        ...(k === 0
+          ? {
+              objects: [
+                { path: ['W'] },
+                { path: ['W', 'Time'], data: { type: 'timestamp', count: part.length } },
+                { path: ['W', 'v'], data: { type: 'f64', count: part.length } },
+              ],
+            }
+          : { noMeta: true, objects: [] }),
+        values: { 'W/Time': part, 'W/v': part.map((_, i) => i) },
+      };
+    });
+    const path = join(dir, name);
+    await writeFile(path, tdmsBytes(specs).data);
+    return path;
+  }
+
+  test('timestamps outside the plausible dates: time_out_of_range, as a CSV check says, sampled or full', async () => {
+    // A time channel left at TDMS's epoch: every timestamp 0, that is 1904-01-01, then a
+    // second a row from there.
+    const epoch = Date.parse('1904-01-01T00:00:00Z');
+    const stamps = Array.from({ length: 30 }, (_, i) => new Date(epoch + i * 1000).toISOString());
+    const path = await stampedFile('epoch.tdms', stamps);
+    const ranged = (issues: Issue[]) => issues.filter((i) => i.code === 'time_out_of_range');
+    const full = ranged(await checkConfig(document, path, { full: true }));
+    expect(said(full)).toEqual([
+      [
+        'time_out_of_range',
+        "the times of 'W/Time' fall between 1904-01-01 and 1904-01-01: outside 1971-2100",
+      ],
+    ]);
+    expect(full[0]).toMatchObject({
+      severity: 'warning',
+      path: '/tdmsConfig/data/0/timeChannelName',
+      source: { dataset: '/\'W\'/\'Time\'' },
+    });
+    const sampled = ranged(await checkConfig(document, path));
+    expect(said(sampled)[0]?.[1]).toContain("the times of 'W/Time' (in the values read) fall");
+    // Inside the dates: nothing said.
+    const fine = await stampedFile(
+      'fine.tdms',
+      stamps.map((_, i) => new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString()),
+    );
+    expect(ranged(await checkConfig(document, fine, { full: true }))).toEqual([]);
+    // Past what ns since 1970 in 64 bits hold: counted at 2262, and the message says so.
+    const far = await stampedFile('far.tdms', ['2024-01-01T00:00:00Z', '3000-01-01T00:00:00Z']);
+    expect(said(ranged(await checkConfig(document, far, { full: true })))).toEqual([
+      [
+        'time_out_of_range',
+        "the times of 'W/Time' fall between 2024-01-01 and 2262-04-11: outside 1971-2100 (times before 1677 or after 2262 are counted at those dates)",
+      ],
+    ]);
+  });
+
+  test("one timestamp in 2150 among many: found whatever the jobs (the ranges' least and most joined)", async () => {
+    const t0 = Date.UTC(2024, 0, 1);
+    const stamps = Array.from({ length: 4000 }, (_, i) => new Date(t0 + i * 1000).toISOString());
+    stamps[2345] = '2150-06-01T00:00:00.000Z';
+    const path = await stampedFile('late.tdms', stamps, 8);
+    const ranged = async (jobs: number) =>
+      (await checkConfig(document, path, { full: true, jobs })).filter(
+        (i) => i.code === 'time_out_of_range',
+      );
+    const one = await ranged(1);
+    expect(said(one)).toEqual([
+      [
+        'time_out_of_range',
+        "the times of 'W/Time' fall between 2024-01-01 and 2150-06-01: outside 1971-2100",
+      ],
+    ]);
+    expect(await ranged(2)).toEqual(one);
+  });
 });

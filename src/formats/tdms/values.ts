@@ -15,6 +15,7 @@ import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import {
+  absoluteRangeIssue,
   type ChannelTally,
   type Chunk,
   channelJudge,
@@ -25,6 +26,7 @@ import {
   newTimeState,
   readThroughTurns,
   type TimeState,
+  type TimeTally,
   tallyTime,
   throughTurns,
   timeValueIssues,
@@ -228,7 +230,8 @@ export function readsOf(
     const time = e.timeChannelName ? find(e.groupName, e.timeChannelName) : undefined;
     if (time && readsAsTime(time, config) && !timed.has(time.path)) {
       timed.add(time.path);
-      readOf(time, at('timeChannelName')).tallies.push(timeTally(at('timeChannelName')));
+      const ptr = at('timeChannelName');
+      readOf(time, ptr).tallies.push(timeTally(ptr, time.dataType === 'timestamp'));
     }
     const channel = find(e.groupName, e.channelName);
     if (!channel || channel.dataType === 'none') return;
@@ -297,13 +300,45 @@ function channelTally(channel: TdmsChannelProfile, judged: JudgedChannel, ptr: s
   };
 }
 
-function timeTally(ptr: string): Tally {
+/** A time channel's tally; `stamps`: a timestamp channel, whose dates are judged too. */
+function timeTally(ptr: string, stamps: boolean): Tally {
   const state = newTimeState();
   return {
     feed: (chunk, base) => tallyTime(state, chunk, base),
     result: state.tally,
     time: state,
-    issues: (place) => timeValueIssues(state.tally, ptr, place),
+    issues: (place) => {
+      const found = timeValueIssues(state.tally, ptr, place);
+      const range = stamps ? stampRangeIssue(state.tally, ptr, place) : undefined;
+      return range ? [...found, range] : found;
+    },
+  };
+}
+
+/** The ends of the ns since 1970 a timestamp is held at when 64 bits cannot hold it (decode.ts). */
+const HELD_LEAST = -(2n ** 63n);
+const HELD_MOST = 2n ** 63n - 1n;
+
+/**
+ * `time_out_of_range` when the timestamps read fall outside the plausible dates, as a CSV,
+ * Parquet or HDF5 check judges absolute times: a time channel left at TDMS's epoch (a
+ * timestamp of 0 is 1904-01-01) imports, at dates nobody looks for.
+ */
+function stampRangeIssue(t: TimeTally, ptr: string, place: ValuePlace): Issue | undefined {
+  if (typeof t.min !== 'bigint' || typeof t.max !== 'bigint') return undefined;
+  const { row: _, ...source } = place.at(1).source;
+  const found = absoluteRangeIssue(Number(t.min / 1_000_000n), Number(t.max / 1_000_000n), {
+    subject: place.time,
+    of: place.time.replace(/^the time of /, ''),
+    field: 'timeChannelName',
+    ptr,
+    source,
+    read: '',
+  });
+  if (!found || (t.min !== HELD_LEAST && t.max !== HELD_MOST)) return found;
+  return {
+    ...found,
+    message: `${found.message} (times before 1677 or after 2262 are counted at those dates)`,
   };
 }
 
