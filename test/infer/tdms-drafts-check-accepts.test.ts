@@ -86,3 +86,44 @@ test('the library reads a short time format name as the command line does', asyn
   const wrong = await inferConfig(path, { timeFormat: 'FORTNIGHTS', ...start });
   expect(errorsOf(wrong.issues)).toEqual(['infer_option_invalid /tdmsConfig/timeFormat']);
 });
+
+test('numeric times judged in their format: infer says what check says, sampled or full', async () => {
+  // Unix milliseconds in a numeric time channel.
+  const ms = [1_709_294_400_000, 1_709_294_400_500, 1_709_294_401_000];
+  const path = written('unix-ms.tdms', [
+    {
+      objects: [
+        { path: ['G', 'Time'], data: { type: 'f64', count: 3 } },
+        { path: ['G', 'v'], data: { type: 'f64', count: 3 } },
+      ],
+      values: { 'G/Time': ms, 'G/v': [1, 2, 3] },
+    },
+  ]);
+  const codes = (issues: ReadonlyArray<{ code: string; severity: string; path: string }>) =>
+    issues
+      .filter((i) => i.code.startsWith('time_'))
+      .map((i) => `${i.severity} ${i.code} ${i.path}`);
+  const cases: Array<[string, string[]]> = [
+    // Read as seconds they land past 2100; as milliseconds they fit.
+    ['ABSOLUTE_UNIX_SECONDS', ['error time_wrong_unit /tdmsConfig/timeFormat']],
+    ['ABSOLUTE_UNIX_MILLISECONDS', []],
+    // Relative seconds of that size look like unix times.
+    ['RELATIVE_SECONDS', ['warning time_looks_absolute /tdmsConfig/timeFormat']],
+  ];
+  for (const [timeFormat, expected] of cases) {
+    const draft = await inferConfig(path, {
+      timeFormat,
+      ...(timeFormat.startsWith('RELATIVE') ? { relativeStartTime: '2024-01-01T00:00:00Z' } : {}),
+    });
+    expect(codes(draft.issues), timeFormat).toEqual(expected);
+    const doc = draft.document as ImportDocument;
+    for (const full of [false, true])
+      expect(codes(await checkConfig(doc, path, { full })), `${timeFormat} full ${full}`).toEqual(
+        expected,
+      );
+  }
+  const draft = await inferConfig(path, { timeFormat: 'ABSOLUTE_UNIX_SECONDS' });
+  expect(draft.issues.find((i) => i.code === 'time_wrong_unit')?.message).toBe(
+    "read as ABSOLUTE_UNIX_SECONDS, the times of 'G/Time' (1709294400000 to 1709294401000) land in the year 56135, outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-03-01 and 2024-03-01",
+  );
+});

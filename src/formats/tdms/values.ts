@@ -12,7 +12,7 @@
  * never claims values it did not read.
  */
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
-import type { ChannelDataType, TdmsConfig, TdmsDataEntry } from '../../model/index.js';
+import type { ChannelDataType, TdmsConfig, TdmsDataEntry, TimeFormat } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
 import {
   absoluteRangeIssue,
@@ -29,6 +29,7 @@ import {
   type TimeTally,
   tallyTime,
   throughTurns,
+  timeScaleIssue,
   timeValueIssues,
   type ValuePlace,
   type WorkerPool,
@@ -231,7 +232,9 @@ export function readsOf(
     if (time && readsAsTime(time, config) && !timed.has(time.path)) {
       timed.add(time.path);
       const ptr = at('timeChannelName');
-      readOf(time, ptr).tallies.push(timeTally(ptr, time.dataType === 'timestamp'));
+      const dates = time.dataType === 'timestamp' ? 'timestamps' : config.timeFormat;
+      const datesAt = dates === 'timestamps' ? ptr : pointer(key, 'timeFormat');
+      readOf(time, ptr).tallies.push(timeTally(ptr, dates, datesAt));
     }
     const channel = find(e.groupName, e.channelName);
     if (!channel || channel.dataType === 'none') return;
@@ -300,8 +303,15 @@ function channelTally(channel: TdmsChannelProfile, judged: JudgedChannel, ptr: s
   };
 }
 
-/** A time channel's tally; `stamps`: a timestamp channel, whose dates are judged too. */
-function timeTally(ptr: string, stamps: boolean): Tally {
+/**
+ * A time channel's tally; the dates its least and greatest values read as are judged too:
+ * of a timestamp channel (`timestamps`), or of numbers in the config's `timeFormat`.
+ */
+function timeTally(
+  ptr: string,
+  dates: 'timestamps' | TimeFormat | undefined,
+  datesAt: string,
+): Tally {
   const state = newTimeState();
   return {
     feed: (chunk, base) => tallyTime(state, chunk, base),
@@ -309,7 +319,7 @@ function timeTally(ptr: string, stamps: boolean): Tally {
     time: state,
     issues: (place) => {
       const found = timeValueIssues(state.tally, ptr, place);
-      const range = stamps ? stampRangeIssue(state.tally, ptr, place) : undefined;
+      const range = dates && datesIssue(state.tally, dates, datesAt, place);
       return range ? [...found, range] : found;
     },
   };
@@ -320,21 +330,35 @@ const HELD_LEAST = -(2n ** 63n);
 const HELD_MOST = 2n ** 63n - 1n;
 
 /**
- * `time_out_of_range` when the timestamps read fall outside the plausible dates, as a CSV,
- * Parquet or HDF5 check judges absolute times: a time channel left at TDMS's epoch (a
- * timestamp of 0 is 1904-01-01) imports, at dates nobody looks for.
+ * The dates of the times read, judged as a CSV, Parquet or HDF5 check judges them (values/
+ * time.ts). Timestamps outside the plausible dates are `time_out_of_range`: a time channel
+ * left at TDMS's epoch (a timestamp of 0 is 1904-01-01) imports, at dates nobody looks for.
+ * Numbers are judged in their format: a unix unit that puts them outside those dates is
+ * `time_wrong_unit` (another fits) or `time_out_of_range`, and relative times that look
+ * like unix times are `time_looks_absolute`.
  */
-function stampRangeIssue(t: TimeTally, ptr: string, place: ValuePlace): Issue | undefined {
-  if (typeof t.min !== 'bigint' || typeof t.max !== 'bigint') return undefined;
+function datesIssue(
+  t: TimeTally,
+  dates: 'timestamps' | TimeFormat,
+  ptr: string,
+  place: ValuePlace,
+): Issue | undefined {
+  if (t.min === undefined || t.max === undefined) return undefined;
   const { row: _, ...source } = place.at(1).source;
-  const found = absoluteRangeIssue(Number(t.min / 1_000_000n), Number(t.max / 1_000_000n), {
+  const label = place.time.replace(/^the time of /, '');
+  const within = place.within ?? '';
+  const at = {
     subject: place.time,
-    of: place.time.replace(/^the time of /, ''),
-    field: 'timeChannelName',
+    // The sampled check's words go after the range read when a message gives it.
+    of: dates === 'timestamps' ? label : label.slice(0, label.length - within.length),
+    field: 'timeFormat',
     ptr,
     source,
-    read: '',
-  });
+    read: `${t.min} to ${t.max}${within === '' ? '' : ', of the values read'}`,
+  };
+  if (dates !== 'timestamps') return timeScaleIssue([String(t.min), String(t.max)], dates, at);
+  if (typeof t.min !== 'bigint' || typeof t.max !== 'bigint') return undefined;
+  const found = absoluteRangeIssue(Number(t.min / 1_000_000n), Number(t.max / 1_000_000n), at);
   if (!found || (t.min !== HELD_LEAST && t.max !== HELD_MOST)) return found;
   return {
     ...found,
