@@ -34,9 +34,15 @@ const entry = (doc: { tdmsConfig: TdmsConfig }, i: number) => {
 };
 
 describe('TDMS fixture drafts fit their files, sampled and with full', () => {
-  // DAQmx raw data is not decoded: the check says its values were not read.
+  // DAQmx raw data is not decoded: the check says its values were not read. A waveform
+  // marked relative is imported at 1904 without startTimeOverride, which the draft leaves
+  // for its user to set (infer warns of it too).
   const expected = (name: string) =>
-    name === 'daqmx' ? ['tdms_values_not_read', 'tdms_values_not_read'] : [];
+    name === 'daqmx'
+      ? ['tdms_values_not_read', 'tdms_values_not_read']
+      : name === 'untimed-and-relative-waveform'
+        ? ['tdms_waveform_start_relative']
+        : [];
   test.each(valid)('%s', async (name) => {
     for (const full of [false, true]) {
       const issues = await checkConfig(draft(name), join(dir, `${name}.tdms`), { full });
@@ -160,8 +166,20 @@ describe('wrong TDMS configs', () => {
         path: '/tdmsConfig/data',
         hint: 'Set fallbackMethod: TDMS_FALLBACK_METHOD_IGNORE_ERROR to skip them, or list the channels to import.',
       },
+      // The file's waveform, marked relative, imported too.
+      {
+        code: 'tdms_waveform_start_relative',
+        severity: 'warning',
+        path: '/tdmsConfig/startTimeOverride',
+        hint: "Set startTimeOverride: 2024-10-07T17:00:00Z (the file property 'datetime') if the acquisition started then.",
+      },
     ]);
     expect(issues[0]?.message).toContain("'Raw/a' and 'Raw/b' have no time channel");
+    // Set, the start is the config's: nothing to say.
+    const started = { tdmsConfig: { assetName: 'x', startTimeOverride: '2024-01-01T00:00:00Z' } };
+    expect((await checkConfig(started, file)).map((i) => i.code)).not.toContain(
+      'tdms_waveform_start_relative',
+    );
   });
 
   test('a numeric time channel needs timeFormat', async () => {

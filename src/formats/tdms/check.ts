@@ -25,6 +25,7 @@ import {
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
+import { epochStartIssue } from './epoch-start.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
@@ -148,29 +149,25 @@ async function checkTdmsWith(
   };
   const entries = config.data ?? [];
   const used = new Set<string>();
+  const waveforms: TdmsChannelProfile[] = [];
   entries.forEach((entry, i) => {
     const channel = checkEntry(ctx, entry, i);
     if (channel) used.add(channel.path);
+    if (channel && !entry.timeChannelName && isWaveform(channel)) waveforms.push(channel);
   });
-  if (entries.length === 0) checkEverything(ctx);
-  else {
-    const times = new Set(
-      entries
-        .filter((e) => e.groupName !== undefined && e.timeChannelName !== undefined)
-        .map((e) => `${e.groupName}\u0000${e.timeChannelName}`),
-    );
-    for (const c of profile.channels) {
-      if (used.has(c.path) || times.has(`${c.group}\u0000${c.name}`)) continue;
-      ctx.issues.push(
-        issue(
-          'column_not_in_config',
-          ctx.at('data'),
-          `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
-          { source: { file: ctx.file, dataset: c.path } },
-        ),
-      );
-    }
+  if (entries.length === 0) {
+    checkEverything(ctx);
+    for (const c of profile.channels) if (c.dataType !== 'none' && isWaveform(c)) waveforms.push(c);
   }
+  const epoch = epochStartIssue(
+    config,
+    waveforms,
+    profile.properties,
+    ctx.at('startTimeOverride'),
+    ctx.file,
+  );
+  if (epoch) ctx.issues.push(epoch);
+  if (entries.length > 0) leftOut(ctx, entries, used);
   const read = {
     full: options.full === true,
     onProgress: options.onProgress,
@@ -179,6 +176,26 @@ async function checkTdmsWith(
   };
   pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
   return withoutRestatedTypeIssues(ctx.issues);
+}
+
+/** `column_not_in_config` for each channel of the file that no entry imports or times. */
+function leftOut(ctx: Ctx, entries: readonly TdmsDataEntry[], used: ReadonlySet<string>): void {
+  const times = new Set(
+    entries
+      .filter((e) => e.groupName !== undefined && e.timeChannelName !== undefined)
+      .map((e) => `${e.groupName}\u0000${e.timeChannelName}`),
+  );
+  for (const c of ctx.profile.channels) {
+    if (used.has(c.path) || times.has(`${c.group}\u0000${c.name}`)) continue;
+    ctx.issues.push(
+      issue(
+        'column_not_in_config',
+        ctx.at('data'),
+        `channel '${c.group}/${c.name}' is in the file but not in the config: it will not be imported`,
+        { source: { file: ctx.file, dataset: c.path } },
+      ),
+    );
+  }
 }
 
 /** One data entry: its group, channel, time and type; the channel when found. */

@@ -25,6 +25,7 @@ import type {
 } from '../../model/index.js';
 import { type Issue, issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
 import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
+import { epochStartIssue, startProperty } from './epoch-start.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import {
   inspectTdms,
@@ -32,13 +33,11 @@ import {
   type TdmsChannelProfile,
   type TdmsGroupProfile,
   type TdmsProfile,
-  type TdmsProperty,
   tdmsProperty,
 } from './inspect.js';
 import { tdmsValueIssues } from './values.js';
 
 const P = '/tdmsConfig';
-const TDMS_EPOCH = '1904-01-01T00:00:00Z';
 
 /**
  * Inspects a TDMS file and infers its draft (not yet validated: `inferConfig` does that),
@@ -115,27 +114,6 @@ export function groupTimeOf(channels: readonly TdmsChannelProfile[]): GroupTime 
   return { kind: 'none' };
 }
 
-/** A timestamp property that can give a start time (`datetime`, `start_time` ...), not the 1904 epoch. */
-function startProperty(properties: readonly TdmsProperty[]): TdmsProperty | undefined {
-  return properties.find(
-    (p) =>
-      p.type === 'timestamp' &&
-      /date|time|start/i.test(p.name) &&
-      !/^wf_/.test(p.name) &&
-      typeof p.value === 'string' &&
-      p.value !== TDMS_EPOCH &&
-      !p.value.includes('since 1904'),
-  );
-}
-
-function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
-  return (
-    tdmsProperty(c.properties, 'wf_start_time') === TDMS_EPOCH ||
-    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === true ||
-    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === 1
-  );
-}
-
 // ---- the draft -----------------------------------------------------------------------
 
 interface Ctx {
@@ -163,7 +141,8 @@ const label = (c: { group: string; name: string }) => `${c.group}/${c.name}`;
 interface Plan {
   data: TdmsDataEntry[];
   relative: Array<{ group: string; time: Extract<GroupTime, { kind: 'relative' }> }>;
-  epochWaveforms: TdmsChannelProfile[];
+  /** The waveform channels imported (those whose start is not recorded are named). */
+  waveforms: TdmsChannelProfile[];
   untimed: TdmsChannelProfile[];
 }
 
@@ -171,7 +150,7 @@ interface Plan {
 export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions = {}): Draft {
   const ctx: Ctx = { file: profile.file.path, options, issues: [...profile.issues], evidence: [] };
   const names = channelNames(profile.channels, ctx);
-  const plan: Plan = { data: [], relative: [], epochWaveforms: [], untimed: [] };
+  const plan: Plan = { data: [], relative: [], waveforms: [], untimed: [] };
   for (const g of profile.groups) planGroup(g, profile, names, plan, ctx);
   const naming = namesEvidence(plan.data, options.tdmsNames ?? 'qualified');
   if (naming) ctx.evidence.push(naming);
@@ -310,7 +289,7 @@ function planGroup(
       plan.untimed.push(c);
       continue;
     }
-    if (waveform && waveformStartsAtEpoch(c)) plan.epochWaveforms.push(c);
+    if (waveform) plan.waveforms.push(c);
     const at = plan.data.length;
     const parts = PARTS[ctx.options.tdmsNames ?? 'qualified'];
     for (const entry of entriesOf(
@@ -494,18 +473,14 @@ function relativeStart(profile: TdmsProfile, group: string, ctx: Ctx): string | 
 
 /** Issues for waveforms starting at the 1904 epoch and for channels nothing times. */
 function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
-  if (plan.epochWaveforms.length > 0) {
-    const start = startProperty(profile.properties);
-    addIssue(
-      ctx,
-      'tdms_waveform_start_relative',
-      `${P}/startTimeOverride`,
-      `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${listed(plan.epochWaveforms)}`,
-      start && typeof start.value === 'string'
-        ? `Set startTimeOverride: ${start.value} (the file property '${start.name}') if the acquisition started then.`
-        : 'Set startTimeOverride to the time the acquisition started.',
-    );
-  }
+  const epoch = epochStartIssue(
+    {},
+    plan.waveforms,
+    profile.properties,
+    `${P}/startTimeOverride`,
+    ctx.file,
+  );
+  if (epoch) ctx.issues.push(epoch);
   if (plan.untimed.length > 0) {
     addIssue(
       ctx,

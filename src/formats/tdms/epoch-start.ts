@@ -1,0 +1,65 @@
+/**
+ * Waveform channels whose start is not recorded: `wf_start_time` at TDMS's epoch
+ * (1904-01-01), or marked relative (`NI_ExpIsRelativeTime`). Imported without
+ * `startTimeOverride`, their samples land in 1904. Judged here for `infer` (its draft) and
+ * `check` (any config), so that both say the same.
+ */
+import type { TdmsConfig } from '../../model/index.js';
+import { type Issue, issue } from '../../model/plain.js';
+import { type TdmsChannelProfile, type TdmsProperty, tdmsProperty } from './inspect.js';
+
+export const TDMS_EPOCH = '1904-01-01T00:00:00Z';
+
+/** A timestamp property that can give a start time (`datetime`, `start_time` ...), not the 1904 epoch. */
+export function startProperty(properties: readonly TdmsProperty[]): TdmsProperty | undefined {
+  return properties.find(
+    (p) =>
+      p.type === 'timestamp' &&
+      /date|time|start/i.test(p.name) &&
+      !/^wf_/.test(p.name) &&
+      typeof p.value === 'string' &&
+      p.value !== TDMS_EPOCH &&
+      !p.value.includes('since 1904'),
+  );
+}
+
+/** A waveform channel whose start is not recorded (above). */
+export function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
+  return (
+    tdmsProperty(c.properties, 'wf_start_time') === TDMS_EPOCH ||
+    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === true ||
+    tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === 1
+  );
+}
+
+/**
+ * `tdms_waveform_start_relative` at `ptr` (the config's `startTimeOverride`) for the
+ * waveform channels imported (`waveforms`) whose start is not recorded, unless the config
+ * sets `startTimeOverride`; the hint proposes the file's start property when it has one.
+ */
+export function epochStartIssue(
+  config: Pick<TdmsConfig, 'startTimeOverride'>,
+  waveforms: readonly TdmsChannelProfile[],
+  fileProperties: readonly TdmsProperty[],
+  ptr: string,
+  file: string,
+): Issue | undefined {
+  if (config.startTimeOverride !== undefined) return undefined;
+  const epoch = waveforms.filter(waveformStartsAtEpoch);
+  if (epoch.length === 0) return undefined;
+  const start = startProperty(fileProperties);
+  const names = epoch.slice(0, 5).map((c) => `${c.group}/${c.name}`);
+  const more = epoch.length > 5 ? ` and ${epoch.length - 5} more` : '';
+  return issue(
+    'tdms_waveform_start_relative',
+    ptr,
+    `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${names.join(', ')}${more}`,
+    {
+      hint:
+        start && typeof start.value === 'string'
+          ? `Set startTimeOverride: ${start.value} (the file property '${start.name}') if the acquisition started then.`
+          : 'Set startTimeOverride to the time the acquisition started.',
+      source: { file },
+    },
+  );
+}
