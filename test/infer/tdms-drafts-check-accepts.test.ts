@@ -122,6 +122,10 @@ test('numeric times judged in their format: infer says what check says, sampled 
         expected,
       );
   }
+  // A unix format needs no start: no error that the file gives none, and none drafted.
+  const unix = await inferConfig(path, { timeFormat: 'ABSOLUTE_UNIX_MILLISECONDS' });
+  expect(errorsOf(unix.issues)).toEqual([]);
+  expect((unix.document as ImportDocument).tdmsConfig?.relativeStartTime).toBeUndefined();
   const draft = await inferConfig(path, { timeFormat: 'ABSOLUTE_UNIX_SECONDS' });
   expect(draft.issues.find((i) => i.code === 'time_wrong_unit')?.message).toBe(
     "read as ABSOLUTE_UNIX_SECONDS, the times of 'G/Time' (1709294400000 to 1709294401000) land in the year 56135, outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-03-01 and 2024-03-01",

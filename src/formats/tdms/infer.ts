@@ -433,6 +433,8 @@ function relativeTime(
       'Set the `timeFormat` option (RELATIVE_MILLISECONDS ...) if the times are in another unit.',
     );
   }
+  // An absolute format (unix times, given as an option) needs no start.
+  if (!timeFormat.startsWith('TIME_FORMAT_RELATIVE_')) return { timeFormat };
   const start = relativeStart(profile, first.group, ctx);
   return { timeFormat, ...(start ? { relativeStartTime: start } : {}) };
 }
