@@ -66,4 +66,5 @@ export {
   timeValueToIso,
   unitThatFits,
   unixUnitIssue,
+  unixUnitOfLarge,
 } from './time.js';

@@ -229,9 +229,8 @@ export function timeScaleIssue(
   at: TimesRead,
 ): Issue | undefined {
   if (isUnixFormat(format)) return unixUnitIssue(values, format, at);
-  if (!format.startsWith('TIME_FORMAT_RELATIVE_') || !(minOf(values.map(Number)) > 1e8))
-    return undefined;
-  const fits = unixUnitThatFits(values);
+  if (!format.startsWith('TIME_FORMAT_RELATIVE_')) return undefined;
+  const fits = unixUnitOfLarge(values);
   if (!fits) return undefined;
   return issue(
     'time_looks_absolute',
@@ -239,6 +238,16 @@ export function timeScaleIssue(
     `the times of ${at.of} (${at.read}) look like ${shortName(fits)}, not ${shortName(format)}`,
     { hint: `Use ${at.field}: ${fits} and leave out relativeStartTime.`, source: at.source },
   );
+}
+
+/**
+ * The unix unit that puts `values` (the times read, or their extremes) in inference's
+ * window when they are large (over 1e8, as no relative time of a recording is): times a
+ * relative format would read as decades; undefined otherwise.
+ */
+export function unixUnitOfLarge(values: readonly string[]): TimeFormat | undefined {
+  if (!(minOf(values.map(Number)) > 1e8)) return undefined;
+  return unixUnitThatFits(values);
 }
 
 /**

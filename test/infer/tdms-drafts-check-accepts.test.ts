@@ -122,6 +122,18 @@ test('numeric times judged in their format: infer says what check says, sampled 
         expected,
       );
   }
+  // No format given: the values read are unix milliseconds, and the draft says so.
+  const found = await inferConfig(path);
+  const foundDoc = found.document as ImportDocument;
+  expect(foundDoc.tdmsConfig?.timeFormat).toBe('TIME_FORMAT_ABSOLUTE_UNIX_MILLISECONDS');
+  expect(foundDoc.tdmsConfig?.relativeStartTime).toBeUndefined();
+  expect(found.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+  expect(found.evidence.find((e) => e.path === '/tdmsConfig/timeFormat')).toMatchObject({
+    reason: 'G/Time holds 1709294400000 to 1709294401000: ABSOLUTE_UNIX_MILLISECONDS',
+    confidence: 'medium',
+  });
+  for (const full of [false, true])
+    expect(await checkConfig(foundDoc, path, { full }), `full ${full}`).toEqual([]);
   // A unix format needs no start: no error that the file gives none, and none drafted.
   const unix = await inferConfig(path, { timeFormat: 'ABSOLUTE_UNIX_MILLISECONDS' });
   expect(errorsOf(unix.issues)).toEqual([]);

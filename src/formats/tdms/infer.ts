@@ -24,6 +24,7 @@ import type {
   TimeFormat,
 } from '../../model/index.js';
 import { type Issue, issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
+import { shortName, type TimeTally, unixUnitOfLarge } from '../../values/index.js';
 import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
 import { epochStartIssue, startProperty } from './epoch-start.js';
 import { everythingIssue, isWaveform } from './everything.js';
@@ -68,11 +69,56 @@ async function draftWithValues(
   profile: TdmsProfile,
   options: InferOptions,
 ): Promise<Draft> {
-  const draft = draftFromTdmsProfile(profile, options);
-  const config = draft.document.tdmsConfig as TdmsConfig;
   const full = readsWhole(source.size, options);
-  pushAll(draft.issues, await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full }));
+  const times = new Map<string, TimeTally>();
+  let draft = draftFromTdmsProfile(profile, options);
+  let config = draft.document.tdmsConfig as TdmsConfig;
+  let found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full, times });
+  // Relative times that are unix times (no unit says which): drafted in the unix unit they
+  // fit, and their values read again as that draft reads them (a second read of what the
+  // first read: the first and last values, or a small file).
+  const unix = options.timeFormat === undefined ? unixTimeOf(config, profile, times) : undefined;
+  if (unix) {
+    draft = draftFromTdmsProfile(profile, options, unix);
+    config = draft.document.tdmsConfig as TdmsConfig;
+    found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full });
+  }
+  pushAll(draft.issues, found);
   return draft;
+}
+
+/** A time format chosen from the values read, and why. */
+interface ChosenFormat {
+  format: TimeFormat;
+  reason: string;
+}
+
+/**
+ * The unix unit of the numeric time channel of the draft's first timed entry, when the
+ * draft reads it as relative times and its values read fit that unit (values/time.ts
+ * `unixUnitOfLarge`, what check's `time_looks_absolute` says).
+ */
+function unixTimeOf(
+  config: TdmsConfig,
+  profile: TdmsProfile,
+  times: ReadonlyMap<string, TimeTally>,
+): ChosenFormat | undefined {
+  if (!config.timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) return undefined;
+  for (const e of config.data ?? []) {
+    if (!e.timeChannelName) continue;
+    const time = profile.channels.find(
+      (c) => c.group === e.groupName && c.name === e.timeChannelName,
+    );
+    const t = time && time.dataType !== 'timestamp' ? times.get(time.path) : undefined;
+    if (t?.min === undefined || t.max === undefined) continue;
+    const format = unixUnitOfLarge([String(t.min), String(t.max)]);
+    if (!format) return undefined;
+    return {
+      format,
+      reason: `${label(time as TdmsChannelProfile)} holds ${t.min} to ${t.max}: ${shortName(format)}`,
+    };
+  }
+  return undefined;
 }
 
 // ---- time ----------------------------------------------------------------------------
@@ -147,14 +193,18 @@ interface Plan {
 }
 
 /** A TDMS profile → its draft: data entries, timing, file properties, with evidence. */
-export function draftFromTdmsProfile(profile: TdmsProfile, options: InferOptions = {}): Draft {
+export function draftFromTdmsProfile(
+  profile: TdmsProfile,
+  options: InferOptions = {},
+  chosen?: ChosenFormat,
+): Draft {
   const ctx: Ctx = { file: profile.file.path, options, issues: [...profile.issues], evidence: [] };
   const names = channelNames(profile.channels, ctx);
   const plan: Plan = { data: [], relative: [], waveforms: [], untimed: [] };
   for (const g of profile.groups) planGroup(g, profile, names, plan, ctx);
   const naming = namesEvidence(plan.data, options.tdmsNames ?? 'qualified');
   if (naming) ctx.evidence.push(naming);
-  const time = relativeTime(profile, plan, ctx);
+  const time = relativeTime(profile, plan, ctx, chosen);
   reportTiming(profile, plan, ctx);
   const importFileProperties = fileProperties(profile, ctx);
   if (plan.data.length === 0) {
@@ -398,6 +448,7 @@ function relativeTime(
   profile: TdmsProfile,
   plan: Plan,
   ctx: Ctx,
+  chosen: ChosenFormat | undefined,
 ): { timeFormat?: TimeFormat; relativeStartTime?: string } {
   const given = givenTimeFormat(ctx);
   const first = plan.relative[0];
@@ -413,18 +464,20 @@ function relativeTime(
       `relative time channels in different units (${plan.relative.map((r) => `${r.group}/${r.time.channel}: ${r.time.unit}`).join(', ')}); one timeFormat applies to all`,
     );
   }
-  const timeFormat = given ?? first.time.format;
+  const timeFormat = given ?? chosen?.format ?? first.time.format;
   ctx.evidence.push({
     path: `${P}/timeFormat`,
     choice: timeFormat,
     reason: given
       ? 'given as an option'
-      : first.time.guessed
-        ? `${first.group}/${first.time.channel} names no unit: seconds assumed`
-        : `${first.group}/${first.time.channel} is in ${first.time.unit}`,
-    confidence: given ? 'high' : first.time.guessed ? 'low' : 'medium',
+      : chosen
+        ? chosen.reason
+        : first.time.guessed
+          ? `${first.group}/${first.time.channel} names no unit: seconds assumed`
+          : `${first.group}/${first.time.channel} is in ${first.time.unit}`,
+    confidence: given ? 'high' : chosen || !first.time.guessed ? 'medium' : 'low',
   });
-  if (!given && first.time.guessed) {
+  if (!given && !chosen && first.time.guessed) {
     addIssue(
       ctx,
       'tdms_time_unit_guessed',

@@ -69,6 +69,8 @@ interface TdmsValueCheckOptions {
   jobs?: number | undefined;
   /** The workers of a read of several jobs, started before the file was inspected. */
   pool?: WorkerPool | undefined;
+  /** Given, each time channel's tally is put in it by its channel's path (infer reads it). */
+  times?: Map<string, TimeTally> | undefined;
 }
 
 /** A tally fed one channel's values: a time channel's or a judged channel's. */
@@ -126,7 +128,10 @@ export async function tdmsValueIssues(
   const file = source.name;
   const issues: Issue[] = [];
   for (const read of reads) {
-    for (const t of read.tallies) pushAll(issues, t.issues(placeOf(file, read, options.full)));
+    for (const t of read.tallies) {
+      pushAll(issues, t.issues(placeOf(file, read, options.full)));
+      if (t.time) options.times?.set(read.channel.path, t.time.tally);
+    }
   }
   pushAll(issues, unreadIssues(file, unread, reads));
   return issues;
