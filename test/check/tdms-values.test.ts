@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
 import { checkTdms } from '../../src/formats/tdms/check.js';
+import { inferConfig } from '../../src/infer/index.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { Issue } from '../../src/model/issue.js';
@@ -162,10 +163,13 @@ describe('TDMS check: what the sampled check and --full read', () => {
     expect(full[0]).toMatchObject({
       severity: 'warning',
       path: '/tdmsConfig/data/0/timeChannelName',
-      source: { dataset: '/\'W\'/\'Time\'' },
+      source: { dataset: "/'W'/'Time'" },
     });
     const sampled = ranged(await checkConfig(document, path));
     expect(said(sampled)[0]?.[1]).toContain("the times of 'W/Time' (in the values read) fall");
+    // infer reads its draft's values as check does, and says it of its draft.
+    const draft = await inferConfig(path);
+    expect(said(ranged(draft.issues))).toEqual(said(full));
     // Inside the dates: nothing said.
     const fine = await stampedFile(
       'fine.tdms',
