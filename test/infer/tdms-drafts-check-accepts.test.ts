@@ -143,3 +143,39 @@ test('numeric times judged in their format: infer says what check says, sampled 
     "read as ABSOLUTE_UNIX_SECONDS, the times of 'G/Time' (1709294400000 to 1709294401000) land in the year 56135, outside 1971-2100; as ABSOLUTE_UNIX_MILLISECONDS they fall between 2024-03-01 and 2024-03-01",
   );
 });
+
+test('waveforms whose increment is not positive: infer and check say so alike', async () => {
+  const wave = (increment: number) => [
+    { name: 'wf_start_time', type: 'timestamp' as const, value: '2024-03-01T12:00:00Z' },
+    { name: 'wf_increment', type: 'f64' as const, value: increment },
+  ];
+  const path = written('steps.tdms', [
+    {
+      objects: [
+        { path: ['G', 'still'], data: { type: 'f64', count: 3 }, properties: wave(0) },
+        { path: ['G', 'back'], data: { type: 'f64', count: 3 }, properties: wave(-0.5) },
+        { path: ['G', 'fine'], data: { type: 'f64', count: 3 }, properties: wave(0.5) },
+        // One value: no second time to compare.
+        { path: ['G', 'one'], data: { type: 'f64', count: 1 }, properties: wave(0) },
+      ],
+      values: { 'G/still': [1, 2, 3], 'G/back': [1, 2, 3], 'G/fine': [1, 2, 3], 'G/one': [1] },
+    },
+  ]);
+  const said = (issues: ReadonlyArray<{ code: string; path: string; message: string }>) =>
+    issues
+      .filter((i) => i.code === 'time_repeated' || i.code === 'time_decreasing')
+      .map((i) => `${i.code} ${i.path}: ${i.message}`);
+  const expected = [
+    'time_repeated /tdmsConfig/data: waveform channels with wf_increment 0, every value at the same time: G/still (0)',
+    'time_decreasing /tdmsConfig/data: waveform channels with a negative wf_increment, their times going backwards: G/back (-0.5)',
+  ];
+  const draft = await inferConfig(path);
+  expect(said(draft.issues)).toEqual(expected);
+  const doc = draft.document as ImportDocument;
+  for (const full of [false, true])
+    expect(said(await checkConfig(doc, path, { full })), `full ${full}`).toEqual(expected);
+  // Every channel imported (empty data): the same.
+  expect(said(await checkConfig({ tdmsConfig: { data: [] } } as ImportDocument, path))).toEqual(
+    expected,
+  );
+});

@@ -25,11 +25,11 @@ import {
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
-import { epochStartIssue } from './epoch-start.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
 import { tdmsValueIssues } from './values.js';
+import { epochStartIssue, waveformStepIssues } from './waveform-time.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
@@ -167,6 +167,7 @@ async function checkTdmsWith(
     ctx.file,
   );
   if (epoch) ctx.issues.push(epoch);
+  pushAll(ctx.issues, waveformStepIssues(waveforms, ctx.at('data'), ctx.file));
   if (entries.length > 0) leftOut(ctx, entries, used);
   const read = {
     full: options.full === true,

@@ -26,7 +26,6 @@ import type {
 import { type Issue, issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
 import { shortName, type TimeTally, unixUnitOfLarge } from '../../values/index.js';
 import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
-import { epochStartIssue, startProperty } from './epoch-start.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import {
   inspectTdms,
@@ -37,6 +36,7 @@ import {
   tdmsProperty,
 } from './inspect.js';
 import { tdmsValueIssues } from './values.js';
+import { epochStartIssue, startProperty, waveformStepIssues } from './waveform-time.js';
 
 const P = '/tdmsConfig';
 
@@ -536,6 +536,7 @@ function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
     ctx.file,
   );
   if (epoch) ctx.issues.push(epoch);
+  pushAll(ctx.issues, waveformStepIssues(plan.waveforms, `${P}/data`, ctx.file));
   if (plan.untimed.length > 0) {
     addIssue(
       ctx,

@@ -1,8 +1,11 @@
 /**
- * Waveform channels whose start is not recorded: `wf_start_time` at TDMS's epoch
- * (1904-01-01), or marked relative (`NI_ExpIsRelativeTime`). Imported without
- * `startTimeOverride`, their samples land in 1904. Judged here for `infer` (its draft) and
- * `check` (any config), so that both say the same.
+ * Waveform channels whose times the platform cannot place as meant, judged here for
+ * `infer` (its draft) and `check` (any config), so that both say the same:
+ * - a start not recorded: `wf_start_time` at TDMS's epoch (1904-01-01), or marked relative
+ *   (`NI_ExpIsRelativeTime`). Imported without `startTimeOverride`, the samples land in 1904;
+ * - an increment that is not a positive number: each sample's time is the start plus its
+ *   index times `wf_increment`, so an increment of 0 puts every sample at one time, and a
+ *   negative one makes the times go backwards, as a time channel doing so is judged.
  */
 import type { TdmsConfig } from '../../model/index.js';
 import { type Issue, issue } from '../../model/plain.js';
@@ -62,4 +65,47 @@ export function epochStartIssue(
       source: { file },
     },
   );
+}
+
+/**
+ * `time_repeated` for the waveform channels imported (`waveforms`) whose `wf_increment` is
+ * 0, `time_decreasing` for those whose increment is negative (one issue each, at `ptr`);
+ * a channel of one value or none has no second time to compare.
+ */
+export function waveformStepIssues(
+  waveforms: readonly TdmsChannelProfile[],
+  ptr: string,
+  file: string,
+): Issue[] {
+  const zero: string[] = [];
+  const negative: string[] = [];
+  for (const c of waveforms) {
+    const step = tdmsProperty(c.properties, 'wf_increment');
+    if (typeof step !== 'number' || step > 0 || (c.valueCount ?? 2) < 2) continue;
+    (step === 0 ? zero : negative).push(`${c.group}/${c.name} (${step})`);
+  }
+  const some = (names: string[]) =>
+    `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
+  const out: Issue[] = [];
+  const hint =
+    'Check the waveform properties the writer set (wf_increment: seconds between samples).';
+  if (zero.length > 0)
+    out.push(
+      issue(
+        'time_repeated',
+        ptr,
+        `waveform channels with wf_increment 0, every value at the same time: ${some(zero)}`,
+        { hint, source: { file } },
+      ),
+    );
+  if (negative.length > 0)
+    out.push(
+      issue(
+        'time_decreasing',
+        ptr,
+        `waveform channels with a negative wf_increment, their times going backwards: ${some(negative)}`,
+        { hint, source: { file } },
+      ),
+    );
+  return out;
 }
