@@ -237,9 +237,14 @@ export function readsOf(
     if (time && readsAsTime(time, config) && !timed.has(time.path)) {
       timed.add(time.path);
       const ptr = at('timeChannelName');
-      const dates = time.dataType === 'timestamp' ? 'timestamps' : config.timeFormat;
-      const datesAt = dates === 'timestamps' ? ptr : pointer(key, 'timeFormat');
-      readOf(time, ptr).tallies.push(timeTally(ptr, dates, datesAt));
+      const dates: DatesJudged['dates'] | undefined =
+        time.dataType === 'timestamp' ? 'timestamps' : config.timeFormat;
+      const judged = dates && {
+        dates,
+        ptr: dates === 'timestamps' ? ptr : pointer(key, 'timeFormat'),
+        label: `'${time.group}/${time.name}'`,
+      };
+      readOf(time, ptr).tallies.push(timeTally(ptr, judged));
     }
     const channel = find(e.groupName, e.channelName);
     if (!channel || channel.dataType === 'none') return;
@@ -309,14 +314,17 @@ function channelTally(channel: TdmsChannelProfile, judged: JudgedChannel, ptr: s
 }
 
 /**
- * A time channel's tally; the dates its least and greatest values read as are judged too:
- * of a timestamp channel (`timestamps`), or of numbers in the config's `timeFormat`.
+ * How a time channel's dates are judged: a timestamp channel's, or numbers in the config's
+ * `timeFormat`; where the finding goes (`ptr`), and the channel as messages name it.
  */
-function timeTally(
-  ptr: string,
-  dates: 'timestamps' | TimeFormat | undefined,
-  datesAt: string,
-): Tally {
+interface DatesJudged {
+  dates: 'timestamps' | TimeFormat;
+  ptr: string;
+  label: string;
+}
+
+/** A time channel's tally; the dates its least and greatest values read as are judged too. */
+function timeTally(ptr: string, judged: DatesJudged | undefined): Tally {
   const state = newTimeState();
   return {
     feed: (chunk, base) => tallyTime(state, chunk, base),
@@ -324,7 +332,7 @@ function timeTally(
     time: state,
     issues: (place) => {
       const found = timeValueIssues(state.tally, ptr, place);
-      const range = dates && datesIssue(state.tally, dates, datesAt, place);
+      const range = judged && datesIssue(state.tally, judged, place);
       return range ? [...found, range] : found;
     },
   };
@@ -342,20 +350,15 @@ const HELD_MOST = 2n ** 63n - 1n;
  * `time_wrong_unit` (another fits) or `time_out_of_range`, and relative times that look
  * like unix times are `time_looks_absolute`.
  */
-function datesIssue(
-  t: TimeTally,
-  dates: 'timestamps' | TimeFormat,
-  ptr: string,
-  place: ValuePlace,
-): Issue | undefined {
+function datesIssue(t: TimeTally, judged: DatesJudged, place: ValuePlace): Issue | undefined {
   if (t.min === undefined || t.max === undefined) return undefined;
+  const { dates, ptr, label } = judged;
   const { row: _, ...source } = place.at(1).source;
-  const label = place.time.replace(/^the time of /, '');
   const within = place.within ?? '';
   const at = {
     subject: place.time,
     // The sampled check's words go after the range read when a message gives it.
-    of: dates === 'timestamps' ? label : label.slice(0, label.length - within.length),
+    of: dates === 'timestamps' ? `${label}${within}` : label,
     field: 'timeFormat',
     ptr,
     source,
