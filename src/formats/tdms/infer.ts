@@ -109,14 +109,12 @@ function unixTimeOf(
     const time = profile.channels.find(
       (c) => c.group === e.groupName && c.name === e.timeChannelName,
     );
-    const t = time && time.dataType !== 'timestamp' ? times.get(time.path) : undefined;
+    if (!time || time.dataType === 'timestamp') continue;
+    const t = times.get(time.path);
     if (t?.min === undefined || t.max === undefined) continue;
     const format = unixUnitOfLarge([String(t.min), String(t.max)]);
     if (!format) return undefined;
-    return {
-      format,
-      reason: `${label(time as TdmsChannelProfile)} holds ${t.min} to ${t.max}: ${shortName(format)}`,
-    };
+    return { format, reason: `${label(time)} holds ${t.min} to ${t.max}: ${shortName(format)}` };
   }
   return undefined;
 }
