@@ -179,3 +179,49 @@ test('waveforms whose increment is not positive: infer and check say so alike', 
     expected,
   );
 });
+
+test('waveforms whose samples fall outside 1971-2100: infer and check say so alike', async () => {
+  const wave = (start: string, increment: number) => [
+    { name: 'wf_start_time', type: 'timestamp' as const, value: start },
+    { name: 'wf_increment', type: 'f64' as const, value: increment },
+  ];
+  const path = written('dates.tdms', [
+    {
+      objects: [
+        {
+          path: ['G', 'old'],
+          data: { type: 'f64', count: 3 },
+          properties: wave('1950-06-01T00:00:00Z', 1),
+        },
+        {
+          path: ['G', 'fine'],
+          data: { type: 'f64', count: 3 },
+          properties: wave('2024-06-01T00:00:00Z', 1),
+        },
+        // At the epoch: said by tdms_waveform_start_relative, not twice.
+        {
+          path: ['G', 'epoch'],
+          data: { type: 'f64', count: 3 },
+          properties: wave('1904-01-01T00:00:00Z', 1),
+        },
+      ],
+      values: { 'G/old': [1, 2, 3], 'G/fine': [1, 2, 3], 'G/epoch': [1, 2, 3] },
+    },
+  ]);
+  const said = (issues: ReadonlyArray<{ code: string; path: string; message: string }>) =>
+    issues
+      .filter((i) => i.code === 'time_out_of_range' || i.code === 'tdms_waveform_start_relative')
+      .map((i) => `${i.code} ${i.path}: ${i.message}`);
+  const expected = [
+    'tdms_waveform_start_relative /tdmsConfig/startTimeOverride: waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: G/epoch',
+    'time_out_of_range /tdmsConfig/data: waveform channels whose times fall outside 1971-2100: G/old (1950-06-01 to 1950-06-01)',
+  ];
+  const draft = await inferConfig(path);
+  expect(said(draft.issues).sort()).toEqual(expected);
+  const doc = draft.document as ImportDocument;
+  for (const full of [false, true])
+    expect(said(await checkConfig(doc, path, { full })).sort(), `full ${full}`).toEqual(expected);
+  // A start the config gives replaces every waveform's: all of them then fall in 2024.
+  const started = { tdmsConfig: { ...doc.tdmsConfig, startTimeOverride: '2024-01-01T00:00:00Z' } };
+  expect(said(await checkConfig(started as ImportDocument, path))).toEqual([]);
+});

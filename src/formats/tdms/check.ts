@@ -29,7 +29,7 @@ import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
 import { tdmsValueIssues } from './values.js';
-import { epochStartIssue, waveformStepIssues } from './waveform-time.js';
+import { epochStartIssue, waveformRangeIssue, waveformStepIssues } from './waveform-time.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
@@ -168,6 +168,8 @@ async function checkTdmsWith(
   );
   if (epoch) ctx.issues.push(epoch);
   pushAll(ctx.issues, waveformStepIssues(waveforms, ctx.at('data'), ctx.file));
+  const outside = waveformRangeIssue(config, waveforms, ctx.at('data'), ctx.file);
+  if (outside) ctx.issues.push(outside);
   if (entries.length > 0) leftOut(ctx, entries, used);
   const read = {
     full: options.full === true,

@@ -36,7 +36,12 @@ import {
   tdmsProperty,
 } from './inspect.js';
 import { tdmsValueIssues } from './values.js';
-import { epochStartIssue, startProperty, waveformStepIssues } from './waveform-time.js';
+import {
+  epochStartIssue,
+  startProperty,
+  waveformRangeIssue,
+  waveformStepIssues,
+} from './waveform-time.js';
 
 const P = '/tdmsConfig';
 
@@ -535,6 +540,8 @@ function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
   );
   if (epoch) ctx.issues.push(epoch);
   pushAll(ctx.issues, waveformStepIssues(plan.waveforms, `${P}/data`, ctx.file));
+  const outside = waveformRangeIssue({}, plan.waveforms, `${P}/data`, ctx.file);
+  if (outside) ctx.issues.push(outside);
   if (plan.untimed.length > 0) {
     addIssue(
       ctx,

@@ -5,10 +5,19 @@
  *   (`NI_ExpIsRelativeTime`). Imported without `startTimeOverride`, the samples land in 1904;
  * - an increment that is not a positive number: each sample's time is the start plus its
  *   index times `wf_increment`, so an increment of 0 puts every sample at one time, and a
- *   negative one makes the times go backwards, as a time channel doing so is judged.
+ *   negative one makes the times go backwards, as a time channel doing so is judged;
+ * - times outside the plausible dates (1971-2100), from the first sample's to the last's,
+ *   as a time channel's are judged (`time_out_of_range`).
  */
 import type { TdmsConfig } from '../../model/index.js';
 import { type Issue, issue } from '../../model/plain.js';
+import {
+  describeDate,
+  MAX_PLAUSIBLE_MS,
+  MIN_PLAUSIBLE_MS,
+  PLAUSIBLE_WORDS,
+  startMillis,
+} from '../../values/index.js';
 import { type TdmsChannelProfile, type TdmsProperty, tdmsProperty } from './inspect.js';
 
 export const TDMS_EPOCH = '1904-01-01T00:00:00Z';
@@ -108,4 +117,56 @@ export function waveformStepIssues(
       ),
     );
   return out;
+}
+
+/**
+ * The dates of a waveform's first and last samples, in ms: its start (the config's
+ * `startTimeOverride`, else `wf_start_time`) plus `wf_start_offset`, and `wf_increment`
+ * for each sample after the first, as the platform places them (tdms/rows.ts shows them so);
+ * undefined when its properties give no such times.
+ */
+function waveformSpan(
+  c: TdmsChannelProfile,
+  startOverride: string | undefined,
+): [number, number] | undefined {
+  const start = startOverride ?? tdmsProperty(c.properties, 'wf_start_time');
+  const step = tdmsProperty(c.properties, 'wf_increment');
+  if (typeof start !== 'string' || typeof step !== 'number' || !Number.isFinite(step))
+    return undefined;
+  const offset = tdmsProperty(c.properties, 'wf_start_offset');
+  const first = startMillis(start) + (typeof offset === 'number' ? offset * 1000 : 0);
+  if (!Number.isFinite(first)) return undefined;
+  const last = first + Math.max(0, (c.valueCount ?? 1) - 1) * step * 1000;
+  return first <= last ? [first, last] : [last, first];
+}
+
+/**
+ * `time_out_of_range` at `ptr` for the waveform channels imported whose samples fall
+ * outside the plausible dates; those that start at the epoch without `startTimeOverride`
+ * are left to `epochStartIssue`, which says why.
+ */
+export function waveformRangeIssue(
+  config: Pick<TdmsConfig, 'startTimeOverride'>,
+  waveforms: readonly TdmsChannelProfile[],
+  ptr: string,
+  file: string,
+): Issue | undefined {
+  const outside: string[] = [];
+  for (const c of waveforms) {
+    if (config.startTimeOverride === undefined && waveformStartsAtEpoch(c)) continue;
+    const span = waveformSpan(c, config.startTimeOverride);
+    if (!span || (span[0] >= MIN_PLAUSIBLE_MS && span[1] < MAX_PLAUSIBLE_MS)) continue;
+    outside.push(`${c.group}/${c.name} (${describeDate(span[0])} to ${describeDate(span[1])})`);
+  }
+  if (outside.length === 0) return undefined;
+  const more = outside.length > 5 ? ` and ${outside.length - 5} more` : '';
+  return issue(
+    'time_out_of_range',
+    ptr,
+    `waveform channels whose times fall outside ${PLAUSIBLE_WORDS}: ${outside.slice(0, 5).join(', ')}${more}`,
+    {
+      hint: 'Check wf_start_time (or startTimeOverride) and wf_increment (seconds between samples).',
+      source: { file },
+    },
+  );
 }
