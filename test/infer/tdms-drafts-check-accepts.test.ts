@@ -144,11 +144,37 @@ test('numeric times judged in their format: infer says what check says, sampled 
   );
 });
 
+/** A waveform's properties: its start and its increment (seconds between samples). */
+const waveAt = (start: string, increment: number) => [
+  { name: 'wf_start_time', type: 'timestamp' as const, value: start },
+  { name: 'wf_increment', type: 'f64' as const, value: increment },
+];
+
+/** The issues of `codes`, as `code path: message` lines, sorted. */
+const saidOf =
+  (...codes: string[]) =>
+  (issues: ReadonlyArray<{ code: string; path: string; message: string }>) =>
+    issues
+      .filter((i) => codes.includes(i.code))
+      .map((i) => `${i.code} ${i.path}: ${i.message}`)
+      .sort();
+
+/** Infer's draft of `path` says `expected`, and so does check of that draft, sampled and full. */
+async function draftAndCheckSay(
+  path: string,
+  said: ReturnType<typeof saidOf>,
+  expected: string[],
+): Promise<ImportDocument> {
+  const draft = await inferConfig(path);
+  expect(said(draft.issues)).toEqual(expected);
+  const doc = draft.document as ImportDocument;
+  for (const full of [false, true])
+    expect(said(await checkConfig(doc, path, { full })), `full ${full}`).toEqual(expected);
+  return doc;
+}
+
 test('waveforms whose increment is not positive: infer and check say so alike', async () => {
-  const wave = (increment: number) => [
-    { name: 'wf_start_time', type: 'timestamp' as const, value: '2024-03-01T12:00:00Z' },
-    { name: 'wf_increment', type: 'f64' as const, value: increment },
-  ];
+  const wave = (increment: number) => waveAt('2024-03-01T12:00:00Z', increment);
   const path = written('steps.tdms', [
     {
       objects: [
@@ -161,19 +187,12 @@ test('waveforms whose increment is not positive: infer and check say so alike', 
       values: { 'G/still': [1, 2, 3], 'G/back': [1, 2, 3], 'G/fine': [1, 2, 3], 'G/one': [1] },
     },
   ]);
-  const said = (issues: ReadonlyArray<{ code: string; path: string; message: string }>) =>
-    issues
-      .filter((i) => i.code === 'time_repeated' || i.code === 'time_decreasing')
-      .map((i) => `${i.code} ${i.path}: ${i.message}`);
+  const said = saidOf('time_repeated', 'time_decreasing');
   const expected = [
-    'time_repeated /tdmsConfig/data: waveform channels with wf_increment 0, every value at the same time: G/still (0)',
     'time_decreasing /tdmsConfig/data: waveform channels with a negative wf_increment, their times going backwards: G/back (-0.5)',
+    'time_repeated /tdmsConfig/data: waveform channels with wf_increment 0, every value at the same time: G/still (0)',
   ];
-  const draft = await inferConfig(path);
-  expect(said(draft.issues)).toEqual(expected);
-  const doc = draft.document as ImportDocument;
-  for (const full of [false, true])
-    expect(said(await checkConfig(doc, path, { full })), `full ${full}`).toEqual(expected);
+  await draftAndCheckSay(path, said, expected);
   // Every channel imported (empty data): the same.
   expect(said(await checkConfig({ tdmsConfig: { data: [] } } as ImportDocument, path))).toEqual(
     expected,
@@ -181,46 +200,35 @@ test('waveforms whose increment is not positive: infer and check say so alike', 
 });
 
 test('waveforms whose samples fall outside 1971-2100: infer and check say so alike', async () => {
-  const wave = (start: string, increment: number) => [
-    { name: 'wf_start_time', type: 'timestamp' as const, value: start },
-    { name: 'wf_increment', type: 'f64' as const, value: increment },
-  ];
   const path = written('dates.tdms', [
     {
       objects: [
         {
           path: ['G', 'old'],
           data: { type: 'f64', count: 3 },
-          properties: wave('1950-06-01T00:00:00Z', 1),
+          properties: waveAt('1950-06-01T00:00:00Z', 1),
         },
         {
           path: ['G', 'fine'],
           data: { type: 'f64', count: 3 },
-          properties: wave('2024-06-01T00:00:00Z', 1),
+          properties: waveAt('2024-06-01T00:00:00Z', 1),
         },
         // At the epoch: said by tdms_waveform_start_relative, not twice.
         {
           path: ['G', 'epoch'],
           data: { type: 'f64', count: 3 },
-          properties: wave('1904-01-01T00:00:00Z', 1),
+          properties: waveAt('1904-01-01T00:00:00Z', 1),
         },
       ],
       values: { 'G/old': [1, 2, 3], 'G/fine': [1, 2, 3], 'G/epoch': [1, 2, 3] },
     },
   ]);
-  const said = (issues: ReadonlyArray<{ code: string; path: string; message: string }>) =>
-    issues
-      .filter((i) => i.code === 'time_out_of_range' || i.code === 'tdms_waveform_start_relative')
-      .map((i) => `${i.code} ${i.path}: ${i.message}`);
+  const said = saidOf('time_out_of_range', 'tdms_waveform_start_relative');
   const expected = [
     'tdms_waveform_start_relative /tdmsConfig/startTimeOverride: waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: G/epoch',
     'time_out_of_range /tdmsConfig/data: waveform channels whose times fall outside 1971-2100: G/old (1950-06-01 to 1950-06-01)',
   ];
-  const draft = await inferConfig(path);
-  expect(said(draft.issues).sort()).toEqual(expected);
-  const doc = draft.document as ImportDocument;
-  for (const full of [false, true])
-    expect(said(await checkConfig(doc, path, { full })).sort(), `full ${full}`).toEqual(expected);
+  const doc = await draftAndCheckSay(path, said, expected);
   // A start the config gives replaces every waveform's: all of them then fall in 2024.
   const started = { tdmsConfig: { ...doc.tdmsConfig, startTimeOverride: '2024-01-01T00:00:00Z' } };
   expect(said(await checkConfig(started as ImportDocument, path))).toEqual([]);
