@@ -29,7 +29,7 @@ import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
 import { tdmsValueIssues } from './values.js';
-import { epochStartIssue, waveformRangeIssue, waveformStepIssues } from './waveform-time.js';
+import { waveformTimeIssues } from './waveform-time.js';
 
 export interface TdmsCheckOptions {
   /** The config's key in the document (`tdmsConfig`, or a batch entry's path). */
@@ -159,17 +159,8 @@ async function checkTdmsWith(
     checkEverything(ctx);
     for (const c of profile.channels) if (c.dataType !== 'none' && isWaveform(c)) waveforms.push(c);
   }
-  const epoch = epochStartIssue(
-    config,
-    waveforms,
-    profile.properties,
-    ctx.at('startTimeOverride'),
-    ctx.file,
-  );
-  if (epoch) ctx.issues.push(epoch);
-  pushAll(ctx.issues, waveformStepIssues(waveforms, ctx.at('data'), ctx.file));
-  const outside = waveformRangeIssue(config, waveforms, ctx.at('data'), ctx.file);
-  if (outside) ctx.issues.push(outside);
+  const at = { start: ctx.at('startTimeOverride'), data: ctx.at('data') };
+  pushAll(ctx.issues, waveformTimeIssues(config, waveforms, profile.properties, at, ctx.file));
   if (entries.length > 0) leftOut(ctx, entries, used);
   const read = {
     full: options.full === true,

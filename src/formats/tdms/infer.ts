@@ -36,12 +36,7 @@ import {
   tdmsProperty,
 } from './inspect.js';
 import { tdmsValueIssues } from './values.js';
-import {
-  epochStartIssue,
-  startProperty,
-  waveformRangeIssue,
-  waveformStepIssues,
-} from './waveform-time.js';
+import { someChannels, startProperty, waveformTimeIssues } from './waveform-time.js';
 
 const P = '/tdmsConfig';
 
@@ -531,31 +526,18 @@ function relativeStart(profile: TdmsProfile, group: string, ctx: Ctx): string | 
 
 /** Issues for waveforms starting at the 1904 epoch and for channels nothing times. */
 function reportTiming(profile: TdmsProfile, plan: Plan, ctx: Ctx): void {
-  const epoch = epochStartIssue(
-    {},
-    plan.waveforms,
-    profile.properties,
-    `${P}/startTimeOverride`,
-    ctx.file,
-  );
-  if (epoch) ctx.issues.push(epoch);
-  pushAll(ctx.issues, waveformStepIssues(plan.waveforms, `${P}/data`, ctx.file));
-  const outside = waveformRangeIssue({}, plan.waveforms, `${P}/data`, ctx.file);
-  if (outside) ctx.issues.push(outside);
+  // The draft sets no startTimeOverride: check of it finds these alike.
+  const at = { start: `${P}/startTimeOverride`, data: `${P}/data` };
+  pushAll(ctx.issues, waveformTimeIssues({}, plan.waveforms, profile.properties, at, ctx.file));
   if (plan.untimed.length > 0) {
     addIssue(
       ctx,
       'tdms_channel_untimed',
       `${P}/data`,
-      `no waveform properties and no time channel in their group, left out: ${listed(plan.untimed)}`,
+      `no waveform properties and no time channel in their group, left out: ${someChannels(plan.untimed.map(label))}`,
       'List them with fallbackMethod TDMS_FALLBACK_METHOD_IGNORE_ERROR (skipped) or TDMS_FALLBACK_METHOD_FAIL_ON_ERROR (the import fails), or add a time channel to their group.',
     );
   }
-}
-
-function listed(channels: readonly TdmsChannelProfile[]): string {
-  const shown = channels.slice(0, 5).map(label).join(', ');
-  return channels.length > 5 ? `${shown} and ${channels.length - 5} more` : shown;
 }
 
 /** `importFileProperties` when the file has properties and a run is named; else an info issue. */

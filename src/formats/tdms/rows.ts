@@ -25,15 +25,14 @@ import {
 } from '../../check/shared.js';
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { minOf, pointer } from '../../model/plain.js';
-import { startMillis } from '../../values/index.js';
 import {
   inspectTdms,
   readTdmsValues,
   type TdmsChannelProfile,
   type TdmsProfile,
   type TdmsValueRequest,
-  tdmsProperty,
 } from './inspect.js';
+import { waveformTiming } from './waveform-time.js';
 
 type Time =
   | { kind: 'waveform'; startMs: number; stepMs: number }
@@ -54,13 +53,8 @@ interface Plan {
 
 /** A channel's waveform timing, when it has one (the config's start replaces the file's). */
 function waveformOf(c: TdmsChannelProfile, startOverride: string | undefined): Time | undefined {
-  const start = tdmsProperty(c.properties, 'wf_start_time');
-  const increment = tdmsProperty(c.properties, 'wf_increment');
-  if (start === undefined || typeof increment !== 'number') return undefined;
-  const offset = tdmsProperty(c.properties, 'wf_start_offset');
-  const startMs = startMillis(String(startOverride ?? start));
-  const offsetMs = typeof offset === 'number' ? offset * 1000 : 0;
-  return { kind: 'waveform', startMs: startMs + offsetMs, stepMs: increment * 1000 };
+  const timing = waveformTiming(c, startOverride);
+  return timing && { kind: 'waveform', ...timing };
 }
 
 /** The entries to show: the config's, or (empty `data`) every channel on its group's time. */

@@ -20,7 +20,7 @@ import {
 } from '../../values/index.js';
 import { type TdmsChannelProfile, type TdmsProperty, tdmsProperty } from './inspect.js';
 
-export const TDMS_EPOCH = '1904-01-01T00:00:00Z';
+const TDMS_EPOCH = '1904-01-01T00:00:00Z';
 
 /** A timestamp property that can give a start time (`datetime`, `start_time` ...), not the 1904 epoch. */
 export function startProperty(properties: readonly TdmsProperty[]): TdmsProperty | undefined {
@@ -36,7 +36,7 @@ export function startProperty(properties: readonly TdmsProperty[]): TdmsProperty
 }
 
 /** A waveform channel whose start is not recorded (above). */
-export function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
+function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
   return (
     tdmsProperty(c.properties, 'wf_start_time') === TDMS_EPOCH ||
     tdmsProperty(c.properties, 'NI_ExpIsRelativeTime') === true ||
@@ -44,12 +44,39 @@ export function waveformStartsAtEpoch(c: TdmsChannelProfile): boolean {
   );
 }
 
+/** Channels as the findings name them: the first five, and how many more. */
+export function someChannels(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+}
+
+const named = (c: TdmsChannelProfile) => `${c.group}/${c.name}`;
+
+/**
+ * The findings on the waveform channels a config imports (`waveforms`), in this order:
+ * a start not recorded (at `at.start`, the config's `startTimeOverride`), increments not
+ * positive and dates outside the plausible ones (at `at.data`).
+ */
+export function waveformTimeIssues(
+  config: Pick<TdmsConfig, 'startTimeOverride'>,
+  waveforms: readonly TdmsChannelProfile[],
+  fileProperties: readonly TdmsProperty[],
+  at: { start: string; data: string },
+  file: string,
+): Issue[] {
+  return [
+    epochStartIssue(config, waveforms, fileProperties, at.start, file),
+    ...waveformStepIssues(waveforms, at.data, file),
+    waveformRangeIssue(config, waveforms, at.data, file),
+  ].filter((i): i is Issue => i !== undefined);
+}
+
 /**
  * `tdms_waveform_start_relative` at `ptr` (the config's `startTimeOverride`) for the
  * waveform channels imported (`waveforms`) whose start is not recorded, unless the config
  * sets `startTimeOverride`; the hint proposes the file's start property when it has one.
  */
-export function epochStartIssue(
+function epochStartIssue(
   config: Pick<TdmsConfig, 'startTimeOverride'>,
   waveforms: readonly TdmsChannelProfile[],
   fileProperties: readonly TdmsProperty[],
@@ -60,12 +87,10 @@ export function epochStartIssue(
   const epoch = waveforms.filter(waveformStartsAtEpoch);
   if (epoch.length === 0) return undefined;
   const start = startProperty(fileProperties);
-  const names = epoch.slice(0, 5).map((c) => `${c.group}/${c.name}`);
-  const more = epoch.length > 5 ? ` and ${epoch.length - 5} more` : '';
   return issue(
     'tdms_waveform_start_relative',
     ptr,
-    `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${names.join(', ')}${more}`,
+    `waveform channels start at the TDMS epoch (1904-01-01) or are marked relative: ${someChannels(epoch.map(named))}`,
     {
       hint:
         start && typeof start.value === 'string'
@@ -81,7 +106,7 @@ export function epochStartIssue(
  * 0, `time_decreasing` for those whose increment is negative (one issue each, at `ptr`);
  * a channel of one value or none has no second time to compare.
  */
-export function waveformStepIssues(
+function waveformStepIssues(
   waveforms: readonly TdmsChannelProfile[],
   ptr: string,
   file: string,
@@ -91,10 +116,8 @@ export function waveformStepIssues(
   for (const c of waveforms) {
     const step = tdmsProperty(c.properties, 'wf_increment');
     if (typeof step !== 'number' || step > 0 || (c.valueCount ?? 2) < 2) continue;
-    (step === 0 ? zero : negative).push(`${c.group}/${c.name} (${step})`);
+    (step === 0 ? zero : negative).push(`${named(c)} (${step})`);
   }
-  const some = (names: string[]) =>
-    `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
   const out: Issue[] = [];
   const hint =
     'Check the waveform properties the writer set (wf_increment: seconds between samples).';
@@ -103,7 +126,7 @@ export function waveformStepIssues(
       issue(
         'time_repeated',
         ptr,
-        `waveform channels with wf_increment 0, every value at the same time: ${some(zero)}`,
+        `waveform channels with wf_increment 0, every value at the same time: ${someChannels(zero)}`,
         { hint, source: { file } },
       ),
     );
@@ -112,7 +135,7 @@ export function waveformStepIssues(
       issue(
         'time_decreasing',
         ptr,
-        `waveform channels with a negative wf_increment, their times going backwards: ${some(negative)}`,
+        `waveform channels with a negative wf_increment, their times going backwards: ${someChannels(negative)}`,
         { hint, source: { file } },
       ),
     );
@@ -120,23 +143,39 @@ export function waveformStepIssues(
 }
 
 /**
- * The dates of a waveform's first and last samples, in ms: its start (the config's
- * `startTimeOverride`, else `wf_start_time`) plus `wf_start_offset`, and `wf_increment`
- * for each sample after the first, as the platform places them (tdms/rows.ts shows them so);
- * undefined when its properties give no such times.
+ * A waveform channel's timing as the platform places its samples: its start in ms (the
+ * config's `startTimeOverride`, else `wf_start_time`, plus `wf_start_offset`) and the ms
+ * between samples (`wf_increment`); undefined without those properties. The preview's rows
+ * (rows.ts) and the judgement of its dates (below) read it alike.
+ */
+export function waveformTiming(
+  c: TdmsChannelProfile,
+  startOverride: string | undefined,
+): { startMs: number; stepMs: number } | undefined {
+  const start = tdmsProperty(c.properties, 'wf_start_time');
+  const increment = tdmsProperty(c.properties, 'wf_increment');
+  if (start === undefined || typeof increment !== 'number') return undefined;
+  const offset = tdmsProperty(c.properties, 'wf_start_offset');
+  const startMs = startMillis(String(startOverride ?? start));
+  const offsetMs = typeof offset === 'number' ? offset * 1000 : 0;
+  return { startMs: startMs + offsetMs, stepMs: increment * 1000 };
+}
+
+/**
+ * The dates of a waveform's first and last samples, in ms, in order; undefined when it has
+ * no such times (a start that is no timestamp text is not judged).
  */
 function waveformSpan(
   c: TdmsChannelProfile,
   startOverride: string | undefined,
 ): [number, number] | undefined {
-  const start = startOverride ?? tdmsProperty(c.properties, 'wf_start_time');
-  const step = tdmsProperty(c.properties, 'wf_increment');
-  if (typeof start !== 'string' || typeof step !== 'number' || !Number.isFinite(step))
+  if (typeof (startOverride ?? tdmsProperty(c.properties, 'wf_start_time')) !== 'string')
     return undefined;
-  const offset = tdmsProperty(c.properties, 'wf_start_offset');
-  const first = startMillis(start) + (typeof offset === 'number' ? offset * 1000 : 0);
-  if (!Number.isFinite(first)) return undefined;
-  const last = first + Math.max(0, (c.valueCount ?? 1) - 1) * step * 1000;
+  const timing = waveformTiming(c, startOverride);
+  if (!timing || !Number.isFinite(timing.startMs) || !Number.isFinite(timing.stepMs))
+    return undefined;
+  const first = timing.startMs;
+  const last = first + Math.max(0, (c.valueCount ?? 1) - 1) * timing.stepMs;
   return first <= last ? [first, last] : [last, first];
 }
 
@@ -145,7 +184,7 @@ function waveformSpan(
  * outside the plausible dates; those that start at the epoch without `startTimeOverride`
  * are left to `epochStartIssue`, which says why.
  */
-export function waveformRangeIssue(
+function waveformRangeIssue(
   config: Pick<TdmsConfig, 'startTimeOverride'>,
   waveforms: readonly TdmsChannelProfile[],
   ptr: string,
@@ -156,14 +195,13 @@ export function waveformRangeIssue(
     if (config.startTimeOverride === undefined && waveformStartsAtEpoch(c)) continue;
     const span = waveformSpan(c, config.startTimeOverride);
     if (!span || (span[0] >= MIN_PLAUSIBLE_MS && span[1] < MAX_PLAUSIBLE_MS)) continue;
-    outside.push(`${c.group}/${c.name} (${describeDate(span[0])} to ${describeDate(span[1])})`);
+    outside.push(`${named(c)} (${describeDate(span[0])} to ${describeDate(span[1])})`);
   }
   if (outside.length === 0) return undefined;
-  const more = outside.length > 5 ? ` and ${outside.length - 5} more` : '';
   return issue(
     'time_out_of_range',
     ptr,
-    `waveform channels whose times fall outside ${PLAUSIBLE_WORDS}: ${outside.slice(0, 5).join(', ')}${more}`,
+    `waveform channels whose times fall outside ${PLAUSIBLE_WORDS}: ${someChannels(outside)}`,
     {
       hint: 'Check wf_start_time (or startTimeOverride) and wf_increment (seconds between samples).',
       source: { file },
