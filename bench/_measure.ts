@@ -1,5 +1,5 @@
 /** Small helpers the benchmarks share: timing, peak RSS, generated-data folder, tables. */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -125,4 +125,30 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     else out.push(rel);
   }
   return out.sort();
+}
+
+/**
+ * Prints the process's peak RSS and CPU time on stderr as it exits (worker threads share
+ * both; the CPU time counts V8's own threads too, which compile and collect garbage beside
+ * the thread that runs the code).
+ */
+const USAGE_HOOK = `process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('\\nPEAK_RSS ' + u.maxRSS * 1024 + ' CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });`;
+
+/**
+ * One run of `node <args>` in a new process, with a hook (USAGE_HOOK, given with --import)
+ * that reports its usage as it exits: its wall time, CPU time and peak RSS; throws when it
+ * fails.
+ */
+export function runWithUsage(args: string[]): { ms: number; cpuMs: number; peakRss: number } {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(USAGE_HOOK)}`, ...args],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0)
+    throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  const usage = /PEAK_RSS (\d+) CPU_US (\d+)/.exec(r.stderr);
+  return { ms, cpuMs: Number(usage?.[2] ?? 0) / 1000, peakRss: Number(usage?.[1] ?? 0) };
 }

@@ -19,13 +19,12 @@
  * collects garbage on threads of its own: 1.1 to 1.4 cores), and a second thread has to
  * compile the same code again; the work a file is small (0.6 ms to check, 0.1 ms to lint).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bestTogether, dataDir, fmtBytes, table } from './_measure.js';
+import { bestTogether, dataDir, fmtBytes, runWithUsage, table } from './_measure.js';
 import { reportSpeed } from './_speed.js';
 
 const FILES = Number(process.env.IMPORTKIT_BENCH_MANY_FILES ?? 10_000);
@@ -106,28 +105,9 @@ async function prepare() {
   return { csvs, configs, batch };
 }
 
-/**
- * Prints the process's peak RSS and CPU time on stderr as it exits (worker threads share
- * both; the CPU time counts V8's own threads too, which compile and collect garbage beside
- * the thread that runs the code).
- */
-const RSS_HOOK = `process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('\\nPEAK_RSS ' + u.maxRSS * 1024 + ' CPU_US ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });`;
-
 /** One run of the CLI in a new process: its wall time, CPU time and peak RSS; throws when it fails. */
 function run(args: string[]): { ms: number; cpuMs: number; peakRss: number } {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(RSS_HOOK)}`, bin, ...args],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0)
-    throw new Error(
-      `importkit ${args.join(' ')} exited with ${r.status}: ${r.stderr.slice(0, 2000)}`,
-    );
-  const peak = /PEAK_RSS (\d+) CPU_US (\d+)/.exec(r.stderr);
-  return { ms, cpuMs: Number(peak?.[2] ?? 0) / 1000, peakRss: Number(peak?.[1] ?? 0) };
+  return runWithUsage([bin, ...args]);
 }
 
 // A child of runsAtOnce: one run of the CLI with these arguments, its time as JSON.

@@ -28,7 +28,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { dataDir, fmtBytes, table } from './_measure.js';
+import { dataDir, fmtBytes, runWithUsage, table } from './_measure.js';
 import { reportSpeed, type SpeedKey } from './_speed.js';
 
 const RUNS = 10;
@@ -118,21 +118,6 @@ function modulesOf(args: string[], trace: string): { count: number; bytes: numbe
   return { count: files.size, bytes };
 }
 
-/**
- * The peak RSS of one run of `args` (its maxRSS, printed on stderr as it exits by a hook
- * given with --import: a run of its own, so that the timed runs load no hook).
- */
-function peakOf(args: string[]): number {
-  const hook = `process.on('exit', () => process.stderr.write('\\nPEAK_RSS ' + process.resourceUsage().maxRSS * 1024 + '\\n'));`;
-  const r = spawnSync(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, ...args],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
-  return Number(/PEAK_RSS (\d+)/.exec(r.stderr)?.[1] ?? 0);
-}
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -160,7 +145,8 @@ for (let i = 0; i < RUNS; i++) {
   for (const [k, c] of commands.entries()) times[k]?.push(timed(c.args));
 }
 const base = Math.min(...(times[0] as number[]));
-const peaks = commands.map((c) => peakOf(c.args));
+// One more run of each, with a hook that reports its peak RSS (the timed runs load none).
+const peaks = commands.map((c) => runWithUsage(c.args).peakRss);
 const rows = commands.map((c, k) => {
   const ms = times[k] as number[];
   const loaded = c.args[0] === bin ? modulesOf(c.args, join(dir, 'load.trace')) : undefined;
