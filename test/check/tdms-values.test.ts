@@ -4,7 +4,7 @@
  * compared whole, `--full` and sampled (these files are small: the sampled check reads every
  * value too, and says its findings are of the values read).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,7 +12,7 @@ import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.
 import { checkConfig } from '../../src/check/index.js';
 import { checkTdms } from '../../src/formats/tdms/check.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { openFileSource } from '../../src/inspect/byte-source.js';
+import { memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { Issue } from '../../src/model/issue.js';
 import type { TdmsConfig } from '../../src/model/tdms.js';
@@ -94,9 +94,17 @@ describe('TDMS check: what the sampled check and --full read', () => {
 
   test('sampled: the first and last 10,000 values of each channel; full: every value, with progress in bytes', async () => {
     const { path, size } = await longFile();
-    const source = await openFileSource(path);
+    // A source that is not a file on disk is read through as it is: its count is the check's.
+    const source = memorySource(await readFile(path), 'long.tdms');
     const sampled = await checkTdms(document.tdmsConfig as TdmsConfig, source);
     await source.close();
+    // A file on disk is read with blocking reads through a source of its own (the walk
+    // and the values alike): the source given reads nothing, and the findings are the same.
+    const file = await openFileSource(path);
+    const fromDisk = await checkTdms(document.tdmsConfig as TdmsConfig, file);
+    await file.close();
+    expect(file.bytesRead).toBe(0);
+    expect(said(fromDisk)).toEqual(said(sampled));
     expect(said(sampled)).toEqual([
       [
         'value_not_finite',

@@ -18,6 +18,7 @@ import {
   throughSource,
 } from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
+import { throughTurns } from '../../values/index.js';
 import { type DaqmxIndex, splitTdmsPath, type TdmsProperty, type TdmsValue } from './metadata.js';
 import {
   readTdmsSourceValues,
@@ -148,7 +149,7 @@ export async function inspectTdmsSource(
   return {
     format: 'tdms',
     file: { path: file, size: data.size },
-    bytesRead: data.bytesRead + (index?.bytesRead ?? 0),
+    bytesRead: data.bytesRead + (walk.bytesRead ?? 0) + (index?.bytesRead ?? 0),
     fields: channels.map(fieldOf),
     issues,
     versions: walk.versions,
@@ -188,11 +189,21 @@ export async function readTdmsValues(
   });
 }
 
-type Walked = WalkResult & { fromIndex?: boolean };
+/** A walk, and the bytes it read through a source of its own (walkData). */
+type Walked = WalkResult & { fromIndex?: boolean; bytesRead?: number };
 
+/**
+ * The walk through the data file. A file on disk is walked with blocking reads
+ * (throughTurns): a lead-in and its metadata are one small read a segment, and an awaited
+ * read costs a trip through the thread pool. On a 1 GB file of 100,000 segments, `check`
+ * (sampled) took 9.6 to 10.8 s with awaited reads, the thread idle two thirds of it.
+ */
 async function walkData(data: ByteSource, options: TdmsInspectOptions): Promise<Walked> {
   try {
-    return await walkSegments(data, { onProgress: options.onProgress });
+    return await throughTurns(data, async (source) => {
+      const walk = await walkSegments(source, { onProgress: options.onProgress });
+      return source === data ? walk : { ...walk, bytesRead: source.bytesRead };
+    });
   } catch (err) {
     if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
     throw err;

@@ -25,6 +25,7 @@ import {
 } from '../../check/shared.js';
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { minOf, pointer } from '../../model/plain.js';
+import { throughTurns } from '../../values/index.js';
 import {
   inspectTdms,
   readTdmsValues,
@@ -218,18 +219,23 @@ async function readRows(
     return { axis, ranges, range: 0, offset: 0, queues, out, rows: 0 };
   });
   const owner = emitters.flatMap((e) => e.queues.map((q) => ({ e, q })));
-  const unread = await readTdmsValues(
-    dataPath,
-    requests,
-    (r, values) => {
-      const o = owner[r];
-      if (!o || o.e.stopped) return;
-      // Numbers requests: doubles or text.
-      o.q.push(values as Float64Array | string[]);
-      emit(o.e, numeric, plan.channels);
-      if (o.q.length > MAX_AHEAD) o.e.stopped = true;
-    },
-    options.onProgress ? { onProgress: options.onProgress } : {},
+  // Read with blocking reads into buffers that take turns (the handler gets new arrays of
+  // numbers or strings, never views of the bytes read): a small segment is a read or two,
+  // and an awaited read a trip through the thread pool (tdms/values.ts readInThisThread).
+  const unread = await throughTurns(dataPath, (source) =>
+    readTdmsValues(
+      source,
+      requests,
+      (r, values) => {
+        const o = owner[r];
+        if (!o || o.e.stopped) return;
+        // Numbers requests: doubles or text.
+        o.q.push(values as Float64Array | string[]);
+        emit(o.e, numeric, plan.channels);
+        if (o.q.length > MAX_AHEAD) o.e.stopped = true;
+      },
+      options.onProgress ? { onProgress: options.onProgress } : {},
+    ),
   );
   let rows = 0;
   let total = 0;

@@ -138,11 +138,13 @@ export async function tdmsValueIssues(
 }
 
 /**
- * Reads the values in this thread. A file on disk read whole (`--full`) is read into two
+ * Reads the values in this thread. A file on disk is read with blocking reads into two
  * buffers that take turns, as a part beside the workers is: a new buffer a read cost the
  * zeroing and page faults of 1 MiB a read. On bench/check-tdms (1 GB, one job, reads one
  * ahead, four alternated runs each): 0.80 to 0.88 s, against 0.94 to 1.02 s with a new
- * buffer a read.
+ * buffer a read. A sampled check walks every segment too (the last values of a channel
+ * are in the last segments): on a 1 GB file of 100,000 segments, 2.2 to 2.5 s against
+ * 9.6 to 9.7 s with awaited reads.
  */
 function readInThisThread(
   source: ByteSource,
@@ -156,7 +158,7 @@ function readInThisThread(
       (r, values, at) => feed(reads[r] as Read, values, at),
       options.onProgress ? { onProgress: options.onProgress } : {},
     );
-  return options.full ? throughTurns(source, read) : read(source);
+  return throughTurns(source, read);
 }
 
 /**
