@@ -8,6 +8,7 @@ import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtur
 import { checkConfig } from '../../src/check/index.js';
 import { inspectTdms } from '../../src/formats/tdms/inspect.js';
 import type { TdmsPart } from '../../src/formats/tdms/jobs.js';
+import type { WalkStart } from '../../src/formats/tdms/segments.js';
 import { readTdmsPart } from '../../src/formats/tdms/values.js';
 import { openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
@@ -29,9 +30,16 @@ const rowArb = fc.record({
   count: fc.constantFrom(0n, 7n, -3n, 2n ** 40n, -(2n ** 35n)),
   level: fc.constantFrom(0, 1, 0.5, Number.NaN),
 });
-/** Segments of 0-6 rows each (a segment with none still counts as one). */
+/**
+ * Segments of 0-6 rows each (a segment with none still counts as one). After the first, a
+ * segment's metadata may list every object anew, repeat the list with "same as before"
+ * indexes, or be left out (the list in force kept): those two hold as many values a chunk
+ * as the list in force, in one to three chunks (their rows repeat the ones given).
+ */
 const fileArb = fc.record({
   segments: fc.array(fc.array(rowArb, { maxLength: 6 }), { minLength: 2, maxLength: 9 }),
+  metas: fc.array(fc.constantFrom('new', 'same', 'none' as const), { maxLength: 9 }),
+  chunks: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 9 }),
   interleaved: fc.boolean(),
 });
 
@@ -61,7 +69,16 @@ const DOC: ImportDocument = {
   },
 } as ImportDocument;
 
-type TdmsFile = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
+type FileDrawn = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
+/** A file: without `metas` and `chunks`, every segment lists its objects anew, in one chunk. */
+type TdmsFile = Omit<FileDrawn, 'metas' | 'chunks'> & Partial<Pick<FileDrawn, 'metas' | 'chunks'>>;
+type Row = TdmsFile['segments'][number][number];
+
+/** `n` rows: the rows given, again and again (zeros when none are given). */
+function repeated(rows: readonly Row[], n: number): Row[] {
+  const zero: Row = { time: 0, speed: 0, count: 0n, level: 0 };
+  return Array.from({ length: n }, (_, k) => rows[k % Math.max(1, rows.length)] ?? zero);
+}
 
 /** `notes`: a string channel too (contiguous segments only: interleaved strings are not laid out). */
 function fileOf(f: TdmsFile, notes = false): string {
@@ -72,23 +89,35 @@ function fileOf(f: TdmsFile, notes = false): string {
     ['level', 'f32'],
     ...(notes ? ([['note', 'string']] as const) : []),
   ] as const;
-  const specs: SegmentSpec[] = f.segments.map((rows) => ({
-    interleaved: f.interleaved,
-    objects: [
-      { path: ['Log'] },
-      ...channels.map(([name, type]) => ({
-        path: ['Log', name],
-        data: { type, count: rows.length },
-      })),
-    ],
-    values: {
+  // Values a chunk in the list in force (a string's bytes differ: its list is always new).
+  let count = 0;
+  const specs = f.segments.map((given, i): SegmentSpec => {
+    const meta = i === 0 || notes ? 'new' : (f.metas?.[i] ?? 'new');
+    const chunks = meta === 'new' ? 1 : (f.chunks?.[i] ?? 1);
+    if (meta === 'new') count = given.length;
+    const rows = meta === 'new' ? given : repeated(given, count * chunks);
+    const values = {
       'Log/Time': rows.map((r) => iso(r.time)),
       'Log/speed': rows.map((r) => r.speed),
       'Log/count': rows.map((r): RawValue => r.count),
       'Log/level': rows.map((r) => r.level),
       ...(notes ? { 'Log/note': rows.map((r) => `t${r.time}`.repeat(r.time)) } : {}),
-    },
-  }));
+    };
+    if (meta === 'none')
+      return { interleaved: f.interleaved, noMeta: true, objects: [], chunks, values };
+    return {
+      interleaved: f.interleaved,
+      ...(meta === 'same' ? { newObjList: false, chunks } : {}),
+      objects: [
+        { path: ['Log'] },
+        ...channels.map(([name, type]) => ({
+          path: ['Log', name],
+          data: meta === 'same' ? ('same' as const) : { type, count: rows.length },
+        })),
+      ],
+      values,
+    };
+  });
   const path = join(dir, `f${n++}.tdms`);
   writeFileSync(path, tdmsBytes(specs).data);
   return path;
@@ -128,6 +157,43 @@ test('a worker reads a range of segments as this thread does', async () => {
     expect(await partInWorker(url, input, [2, 4])).toEqual(here);
   } finally {
     await source.close();
+  }
+});
+
+test('a part begins at the start the inspection noted before it: the segments before are not walked again', async () => {
+  // 300 segments, most keeping the list in force: more than the starts kept, so they thin
+  // out to every 8th segment.
+  const t = (s: number) => ({
+    time: s % 7,
+    speed: s % 11 === 3 ? Number.NaN : s,
+    count: 1n,
+    level: 0,
+  });
+  const segments = Array.from({ length: 300 }, (_, k) => [t(2 * k), t(2 * k + 1)]);
+  const metas = segments.map(
+    (_, k) => (k % 50 === 0 ? 'new' : k % 3 === 0 ? 'same' : 'none') as 'new',
+  );
+  const path = fileOf({ segments, metas, interleaved: false });
+  const starts: WalkStart[] = [];
+  const profile = await inspectTdms(path, { starts });
+  expect(starts.map((s) => s.segment)).toEqual(Array.from({ length: 38 }, (_, k) => 1 + 8 * k));
+  const input = { path, config: DOC.tdmsConfig as TdmsConfig, key: 'tdmsConfig', profile };
+  const range: [number, number] = [233, 281];
+  const walked = await openFileSource(path);
+  const begun = await openFileSource(path);
+  try {
+    const want = await readTdmsPart(walked, input, range);
+    expect(await readTdmsPart(begun, { ...input, starts }, range)).toEqual(want);
+    // Walked from the first segment, each of the 232 before the range is a read at least.
+    expect(walked.reads - begun.reads).toBeGreaterThanOrEqual(232);
+  } finally {
+    await walked.close();
+    await begun.close();
+  }
+  for (const jobs of [2, 3]) {
+    expect(await checkConfig(DOC, path, { full: true, jobs })).toEqual(
+      await checkConfig(DOC, path, { full: true, jobs: 1 }),
+    );
   }
 });
 

@@ -126,6 +126,11 @@ export class ActiveList {
     else this.plainBytes += sign > 0 ? bytes : -bytes;
   }
 
+  /** The list in order: each object with the raw data index in force. */
+  entries(): readonly Active[] {
+    return this.items;
+  }
+
   /** How many objects have data in this segment. */
   get withDataCount(): number {
     return this.dataCount;

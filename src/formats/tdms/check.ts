@@ -28,6 +28,7 @@ import { tdmsChannelTypeOf } from './channel-types.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
+import type { WalkStart } from './segments.js';
 import { tdmsValueIssues } from './values.js';
 import { waveformTimeIssues } from './waveform-time.js';
 
@@ -46,12 +47,12 @@ export interface TdmsCheckOptions {
  * The profile of a TDMS source, walking its index (`<file>.tdms_index`, beside a file on disk)
  * when there is one, as inspectTdms does; an archive's member is walked through its data.
  */
-async function tdmsProfile(source: ByteSource): Promise<TdmsProfile> {
+async function tdmsProfile(source: ByteSource, starts?: WalkStart[]): Promise<TdmsProfile> {
   const file = wholeFileOf(source);
   const index =
     file === undefined ? undefined : await openFileSource(`${file}_index`).catch(() => undefined);
   try {
-    return await inspectTdmsSource(source, index);
+    return await inspectTdmsSource(source, index, { starts });
   } finally {
     await index?.close();
   }
@@ -138,7 +139,9 @@ async function checkTdmsWith(
   options: TdmsCheckOptions,
   pool: WorkerPool | undefined,
 ): Promise<Issue[]> {
-  const profile = await tdmsProfile(source);
+  // A read on several cores begins its parts where the inspection's walk noted it could.
+  const starts = pool ? [] : undefined;
+  const profile = await tdmsProfile(source, starts);
   const ctx: Ctx = {
     config,
     profile,
@@ -167,6 +170,7 @@ async function checkTdmsWith(
     onProgress: options.onProgress,
     jobs: options.jobs,
     pool,
+    starts,
   };
   pushAll(ctx.issues, await tdmsValueIssues(source, config, key, profile, read));
   return withoutRestatedTypeIssues(ctx.issues);

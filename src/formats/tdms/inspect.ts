@@ -30,8 +30,10 @@ import {
 import {
   type ObjectState,
   TdmsWalkError,
+  type WalkOptions,
   type WalkProblem,
   type WalkResult,
+  type WalkStart,
   walkSegments,
 } from './segments.js';
 import { tdmsTypeName } from './types.js';
@@ -89,6 +91,11 @@ export interface TdmsProfile extends BaseProfile {
 export interface TdmsInspectOptions {
   /** Progress in bytes of the file (files of many segments take a while without an index). */
   onProgress?: ((done: number, total: number) => void) | undefined;
+  /**
+   * Given, the walk's starts go in it (segments.ts WalkStart): a check on several cores
+   * begins its parts at them.
+   */
+  starts?: WalkStart[] | undefined;
 }
 
 /** Inspects a TDMS file (and its `.tdms_index` when present). Throws InspectError when unusable. */
@@ -201,13 +208,21 @@ type Walked = WalkResult & { fromIndex?: boolean; bytesRead?: number };
 async function walkData(data: ByteSource, options: TdmsInspectOptions): Promise<Walked> {
   try {
     return await throughTurns(data, async (source) => {
-      const walk = await walkSegments(source, { onProgress: options.onProgress });
+      const walk = await walkSegments(source, walkOptions(options));
       return source === data ? walk : { ...walk, bytesRead: source.bytesRead };
     });
   } catch (err) {
     if (err instanceof TdmsWalkError) throw walkError(data.name, data.size, err);
     throw err;
   }
+}
+
+/** What a walk of inspection is given: its progress, and where its starts go. */
+function walkOptions(options: TdmsInspectOptions): WalkOptions {
+  return {
+    onProgress: options.onProgress,
+    ...(options.starts ? { starts: options.starts } : {}),
+  };
 }
 
 /** The walk through the index file, or undefined (with an issue) when it does not match the data file. */
@@ -219,7 +234,7 @@ async function walkIndex(
 ): Promise<Walked | undefined> {
   let reason: string | undefined;
   try {
-    const walk = await walkSegments(data, { index, onProgress: options.onProgress });
+    const walk = await walkSegments(data, { index, ...walkOptions(options) });
     const problem = walk.problems[0];
     if (problem) reason = `segment ${problem.segment} (byte ${problem.offset}): ${problem.message}`;
     else if (walk.end !== data.size) {
@@ -231,6 +246,8 @@ async function walkIndex(
     if (!(err instanceof TdmsWalkError)) throw err;
     reason = err.message;
   }
+  // The data file is walked instead: the index's starts are not kept.
+  if (options.starts) options.starts.length = 0;
   issues.push(
     tdmsIssue(
       data.name,

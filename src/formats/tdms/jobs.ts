@@ -19,6 +19,7 @@ import {
   type WorkerPool,
 } from '../../values/index.js';
 import type { TdmsProfile, TdmsUnread } from './inspect.js';
+import type { WalkStart } from './segments.js';
 
 /** What every worker gets: the file and what the read is planned from. */
 export interface TdmsPartInput {
@@ -26,6 +27,8 @@ export interface TdmsPartInput {
   config: TdmsConfig;
   key: string;
   profile: TdmsProfile;
+  /** Where a part may begin its walk (segments.ts WalkStart); without, a part walks from the first segment. */
+  starts?: WalkStart[] | undefined;
   /** Bytes read at once (raw.ts; default 1 MiB): small in tests, to overwrite reused buffers often. */
   blockBytes?: number;
 }
@@ -57,9 +60,6 @@ interface JoinedRead {
   tallies: Array<{ time?: TimeState; result: object }>;
 }
 
-/** Ranges a thread: small enough that the threads finish close together. */
-const RANGES_A_JOB = 4;
-
 /**
  * The `jobs - 1` workers of a read (this thread is the other job), started before the file
  * is inspected: they load while its metadata is walked (bench/check-tdms's 1 GB: about
@@ -87,7 +87,7 @@ export async function readTdmsParts(
   await runOrdered<SegmentRange, TdmsPart>({
     pool: pool ?? startTdmsWorkers(jobs),
     input: partInput,
-    parts: segmentRanges(input.profile.segments, jobs * RANGES_A_JOB),
+    parts: segmentRanges(input.profile.segments, jobs, input.starts),
     here,
     onResult(part) {
       for (const [i, p] of part.reads.entries()) joinRead(reads[i] as JoinedRead, p);
@@ -102,15 +102,48 @@ export async function readTdmsParts(
   return [...unread.values()];
 }
 
+/**
+ * Ranges covering segments 1 to `segments` for `jobs` threads, each beginning where a walk
+ * may begin (`starts`; any segment without them). Each takes a share of the segments left:
+ * half of them split evenly between the threads, down to a sixteenth of a thread's even
+ * share. The ranges shrink towards the end of the file, so the threads finish close
+ * together (as the CSV ranges and the Parquet runs do). Without starts, each range walks
+ * every segment before it, and four even ranges a thread keep those walks few.
+ */
+export function segmentRanges(
+  segments: number,
+  jobs: number,
+  starts?: readonly WalkStart[],
+): SegmentRange[] {
+  if (!starts) return evenRanges(segments, 4 * jobs);
+  const cuts = starts.map((s) => s.segment).filter((s) => s > 1 && s <= segments);
+  const least = Math.max(1, Math.floor(segments / (16 * jobs)));
+  const ranges: SegmentRange[] = [];
+  let from = 1;
+  let c = 0;
+  while (from <= segments) {
+    const left = segments - from + 1;
+    const want = from + Math.max(least, Math.ceil(left / (2 * jobs)));
+    while (c < cuts.length && (cuts[c] as number) < want) c += 1;
+    const to = cuts[c] ?? segments + 1;
+    ranges.push([from, to]);
+    from = to;
+  }
+  return lastToTheEnd(ranges);
+}
+
 /** `count` ranges of about as many segments each, covering segments 1 to `segments`. */
-function segmentRanges(segments: number, count: number): SegmentRange[] {
+function evenRanges(segments: number, count: number): SegmentRange[] {
   const n = Math.max(1, Math.min(segments, count));
   const at = (k: number) => 1 + Math.floor((k * segments) / n);
-  // The last range runs past the last segment: an unfinished segment's data to the end.
-  return Array.from(
-    { length: n },
-    (_, k): SegmentRange => [at(k), k === n - 1 ? Number.MAX_SAFE_INTEGER : at(k + 1)],
-  );
+  return lastToTheEnd(Array.from({ length: n }, (_, k): SegmentRange => [at(k), at(k + 1)]));
+}
+
+/** The last range runs past the last segment: an unfinished segment's data to the end. */
+function lastToTheEnd(ranges: SegmentRange[]): SegmentRange[] {
+  const last = ranges.at(-1);
+  if (last) last[1] = Number.MAX_SAFE_INTEGER;
+  return ranges;
 }
 
 /** A range's part of one channel's read, joined to the parts before it. */

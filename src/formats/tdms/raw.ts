@@ -29,7 +29,7 @@ import {
   type TdmsValuesHandler,
   unreadOnce,
 } from './raw-segment.js';
-import { type RawSegment, walkSegments } from './segments.js';
+import { type RawSegment, type WalkStart, walkSegments } from './segments.js';
 
 export type { TdmsTypedValues, TdmsValues } from './decode.js';
 export type {
@@ -48,6 +48,11 @@ export interface TdmsValueOptions {
    * index among all of the channel's values.
    */
   segments?: readonly [number, number] | undefined;
+  /**
+   * Where the walk begins (at segment `from` of `segments`, or before it): the segments
+   * before it are not walked again, the values they hold counted from the start.
+   */
+  start?: WalkStart | undefined;
   /**
    * Bytes read at once (default 1 MiB): tests read in small blocks, so that a source whose
    * buffers are reused is overwritten many times a segment.
@@ -84,8 +89,10 @@ export async function readTdmsSourceValues(
     scratch: new Scratch(),
   };
   const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
+  for (const o of options.start?.objects ?? []) read.seen.set(o.path, o.seen);
   try {
     await walkSegments(data, {
+      start: options.start,
       onProgress: options.onProgress,
       onRawData: async (segment) => {
         if (segment.segment >= to) throw PAST;

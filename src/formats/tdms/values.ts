@@ -52,6 +52,7 @@ import {
   type TdmsPart,
   type TdmsPartInput,
 } from './jobs.js';
+import type { WalkStart } from './segments.js';
 
 /**
  * Values read from each end of a channel by the sampled check (its `reads` in formats/index.ts
@@ -69,6 +70,8 @@ interface TdmsValueCheckOptions {
   jobs?: number | undefined;
   /** The workers of a read of several jobs, started before the file was inspected. */
   pool?: WorkerPool | undefined;
+  /** Where the inspection's walk noted a read may begin (the parts of several jobs begin there). */
+  starts?: WalkStart[] | undefined;
   /** Given, each time channel's tally is put in it by its channel's path (infer reads it). */
   times?: Map<string, TimeTally> | undefined;
 }
@@ -116,11 +119,13 @@ export async function tdmsValueIssues(
   const unread =
     jobs > 1 && path !== undefined && profile.segments > 1
       ? await readTdmsParts(
-          { path, config, key, profile, jobs },
+          { path, config, key, profile, starts: options.starts, jobs },
           reads,
           // A part read here beside the workers reads as they do: into two buffers that take turns.
           (range) =>
-            readThroughTurns(path, (s) => readTdmsPart(s, { path, config, key, profile }, range)),
+            readThroughTurns(path, (s) =>
+              readTdmsPart(s, { path, config, key, profile, starts: options.starts }, range),
+            ),
           options.onProgress,
           options.pool,
         )
@@ -182,6 +187,7 @@ export async function readTdmsPart(
     (r, values, at) => feed(reads[r] as Read, values, at),
     {
       segments,
+      start: input.starts?.find((s) => s.segment === segments[0]),
       onProgress: (done) => (end = Math.max(end, done)),
       blockBytes: input.blockBytes,
     },
