@@ -6,8 +6,11 @@
  * nothing. With one job and with as many jobs as cores (ranges of segments read in worker
  * threads; the default is one job). Also the sampled check. Each runs in its own process (after one read of the
  * file, so all find it in the page cache): wall time, CPU time (user + system: steadier
- * than wall time on a shared machine) and that process's peak RSS.
- * Goal: peak RSS < 150 MB.
+ * than wall time on a shared machine) and that process's peak RSS. Then one job and every
+ * core on two more files (FILES): four times the segments (3.9 GB), and the 1 GB file's
+ * rows in 100,000 small segments. Each speed-up beside what one-job checks, one a core,
+ * did at once.
+ * Goal: peak RSS < 150 MB; ≥ 1.6× with 2 jobs on 2 cores.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,10 +22,25 @@ import { TdmsWriter } from '../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../src/check/index.js';
 import type { ImportDocument } from '../src/model/document.js';
 import { bestTogether, dataDir, fmtBytes, MiB, table } from './_measure.js';
-import { reportSpeed } from './_speed.js';
+import { reportSpeed, type SpeedKey } from './_speed.js';
 
 const SEGMENTS = 150;
 const ROWS = 100_000;
+/**
+ * The other files: the same rows in four times as many segments of as many rows (3.9 GB:
+ * what a thread costs to start weighs less), and the rows of the 1 GB file in 100,000
+ * segments of 150 rows (a logger writing small blocks; each segment but the first keeps
+ * the object list in force).
+ */
+const FILES = [
+  { name: 'check-tdms-4GB.tdms', segments: 4 * SEGMENTS, rows: ROWS, key: 'tdms-jobs-large' },
+  {
+    name: 'check-tdms-100k-segments.tdms',
+    segments: 100_000,
+    rows: 150,
+    key: 'tdms-jobs-segments',
+  },
+] as const;
 /** Channels after the timestamp: name, TDMS type, bytes, declared type. */
 const CHANNELS: Array<[string, string, number, string]> = [
   ['speed', 'f64', 8, 'CHANNEL_DATA_TYPE_DOUBLE'],
@@ -37,20 +55,20 @@ const CHANNELS: Array<[string, string, number, string]> = [
 const T0 = 3_800_000_000; // seconds since 1904 (2024)
 
 /** One segment's raw data: the timestamps, then each channel's values. */
-function rawOf(k: number): Uint8Array {
+function rawOf(k: number, rows = ROWS): Uint8Array {
   const row = 16 + CHANNELS.reduce((s, c) => s + c[2], 0);
-  const raw = new Uint8Array(ROWS * row);
-  const first = k * ROWS;
-  const stamps = new Uint32Array(raw.buffer, 0, ROWS * 4);
-  for (let i = 0; i < ROWS; i++) {
+  const raw = new Uint8Array(rows * row);
+  const first = k * rows;
+  const stamps = new Uint32Array(raw.buffer, 0, rows * 4);
+  for (let i = 0; i < rows; i++) {
     const r = first + i;
     stamps[4 * i + 1] = (r % 1000) * 4_294_967; // fraction: r ms past the second
     stamps[4 * i + 2] = T0 + Math.floor(r / 1000);
   }
-  let at = 16 * ROWS;
+  let at = 16 * rows;
   for (const [, type, size] of CHANNELS) {
     const view = new DataView(raw.buffer, at);
-    for (let i = 0; i < ROWS; i++) {
+    for (let i = 0; i < rows; i++) {
       const r = first + i;
       if (type === 'f64')
         view.setFloat64(i * 8, r % 5_000_011 === 3 ? Number.NaN : Math.sin(r), true);
@@ -59,38 +77,46 @@ function rawOf(k: number): Uint8Array {
       else if (type === 'i32') view.setInt32(i * 4, r % 7, true);
       else view.setUint8(i, r % 2);
     }
-    at += ROWS * size;
+    at += rows * size;
   }
   return raw;
 }
 
-async function generate(path: string): Promise<void> {
+async function generate(path: string, segments = SEGMENTS, rows = ROWS): Promise<void> {
   const done = `${path}.done`;
   if (existsSync(path) && existsSync(done)) return;
   rmSync(done, { force: true });
   const writer = new TdmsWriter();
   const file = await open(path, 'w');
+  const pending: Uint8Array[] = [];
+  let held = 0;
   try {
-    for (let k = 0; k < SEGMENTS; k++) {
+    for (let k = 0; k < segments; k++) {
       const seg = writer.segment(
         k === 0
           ? {
               objects: [
                 { path: ['Log'] },
-                { path: ['Log', 'Time'], data: { type: 'timestamp', count: ROWS } },
+                { path: ['Log', 'Time'], data: { type: 'timestamp', count: rows } },
                 ...CHANNELS.map(([name, type]) => ({
                   path: ['Log', name],
-                  data: { type, count: ROWS },
+                  data: { type, count: rows },
                 })),
               ],
             }
           : { noMeta: true, objects: [] },
       );
-      const raw = rawOf(k);
+      const raw = rawOf(k, rows);
       if (raw.byteLength !== seg.rawLength) throw new Error('raw data of the wrong length');
-      await file.write(seg.head);
-      await file.write(raw);
+      pending.push(seg.head, raw);
+      held += seg.head.byteLength + raw.byteLength;
+      // Small segments written a few MiB at a time.
+      if (held >= 8 * MiB) {
+        await file.writev(pending.splice(0));
+        held = 0;
+      }
     }
+    await file.writev(pending);
   } finally {
     await file.close();
   }
@@ -179,15 +205,16 @@ let full = child('full', path);
 full = faster(full, child('full', path));
 full1 = faster(full1, child('full-1', path));
 const sampled = child('sampled', path);
-const row = (label: string, r: typeof full) =>
+/** A table row: `fileBytes` the size of the file read, `floor` its bytes read once. */
+const row = (label: string, r: typeof full, fileBytes = size, floor = bytes) =>
   typeof r === 'string'
     ? [label, r, '', '', '', '', '']
     : [
         label,
         `${(r.ms / 1000).toFixed(2)} s`,
         `${(r.cpuMs / 1000).toFixed(2)} s`,
-        `${(size / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
-        typeof bytes === 'string' ? '' : `${(r.ms / bytes.ms).toFixed(1)}×`,
+        `${(fileBytes / 1e6 / (r.ms / 1000)).toFixed(0)} MB/s`,
+        typeof floor === 'string' ? '' : `${(r.ms / floor.ms).toFixed(1)}×`,
         `${(r.rss / MiB).toFixed(0)} MiB`,
         r.note.length > 120 ? `${r.note.slice(0, 117)}...` : r.note,
       ];
@@ -209,23 +236,58 @@ console.log(
   `\ncheck --full, jobs 1 ÷ jobs ${availableParallelism()}: ${speedup}× (goal ≥ 1.6× on 2 cores).`,
 );
 console.log('Goal: check --full peak RSS < 150 MB.');
-if (typeof full !== 'string' && typeof full1 !== 'string') {
-  const said = (r: typeof full1) =>
+await reportJobs('tdms-jobs', path, full1, full);
+
+/**
+ * Reports the speed-up of `full` (every core) over `full1` (one job) on `file`, beside what
+ * the machine gives one-job checks, one a core, at once (threads that share nothing).
+ */
+async function reportJobs(
+  key: SpeedKey,
+  file: string,
+  one: ReturnType<typeof child>,
+  all: ReturnType<typeof child>,
+): Promise<void> {
+  if (typeof one === 'string' || typeof all === 'string') return;
+  const said = (r: typeof one) =>
     `${(r.ms / 1000).toFixed(2)} s (CPU ${(r.cpuMs / 1000).toFixed(2)} s), ${fmtBytes(r.rss)}`;
-  // One-job checks, one a core, at once: what the machine gives threads that share nothing.
   const together = await bestTogether(
     availableParallelism(),
-    [fileURLToPath(import.meta.url), '--run', 'full-1', path],
-    full1.ms,
+    [fileURLToPath(import.meta.url), '--run', 'full-1', file],
+    one.ms,
   );
   reportSpeed({
-    key: 'tdms-jobs',
-    ours: `${said(full)}, ${availableParallelism()} jobs`,
-    baseline: said(full1),
-    ratio: full1.ms / full.ms,
-    peakRss: full.rss,
+    key,
+    ours: `${said(all)}, ${availableParallelism()} jobs`,
+    baseline: said(one),
+    ratio: one.ms / all.ms,
+    peakRss: all.rss,
     together,
   });
+}
+
+for (const f of FILES) {
+  const large = join(dataDir(), f.name);
+  await generate(large, f.segments, f.rows);
+  child('bytes', large); // into the page cache
+  const floor = child('bytes', large);
+  const largeSize = statSync(large).size;
+  let one = child('full-1', large);
+  let all = child('full', large);
+  all = faster(all, child('full', large));
+  one = faster(one, child('full-1', large));
+  console.log(
+    `\n${fmtBytes(largeSize)}, ${f.segments.toLocaleString('en')} segments of ${f.rows.toLocaleString('en')} rows:\n`,
+  );
+  table(
+    ['run', 'time', 'CPU', 'speed', 'x bytes read once', 'peak RSS', 'result'],
+    [
+      row('check --full --jobs 1', one, largeSize, floor),
+      row(`check --full --jobs ${availableParallelism()}`, all, largeSize, floor),
+      row('the bytes read once (1 MiB reads)', floor, largeSize, floor),
+    ],
+  );
+  await reportJobs(f.key, large, one, all);
 }
 console.log(
   'On a machine other programs keep busy, the kernel shares the CPU between autogroups (each' +
