@@ -14,14 +14,9 @@
  * again.
  */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { parentPort, Worker } from 'node:worker_threads';
-import {
-  type ByteSource,
-  openFileSourceSync,
-  sourceOf,
-  throughSource,
-  wholeFileOf,
-} from '../inspect/shared.js';
+import { type ByteSource, openFileSourceSync, sourceOf, throughSource } from '../inspect/shared.js';
 
 export interface OrderedPoolOptions<T, R> {
   /**
@@ -344,16 +339,19 @@ export async function readThroughTurns<R>(
   fn: (source: ByteSource) => Promise<R>,
   least = 64 * 1024,
   name = path,
+  slice?: { start: number; size: number },
 ): Promise<R> {
   const pick = turnsOf(true, least);
   let asked = 0;
   const file = openFileSourceSync(path, (n) => pick(n, asked++));
+  // A slice of the file (a stored member of a zip archive) is read at its offset.
+  const at = slice?.start ?? 0;
   const source = sourceOf({
     name,
-    size: file.size,
-    place: file.place,
+    size: slice ? Math.max(0, Math.min(slice.size, file.size - at)) : file.size,
+    place: { kind: 'file', path: resolve(path), start: at },
     async readAt(start, n, before) {
-      const bytes = await file.read(start, n);
+      const bytes = await file.read(at + start, n);
       if ((before + 1) % READS_A_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       return bytes;
     },
@@ -367,9 +365,11 @@ export async function readThroughTurns<R>(
 }
 
 /**
- * Hands `fn` the source to read in this thread: a file on disk (a path, opened as the
- * inspectors open it, or a source of a whole file) read whole goes into two buffers that
- * take turns (readThroughTurns), under the source's own name; any other source as it is.
+ * Hands `fn` the source to read in this thread: bytes of a file on disk (a path, opened as
+ * the inspectors open it, a source of a whole file, or a stored member of a zip archive)
+ * go into two buffers that take turns (readThroughTurns), under the source's own name; any
+ * other source (compressed, or in memory) as it is. A stored 1 GB TDMS member of 100,000
+ * segments took 12.3 s to check (sampled) with awaited reads.
  * For readers that hold one window at a time (the TDMS and ULog walks): a new
  * zeroed 1 MiB buffer a read cost its zeroing and the kernel's mapping of its pages, about
  * a fifth of a one-job full check of bench/ulog's 1 GB (6.07 to 6.26 s, against 4.92 to
@@ -380,8 +380,10 @@ export function throughTurns<R>(
   fn: (source: ByteSource) => Promise<R>,
 ): Promise<R> {
   return throughSource(data, (source) => {
-    const path = wholeFileOf(source);
-    return path === undefined ? fn(source) : readThroughTurns(path, fn, undefined, source.name);
+    const place = source.place;
+    if (place?.kind !== 'file') return fn(source);
+    const slice = { start: place.start, size: source.size };
+    return readThroughTurns(place.path, fn, undefined, source.name, slice);
   });
 }
 

@@ -1,8 +1,9 @@
 /**
- * The TDMS and ULog walks read a whole file on disk into two buffers that take turns
- * (values/ordered-pool.ts `throughTurns`): the source they get reads the same bytes under the
- * name the caller's source has (issues name it), a source that is not a whole file on disk
- * is handed over as it is, and a long read of blocking reads lets timers run between them.
+ * The TDMS, ULog and CH10 walks read a file on disk into two buffers that take turns
+ * (values/ordered-pool.ts `throughTurns`): the source they get reads the same bytes under
+ * the name the caller's source has (issues name it), a slice of a file (a stored zip
+ * member) its own bytes only, a source of bytes in memory is handed over as it is, and a
+ * long read of blocking reads lets timers run between them.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,49 @@ test('a whole file: the same bytes, under the caller’s name, two buffers takin
   }
 });
 
-test('a source that is not a whole file on disk is handed over as it is', async () => {
+test('a slice of a file (a stored zip member): its bytes at its offset, no further, under its name', async () => {
+  const bytes = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 17 + (i >> 9)) & 0xff);
+  const path = join(dir, 'archive.zip');
+  await writeFile(path, bytes);
+  const file = await openFileSource(path);
+  const start = 30_000;
+  const size = 150_000;
+  const member = sourceOf({
+    name: 'archive.zip!/run.tdms',
+    size,
+    place: { kind: 'file', path: file.place?.kind === 'file' ? file.place.path : path, start },
+    readAt: (at, n) => file.read(start + at, n),
+    close: async () => {},
+  });
+  try {
+    const seen = await throughTurns(member, async (s) => {
+      const head = await s.read(0, 70_000);
+      const tail = await s.read(size - 100, 1_000);
+      return {
+        own: s !== member,
+        name: s.name,
+        size: s.size,
+        place: s.place,
+        head: Buffer.from(head).equals(bytes.subarray(start, start + 70_000)),
+        // Cut at the member's end, not the file's.
+        tail: Buffer.from(tail).equals(bytes.subarray(start + size - 100, start + size)),
+      };
+    });
+    expect(seen).toEqual({
+      own: true,
+      name: 'archive.zip!/run.tdms',
+      size,
+      place: member.place,
+      head: true,
+      tail: true,
+    });
+    expect(member.bytesRead).toBe(0);
+  } finally {
+    await file.close();
+  }
+});
+
+test('a source in memory is handed over as it is', async () => {
   const source = memorySource(new Uint8Array(10), 'memory.ulg');
   expect(await throughTurns(source, async (s) => s)).toBe(source);
 });
