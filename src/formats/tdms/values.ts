@@ -407,23 +407,28 @@ export function feed(read: Read, values: TdmsValues, at: TdmsValuesAt): void {
       t.time.prev = undefined;
       t.watch?.gap();
     }
-    const before = firstRows(t.result);
     t.feed(chunk, at.index);
-    for (const row of firstRows(t.result)) {
-      if (!before.includes(row)) read.segments.set(row, at.segment);
-    }
+    placeFirstRows(read, t.result, at.segment);
     const head = t.watch && t.time ? t.watch.after(t.time, chunk, at.index) : undefined;
     if (head) read.segments.set(head.row, at.segment);
   }
   read.next = at.index + values.length;
 }
 
-/** The first rows a tally has found so far (its `first*` fields). */
-function firstRows(result: object): number[] {
-  const rows: number[] = [];
-  for (const [k, v] of Object.entries(result))
-    if (k.startsWith('first') && typeof v === 'number') rows.push(v);
-  return rows;
+/**
+ * Places each first row a tally has found (its `first*` fields) in `segment`, unless placed
+ * already: a row is found in the piece that holds it, and placed then. Once a piece, for
+ * every tally: a list of the rows before and after each piece (two arrays and a search)
+ * cost 14% of a full check of 100,000 small segments.
+ */
+function placeFirstRows(read: Read, result: object, segment: number): void {
+  const fields = result as Record<string, unknown>;
+  for (const k in fields) {
+    const row = fields[k];
+    if (typeof row === 'number' && k.startsWith('first') && !read.segments.has(row)) {
+      read.segments.set(row, segment);
+    }
+  }
 }
 
 function labelOf(read: Read): string {
