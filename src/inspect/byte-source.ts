@@ -209,6 +209,47 @@ export function memorySource(bytes: Uint8Array, name = '<memory>'): ByteSource {
 }
 
 /**
+ * A source whose small reads (under `small` bytes) are served from a window read at the
+ * first of them, for a reader that goes forward through a file and reads most of it (a
+ * TDMS full check: a segment's lead-in, its metadata and its raw data, segment after
+ * segment). A file of 100,000 segments of 9 KiB took two blocking reads a segment, and the
+ * reads were half of the check's time. The window doubles (to `most` bytes) while windows
+ * serve more than one read, and halves (to `small`) while they serve one: a file of large
+ * segments, whose lead-ins are the only small reads, reads `small` bytes more a segment.
+ * Larger reads go to the source as they are. A window's bytes are the source's: valid as
+ * long as the source says its reads are (a window is one read of it).
+ */
+export function readAheadSource(
+  inner: ByteSource,
+  small = 64 * 1024,
+  most = 1024 * 1024,
+): ByteSource {
+  let start = 0;
+  let window: Uint8Array = new Uint8Array(0);
+  let size = small;
+  let served = 0;
+  return sourceOf({
+    name: inner.name,
+    size: inner.size,
+    ...(inner.place ? { place: inner.place } : {}),
+    async readAt(offset, n) {
+      if (n >= small) return inner.read(offset, n);
+      const from = offset - start;
+      if (from >= 0 && from + n <= window.byteLength) {
+        served += 1;
+        return window.subarray(from, from + n);
+      }
+      size = served > 1 ? Math.min(most, size * 2) : Math.max(small, size / 2);
+      served = 1;
+      start = offset;
+      window = await inner.read(offset, Math.max(n, size));
+      return window.subarray(0, n);
+    },
+    close: () => inner.close(),
+  });
+}
+
+/**
  * Wraps a source and counts what goes through it, separately from the inner source's own
  * counter (a test wraps the source an inspector is given); `log` lists each read's offset
  * and length.

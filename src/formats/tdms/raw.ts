@@ -15,7 +15,7 @@
  * fixed-point values are not decoded (the platform's own reader skips DAQmx channels): such
  * a channel gets no values and is reported once.
  */
-import type { ByteSource } from '../../inspect/shared.js';
+import { type ByteSource, readAheadSource } from '../../inspect/shared.js';
 import { valueSize } from './active.js';
 import { decodable, Scratch } from './decode.js';
 import type { RawIndex } from './metadata.js';
@@ -54,6 +54,12 @@ export interface TdmsValueOptions {
    */
   start?: WalkStart | undefined;
   /**
+   * Every value of the file is read (a full check): small reads are served from windows
+   * read ahead (readAheadSource), a segment's lead-in, metadata and raw data one read when
+   * segments are small.
+   */
+  readAhead?: boolean | undefined;
+  /**
    * Bytes read at once (default 1 MiB): tests read in small blocks, so that a source whose
    * buffers are reused is overwritten many times a segment.
    */
@@ -68,11 +74,12 @@ const BLOCK_BYTES = 1024 * 1024;
 
 /** Reads the wanted values of each request; returns what could not be read. */
 export async function readTdmsSourceValues(
-  data: ByteSource,
+  source: ByteSource,
   requests: readonly TdmsValueRequest[],
   onValues: TdmsValuesHandler,
   options: TdmsValueOptions = {},
 ): Promise<TdmsUnread[]> {
+  const data = options.readAhead ? readAheadSource(source) : source;
   const byPath = new Map<string, number[]>();
   requests.forEach((r, i) => {
     byPath.set(r.path, [...(byPath.get(r.path) ?? []), i]);

@@ -161,7 +161,10 @@ function readInThisThread(
       s,
       reads.map((r) => r.request),
       (r, values, at) => feed(reads[r] as Read, values, at),
-      options.onProgress ? { onProgress: options.onProgress } : {},
+      {
+        readAhead: options.full,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
     );
   return throughTurns(source, read);
 }
@@ -188,6 +191,7 @@ export async function readTdmsPart(
     {
       segments,
       start: input.starts?.find((s) => s.segment === segments[0]),
+      readAhead: true,
       onProgress: (done) => (end = Math.max(end, done)),
       blockBytes: input.blockBytes,
     },
