@@ -46,13 +46,19 @@ export interface TdmsCheckOptions {
 /**
  * The profile of a TDMS source, walking its index (`<file>.tdms_index`, beside a file on disk)
  * when there is one, as inspectTdms does; an archive's member is walked through its data.
+ * `full`: every value is read after, so the walk reads ahead (inspect.ts `readAhead`);
+ * `starts` gets where the parts of several jobs may begin.
  */
-async function tdmsProfile(source: ByteSource, starts?: WalkStart[]): Promise<TdmsProfile> {
+async function tdmsProfile(
+  source: ByteSource,
+  full: boolean,
+  starts?: WalkStart[],
+): Promise<TdmsProfile> {
   const file = wholeFileOf(source);
   const index =
     file === undefined ? undefined : await openFileSource(`${file}_index`).catch(() => undefined);
   try {
-    return await inspectTdmsSource(source, index, { starts });
+    return await inspectTdmsSource(source, index, { starts, readAhead: full });
   } finally {
     await index?.close();
   }
@@ -141,7 +147,7 @@ async function checkTdmsWith(
 ): Promise<Issue[]> {
   // A read on several cores begins its parts where the inspection's walk noted it could.
   const starts = pool ? [] : undefined;
-  const profile = await tdmsProfile(source, starts);
+  const profile = await tdmsProfile(source, options.full === true, starts);
   const ctx: Ctx = {
     config,
     profile,

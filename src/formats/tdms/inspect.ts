@@ -15,6 +15,7 @@ import {
   type FieldProfile,
   InspectError,
   openForInspection,
+  readAheadSource,
   throughSource,
 } from '../../inspect/shared.js';
 import { type Issue, issue } from '../../model/plain.js';
@@ -96,6 +97,12 @@ export interface TdmsInspectOptions {
    * begins its parts at them.
    */
   starts?: WalkStart[] | undefined;
+  /**
+   * Every byte of the file is read after the inspection (a full check): the walk reads its
+   * small pieces from windows read ahead too (readAheadSource), a few reads for many small
+   * segments instead of one each.
+   */
+  readAhead?: boolean | undefined;
 }
 
 /** Inspects a TDMS file (and its `.tdms_index` when present). Throws InspectError when unusable. */
@@ -208,7 +215,8 @@ type Walked = WalkResult & { fromIndex?: boolean; bytesRead?: number };
 async function walkData(data: ByteSource, options: TdmsInspectOptions): Promise<Walked> {
   try {
     return await throughTurns(data, async (source) => {
-      const walk = await walkSegments(source, walkOptions(options));
+      const read = options.readAhead ? readAheadSource(source) : source;
+      const walk = await walkSegments(read, walkOptions(options));
       return source === data ? walk : { ...walk, bytesRead: source.bytesRead };
     });
   } catch (err) {
