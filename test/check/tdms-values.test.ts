@@ -12,7 +12,7 @@ import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.
 import { checkConfig } from '../../src/check/index.js';
 import { checkTdms } from '../../src/formats/tdms/check.js';
 import { inferConfig } from '../../src/infer/index.js';
-import { memorySource, openFileSource } from '../../src/inspect/byte-source.js';
+import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { Issue } from '../../src/model/issue.js';
 import type { TdmsConfig } from '../../src/model/tdms.js';
@@ -153,6 +153,35 @@ describe('TDMS check: what the sampled check and --full read', () => {
     await writeFile(path, tdmsBytes(specs).data);
     return path;
   }
+
+  test('--full reads a file of many small segments a window at a time (the walk and the values), finding what piece-by-piece reads find', async () => {
+    const t0 = Date.parse('2024-03-01T12:00:00Z');
+    const segments: SegmentSpec[] = Array.from({ length: 300 }, (_, k) => ({
+      ...(k === 0
+        ? {
+            objects: [
+              { path: ['W'] },
+              { path: ['W', 'Time'], data: { type: 'timestamp', count: 4 } },
+              { path: ['W', 'v'], data: { type: 'f64', count: 4 } },
+            ],
+          }
+        : { noMeta: true, objects: [] }),
+      values: {
+        'W/Time': [0, 1, 2, 3].map((i) => new Date(t0 + (4 * k + i) * 10).toISOString()),
+        'W/v': [0, 1, 2, 3].map((i) => (k === 250 && i === 2 ? Number.NaN : i)),
+      },
+    }));
+    const bytes = tdmsBytes(segments).data;
+    const source = countingSource(memorySource(bytes, 'small-segments.tdms'));
+    const full = await checkTdms(document.tdmsConfig as TdmsConfig, source, { full: true });
+    expect(said(full)).toEqual([
+      ['value_not_finite', "channel 'W/v' holds 1 NaN; first at row 1003 (segment 251)"],
+    ]);
+    // Piece by piece, each segment is a read or more, walked twice (inspection, values):
+    // 600 at least. Windows of 64 KiB to 1 MiB cover the file's 40 KiB in one each.
+    expect(bytes.byteLength).toBeLessThan(64 * 1024);
+    expect(source.log.length).toBeLessThanOrEqual(4);
+  });
 
   test('timestamps outside the plausible dates: time_out_of_range, as a CSV check says, sampled or full', async () => {
     // A time channel left at TDMS's epoch: every timestamp 0, that is 1904-01-01, then a
