@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
 import { checkConfig } from '../../src/check/index.js';
 import { checkTdms } from '../../src/formats/tdms/check.js';
+import { inspectTdms } from '../../src/formats/tdms/inspect.js';
+import type { WalkStart } from '../../src/formats/tdms/segments.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
@@ -153,6 +155,52 @@ describe('TDMS check: what the sampled check and --full read', () => {
     await writeFile(path, tdmsBytes(specs).data);
     return path;
   }
+
+  test('sampled: the walk to the last values begins at the start the inspection noted before them, not at the first segment', async () => {
+    // 50 segments of 1,000 values: the first 10,000 are in segments 1-10, the last in 41-50.
+    const t0 = Date.parse('2024-03-01T12:00:00Z');
+    const segments: SegmentSpec[] = Array.from({ length: 50 }, (_, k) => ({
+      ...(k === 0
+        ? {
+            objects: [
+              { path: ['W'] },
+              { path: ['W', 'Time'], data: { type: 'timestamp', count: 1000 } },
+              { path: ['W', 'v'], data: { type: 'f64', count: 1000 } },
+            ],
+          }
+        : { noMeta: true, objects: [] }),
+      values: {
+        'W/Time': Array.from({ length: 1000 }, (_, i) =>
+          new Date(t0 + (1000 * k + i) * 10).toISOString(),
+        ),
+        'W/v': Array.from({ length: 1000 }, (_, i) =>
+          (k === 3 || k === 45) && i === 7 ? Number.NaN : i,
+        ),
+      },
+    }));
+    const bytes = tdmsBytes(segments).data;
+    const path = join(dir, 'fifty.tdms');
+    await writeFile(path, bytes);
+    const starts: WalkStart[] = [];
+    await inspectTdms(path, { starts });
+    const source = countingSource(memorySource(bytes, 'fifty.tdms'));
+    const sampled = await checkTdms(document.tdmsConfig as TdmsConfig, source);
+    expect(said(sampled)).toEqual([
+      [
+        'value_not_finite',
+        "channel 'W/v' (in the values read) holds 2 NaN; first at row 3008 (segment 4)",
+      ],
+    ]);
+    // Each segment's lead-in is read by the inspection; the values' walk reads those of
+    // segments 1-10 (the first values), then from segment 41: the 30 between, once.
+    const readsAt = (k: number) => {
+      const at = starts.find((s) => s.segment === k)?.pos;
+      return source.log.filter(([offset]) => offset === at).length;
+    };
+    expect(starts.map((s) => s.segment)).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
+    expect([1, 10, 41, 50].map(readsAt)).toEqual([2, 2, 2, 2]);
+    for (let k = 12; k <= 40; k++) expect(readsAt(k)).toBe(1);
+  });
 
   test('--full reads a file of many small segments a window at a time (the walk and the values), finding what piece-by-piece reads find', async () => {
     const t0 = Date.parse('2024-03-01T12:00:00Z');

@@ -145,8 +145,9 @@ async function checkTdmsWith(
   options: TdmsCheckOptions,
   pool: WorkerPool | undefined,
 ): Promise<Issue[]> {
-  // A read on several cores begins its parts where the inspection's walk noted it could.
-  const starts = pool ? [] : undefined;
+  // Where the inspection's walk noted a read may begin: the parts of a read on several
+  // cores begin there, and a sampled read skips from its first values to near its last.
+  const starts: WalkStart[] = [];
   const profile = await tdmsProfile(source, options.full === true, starts);
   const ctx: Ctx = {
     config,

@@ -59,6 +59,8 @@ export interface TdmsValueOptions {
    * segments are small.
    */
   readAhead?: boolean | undefined;
+  /** The walk stops once every range of every request is read (the first values of a sampled check). */
+  stopWhenRead?: boolean | undefined;
   /**
    * Bytes read at once (default 1 MiB): tests read in small blocks, so that a source whose
    * buffers are reused is overwritten many times a segment.
@@ -110,6 +112,7 @@ export async function readTdmsSourceValues(
         }
         const jobs = jobsOf(read, segment, byPath);
         if (jobs.length > 0) await readSegment(read, segment, jobs);
+        if (options.stopWhenRead && allRead(read)) throw PAST;
       },
     });
   } catch (err) {
@@ -118,7 +121,11 @@ export async function readTdmsSourceValues(
   return [...read.unread.values()];
 }
 
-/** What a read keeps across segments. */
+/** Whether every request's ranges are behind the read (its cursor past the last). */
+function allRead(read: ReadState): boolean {
+  return read.requests.every((r, i) => (read.cursor[i] ?? 0) >= r.ranges.length);
+}
+
 /** The jobs of a segment, in the order of their places; notes what cannot be read. */
 function jobsOf(read: ReadState, segment: RawSegment, byPath: Map<string, number[]>): Job[] {
   const { places, unreadable } = layoutOf(segment);

@@ -43,6 +43,7 @@ import {
   type TdmsValueRequest,
   type TdmsValues,
   type TdmsValuesAt,
+  type TdmsValuesHandler,
   tdmsProperty,
 } from './inspect.js';
 import {
@@ -52,6 +53,7 @@ import {
   type TdmsPart,
   type TdmsPartInput,
 } from './jobs.js';
+import { sampledSplit } from './sampled-split.js';
 import type { WalkStart } from './segments.js';
 
 /**
@@ -156,17 +158,23 @@ function readInThisThread(
   reads: readonly Read[],
   options: TdmsValueCheckOptions,
 ): Promise<TdmsUnread[]> {
-  const read = (s: ByteSource) =>
-    readTdmsValues(
-      s,
-      reads.map((r) => r.request),
-      (r, values, at) => feed(reads[r] as Read, values, at),
-      {
-        readAhead: options.full,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      },
+  const requests = reads.map((r) => r.request);
+  const onValues: TdmsValuesHandler = (r, values, at) => feed(reads[r] as Read, values, at);
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const split = options.full ? undefined : sampledSplit(requests, options.starts ?? []);
+  if (!split) {
+    return throughTurns(source, (s) =>
+      readTdmsValues(s, requests, onValues, { readAhead: options.full, ...progress }),
     );
-  return throughTurns(source, read);
+  }
+  // The first values, then the last from the start before them (sampled-split.ts).
+  return throughTurns(source, async (s) => {
+    const segments = [1, split.start.segment] as const;
+    const head = await readTdmsValues(s, split.head, onValues, { segments, stopWhenRead: true });
+    const tail = await readTdmsValues(s, split.tail, onValues, { start: split.start, ...progress });
+    const seen = new Set(head.map((u) => `${u.kind} ${u.path}`));
+    return head.concat(tail.filter((u) => !seen.has(`${u.kind} ${u.path}`)));
+  });
 }
 
 /**
