@@ -35,6 +35,7 @@ import {
   type TdmsProfile,
   tdmsProperty,
 } from './inspect.js';
+import type { WalkStart } from './segments.js';
 import { tdmsValueIssues } from './values.js';
 import { someChannels, startProperty, waveformTimeIssues } from './waveform-time.js';
 
@@ -46,10 +47,12 @@ const P = '/tdmsConfig';
  */
 export async function inferTdms(path: string, options: InferOptions = {}): Promise<Draft> {
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
-  const profile = await inspectTdms(path, progress);
+  // Where the walk may begin: the read of the last values skips there (sampled-split.ts).
+  const starts: WalkStart[] = [];
+  const profile = await inspectTdms(path, { ...progress, starts });
   const source = await openFileSource(path);
   try {
-    return await draftWithValues(source, profile, options);
+    return await draftWithValues(source, profile, options, starts);
   } finally {
     await source.close();
   }
@@ -57,7 +60,9 @@ export async function inferTdms(path: string, options: InferOptions = {}): Promi
 
 /** The draft of a batch member's TDMS bytes, with the findings in its values. */
 export async function inferTdmsSource(source: ByteSource, options: InferOptions): Promise<Draft> {
-  return draftWithValues(source, await inspectTdmsSource(source), options);
+  const starts: WalkStart[] = [];
+  const profile = await inspectTdmsSource(source, undefined, { starts });
+  return draftWithValues(source, profile, options, starts);
 }
 
 /**
@@ -68,12 +73,17 @@ async function draftWithValues(
   source: ByteSource,
   profile: TdmsProfile,
   options: InferOptions,
+  starts: WalkStart[],
 ): Promise<Draft> {
   const full = readsWhole(source.size, options);
   const times = new Map<string, TimeTally>();
   let draft = draftFromTdmsProfile(profile, options);
   let config = draft.document.tdmsConfig as TdmsConfig;
-  let found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full, times });
+  let found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, {
+    full,
+    times,
+    starts,
+  });
   // Relative times that are unix times (no unit says which): drafted in the unix unit they
   // fit, and their values read again as that draft reads them (a second read of what the
   // first read: the first and last values, or a small file).
@@ -81,7 +91,7 @@ async function draftWithValues(
   if (unix) {
     draft = draftFromTdmsProfile(profile, options, unix);
     config = draft.document.tdmsConfig as TdmsConfig;
-    found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full });
+    found = await tdmsValueIssues(source, config, 'tdmsConfig', profile, { full, starts });
   }
   pushAll(draft.issues, found);
   return draft;
