@@ -156,28 +156,37 @@ describe('TDMS check: what the sampled check and --full read', () => {
     return path;
   }
 
-  test('sampled: the walk to the last values begins at the start the inspection noted before them, not at the first segment', async () => {
-    // 50 segments of 1,000 values: the first 10,000 are in segments 1-10, the last in 41-50.
+  /**
+   * `count` segments of `per` timestamps (10 ms apart) and values of W/v (its index in the
+   * segment, NaN where `nan` says), the first listing the objects, the others keeping them.
+   */
+  function evenSegments(
+    count: number,
+    per: number,
+    nan: (segment: number, i: number) => boolean,
+  ): SegmentSpec[] {
     const t0 = Date.parse('2024-03-01T12:00:00Z');
-    const segments: SegmentSpec[] = Array.from({ length: 50 }, (_, k) => ({
+    const rows = Array.from({ length: per }, (_, i) => i);
+    return Array.from({ length: count }, (_, k) => ({
       ...(k === 0
         ? {
             objects: [
               { path: ['W'] },
-              { path: ['W', 'Time'], data: { type: 'timestamp', count: 1000 } },
-              { path: ['W', 'v'], data: { type: 'f64', count: 1000 } },
+              { path: ['W', 'Time'], data: { type: 'timestamp', count: per } },
+              { path: ['W', 'v'], data: { type: 'f64', count: per } },
             ],
           }
         : { noMeta: true, objects: [] }),
       values: {
-        'W/Time': Array.from({ length: 1000 }, (_, i) =>
-          new Date(t0 + (1000 * k + i) * 10).toISOString(),
-        ),
-        'W/v': Array.from({ length: 1000 }, (_, i) =>
-          (k === 3 || k === 45) && i === 7 ? Number.NaN : i,
-        ),
+        'W/Time': rows.map((i) => new Date(t0 + (per * k + i) * 10).toISOString()),
+        'W/v': rows.map((i) => (nan(k, i) ? Number.NaN : i)),
       },
     }));
+  }
+
+  test('sampled: the walk to the last values begins at the start the inspection noted before them, not at the first segment', async () => {
+    // 50 segments of 1,000 values: the first 10,000 are in segments 1-10, the last in 41-50.
+    const segments = evenSegments(50, 1000, (k, i) => (k === 3 || k === 45) && i === 7);
     const bytes = tdmsBytes(segments).data;
     const path = join(dir, 'fifty.tdms');
     await writeFile(path, bytes);
@@ -203,22 +212,7 @@ describe('TDMS check: what the sampled check and --full read', () => {
   });
 
   test('--full reads a file of many small segments a window at a time (the walk and the values), finding what piece-by-piece reads find', async () => {
-    const t0 = Date.parse('2024-03-01T12:00:00Z');
-    const segments: SegmentSpec[] = Array.from({ length: 300 }, (_, k) => ({
-      ...(k === 0
-        ? {
-            objects: [
-              { path: ['W'] },
-              { path: ['W', 'Time'], data: { type: 'timestamp', count: 4 } },
-              { path: ['W', 'v'], data: { type: 'f64', count: 4 } },
-            ],
-          }
-        : { noMeta: true, objects: [] }),
-      values: {
-        'W/Time': [0, 1, 2, 3].map((i) => new Date(t0 + (4 * k + i) * 10).toISOString()),
-        'W/v': [0, 1, 2, 3].map((i) => (k === 250 && i === 2 ? Number.NaN : i)),
-      },
-    }));
+    const segments = evenSegments(300, 4, (k, i) => k === 250 && i === 2);
     const bytes = tdmsBytes(segments).data;
     const source = countingSource(memorySource(bytes, 'small-segments.tdms'));
     const full = await checkTdms(document.tdmsConfig as TdmsConfig, source, { full: true });
