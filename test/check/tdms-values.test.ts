@@ -54,26 +54,10 @@ describe('TDMS check: what the sampled check and --full read', () => {
    * the middle) and a channel with NaN at rows 15,000 (the middle) and 24,500 (the tail).
    */
   async function longFile(): Promise<{ path: string; size: number }> {
-    const per = 5000;
-    const t0 = Date.parse('2024-03-01T12:00:00Z');
-    const segments: SegmentSpec[] = [0, 1, 2, 3, 4].map((k) => {
-      const rows = Array.from({ length: per }, (_, i) => k * per + i);
-      return {
-        ...(k === 0
-          ? {
-              objects: [
-                { path: ['W'] },
-                { path: ['W', 'Time'], data: { type: 'timestamp', count: per } },
-                { path: ['W', 'v'], data: { type: 'f64', count: per } },
-              ],
-            }
-          : { noMeta: true, objects: [] }),
-        values: {
-          'W/Time': rows.map((r) => new Date(t0 + (r < 12_000 ? r : r - 5000) * 10).toISOString()),
-          'W/v': rows.map((r) => (r === 14_999 || r === 24_499 ? Number.NaN : r)),
-        },
-      };
-    });
+    const segments = evenSegments(5, 5000, (r) => ({
+      ms: (r < 12_000 ? r : r - 5000) * 10,
+      v: r === 14_999 || r === 24_499 ? Number.NaN : r,
+    }));
     const path = join(dir, 'long.tdms');
     const bytes = tdmsBytes(segments).data;
     await writeFile(path, bytes);
@@ -157,36 +141,42 @@ describe('TDMS check: what the sampled check and --full read', () => {
   }
 
   /**
-   * `count` segments of `per` timestamps (10 ms apart) and values of W/v (its index in the
-   * segment, NaN where `nan` says), the first listing the objects, the others keeping them.
+   * `count` segments of `per` rows, the first listing the objects, the others keeping them:
+   * per row (counted over the file from 0), its timestamp (`ms` after 2024-03-01 12:00) and
+   * its value of W/v.
    */
   function evenSegments(
     count: number,
     per: number,
-    nan: (segment: number, i: number) => boolean,
+    row: (r: number) => { ms: number; v: number },
   ): SegmentSpec[] {
     const t0 = Date.parse('2024-03-01T12:00:00Z');
-    const rows = Array.from({ length: per }, (_, i) => i);
-    return Array.from({ length: count }, (_, k) => ({
-      ...(k === 0
-        ? {
-            objects: [
-              { path: ['W'] },
-              { path: ['W', 'Time'], data: { type: 'timestamp', count: per } },
-              { path: ['W', 'v'], data: { type: 'f64', count: per } },
-            ],
-          }
-        : { noMeta: true, objects: [] }),
-      values: {
-        'W/Time': rows.map((i) => new Date(t0 + (per * k + i) * 10).toISOString()),
-        'W/v': rows.map((i) => (nan(k, i) ? Number.NaN : i)),
-      },
-    }));
+    return Array.from({ length: count }, (_, k) => {
+      const rows = Array.from({ length: per }, (_, i) => row(k * per + i));
+      return {
+        ...(k === 0
+          ? {
+              objects: [
+                { path: ['W'] },
+                { path: ['W', 'Time'], data: { type: 'timestamp', count: per } },
+                { path: ['W', 'v'], data: { type: 'f64', count: per } },
+              ],
+            }
+          : { noMeta: true, objects: [] }),
+        values: {
+          'W/Time': rows.map((r) => new Date(t0 + r.ms).toISOString()),
+          'W/v': rows.map((r) => r.v),
+        },
+      };
+    });
   }
 
   test('sampled: the walk to the last values begins at the start the inspection noted before them, not at the first segment', async () => {
     // 50 segments of 1,000 values: the first 10,000 are in segments 1-10, the last in 41-50.
-    const segments = evenSegments(50, 1000, (k, i) => (k === 3 || k === 45) && i === 7);
+    const segments = evenSegments(50, 1000, (r) => ({
+      ms: r * 10,
+      v: r === 3007 || r === 45_007 ? Number.NaN : r % 1000,
+    }));
     const bytes = tdmsBytes(segments).data;
     const path = join(dir, 'fifty.tdms');
     await writeFile(path, bytes);
@@ -212,7 +202,10 @@ describe('TDMS check: what the sampled check and --full read', () => {
   });
 
   test('--full reads a file of many small segments a window at a time (the walk and the values), finding what piece-by-piece reads find', async () => {
-    const segments = evenSegments(300, 4, (k, i) => k === 250 && i === 2);
+    const segments = evenSegments(300, 4, (r) => ({
+      ms: r * 10,
+      v: r === 1002 ? Number.NaN : r % 4,
+    }));
     const bytes = tdmsBytes(segments).data;
     const source = countingSource(memorySource(bytes, 'small-segments.tdms'));
     const full = await checkTdms(document.tdmsConfig as TdmsConfig, source, { full: true });
