@@ -16,6 +16,29 @@ const summary = (p: TdmsProfile) =>
 const F64 = (count: number) => ({ type: 'f64', count });
 
 describe('TDMS metadata reader', () => {
+  test('a metadata block repeated is read as written each time: one that changes a property in between is not taken for the one before', async () => {
+    const block = (unit: string, count: number): SegmentSpec => ({
+      objects: [
+        { path: ['G'] },
+        {
+          path: ['G', 'v'],
+          data: { type: 'f64', count },
+          properties: [{ name: 'unit_string', type: 'string', value: unit }],
+        },
+      ],
+    });
+    // The same block twice, one changing the unit (same length), one the count, then the first again.
+    const specs = [block('mV', 3), block('mV', 3), block('uV', 3), block('mV', 5), block('mV', 3)];
+    const at = (n: number) =>
+      inspectTdmsSource(memorySource(tdmsBytes(specs.slice(0, n)).data, 'r.tdms'));
+    const unitAfter = async (n: number) =>
+      (await at(n)).channels[0]?.properties.find((p) => p.name === 'unit_string')?.value;
+    expect(await unitAfter(2)).toBe('mV');
+    expect(await unitAfter(3)).toBe('uV');
+    expect(await unitAfter(5)).toBe('mV');
+    expect((await at(5)).channels[0]?.valueCount).toBe(3 + 3 + 3 + 5 + 3);
+  });
+
   test('incremental metadata: kept lists, appended objects, changed properties, same index', async () => {
     const segments: SegmentSpec[] = [
       {

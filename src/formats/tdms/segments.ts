@@ -214,6 +214,8 @@ interface Walker {
   /** The lead-in's tag: `TDSh` in an index file, `TDSm` in a data file. */
   tag: string;
   options: WalkOptions;
+  /** The last metadata block parsed, and its objects. */
+  lastMetadata?: { block: Uint8Array; bigEndian: boolean; objects: SegmentObject[] };
 }
 
 /** Where the walk stands before a segment. */
@@ -255,7 +257,7 @@ async function walkSegment(
   const step = planSegment(lead, pos, data.size);
   if (typeof step === 'string') return stop({ kind: 'invalid', message: step });
   if (lead.toc & TOC.metaData) {
-    const objects = await segmentObjects(meta, read, metaPos, step, lead);
+    const objects = await segmentObjects(walker, read, metaPos, step, lead);
     const problem = Array.isArray(objects)
       ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
       : objects;
@@ -345,7 +347,7 @@ function segmentProblem(state: WalkResult, pos: number, problem: Problem): void 
 
 /** A segment's metadata block, parsed; what is wrong with it otherwise. */
 async function segmentObjects(
-  meta: WindowReader,
+  walker: Walker,
   read: Uint8Array,
   at: number,
   step: SegmentPlan,
@@ -354,15 +356,26 @@ async function segmentObjects(
   const block =
     read.byteLength - LEAD_IN >= step.metaLength
       ? read.subarray(LEAD_IN, LEAD_IN + step.metaLength)
-      : await meta.at(at + LEAD_IN, step.metaLength);
+      : await walker.meta.at(at + LEAD_IN, step.metaLength);
   if (block.byteLength < step.metaLength) {
     return {
       kind: 'truncated',
       message: `the metadata is cut short (${block.byteLength} of ${step.metaLength} bytes)`,
     };
   }
+  const bigEndian = (lead.toc & TOC.bigEndian) !== 0;
+  // A streaming writer repeats one metadata block: its objects, parsed once, serve again
+  // (nothing changes them). Parsing it again (its paths decoded) was 14% of a full check
+  // of 100,000 segments of 8 channels.
+  const last = walker.lastMetadata;
+  if (last && last.bigEndian === bigEndian && Buffer.from(block).equals(last.block)) {
+    return last.objects;
+  }
   try {
-    return parseMetadata(block, (lead.toc & TOC.bigEndian) !== 0);
+    const objects = parseMetadata(block, bigEndian);
+    // A copy: the block is a view of a read buffer that the reads after it may reuse.
+    walker.lastMetadata = { block: Uint8Array.from(block), bigEndian, objects };
+    return objects;
   } catch (err) {
     if (!(err instanceof TdmsFormatError)) throw err;
     return { kind: 'invalid', message: err.message };
