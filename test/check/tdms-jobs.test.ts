@@ -41,6 +41,8 @@ const fileArb = fc.record({
   metas: fc.array(fc.constantFrom('new', 'same', 'none' as const), { maxLength: 9 }),
   chunks: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 9 }),
   interleaved: fc.boolean(),
+  /** A `.tdms_index` beside the file: the inspection walks it (and notes the starts from it). */
+  withIndex: fc.boolean(),
 });
 
 const DOC: ImportDocument = {
@@ -70,8 +72,9 @@ const DOC: ImportDocument = {
 } as ImportDocument;
 
 type FileDrawn = typeof fileArb extends fc.Arbitrary<infer T> ? T : never;
-/** A file: without `metas` and `chunks`, every segment lists its objects anew, in one chunk. */
-type TdmsFile = Omit<FileDrawn, 'metas' | 'chunks'> & Partial<Pick<FileDrawn, 'metas' | 'chunks'>>;
+/** A file: without `metas` and `chunks`, every segment lists its objects anew, in one chunk; without `withIndex`, no index file. */
+type TdmsFile = Omit<FileDrawn, 'metas' | 'chunks' | 'withIndex'> &
+  Partial<Pick<FileDrawn, 'metas' | 'chunks' | 'withIndex'>>;
 type Row = TdmsFile['segments'][number][number];
 
 /** `n` rows: the rows given, again and again (zeros when none are given). */
@@ -119,7 +122,9 @@ function fileOf(f: TdmsFile, notes = false): string {
     };
   });
   const path = join(dir, `f${n++}.tdms`);
-  writeFileSync(path, tdmsBytes(specs).data);
+  const bytes = tdmsBytes(specs);
+  writeFileSync(path, bytes.data);
+  if (f.withIndex) writeFileSync(`${path}_index`, bytes.index);
   return path;
 }
 
