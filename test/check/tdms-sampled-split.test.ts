@@ -1,16 +1,21 @@
 /**
- * A sampled TDMS check reads the first values of each channel, then the last ones from a
- * walk start the inspection noted (formats/tdms/sampled-split.ts). Whatever the file (its
- * object lists new, repeated or kept, channels coming and going, counts changing) and
- * whatever ranges are asked for, the two reads hand over the values one read hands over:
- * the same values, from the same segments, at the same indexes, in the same order.
+ * A sampled TDMS read (the check's first and last values, the preview's first rows and
+ * slices) is cut into pieces that begin at walk starts the inspection noted
+ * (formats/tdms/sampled-split.ts). Whatever the file (its object lists new, repeated or
+ * kept, channels coming and going, counts changing, cut short) and whatever ranges are
+ * asked for, the pieces hand over the values one read hands over: the same values, from
+ * the same segments, at the same indexes, in the same order.
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.js';
-import { inspectTdmsSource, readTdmsValues } from '../../src/formats/tdms/inspect.js';
+import {
+  inspectTdmsSource,
+  readTdmsValues,
+  readTdmsValuesInPieces,
+} from '../../src/formats/tdms/inspect.js';
 import type { TdmsValueRequest } from '../../src/formats/tdms/raw-segment.js';
-import { sampledSplit } from '../../src/formats/tdms/sampled-split.js';
+import { readPieces } from '../../src/formats/tdms/sampled-split.js';
 import type { WalkStart } from '../../src/formats/tdms/segments.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 
@@ -64,24 +69,24 @@ function fileOf(
 
 type Handed = [number, number[], number, number];
 
+/** What a read hands over: request, values, segment and index of the first, in order. */
 async function handed(
   bytes: Uint8Array,
   requests: TdmsValueRequest[],
-  options: Parameters<typeof readTdmsValues>[3] = {},
+  starts?: readonly WalkStart[],
 ): Promise<Handed[]> {
   const out: Handed[] = [];
-  await readTdmsValues(
-    memorySource(bytes, 'split.tdms'),
-    requests,
-    (r, values, at) => out.push([r, Array.from(values as Float64Array), at.segment, at.index]),
-    options,
-  );
+  const source = memorySource(bytes, 'split.tdms');
+  const onValues = (r: number, values: unknown, at: { segment: number; index: number }) =>
+    out.push([r, Array.from(values as Float64Array), at.segment, at.index]);
+  if (starts) await readTdmsValuesInPieces(source, requests, onValues, starts);
+  else await readTdmsValues(source, requests, onValues);
   return out;
 }
 
-test('the split reads hand over what one read does', async () => {
-  // Runs whose values were split in two reads: the property is not met by reading nothing.
-  let splitValues = 0;
+test('the pieces hand over what one read does', async () => {
+  // Runs whose values were read in pieces: the property is not met by reading nothing.
+  let pieced = 0;
   await fc.assert(
     fc.asyncProperty(
       fc.array(segmentArb, { minLength: 1, maxLength: 30 }),
@@ -105,45 +110,68 @@ test('the split reads hand over what one read does', async () => {
           { path: "/'G'/'b'", ranges: rangesB },
         ];
         const one = await handed(bytes, requests);
-        const split = sampledSplit(requests, starts);
-        if (!split) return;
-        if (one.length > 0) splitValues += 1;
-        const segmentsBefore = [1, split.start.segment] as const;
-        const head = await handed(bytes, split.head, {
-          segments: segmentsBefore,
-          stopWhenRead: true,
-        });
-        const tail = await handed(bytes, split.tail, { start: split.start });
-        expect(head.concat(tail)).toEqual(one);
+        if (readPieces(requests, starts).length > 1 && one.length > 0) pieced += 1;
+        expect(await handed(bytes, requests, starts)).toEqual(one);
       },
     ),
     { numRuns: 300 },
   );
-  expect(splitValues).toBeGreaterThan(30);
+  expect(pieced).toBeGreaterThan(30);
 });
 
-test('a split is made when a start lies between the ranges, and none when every start cuts one', () => {
+test('pieces begin at the last start before each stretch of values wanted, and none cut a range', () => {
   const start = (segment: number, seen: number): WalkStart => ({
     segment,
     pos: segment * 100,
     objects: [{ path: 'x', seen }],
     list: [],
   });
-  const sampled: TdmsValueRequest[] = [
-    {
-      path: 'x',
-      ranges: [
-        [0, 10],
-        [90, 100],
-      ],
-    },
+  // A start every 10 values.
+  const starts = Array.from({ length: 10 }, (_, k) => start(k + 1, 10 * k));
+  const at = (pieces: ReturnType<typeof readPieces>) =>
+    pieces.map((p) => [p.start?.segment ?? 1, p.to, p.requests[0]?.ranges]);
+  // The first and last values: from segment 1, then from the start with 80 before it.
+  expect(
+    at(
+      readPieces(
+        [
+          {
+            path: 'x',
+            ranges: [
+              [0, 15],
+              [85, 100],
+            ],
+          },
+        ],
+        starts,
+      ),
+    ),
+  ).toEqual([
+    [1, 9, [[0, 15]]],
+    [9, Number.MAX_SAFE_INTEGER, [[85, 100]]],
+  ]);
+  // The first rows and slices (a preview): a piece begins after a stretch of 10 values (a
+  // start to the next) with nothing wanted; slices closer than that go in one piece.
+  const slices: Array<[number, number]> = [
+    [0, 12],
+    [31, 34],
+    [47, 52],
+    [52, 55],
+    [77, 80],
   ];
-  const starts = [start(1, 0), start(2, 8), start(3, 40), start(4, 95)];
-  // The latest start that cuts no range: segment 3 (40 values before it).
-  expect(sampledSplit(sampled, starts)).toEqual({
-    start: starts[2],
-    head: [{ path: 'x', ranges: [[0, 10]] }],
-    tail: [{ path: 'x', ranges: [[90, 100]] }],
-  });
-  expect(sampledSplit([{ path: 'x', ranges: [[0, 100]] }], starts)).toBeUndefined();
+  expect(at(readPieces([{ path: 'x', ranges: slices }], starts))).toEqual([
+    [1, 4, [[0, 12]]],
+    [
+      4,
+      8,
+      [
+        [31, 34],
+        [47, 52],
+        [52, 55],
+      ],
+    ],
+    [8, Number.MAX_SAFE_INTEGER, [[77, 80]]],
+  ]);
+  // Every value: one piece.
+  expect(readPieces([{ path: 'x', ranges: [[0, 100]] }], starts)).toHaveLength(1);
 });

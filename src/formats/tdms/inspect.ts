@@ -28,6 +28,7 @@ import {
   type TdmsValueRequest,
   type TdmsValuesHandler,
 } from './raw.js';
+import { readPieces } from './sampled-split.js';
 import {
   type ObjectState,
   TdmsWalkError,
@@ -201,6 +202,33 @@ export async function readTdmsValues(
       throw err;
     }
   });
+}
+
+/**
+ * Reads the values of `requests` as readTdmsValues does, cut into pieces at walk starts
+ * (sampled-split.ts) when some lie between the values wanted: a sampled read skips the
+ * segments between them instead of walking through them. `starts`: those the inspection's
+ * walk of this file noted (none: one read). Returns what was not read, as one read does.
+ */
+export async function readTdmsValuesInPieces(
+  source: ByteSource,
+  requests: readonly TdmsValueRequest[],
+  onValues: TdmsValuesHandler,
+  starts: readonly WalkStart[],
+  options: TdmsValueOptions = {},
+): Promise<TdmsUnread[]> {
+  const pieces = readPieces(requests, starts);
+  if (pieces.length === 1) return readTdmsValues(source, requests, onValues, options);
+  const unread = new Map<string, TdmsUnread>();
+  for (const piece of pieces) {
+    const segments = [piece.start?.segment ?? 1, piece.to] as const;
+    const o = { ...options, segments, start: piece.start, stopWhenRead: true };
+    for (const u of await readTdmsValues(source, piece.requests, onValues, o)) {
+      const key = `${u.kind} ${u.path}`;
+      if (!unread.has(key)) unread.set(key, u);
+    }
+  }
+  return [...unread.values()];
 }
 
 /** A walk, and the bytes it read through a source of its own (walkData). */

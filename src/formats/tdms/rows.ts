@@ -28,11 +28,12 @@ import { minOf, pointer } from '../../model/plain.js';
 import { throughTurns } from '../../values/index.js';
 import {
   inspectTdms,
-  readTdmsValues,
+  readTdmsValuesInPieces,
   type TdmsChannelProfile,
   type TdmsProfile,
   type TdmsValueRequest,
 } from './inspect.js';
+import type { WalkStart } from './segments.js';
 import { waveformTiming } from './waveform-time.js';
 
 type Time =
@@ -123,10 +124,12 @@ export async function tdmsRows(
   options: RowReadOptions,
 ): Promise<ConfigRows> {
   const config = raw as TdmsConfig;
-  const profile = await inspectTdms(dataPath);
+  // Where a walk may begin: the read of each slice of rows begins near it (sampled-split.ts).
+  const starts: WalkStart[] = [];
+  const profile = await inspectTdms(dataPath, { starts });
   const plan = planOf(config, key, profile);
   const read = (onBatch: (b: RowBatch) => void) =>
-    readRows(dataPath, config, plan, options, onBatch);
+    readRows(dataPath, config, plan, { ...options, starts }, onBatch);
   return {
     kind: 'tdms',
     channels: plan.channels,
@@ -190,7 +193,7 @@ async function readRows(
   dataPath: string,
   config: TdmsConfig,
   plan: Plan,
-  options: RowReadOptions,
+  options: RowReadOptions & { starts: readonly WalkStart[] },
   onBatch: (b: RowBatch) => void,
 ): Promise<RowsRead> {
   const requests: TdmsValueRequest[] = [];
@@ -223,7 +226,7 @@ async function readRows(
   // numbers or strings, never views of the bytes read): a small segment is a read or two,
   // and an awaited read a trip through the thread pool (tdms/values.ts readInThisThread).
   const unread = await throughTurns(dataPath, (source) =>
-    readTdmsValues(
+    readTdmsValuesInPieces(
       source,
       requests,
       (r, values) => {
@@ -234,6 +237,7 @@ async function readRows(
         emit(o.e, numeric, plan.channels);
         if (o.q.length > MAX_AHEAD) o.e.stopped = true;
       },
+      options.starts,
       options.onProgress ? { onProgress: options.onProgress } : {},
     ),
   );
