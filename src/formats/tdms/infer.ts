@@ -47,7 +47,7 @@ const P = '/tdmsConfig';
  */
 export async function inferTdms(path: string, options: InferOptions = {}): Promise<Draft> {
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
-  // Where the walk may begin: the read of the last values skips there (sampled-split.ts).
+  // Where the walk may begin: the read of the last values skips there (read-pieces.ts).
   const starts: WalkStart[] = [];
   const profile = await inspectTdms(path, { ...progress, starts });
   const source = await openFileSource(path);

@@ -28,7 +28,7 @@ import {
   type TdmsValueRequest,
   type TdmsValuesHandler,
 } from './raw.js';
-import { readPieces } from './sampled-split.js';
+import { readPieces } from './read-pieces.js';
 import {
   type ObjectState,
   TdmsWalkError,
@@ -206,7 +206,7 @@ export async function readTdmsValues(
 
 /**
  * Reads the values of `requests` as readTdmsValues does, cut into pieces at walk starts
- * (sampled-split.ts) when some lie between the values wanted: a sampled read skips the
+ * (read-pieces.ts) when some lie between the values wanted: a sampled read skips the
  * segments between them instead of walking through them. `starts`: those the inspection's
  * walk of this file noted (none: one read). Returns what was not read, as one read does.
  */

@@ -124,7 +124,7 @@ export async function tdmsRows(
   options: RowReadOptions,
 ): Promise<ConfigRows> {
   const config = raw as TdmsConfig;
-  // Where a walk may begin: the read of each slice of rows begins near it (sampled-split.ts).
+  // Where a walk may begin: the read of each slice of rows begins near it (read-pieces.ts).
   const starts: WalkStart[] = [];
   const profile = await inspectTdms(dataPath, { starts });
   const plan = planOf(config, key, profile);

@@ -151,7 +151,7 @@ export async function tdmsValueIssues(
  * ahead, four alternated runs each): 0.80 to 0.88 s, against 0.94 to 1.02 s with a new
  * buffer a read. On a 1 GB file of 100,000 segments, a sampled check took 9.6 to 9.7 s
  * with awaited reads, 2.2 to 2.5 s with blocking ones. A sampled check reads in pieces
- * (sampled-split.ts: the last values from a walk start near them, 0.5 to 0.6 s), a full
+ * (read-pieces.ts: the last values from a walk start near them, 0.5 to 0.6 s), a full
  * check reads ahead (raw.ts `readAhead`).
  */
 function readInThisThread(

@@ -1,7 +1,7 @@
 /**
  * A sampled TDMS read (the check's first and last values, the preview's first rows and
  * slices) is cut into pieces that begin at walk starts the inspection noted
- * (formats/tdms/sampled-split.ts). Whatever the file (its object lists new, repeated or
+ * (formats/tdms/read-pieces.ts). Whatever the file (its object lists new, repeated or
  * kept, channels coming and going, counts changing, cut short) and whatever ranges are
  * asked for, the pieces hand over the values one read hands over: the same values, from
  * the same segments, at the same indexes, in the same order.
@@ -15,7 +15,7 @@ import {
   readTdmsValuesInPieces,
 } from '../../src/formats/tdms/inspect.js';
 import type { TdmsValueRequest } from '../../src/formats/tdms/raw-segment.js';
-import { readPieces } from '../../src/formats/tdms/sampled-split.js';
+import { readPieces } from '../../src/formats/tdms/read-pieces.js';
 import type { WalkStart } from '../../src/formats/tdms/segments.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 
