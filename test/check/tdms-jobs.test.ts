@@ -8,8 +8,8 @@ import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtur
 import { checkConfig } from '../../src/check/index.js';
 import { inspectTdms } from '../../src/formats/tdms/inspect.js';
 import type { TdmsPart } from '../../src/formats/tdms/jobs.js';
-import type { WalkStart } from '../../src/formats/tdms/segments.js';
 import { readTdmsPart } from '../../src/formats/tdms/values.js';
+import type { WalkStart } from '../../src/formats/tdms/walk-starts.js';
 import { countingSource, openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';
 import type { TdmsConfig } from '../../src/model/index.js';

@@ -16,7 +16,7 @@ import {
 } from '../../src/formats/tdms/inspect.js';
 import type { TdmsValueRequest } from '../../src/formats/tdms/raw-segment.js';
 import { readPieces } from '../../src/formats/tdms/read-pieces.js';
-import type { WalkStart } from '../../src/formats/tdms/segments.js';
+import type { WalkStart } from '../../src/formats/tdms/walk-starts.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 
 /** A segment: its object list new (with or without channel b, `count` values a chunk), or the one in force kept. */

@@ -12,7 +12,7 @@ import { type SegmentSpec, tdmsBytes } from '../../scripts/fixtures/tdms-writer.
 import { checkConfig } from '../../src/check/index.js';
 import { checkTdms } from '../../src/formats/tdms/check.js';
 import { inspectTdms } from '../../src/formats/tdms/inspect.js';
-import type { WalkStart } from '../../src/formats/tdms/segments.js';
+import type { WalkStart } from '../../src/formats/tdms/walk-starts.js';
 import { inferConfig } from '../../src/infer/index.js';
 import { countingSource, memorySource, openFileSource } from '../../src/inspect/byte-source.js';
 import type { ImportDocument } from '../../src/model/document.js';

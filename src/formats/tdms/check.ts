@@ -28,8 +28,8 @@ import { tdmsChannelTypeOf } from './channel-types.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
 import { startTdmsWorkers } from './jobs.js';
-import type { WalkStart } from './segments.js';
 import { tdmsValueIssues } from './values.js';
+import type { WalkStart } from './walk-starts.js';
 import { waveformTimeIssues } from './waveform-time.js';
 
 export interface TdmsCheckOptions {

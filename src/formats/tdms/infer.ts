@@ -35,8 +35,8 @@ import {
   type TdmsProfile,
   tdmsProperty,
 } from './inspect.js';
-import type { WalkStart } from './segments.js';
 import { tdmsValueIssues } from './values.js';
+import type { WalkStart } from './walk-starts.js';
 import { someChannels, startProperty, waveformTimeIssues } from './waveform-time.js';
 
 const P = '/tdmsConfig';

@@ -35,10 +35,10 @@ import {
   type WalkOptions,
   type WalkProblem,
   type WalkResult,
-  type WalkStart,
   walkSegments,
 } from './segments.js';
 import { tdmsTypeName } from './types.js';
+import type { WalkStart } from './walk-starts.js';
 
 export type { DaqmxIndex, DaqmxScaler, TdmsProperty, TdmsValue } from './metadata.js';
 export { joinTdmsPath, splitTdmsPath } from './metadata.js';

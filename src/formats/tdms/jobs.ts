@@ -19,7 +19,7 @@ import {
   type WorkerPool,
 } from '../../values/index.js';
 import type { TdmsProfile, TdmsUnread } from './inspect.js';
-import type { WalkStart } from './segments.js';
+import type { WalkStart } from './walk-starts.js';
 
 /** What every worker gets: the file and what the read is planned from. */
 export interface TdmsPartInput {

@@ -29,7 +29,8 @@ import {
   type TdmsValuesHandler,
   unreadOnce,
 } from './raw-segment.js';
-import { type RawSegment, type WalkStart, walkSegments } from './segments.js';
+import { type RawSegment, walkSegments } from './segments.js';
+import type { WalkStart } from './walk-starts.js';
 
 export type { TdmsTypedValues, TdmsValues } from './decode.js';
 export type {

@@ -10,7 +10,7 @@
  * reads is the same, in the same order.
  */
 import type { TdmsValueRequest } from './raw-segment.js';
-import type { WalkStart } from './segments.js';
+import type { WalkStart } from './walk-starts.js';
 
 /** A piece of a read: where it begins (the first segment: no start) and its requests. */
 export interface ReadPiece {

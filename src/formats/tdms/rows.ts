@@ -33,7 +33,7 @@ import {
   type TdmsProfile,
   type TdmsValueRequest,
 } from './inspect.js';
-import type { WalkStart } from './segments.js';
+import type { WalkStart } from './walk-starts.js';
 import { waveformTiming } from './waveform-time.js';
 
 type Time =

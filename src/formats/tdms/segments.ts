@@ -12,6 +12,7 @@
 import type { ByteSource } from '../../inspect/shared.js';
 import { type Active, ActiveList, type ObjectState, valueSize } from './active.js';
 import { parseMetadata, type RawIndex, type SegmentObject, TdmsFormatError } from './metadata.js';
+import { resume, StartKeeper, type WalkStart } from './walk-starts.js';
 
 export type { ObjectState } from './active.js';
 
@@ -119,29 +120,6 @@ function parseLeadIn(b: Uint8Array, tag: string): LeadIn | string {
   };
 }
 
-/**
- * Where a walk of the data file may begin other than at its first segment: before segment
- * `segment`, at `pos`, with what the segments before it left (the object list in force,
- * each object's last raw data index). A read of a range of segments (a part of a check on
- * several cores) begins at one instead of walking every segment before it again: on a 1 GB
- * file of 100,000 segments that walk made two jobs slower than one.
- */
-export interface WalkStart {
-  /** The segment (from 1) and its offset in the data file. */
-  segment: number;
-  pos: number;
-  /**
-   * Every object met before it: its path, its last raw data index with data, and its values
-   * in the segments before (each segment's count, 0 where not known, as the raw reader adds).
-   */
-  objects: Array<{ path: string; index?: ObjectState['index']; seen: number }>;
-  /** The object list in force: each entry's object (its place in `objects`) and index. */
-  list: Array<[number, RawIndex]>;
-}
-
-/** The most walk starts kept (WalkOptions.starts): a check's parts begin at them. */
-const MAX_STARTS = 64;
-
 export interface WalkOptions {
   /** The `.tdms_index` file: lead-ins and metadata are read from it instead. */
   index?: ByteSource;
@@ -189,11 +167,11 @@ export async function walkSegments(
   const metaSize = options.index ? options.index.size : data.size;
   const state = newWalk();
   let cursor: Cursor = options.start
-    ? resume(state, options.start)
+    ? resumeAt(state, options.start)
     : { pos: 0, metaPos: 0, guess: 0, active: new ActiveList() };
   const starts = options.starts && new StartKeeper(options.starts);
   while (cursor.pos < data.size && (!options.index || cursor.metaPos < metaSize)) {
-    starts?.before(state, cursor);
+    starts?.before(state.segments, state.objects.values(), cursor.active, cursor.pos);
     const next = await walkSegment(walker, state, cursor, starts?.seen);
     cursor = next.cursor;
     if (next.stop) break;
@@ -382,53 +360,11 @@ async function segmentObjects(
   }
 }
 
-/** Keeps the starts of a walk (WalkOptions.starts), and each object's values so far. */
-class StartKeeper {
-  readonly seen = new Map<ObjectState, number>();
-  #stride = 1;
-  constructor(readonly starts: WalkStart[]) {}
-
-  /** Before a segment: keeps a start there when it falls on the stride. */
-  before(state: WalkResult, cursor: Cursor): void {
-    if (state.segments % this.#stride !== 0) return;
-    this.starts.push(this.startAt(state, cursor));
-    if (this.starts.length <= MAX_STARTS) return;
-    this.#stride *= 2;
-    const kept = this.starts.filter((s) => (s.segment - 1) % this.#stride === 0);
-    this.starts.length = 0;
-    for (const start of kept) this.starts.push(start);
-  }
-
-  private startAt(state: WalkResult, cursor: Cursor): WalkStart {
-    const place = new Map<ObjectState, number>();
-    const objects: WalkStart['objects'] = [];
-    for (const o of state.objects.values()) {
-      place.set(o, objects.length);
-      objects.push({ path: o.path, index: o.index, seen: this.seen.get(o) ?? 0 });
-    }
-    const list = cursor.active
-      .entries()
-      .map((a): [number, RawIndex] => [place.get(a.state) as number, a.index]);
-    return { segment: state.segments + 1, pos: cursor.pos, objects, list };
-  }
-}
-
-/** The walk state and cursor a start stands for (what the segments before it left). */
-function resume(state: WalkResult, start: WalkStart): Cursor {
+/** The walk state and cursor before `start` (its segment and objects). */
+function resumeAt(state: WalkResult, start: WalkStart): Cursor {
+  const { objects, active } = resume(start);
   state.segments = start.segment - 1;
-  const objects = start.objects.map((o): ObjectState => {
-    const object: ObjectState = {
-      path: o.path,
-      properties: new Map(),
-      ...(o.index ? { index: o.index } : {}),
-      valueCount: 0,
-      segments: 0,
-    };
-    state.objects.set(o.path, object);
-    return object;
-  });
-  const active = new ActiveList();
-  for (const [k, index] of start.list) active.set(objects[k] as ObjectState, index);
+  for (const o of objects) state.objects.set(o.path, o);
   return { pos: start.pos, metaPos: start.pos, guess: 0, active };
 }
 

@@ -54,7 +54,7 @@ import {
   type TdmsPart,
   type TdmsPartInput,
 } from './jobs.js';
-import type { WalkStart } from './segments.js';
+import type { WalkStart } from './walk-starts.js';
 
 /**
  * Values read from each end of a channel by the sampled check (its `reads` in formats/index.ts
