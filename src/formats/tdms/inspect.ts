@@ -94,8 +94,9 @@ export interface TdmsInspectOptions {
   /** Progress in bytes of the file (files of many segments take a while without an index). */
   onProgress?: ((done: number, total: number) => void) | undefined;
   /**
-   * Given, the walk's starts go in it (segments.ts WalkStart): a check on several cores
-   * begins its parts at them.
+   * Given, the walk's starts go in it (walk-starts.ts WalkStart): the parts of a check on
+   * several cores begin at them, and a sampled read skips from one value wanted to the
+   * next through them (read-pieces.ts).
    */
   starts?: WalkStart[] | undefined;
   /**

@@ -27,7 +27,7 @@ export interface TdmsPartInput {
   config: TdmsConfig;
   key: string;
   profile: TdmsProfile;
-  /** Where a part may begin its walk (segments.ts WalkStart); without, a part walks from the first segment. */
+  /** Where a part may begin its walk (walk-starts.ts WalkStart); without, a part walks from the first segment. */
   starts?: WalkStart[] | undefined;
   /** Bytes read at once (raw.ts; default 1 MiB): small in tests, to overwrite reused buffers often. */
   blockBytes?: number;

@@ -3,7 +3,7 @@
  * channel; the preview: the first rows and a few slices) wants values here and there in
  * the file, and a walk from the first segment passes every segment between them, a read
  * or two each: on a file of 100,000 small segments, half of a sampled check. The
- * inspection's walk notes where a walk may begin (segments.ts WalkStart). The read is cut
+ * inspection's walk notes where a walk may begin (walk-starts.ts WalkStart). The read is cut
  * into pieces at such starts, where no request's range holds values on both sides and the
  * values before the start since the start before it are not wanted: each piece begins at
  * its start, and stops once its values are read (raw.ts `stopWhenRead`). What each request

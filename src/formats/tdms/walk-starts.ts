@@ -26,7 +26,7 @@ export interface WalkStart {
   list: Array<[number, RawIndex]>;
 }
 
-/** The most walk starts kept (WalkOptions.starts): a check's parts begin at them. */
+/** The most walk starts kept (WalkOptions.starts): parts of a read begin at them. */
 const MAX_STARTS = 64;
 
 /** Keeps the starts of a walk (WalkOptions.starts), and each object's values so far. */
