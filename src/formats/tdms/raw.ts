@@ -60,7 +60,10 @@ export interface TdmsValueOptions {
    * segments are small.
    */
   readAhead?: boolean | undefined;
-  /** The walk stops once every range of every request is read (a piece of a sampled read, read-pieces.ts). */
+  /**
+   * The walk stops once every range of every request is read (a piece of a sampled read,
+   * read-pieces.ts).
+   */
   stopWhenRead?: boolean | undefined;
   /**
    * Bytes read at once (default 1 MiB): tests read in small blocks, so that a source whose

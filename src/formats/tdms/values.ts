@@ -72,7 +72,10 @@ interface TdmsValueCheckOptions {
   jobs?: number | undefined;
   /** The workers of a read of several jobs, started before the file was inspected. */
   pool?: WorkerPool | undefined;
-  /** Where the inspection's walk noted a read may begin: the parts of several jobs begin there, a sampled read skips through them. */
+  /**
+   * Where the inspection's walk noted a read may begin: the parts of several jobs begin
+   * there, a sampled read skips through them.
+   */
   starts?: WalkStart[] | undefined;
   /** Given, each time channel's tally is put in it by its channel's path (infer reads it). */
   times?: Map<string, TimeTally> | undefined;
