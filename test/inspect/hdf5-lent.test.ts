@@ -3,7 +3,9 @@
  * (lent-rows.ts) instead of through `Dataset.slice`: for every integer and float type, whole
  * 1-D datasets and one column of [N, k] ones, in slices of any size, the values are those
  * `slice` gives; other types still go through `slice`. (h5wasm writes no big-endian dataset;
- * for one, the lent read makes the call and the view `slice` makes.)
+ * for one, the lent read makes the call and the view `slice` makes.) A compound member of
+ * an integer or float type is copied out of that buffer, by a slice job and by
+ * `readSliceRange` alike, whether its members lie at offsets of their size or packed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import fc from 'fast-check';
 import h5wasm from 'h5wasm/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { registerLibrary } from '../../src/formats/hdf5/lent-rows.js';
-import { readSliceRange, type SliceRequest } from '../../src/formats/hdf5/reader.js';
+import { readSliceRange, runHdf5Job, type SliceRequest } from '../../src/formats/hdf5/reader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-lent-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,8 +52,35 @@ beforeAll(async () => {
     f.create_dataset({ name: `three${dtype}`, data: three as never, shape: [ROWS, 3], dtype });
   }
   f.create_dataset({ name: 'text', data: Array.from({ length: ROWS }, (_, i) => `t${i}`) });
+  for (const [name, members] of Object.entries(COMPOUNDS)) {
+    f.create_dataset({ name, data: new Map(members) as never });
+  }
   f.close();
 });
+
+/**
+ * Compounds of every integer and float size: `packed`, each member right after the one
+ * before (a float64 at byte 1, ...); `aligned`, each at an offset of its size.
+ */
+const COMPOUNDS: Record<string, Array<[string, ArrayBufferView]>> = {
+  packed: [
+    ['b', Int8Array.from({ length: ROWS }, (_, i) => (i % 256) - 128)],
+    ['x', Float64Array.from({ length: ROWS }, (_, i) => (i % 7 === 2 ? Number.NaN : i / 3))],
+    ['s', Int16Array.from({ length: ROWS }, (_, i) => i * 331 - 16_000)],
+    ['q', BigInt64Array.from({ length: ROWS }, (_, i) => BigInt(i) * 1_000_000_000_007n - 5n)],
+    ['f', Float32Array.from({ length: ROWS }, (_, i) => i * 0.25)],
+    ['u', Uint32Array.from({ length: ROWS }, (_, i) => 4_294_967_295 - i)],
+    ['B', Uint8Array.from({ length: ROWS }, (_, i) => i)],
+    ['Q', BigUint64Array.from({ length: ROWS }, (_, i) => BigInt(i) << 58n)],
+  ],
+  aligned: [
+    ['t', BigInt64Array.from({ length: ROWS }, (_, i) => 1_700_000_000_000_000_000n + BigInt(i))],
+    ['a', Float64Array.from({ length: ROWS }, (_, i) => -i)],
+    ['i', Int32Array.from({ length: ROWS }, (_, i) => i - 50)],
+    ['j', Uint16Array.from({ length: ROWS }, (_, i) => i * 600)],
+    ['k', Uint16Array.from({ length: ROWS }, (_, i) => i)],
+  ],
+};
 
 /** Every value `readSliceRange` hands over, copied out as they come. */
 function read(req: SliceRequest, step: number): Array<number | bigint | string | null> {
@@ -101,3 +130,30 @@ function requestOf(c: { dtype: string; column: number | null; start: number; len
     end: Math.min(ROWS, c.start + c.length),
   };
 }
+
+describe('compound members of integers and floats are copied out of the buffer', () => {
+  test('property: each member as written, through readSliceRange and a slice job', async () => {
+    registerLibrary(h5wasm, await h5wasm.ready);
+    const request = fc.record({
+      name: fc.constantFrom(...Object.keys(COMPOUNDS)),
+      member: fc.nat({ max: 7 }),
+      start: fc.integer({ min: 0, max: ROWS - 1 }),
+      length: fc.integer({ min: 1, max: ROWS }),
+      step: fc.integer({ min: 1, max: 40 }),
+    });
+    for (const c of fc.sample(request, 80)) {
+      const members = COMPOUNDS[c.name] as Array<[string, ArrayBufferView]>;
+      const member = c.member % members.length;
+      const end = Math.min(ROWS, c.start + c.length);
+      const values = (members[member] as [string, unknown])[1] as ArrayLike<number | bigint>;
+      const written = Array.from(values).slice(c.start, end);
+      const req = { dataset: `/${c.name}`, column: null, member, start: c.start, end };
+      expect(read(req, c.step)).toEqual(written);
+      const job = runHdf5Job(h5wasm, path, { target: path, kind: 'slice', request: req }, () => {});
+      const sliced = job.ok && 'values' in job.value ? job.value.values : undefined;
+      // An array of its own (it may leave the thread), holding the member's values.
+      expect(ArrayBuffer.isView(sliced)).toBe(true);
+      expect(Array.from(sliced as ArrayLike<number | bigint>)).toEqual(written);
+    }
+  });
+});

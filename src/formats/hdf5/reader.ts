@@ -491,12 +491,23 @@ function rowRanges(a: number, b: number, column: number | null): Array<[number, 
 }
 
 function readSlice(h5: H5Module, path: string, r: SliceRequest): SliceValues {
-  return withDataset(h5, path, r.dataset, (ds) => sliceOf(ds, r, r.start, r.end));
+  return withDataset(h5, path, r.dataset, (ds) => {
+    // A compound member's values are copied out of the library's buffer into an array of
+    // their own (LentRows.readMember), which may leave this thread; other values are not
+    // lent here (they would be a view of the library's memory).
+    const copier = r.member === null ? undefined : LentRows.of(h5);
+    try {
+      return sliceOf(ds, r, r.start, r.end, undefined, copier);
+    } finally {
+      copier?.close();
+    }
+  });
 }
 
 /**
  * Rows [a, b) of the part of `ds` that `r` names; with `lent`, integers and floats as a view
- * of its buffer, valid until its next read.
+ * of its buffer, valid until its next read; with `copier`, a compound member's integers or
+ * floats copied out of its buffer (LentRows.readMember).
  */
 function sliceOf(
   ds: Dataset | undefined,
@@ -504,14 +515,21 @@ function sliceOf(
   a: number,
   b: number,
   lent?: LentRows,
+  copier: LentRows | undefined = lent,
 ): SliceValues {
   if (!ds) return { values: [] };
-  if (lent && r.member === null) {
-    const view = quietly(() => lent.read(ds, rowRanges(a, b, r.column)));
+  const member = r.member;
+  const ranges = rowRanges(a, b, r.column);
+  const direct =
+    member === null
+      ? lent && (() => lent.read(ds, ranges))
+      : copier && (() => copier.readMember(ds, ranges, member));
+  if (direct) {
+    const view = quietly(direct);
     if (view.error !== undefined) return { values: [], error: failure(view.error) };
     if (view.value) return { values: view.value };
   }
-  const got = quietly(() => ds.slice(rowRanges(a, b, r.column)));
+  const got = quietly(() => ds.slice(ranges));
   // Say why reading stopped: a scan that ends early must not pass as a clean one.
   if (got.error !== undefined) return { values: [], error: failure(got.error) };
   const v = got.value;
