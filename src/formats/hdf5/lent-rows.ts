@@ -63,6 +63,21 @@ export class LentRows {
   }
 
   /**
+   * Rows `ranges` of `ds`, or of its compound member `member`: a view of the buffer (`read`,
+   * only with `views`), or the member's values copied out (`readMember`); undefined when
+   * neither serves (then `slice` does).
+   */
+  rows(
+    ds: Dataset,
+    ranges: ReadonlyArray<readonly [number, number]>,
+    member: number | null,
+    views: boolean,
+  ): TypedNumbers | undefined {
+    if (member !== null) return this.readMember(ds, ranges, member);
+    return views ? this.read(ds, ranges) : undefined;
+  }
+
+  /**
    * Rows `ranges` ([start, end) a dimension) of `ds` as a view of the buffer, valid until the
    * next read or `close`; undefined when `ds` holds neither integers nor floats.
    */

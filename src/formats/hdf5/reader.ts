@@ -492,22 +492,19 @@ function rowRanges(a: number, b: number, column: number | null): Array<[number, 
 
 function readSlice(h5: H5Module, path: string, r: SliceRequest): SliceValues {
   return withDataset(h5, path, r.dataset, (ds) => {
-    // A compound member's values are copied out of the library's buffer into an array of
-    // their own (LentRows.readMember), which may leave this thread; other values are not
-    // lent here (they would be a view of the library's memory).
-    const copier = r.member === null ? undefined : LentRows.of(h5);
+    // The values leave with the job: copied ones only, no view of the library's memory.
+    const lent = LentRows.of(h5);
     try {
-      return sliceOf(ds, r, r.start, r.end, undefined, copier);
+      return sliceOf(ds, r, r.start, r.end, lent, false);
     } finally {
-      copier?.close();
+      lent?.close();
     }
   });
 }
 
 /**
- * Rows [a, b) of the part of `ds` that `r` names; with `lent`, integers and floats as a view
- * of its buffer, valid until its next read; with `copier`, a compound member's integers or
- * floats copied out of its buffer (LentRows.readMember).
+ * Rows [a, b) of the part of `ds` that `r` names; with `lent`, integers and floats through
+ * its buffer (LentRows.rows: with `views`, a view of it valid until its next read).
  */
 function sliceOf(
   ds: Dataset | undefined,
@@ -515,19 +512,14 @@ function sliceOf(
   a: number,
   b: number,
   lent?: LentRows,
-  copier: LentRows | undefined = lent,
+  views = true,
 ): SliceValues {
   if (!ds) return { values: [] };
-  const member = r.member;
   const ranges = rowRanges(a, b, r.column);
-  const direct =
-    member === null
-      ? lent && (() => lent.read(ds, ranges))
-      : copier && (() => copier.readMember(ds, ranges, member));
-  if (direct) {
-    const view = quietly(direct);
-    if (view.error !== undefined) return { values: [], error: failure(view.error) };
-    if (view.value) return { values: view.value };
+  if (lent) {
+    const direct = quietly(() => lent.rows(ds, ranges, r.member, views));
+    if (direct.error !== undefined) return { values: [], error: failure(direct.error) };
+    if (direct.value) return { values: direct.value };
   }
   const got = quietly(() => ds.slice(ranges));
   // Say why reading stopped: a scan that ends early must not pass as a clean one.
