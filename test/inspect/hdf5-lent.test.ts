@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import h5wasm from 'h5wasm/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { registerLibrary } from '../../src/formats/hdf5/lent-rows.js';
 import { readSliceRange, runHdf5Job, type SliceRequest } from '../../src/formats/hdf5/reader.js';
 
@@ -156,4 +157,59 @@ describe('compound members of integers and floats are copied out of the buffer',
       expect(Array.from(sliced as ArrayLike<number | bigint>)).toEqual(written);
     }
   });
+});
+
+test('a compound member of an enum type (h5py booleans, named codes) is read as its base integers', async () => {
+  registerLibrary(h5wasm, await h5wasm.ready);
+  // h5wasm writes no enum: the fixture writer patches the last member's type in place.
+  const flags = join(dir, 'flags.h5');
+  const codes = join(dir, 'codes.h5');
+  const at = Array.from({ length: ROWS }, (_, i) => BigInt(i) * 1_000_000n);
+  const ok = Array.from({ length: ROWS }, (_, i) => i % 3 === 0);
+  const mode = Array.from({ length: ROWS }, (_, i) => [0, 1, 2, 7][i % 4] as number);
+  await writeHdf5(flags, [
+    {
+      path: '/rec',
+      kind: 'compound',
+      members: [
+        { name: 'at', kind: 'int64', values: at },
+        { name: 'ok', kind: 'bool', values: ok },
+      ],
+    },
+  ]);
+  await writeHdf5(codes, [
+    {
+      path: '/rec',
+      kind: 'compound',
+      members: [
+        { name: 'x', kind: 'float32', values: mode.map((m) => m / 2) },
+        {
+          name: 'mode',
+          kind: 'enum',
+          values: mode,
+          enumMembers: { IDLE: 0, RUN: 1, STOP: 2, FAULT: 7 },
+        },
+      ],
+    },
+  ]);
+  for (const [file, want] of [
+    [flags, ok.map((b) => (b ? 1 : 0))],
+    [codes, mode],
+  ] as const) {
+    const req = { dataset: '/rec', column: null, member: 1, start: 5, end: ROWS };
+    const job = runHdf5Job(h5wasm, file, { target: file, kind: 'slice', request: req }, () => {});
+    const sliced = job.ok && 'values' in job.value ? job.value.values : undefined;
+    expect(ArrayBuffer.isView(sliced)).toBe(true);
+    expect(Array.from(sliced as ArrayLike<number>)).toEqual(want.slice(5));
+    const out: unknown[] = [];
+    readSliceRange(
+      h5wasm,
+      file,
+      req,
+      7,
+      (v) => out.push(...Array.from(v as ArrayLike<number>)),
+      () => {},
+    );
+    expect(out).toEqual(want.slice(5));
+  }
 });

@@ -39,6 +39,9 @@ function viewOf(cls: number, size: number, signed: boolean): View | undefined {
   return undefined;
 }
 
+/** The enum type class, as h5wasm's metadata numbers the classes (HDF5's H5T_ENUM). */
+const ENUM_CLASS = 8;
+
 /** The libraries of the builds loaded in this thread (thread.ts registers each once ready). */
 const LIBRARIES = new WeakMap<H5Module, H5Library>();
 
@@ -93,7 +96,7 @@ export class LentRows {
   /**
    * Member `member` of rows `ranges` of a compound dataset: the rows read as `slice` reads
    * them (each row's bytes, its members at their offsets), the member's values copied out
-   * into a new typed array; undefined when the member is neither an integer nor a float.
+   * into a new typed array; undefined when the member is not an integer, a float or an enum.
    * `slice` makes a JS array of every row and a typed array of every member in it: on
    * bench/hdf5's 1 GB file (11.4 M rows), `check --full` of one member of a compound took
    * 50 s that way.
@@ -106,7 +109,12 @@ export class LentRows {
     const meta = ds.metadata;
     const m = meta.compound_type?.members[member];
     if (!m || meta.vlen || m.vlen || (m.shape?.length ?? 0) > 0) return undefined;
-    const View = viewOf(m.type, m.size, m.signed);
+    // An enum (h5py's booleans) is read as its base integer, as `slice` reads it.
+    const View = viewOf(
+      m.type === ENUM_CLASS ? (m.enum_type?.type ?? -1) : m.type,
+      m.size,
+      m.signed,
+    );
     if (!View) return undefined;
     const n = this.#fill(ds, ranges);
     if (n === undefined) return undefined;
