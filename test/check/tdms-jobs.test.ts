@@ -214,6 +214,28 @@ test('a part begins at the start the inspection noted before it: the segments be
   }
 });
 
+test('a file of many channels keeps fewer starts: their objects stay bounded', async () => {
+  // 10,000 channels in 40 segments: each start lists every object, 65,536 objects in all
+  // at most, so at most 6 starts: every 8th segment (every 4th would be 10), not all 40.
+  const channels = Array.from({ length: 10_000 }, (_, c) => `c${c}`);
+  const specs: SegmentSpec[] = Array.from({ length: 40 }, (_, k) =>
+    k === 0
+      ? {
+          objects: [
+            { path: ['Log'] },
+            ...channels.map((c) => ({ path: ['Log', c], data: { type: 'f64', count: 1 } })),
+          ],
+        }
+      : { noMeta: true, objects: [] },
+  );
+  const path = join(dir, `wide-${n++}.tdms`);
+  writeFileSync(path, tdmsBytes(specs).data);
+  const starts: WalkStart[] = [];
+  await inspectTdms(path, { starts });
+  expect(starts.map((s) => s.segment)).toEqual([1, 9, 17, 25, 33]);
+  expect(starts.reduce((sum, s) => sum + s.objects.length, 0)).toBeLessThanOrEqual(1 << 16);
+});
+
 /** DOC, with the string channel read too (its chunks checked). */
 const NOTES: TdmsConfig = {
   ...(DOC.tdmsConfig as TdmsConfig),

@@ -171,7 +171,7 @@ export async function walkSegments(
     : { pos: 0, metaPos: 0, guess: 0, active: new ActiveList() };
   const starts = options.starts && new StartKeeper(options.starts);
   while (cursor.pos < data.size && (!options.index || cursor.metaPos < metaSize)) {
-    starts?.before(state.segments, state.objects.values(), cursor.active, cursor.pos);
+    starts?.before(state.segments, state.objects, cursor.active, cursor.pos);
     const next = await walkSegment(walker, state, cursor, starts?.seen);
     cursor = next.cursor;
     if (next.stop) break;
