@@ -29,9 +29,16 @@ export function readPieces(
   requests: readonly TdmsValueRequest[],
   starts: readonly WalkStart[],
 ): ReadPiece[] {
+  // Each request's values before a start, worked out once a start (a start lists every object).
+  const counted = new Map<WalkStart | undefined, number[]>();
   const seenAt = (start: WalkStart | undefined): number[] => {
-    const seen = new Map(start?.objects.map((o) => [o.path, o.seen]));
-    return requests.map((r) => seen.get(r.path) ?? 0);
+    let cut = counted.get(start);
+    if (!cut) {
+      const seen = new Map(start?.objects.map((o) => [o.path, o.seen]));
+      cut = requests.map((r) => seen.get(r.path) ?? 0);
+      counted.set(start, cut);
+    }
+    return cut;
   };
   // Values wanted in [from, to) of each request's values.
   const wanted = (from: number[], to: number[]) =>
