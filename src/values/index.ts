@@ -12,6 +12,7 @@ export {
   readThroughTurns,
   runOrdered,
   serveParts,
+  shareOf,
   startWorkers,
   throughTurns,
   type WorkerPool,

@@ -64,6 +64,21 @@ export function jobsOf(jobs: number | undefined): number {
   return Math.max(1, Math.min(cores, Math.floor(jobs ?? 1)));
 }
 
+/**
+ * The size of the next part of a read shared by `jobs` threads that take parts as they
+ * come: an even share of half of what is `left`, between `least` and `most`. The parts
+ * shrink towards the end, so the threads finish close together (the CSV ranges, the
+ * Parquet runs, the TDMS ranges of segments).
+ */
+export function shareOf(
+  left: number,
+  jobs: number,
+  least: number,
+  most = Number.POSITIVE_INFINITY,
+) {
+  return Math.max(least, Math.min(most, Math.ceil(left / (2 * jobs))));
+}
+
 type FromWorker<R> = { k: number; result: R } | { k: number; error: string } | { ready: true };
 
 export interface Slot {

@@ -19,6 +19,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ByteSource } from '../../inspect/shared.js';
+import { shareOf } from '../../values/index.js';
 import {
   type Lanes,
   lanesOf,
@@ -148,7 +149,7 @@ export function planSplits(from: number, size: number, jobs: number, most: numbe
   const out: number[] = [];
   let at = from;
   for (;;) {
-    at += Math.max(least, Math.min(most, Math.ceil((size - at) / (2 * jobs))));
+    at += shareOf(size - at, jobs, least, most);
     if (at >= size) return out;
     out.push(at);
   }

@@ -23,6 +23,7 @@ import {
   joinChannelPart,
   joinTimePart,
   newTimeState,
+  shareOf,
   type TimePart,
 } from '../../values/index.js';
 import {
@@ -221,7 +222,7 @@ export function planRuns(
   let base = 0;
   let g = 0;
   while (g < groups.length) {
-    const want = Math.max(least, Math.min(most, Math.ceil(left / (2 * jobs))));
+    const want = shareOf(left, jobs, least, most);
     const run: Run = { groups: [], base, rows: 0 };
     let bytes = 0;
     while (g < groups.length && (run.groups.length === 0 || bytes < want)) {

@@ -14,6 +14,7 @@ import {
   joinChannelPart,
   joinTimePart,
   runOrdered,
+  shareOf,
   startWorkers,
   type TimePart,
   type WorkerPool,
@@ -123,7 +124,7 @@ export function segmentRanges(
   let c = 0;
   while (from <= segments) {
     const left = segments - from + 1;
-    const want = from + Math.max(least, Math.ceil(left / (2 * jobs)));
+    const want = from + shareOf(left, jobs, least);
     while (c < cuts.length && (cuts[c] as number) < want) c += 1;
     const to = cuts[c] ?? segments + 1;
     ranges.push([from, to]);
