@@ -28,6 +28,7 @@ import {
   type TdmsValueRequest,
   type TdmsValuesHandler,
 } from './raw.js';
+import { keepFirstUnread } from './raw-segment.js';
 import { readPieces } from './read-pieces.js';
 import {
   type ObjectState,
@@ -225,8 +226,7 @@ export async function readTdmsValuesInPieces(
     const segments = [piece.start?.segment ?? 1, piece.to] as const;
     const o = { ...options, segments, start: piece.start, stopWhenRead: true };
     for (const u of await readTdmsValues(source, piece.requests, onValues, o)) {
-      const key = `${u.kind} ${u.path}`;
-      if (!unread.has(key)) unread.set(key, u);
+      keepFirstUnread(unread, u);
     }
   }
   return [...unread.values()];

@@ -20,6 +20,7 @@ import {
   type WorkerPool,
 } from '../../values/index.js';
 import type { TdmsProfile, TdmsUnread } from './inspect.js';
+import { keepFirstUnread } from './raw-segment.js';
 import type { WalkStart } from './walk-starts.js';
 
 /** What every worker gets: the file and what the read is planned from. */
@@ -93,10 +94,7 @@ export async function readTdmsParts(
     onResult(part) {
       for (const [i, p] of part.reads.entries()) joinRead(reads[i] as JoinedRead, p);
       // As one read notes them: the first of each channel and kind, in the order met.
-      for (const u of part.unread) {
-        const key = `${u.kind} ${u.path}`;
-        if (!unread.has(key)) unread.set(key, u);
-      }
+      for (const u of part.unread) keepFirstUnread(unread, u);
       onProgress?.(Math.min(size, part.end), size);
     },
   });

@@ -108,8 +108,19 @@ export function unreadOnce(
   reason: string,
   segment: RawSegment,
 ): void {
-  const key = `${kind} ${path}`;
+  const key = unreadKey(kind, path);
   if (!read.unread.has(key)) read.unread.set(key, { path, kind, reason, segment: segment.segment });
+}
+
+/** What is not read is noted once a channel and kind: the first met. */
+function unreadKey(kind: TdmsUnread['kind'], path: string): string {
+  return `${kind} ${path}`;
+}
+
+/** Keeps `u` in `into` unless a note of its kind on its channel came before (reads joined in file order). */
+export function keepFirstUnread(into: Map<string, TdmsUnread>, u: TdmsUnread): void {
+  const key = unreadKey(u.kind, u.path);
+  if (!into.has(key)) into.set(key, u);
 }
 
 /** Bytes of one unit: a chunk, or an interleaved row. */
