@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import type { Dataset, Group, Metadata } from 'h5wasm';
 import type { Place } from '../../inspect/shared.js';
+import { isKept, openKept } from './kept-file.js';
 import { type H5Module, LentRows } from './lent-rows.js';
 import type {
   Hdf5Attribute,
@@ -244,7 +245,7 @@ function rowValue(v: unknown): number | string | null {
 // ---- the tree ----------------------------------------------------------------------------
 
 function readTree(h5: H5Module, path: string, options: ReadOptions): RawTree {
-  const file = open(h5, path);
+  const file = openKept(h5, path);
   const tree: RawTree = { groups: [], datasets: [], links: [], objects: 0 };
   const wanted = new Set(options.sample);
   const rows = Math.max(1, options.sampleRows);
@@ -259,7 +260,7 @@ function readTree(h5: H5Module, path: string, options: ReadOptions): RawTree {
       );
     }
   } finally {
-    file.close();
+    release(file);
   }
   return tree;
 }
@@ -458,25 +459,24 @@ function failure(error: unknown): string {
 
 // ---- reading rows ------------------------------------------------------------------------
 
-function open(h5: H5Module, path: string): H5File {
-  const file = new h5.File(path, 'r');
-  if (file.file_id < 0n) throw new Error('the file could not be opened');
-  return file;
+/** Closes `file` unless the thread keeps it open for its next job (kept-file.ts). */
+function release(file: H5File): void {
+  if (!isKept(file)) quietly(() => file.close());
 }
 
-/** Runs `read` on the dataset at `dataset` (undefined when it is not one), then closes the file. */
+/** Runs `read` on the dataset at `dataset` (undefined when it is not one), then releases the file. */
 function withDataset<T>(
   h5: H5Module,
   path: string,
   dataset: string,
   read: (ds: Dataset | undefined) => T,
 ): T {
-  const file = open(h5, path);
+  const file = openKept(h5, path);
   try {
     const ds = quietly(() => file.get(dataset)).value;
     return read(ds instanceof h5.Dataset ? ds : undefined);
   } finally {
-    quietly(() => file.close());
+    release(file);
   }
 }
 

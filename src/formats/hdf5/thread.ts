@@ -17,6 +17,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Place } from '../../inspect/shared.js';
 import { openPlaceReader, type PlaceReader } from '../../inspect/shared.js';
 import { type EmFs, placeFile } from './file-node.js';
+import { closeKeptFile, expectFile, jobDone } from './kept-file.js';
 import { registerLibrary } from './lent-rows.js';
 import { type H5Module, type Hdf5Job, type RawTree, runHdf5Job } from './reader.js';
 import { runTallyJob, type TallyJob } from './slice-tally.js';
@@ -99,6 +100,8 @@ function closeKept(): void {
   const k = kept;
   kept = undefined;
   if (!k) return;
+  // The library's file on the node goes before the node.
+  closeKeptFile();
   try {
     k.file.remove();
   } finally {
@@ -136,6 +139,8 @@ async function runOnPlace(
   } catch (e) {
     return failed(e, false);
   }
+  // A node is made for each place: its path is its version.
+  expectOpen(job, file.path, file.path);
   const done = runJob(h.module, file.path, job, progress);
   if (done.ok) return done;
   // The file node's path means nothing to the caller: the reason names "the file". After a
@@ -147,7 +152,27 @@ async function runOnPlace(
 
 async function run(job: ThreadJob, progress: (n: number) => void): Promise<Done> {
   if (job.size !== undefined) return runOnPlace(job, job.target, job.size, progress);
-  return runJob(await hostBuild(), job.target, job, progress);
+  const h5 = await hostBuild();
+  expectOpen(job, job.target, hostVersion(job.target));
+  return runJob(h5, job.target, job, progress);
+}
+
+/**
+ * The job reads `path` in `version` (kept-file.ts). A tree job opens it afresh: the bytes
+ * it answers (`bytesRead`) count the library's open too, the same whatever job came before.
+ */
+function expectOpen(job: ThreadJob, path: string, version: string): void {
+  expectFile(path, version);
+  if (job.kind === 'tree') closeKeptFile();
+}
+
+/** A host file's version; a file that cannot be stat'ed has none (the library's open says why). */
+function hostVersion(path: string): string {
+  try {
+    return versionOf(path);
+  } catch {
+    return '';
+  }
 }
 
 /** The buffer of a slice's typed array: moved to the caller, not copied. */
@@ -163,6 +188,7 @@ if (port) {
     try {
       const before = bytesRead;
       const done = await run(job, (n) => port.postMessage({ progress: n }));
+      jobDone(done.ok);
       if (done.ok && job.kind === 'tree') (done.value as RawTree).bytesRead = bytesRead - before;
       port.postMessage({ done }, transferable(done));
     } catch (e) {
