@@ -184,15 +184,21 @@ function transferable(done: Done): ArrayBuffer[] {
 
 const port = parentPort;
 if (port) {
-  port.on('message', async (job: ThreadJob) => {
+  const answer = async (id: number, job: ThreadJob) => {
     try {
       const before = bytesRead;
-      const done = await run(job, (n) => port.postMessage({ progress: n }));
+      const done = await run(job, (n) => port.postMessage({ id, progress: n }));
       jobDone(done.ok);
       if (done.ok && job.kind === 'tree') (done.value as RawTree).bytesRead = bytesRead - before;
-      port.postMessage({ done }, transferable(done));
+      port.postMessage({ id, done }, transferable(done));
     } catch (e) {
-      port.postMessage({ done: failed(e, true) });
+      port.postMessage({ id, done: failed(e, true) });
     }
+  };
+  // Up to two jobs are sent at a time (worker.ts): each is answered in turn, the second
+  // started once the first is answered, even while the library is still loading.
+  let last: Promise<void> = Promise.resolve();
+  port.on('message', ({ id, job }: { id: number; job: ThreadJob }) => {
+    last = last.then(() => answer(id, job));
   });
 }

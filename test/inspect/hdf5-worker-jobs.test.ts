@@ -1,0 +1,84 @@
+/**
+ * The HDF5 thread's jobs (src/formats/hdf5/worker.ts): two are sent to the worker at a
+ * time, never more, each answered in the order given; a job sent behind one that runs out of
+ * time never ran, and is run again on a new worker with its own time limit.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import h5wasm from 'h5wasm/node';
+import { afterAll, expect, test } from 'vitest';
+import {
+  closeThreads,
+  hdf5Threads,
+  readSliceInWorker,
+  readTreeInWorker,
+} from '../../src/formats/hdf5/worker.js';
+import { platformExamples as corpus } from '../helpers/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-jobs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ROWS = 100;
+const SETS = 5;
+
+/** A file of SETS datasets `/v0`..., ROWS floats each, `/vK` holding K * 1000 + row. */
+async function write(path: string): Promise<void> {
+  await h5wasm.ready;
+  const f = new h5wasm.File(path, 'w');
+  try {
+    for (let k = 0; k < SETS; k++) {
+      const data = Float64Array.from({ length: ROWS }, (_, i) => k * 1000 + i);
+      f.create_dataset({ name: `v${k}`, data });
+    }
+  } finally {
+    f.close();
+  }
+}
+
+const sliceOf = (k: number) => ({
+  dataset: `/v${k}`,
+  column: null,
+  member: null,
+  start: 0,
+  end: ROWS,
+});
+
+const expected = (k: number) => Array.from({ length: ROWS }, (_, i) => k * 1000 + i);
+
+test('two jobs are with the worker at a time, and each gets its own answer', async () => {
+  const path = join(dir, 'sets.h5');
+  await write(path);
+  const [thread] = hdf5Threads(1);
+  if (!thread) throw new Error('no thread');
+  const reads = Array.from({ length: SETS }, (_, k) =>
+    readSliceInWorker({ target: path }, sliceOf(k), 30_000),
+  );
+  await tick();
+  expect(thread.inFlight).toBe(2);
+  const got = await Promise.all(reads);
+  for (const [k, r] of got.entries()) {
+    if (!r.ok) throw new Error(r.reason);
+    expect(Array.from(r.value.values as Float64Array)).toEqual(expected(k));
+  }
+  expect(thread.inFlight).toBe(0);
+  await closeThreads([thread]);
+});
+
+test('a job sent behind one that runs out of time is run on a new worker', async () => {
+  const good = join(dir, 'good.h5');
+  await write(good);
+  // One byte changed in the global heap of a string attribute: the HDF5 library loops.
+  const loops = join(dir, 'loops.h5');
+  const bytes = Buffer.from(readFileSync(join(corpus, 'hdf5-one-d.h5')));
+  bytes[2984] = 161;
+  writeFileSync(loops, bytes);
+  const options = { sample: [], sampleRows: 3, maxColumns: 16 };
+  const stuck = readTreeInWorker({ target: loops }, options, 1500);
+  const behind = readSliceInWorker({ target: good }, sliceOf(3), 30_000);
+  const [a, b] = await Promise.all([stuck, behind]);
+  expect(a).toMatchObject({ ok: false, timedOut: true });
+  if (!b.ok) throw new Error(b.reason);
+  expect(Array.from(b.value.values as Float64Array)).toEqual(expected(3));
+});
