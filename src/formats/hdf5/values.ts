@@ -126,7 +126,9 @@ export async function hdf5ValueIssues(
   for (const g of groups) {
     const states = groupStates(g, options.sample);
     const parts = states.map((r) => r.part);
-    await readPartByPart(data, parts, options, (rows) => options.onProgress?.(done + rows, total));
+    const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+    const read = (r: SliceRequest) => readHdf5Slice(data, r, limit);
+    await readPartByPart(read, parts, options, (rows) => options.onProgress?.(done + rows, total));
     done += groupRows(g);
     pushAll(issues, stateIssues(path, states));
   }
@@ -207,7 +209,7 @@ function channelState(read: ChannelRead, sampled: boolean): ReadState {
  * stream that starts again for a read behind it, is passed about once a part, where reading
  * the parts side by side would jump between datasets and start again at every slice (a
  * 62 MiB deflated member: 45 s, against 1.1 s stored). `progress` gets the rows done, as a
- * share of the group's rows.
+ * share of the group's rows. `read` reads one slice (in the HDF5 worker).
  *
  * Each slice is asked for before the one before it is fed, so the worker reads the next
  * while this thread tallies the last (worker.ts sends two jobs at a time): on a file of
@@ -215,22 +217,21 @@ function channelState(read: ChannelRead, sampled: boolean): ReadState {
  * slice asked for after one its part fails on is dropped, whatever its read gave, as if
  * it had not been read.
  */
-async function readPartByPart(
-  data: string | ByteSource,
+export async function readPartByPart(
+  read: (request: SliceRequest) => Promise<SliceValues>,
   parts: readonly PartState[],
   options: ValueReadOptions,
   progress: (rows: number) => void,
 ): Promise<void> {
   const rows = Math.max(0, maxOf(parts.map((p) => p.rows)));
-  const limit = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
   const feed = async ({ slice: s, got }: Asked) => {
-    const read = await got.then(
+    const answer = await got.then(
       (slice) => ({ slice }),
       (failed: unknown) => ({ failed }),
     );
     if (s.part.unread) return;
-    if ('failed' in read) throw read.failed;
-    const { values, error } = read.slice;
+    if ('failed' in answer) throw answer.failed;
+    const { values, error } = answer.slice;
     if (s.gap) s.part.gap?.();
     if (error !== undefined) s.part.unread = { from: s.a, error };
     else s.part.feed(chunkOf(values), s.a);
@@ -241,7 +242,7 @@ async function readPartByPart(
     if (slice.part.unread) continue;
     const asked = {
       slice,
-      got: readHdf5Slice(data, sliceRequest(slice.part.read, slice.a, slice.b), limit),
+      got: read(sliceRequest(slice.part.read, slice.a, slice.b)),
     };
     // Awaited when fed; a read left behind when one before it throws fails unheard.
     asked.got.catch(() => undefined);
