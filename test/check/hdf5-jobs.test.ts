@@ -10,9 +10,10 @@ import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { type DatasetSpec, writeHdf5 } from '../../scripts/fixtures/hdf5.js';
 import { checkConfig } from '../../src/check/index.js';
-import type { Hdf5Dataset } from '../../src/formats/hdf5/inspect.js';
-import { planRanges } from '../../src/formats/hdf5/jobs.js';
+import { type Hdf5Dataset, inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
+import { hdf5FullValueIssues, planRanges } from '../../src/formats/hdf5/jobs.js';
 import { groupStates, type ReadGroup } from '../../src/formats/hdf5/values.js';
+import { closeThreads, hdf5Threads } from '../../src/formats/hdf5/worker.js';
 import type { ImportDocument } from '../../src/model/document.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-jobs-'));
@@ -192,4 +193,56 @@ test('with 2 jobs, a long chunked dataset is cut into ranges that start on its c
     ...time.map(() => true),
     ...v.map(() => false),
   ]);
+});
+
+test('with 2 jobs, each thread is sent its next range while it reads one, never more', async () => {
+  const row = {
+    dt: 1n,
+    dt2: 1n,
+    speed: 1.5,
+    count: 7n,
+    state: 1,
+    level: 3,
+  } as File['rows'][number];
+  const rows = Array.from({ length: 30 }, () => row);
+  const path = await fileOf({ rows, chunk: 2, rangeBytes: 16 });
+  const profile = await inspectHdf5(path);
+  const ds = (p: string) => profile.datasets.find((d) => d.path === p) as Hdf5Dataset;
+  const group: ReadGroup = {
+    time: { dataset: ds('/time'), column: undefined, ptr: '/t' },
+    channels: [
+      {
+        dataset: ds('/speed'),
+        column: undefined,
+        ptr: '/s',
+        channel: { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
+        storedType: 'CHANNEL_DATA_TYPE_DOUBLE',
+      },
+    ],
+  };
+  const threads = hdf5Threads(2);
+  // The most jobs each thread had with its worker at once (its `inFlight`, watched).
+  const most = threads.map(() => 0);
+  threads.forEach((t, i) => {
+    let now = t.inFlight;
+    Object.defineProperty(t, 'inFlight', {
+      configurable: true,
+      get: () => now,
+      set: (v: number) => {
+        now = v;
+        most[i] = Math.max(most[i] as number, v);
+      },
+    });
+  });
+  try {
+    const issues = await hdf5FullValueIssues(path, [group], { jobs: 2, rangeBytes: 16 }, threads);
+    expect(issues).toEqual([]);
+  } finally {
+    for (const t of threads) {
+      const now = t.inFlight;
+      Object.defineProperty(t, 'inFlight', { configurable: true, writable: true, value: now });
+    }
+    await closeThreads(threads);
+  }
+  expect(most).toEqual([2, 2]);
 });

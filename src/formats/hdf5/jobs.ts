@@ -199,7 +199,10 @@ async function readRanges(
       join();
     }
   };
-  await Promise.all(threads.map(lane));
+  // Two lanes a thread: its worker is sent the next range while it reads one (worker.ts),
+  // not a round trip after. A file of 3,000 datasets of 1,000 rows, a range each, 2 jobs:
+  // 1.93 and 1.97 s with one lane a thread, 1.70 to 1.72 s with two.
+  await Promise.all(threads.flatMap((t) => [lane(t), lane(t)]));
   if (failure) throw failure.error;
 }
 
