@@ -101,7 +101,9 @@ function runOne(
       resolve(result);
     };
     const onMessage = (m: Message) => {
-      if (m.id !== id) return;
+      // A worker stopped for the job before this one may still answer this one, from a
+      // runtime that failed: its answer is not taken, the job runs again once it exits.
+      if (m.id !== id || thread.worker !== w) return;
       if ('progress' in m) {
         timer?.refresh();
         limits.onProgress(m.progress);
