@@ -348,3 +348,47 @@ describe('TDMS chunks over 1 MiB', () => {
     expect(Math.max(...reads.map(([, n]) => n))).toBeLessThanOrEqual(1024 * 1024);
   });
 });
+
+describe('TDMS segments that repeat the one before', () => {
+  /** Every value of each channel, read, and the values the writer wrote there in order. */
+  async function readBack(specs: SegmentSpec[], paths: string[]) {
+    const fill = (key: string, _type: string, i: number) => key.charCodeAt(2) * 1000 + i;
+    const { data } = tdmsBytes(specs, fill);
+    const got: number[][] = paths.map(() => []);
+    await readTdmsSourceValues(
+      memorySource(data),
+      paths.map((p) => ({ path: `/'g'/'${p}'`, ranges: [[0, 1000]] as Array<[number, number]> })),
+      (r, values) => got[r]?.push(...(values as Float64Array)),
+    );
+    return got;
+  }
+  const wrote = (p: string, n: number) =>
+    Array.from({ length: n }, (_, i) => p.charCodeAt(0) * 1000 + i);
+  const f64 = (p: string, count: number) => ({ path: ['g', p], data: { type: 'f64', count } });
+
+  test('the same metadata block under a new object list starts the list again', async () => {
+    const specs: SegmentSpec[] = [
+      { objects: [f64('a', 2), f64('b', 2)] },
+      { newObjList: false, objects: [f64('c', 2)] },
+      // The block of the segment before, byte for byte, but a new list: `c` alone.
+      { newObjList: true, objects: [f64('c', 2)] },
+      { newObjList: false, objects: [f64('c', 2)] },
+    ];
+    expect(await readBack(specs, ['a', 'b', 'c'])).toEqual([
+      wrote('a', 4),
+      wrote('b', 4),
+      wrote('c', 6),
+    ]);
+  });
+
+  test('segments of the same list and raw data of other lengths are laid out each by its own', async () => {
+    const specs: SegmentSpec[] = [
+      { objects: [f64('a', 3), f64('b', 3)] },
+      { noMeta: true, objects: [], chunks: 2 },
+      { noMeta: true, objects: [], chunks: 2 },
+      { noMeta: true, objects: [], chunks: 1 },
+      { newObjList: false, objects: [{ path: ['g', 'a'], data: 'same' }], chunks: 3 },
+    ];
+    expect(await readBack(specs, ['a', 'b'])).toEqual([wrote('a', 27), wrote('b', 27)]);
+  });
+});

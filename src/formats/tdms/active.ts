@@ -92,9 +92,9 @@ export class ActiveList {
 
   /** Sets an object's index: in place when it is in the list, else appended. */
   set(state: ObjectState, index: RawIndex): void {
-    const entry: Active = { state, index };
     const at = this.place.get(state);
     if (at === undefined) {
+      const entry: Active = { state, index };
       this.place.set(state, this.items.push(entry) - 1);
       if (!holdsData(index)) return;
       this.count(index, 1);
@@ -106,6 +106,7 @@ export class ActiveList {
     // A logger repeating its list every segment made this a count of each object's bytes
     // (BigInt) twice a segment: 7% of a full check of 100,000 segments of 8 channels.
     if (old === index) return;
+    const entry: Active = { state, index };
     this.items[at] = entry;
     const was = holdsData(old);
     const is = holdsData(index);

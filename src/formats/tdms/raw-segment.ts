@@ -66,7 +66,7 @@ export interface ReadState {
   requests: readonly TdmsValueRequest[];
   onValues: TdmsValuesHandler;
   /** Values of each object in the segments before. */
-  seen: Map<string, number>;
+  seen: Map<string, { n: number }>;
   /** Per request: the first of its ranges not yet passed. */
   cursor: number[];
   unread: Map<string, TdmsUnread>;

@@ -101,8 +101,9 @@ export async function readTdmsSourceValues(
     block: Math.max(1, Math.floor(options.blockBytes ?? BLOCK_BYTES)),
     scratch: new Scratch(),
   };
+  const plans: Plans = { byPath };
   const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
-  for (const o of options.start?.objects ?? []) read.seen.set(o.path, o.seen);
+  for (const o of options.start?.objects ?? []) seenOf(read, o.path).n = o.seen;
   try {
     await walkSegments(data, {
       start: options.start,
@@ -110,11 +111,10 @@ export async function readTdmsSourceValues(
       onRawData: async (segment) => {
         if (segment.segment >= to) throw PAST;
         if (segment.segment < from) {
-          for (const o of segment.objects)
-            read.seen.set(o.path, (read.seen.get(o.path) ?? 0) + (o.count ?? 0));
+          for (const o of segment.objects) seenOf(read, o.path).n += o.count ?? 0;
           return;
         }
-        const jobs = jobsOf(read, segment, byPath);
+        const jobs = jobsOf(read, segment, plans);
         if (jobs.length > 0) await readSegment(read, segment, jobs);
         if (options.stopWhenRead && allRead(read)) throw PAST;
       },
@@ -131,27 +131,77 @@ function allRead(read: ReadState): boolean {
 }
 
 /** The jobs of a segment, in the order of their places; notes what cannot be read. */
-function jobsOf(read: ReadState, segment: RawSegment, byPath: Map<string, number[]>): Job[] {
-  const { places, unreadable } = layoutOf(segment);
+function jobsOf(read: ReadState, segment: RawSegment, plans: Plans): Job[] {
   const jobs: Job[] = [];
-  for (const o of segment.objects) {
-    const base = read.seen.get(o.path) ?? 0;
-    const count = o.count ?? 0;
-    read.seen.set(o.path, base + count);
-    const wanted = byPath.get(o.path);
-    if (!wanted) continue;
-    const place = places.get(o.path);
-    const why = unreadable ?? (place ? undefined : whyNot(o.index));
-    if (why !== undefined || !place) {
-      unreadOnce(read, o.path, 'undecoded', why ?? 'its raw data cannot be laid out', segment);
+  for (const o of planOf(read, segment, plans)) {
+    const base = o.seen.n;
+    o.seen.n = base + o.count;
+    if (!o.wanted) continue;
+    if (o.why !== undefined || !o.place) {
+      unreadOnce(read, o.path, 'undecoded', o.why ?? 'its raw data cannot be laid out', segment);
       continue;
     }
-    for (const r of wanted) {
-      const ranges = rangesIn(read, r, base, base + count);
-      if (ranges.length > 0) jobs.push({ place, r, base, ranges });
+    for (const r of o.wanted) {
+      const ranges = rangesIn(read, r, base, base + o.count);
+      if (ranges.length > 0) jobs.push({ place: o.place, r, base, ranges });
     }
   }
   return jobs;
+}
+
+/** The requests of each object by path, and the plan of the last segment's objects. */
+interface Plans {
+  byPath: Map<string, number[]>;
+  last?: { objects: RawSegment['objects']; interleaved: boolean; plan: ObjectPlan[] };
+}
+
+/** What `jobsOf` needs of one object of a segment: its values, its place, who wants them. */
+interface ObjectPlan {
+  path: string;
+  count: number;
+  /** The values of the object in the segments before (shared by every plan of the object). */
+  seen: { n: number };
+  wanted: number[] | undefined;
+  place: Place | undefined;
+  why: string | undefined;
+}
+
+/**
+ * The plan of a segment's objects: that of the segment before when the walk hands over the
+ * same objects (it does while the object list and the raw data stay as they are), else made
+ * anew. A logger that repeats a list of 5,000 objects in every segment had each object's
+ * place and requests looked up by path again in every segment.
+ */
+function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[] {
+  const { byPath, last } = plans;
+  if (last?.objects === segment.objects && last.interleaved === segment.interleaved) {
+    return last.plan;
+  }
+  const { places, unreadable } = layoutOf(segment);
+  const plan = segment.objects.map((o): ObjectPlan => {
+    const wanted = byPath.get(o.path);
+    const place = places.get(o.path);
+    return {
+      path: o.path,
+      count: o.count ?? 0,
+      seen: seenOf(read, o.path),
+      wanted,
+      place,
+      why: wanted && (unreadable ?? (place ? undefined : whyNot(o.index))),
+    };
+  });
+  plans.last = { objects: segment.objects, interleaved: segment.interleaved, plan };
+  return plan;
+}
+
+/** The values of the object at `path` in the segments read so far (a cell kept by path). */
+function seenOf(read: ReadState, path: string): { n: number } {
+  let cell = read.seen.get(path);
+  if (!cell) {
+    cell = { n: 0 };
+    read.seen.set(path, cell);
+  }
+  return cell;
 }
 
 function whyNot(index: RawIndex): string {

@@ -194,6 +194,24 @@ interface Walker {
   options: WalkOptions;
   /** The last metadata block parsed, and its objects. */
   lastMetadata?: { block: Uint8Array; bigEndian: boolean; objects: SegmentObject[] };
+  /** The objects the last metadata applied was (applyOnce), with its kTocNewObjList. */
+  lastApplied?:
+    | { objects: readonly SegmentObject[]; newList: boolean; list: ActiveList }
+    | undefined;
+  /**
+   * The last segment's values and the objects handed to `onRawData` for them: the same for
+   * a segment of as much raw data laid out the same way, while the list stays as it is.
+   */
+  lastValues?: Laid | undefined;
+}
+
+/** A segment's values, and its objects as `onRawData` gets them, for a list and raw data length. */
+interface Laid {
+  list: ActiveList;
+  interleaved: boolean;
+  dataLength: number;
+  values: SegmentValues[];
+  objects: RawSegment['objects'];
 }
 
 /** Where the walk stands before a segment. */
@@ -237,7 +255,7 @@ async function walkSegment(
   if (lead.toc & TOC.metaData) {
     const objects = await segmentObjects(walker, read, metaPos, step, lead);
     const problem = Array.isArray(objects)
-      ? applyObjects(state, active, objects, (lead.toc & TOC.newObjList) !== 0)
+      ? applyOnce(walker, state, active, objects, (lead.toc & TOC.newObjList) !== 0)
       : objects;
     if (problem) return stop(problem);
   }
@@ -252,7 +270,8 @@ async function walkSegment(
     });
   }
   const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
-  const values = noteSegment(state, lead, active, dataLength);
+  const laid = layOut(walker, active, (lead.toc & TOC.interleaved) !== 0, dataLength);
+  const values = noteSegment(state, lead, laid.values);
   if (seen)
     for (const v of values)
       seen.set(v.active.state, (seen.get(v.active.state) ?? 0) + (v.count ?? 0));
@@ -260,15 +279,11 @@ async function walkSegment(
     await options.onRawData({
       offset: pos + LEAD_IN + step.metaLength,
       length: dataLength,
-      interleaved: (lead.toc & TOC.interleaved) !== 0,
+      interleaved: laid.interleaved,
       bigEndian: (lead.toc & TOC.bigEndian) !== 0,
       segment: state.segments,
       chunk: active.chunkSize(),
-      objects: values.map((v) => ({
-        path: v.active.state.path,
-        index: v.active.index,
-        count: v.count,
-      })),
+      objects: laid.objects,
     });
   }
   const next: Cursor = {
@@ -419,6 +434,47 @@ function planSegment(lead: LeadIn, pos: number, size: number): SegmentPlan | str
 }
 
 /**
+ * Applies a segment's object list, unless the segment before applied the same one (the same
+ * parsed block, kTocNewObjList alike) to the same list: nothing has changed the list since,
+ * and applying it again would change nothing. A logger that repeats its list of 5,000
+ * objects in every segment had this walk each object's state again in every segment.
+ */
+function applyOnce(
+  walker: Walker,
+  walk: WalkResult,
+  list: ActiveList,
+  objects: readonly SegmentObject[],
+  newList: boolean,
+): Problem | undefined {
+  const last = walker.lastApplied;
+  if (last?.objects === objects && last.newList === newList && last.list === list) return undefined;
+  walker.lastValues = undefined;
+  const problem = applyObjects(walk, list, objects, newList);
+  walker.lastApplied = problem ? undefined : { objects, newList, list };
+  return problem;
+}
+
+/**
+ * A segment's values (valueCounts) and the objects `onRawData` gets: those of the segment
+ * before when its list, its raw data length and its layout are the same (the objects
+ * handed over again, not made anew for every segment).
+ */
+function layOut(walker: Walker, list: ActiveList, interleaved: boolean, dataLength: number): Laid {
+  const last = walker.lastValues;
+  if (last?.list === list && last.interleaved === interleaved && last.dataLength === dataLength)
+    return last;
+  const values =
+    dataLength === 0 || list.withDataCount === 0 ? [] : valueCounts(list, interleaved, dataLength);
+  const objects = values.map((v) => ({
+    path: v.active.state.path,
+    index: v.active.index,
+    count: v.count,
+  }));
+  walker.lastValues = { list, interleaved, dataLength, values, objects };
+  return walker.lastValues;
+}
+
+/**
  * Applies a segment's object list to the list in force (in place); a problem when an index
  * cannot be resolved.
  */
@@ -460,23 +516,16 @@ interface SegmentValues {
 }
 
 /**
- * Notes the segment's layout flags and adds its values to each object with values there;
- * answers those objects (none: nothing to read in this segment).
+ * Notes the segment's layout flags and adds its values (`counts`, from layOut) to each
+ * object with values there; answers those objects (none: nothing to read in this segment).
  */
-function noteSegment(
-  walk: WalkResult,
-  lead: LeadIn,
-  list: ActiveList,
-  dataLength: number,
-): SegmentValues[] {
+function noteSegment(walk: WalkResult, lead: LeadIn, counts: SegmentValues[]): SegmentValues[] {
   walk.segments += 1;
   if (!walk.versions.includes(lead.version)) walk.versions.push(lead.version);
   if (lead.toc & TOC.interleaved) walk.interleaved = true;
   if (lead.toc & TOC.bigEndian) walk.bigEndian = true;
   if (lead.toc & TOC.daqmxRawData) walk.daqmx = true;
   if (lead.next === ALL_ONES) walk.unfinished = true;
-  if (dataLength === 0 || list.withDataCount === 0) return [];
-  const counts = valueCounts(list, (lead.toc & TOC.interleaved) !== 0, dataLength);
   for (const { active, count } of counts) {
     const state = active.state;
     state.segments += 1;
