@@ -15,6 +15,7 @@ import { hdf5FullValueIssues, planRanges } from '../../src/formats/hdf5/jobs.js'
 import { groupStates, type ReadGroup } from '../../src/formats/hdf5/values.js';
 import { closeThreads, hdf5Threads } from '../../src/formats/hdf5/worker.js';
 import type { ImportDocument } from '../../src/model/document.js';
+import { readGroupOf } from '../helpers/hdf5.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -206,20 +207,9 @@ test('with 2 jobs, each thread is sent its next range while it reads one, never 
   } as File['rows'][number];
   const rows = Array.from({ length: 30 }, () => row);
   const path = await fileOf({ rows, chunk: 2, rangeBytes: 16 });
-  const profile = await inspectHdf5(path);
-  const ds = (p: string) => profile.datasets.find((d) => d.path === p) as Hdf5Dataset;
-  const group: ReadGroup = {
-    time: { dataset: ds('/time'), column: undefined, ptr: '/t' },
-    channels: [
-      {
-        dataset: ds('/speed'),
-        column: undefined,
-        ptr: '/s',
-        channel: { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
-        storedType: 'CHANNEL_DATA_TYPE_DOUBLE',
-      },
-    ],
-  };
+  const group = readGroupOf(await inspectHdf5(path), '/time', [
+    ['/speed', '/s', 'CHANNEL_DATA_TYPE_DOUBLE', 'CHANNEL_DATA_TYPE_DOUBLE'],
+  ]);
   const threads = hdf5Threads(2);
   // The most jobs each thread had with its worker at once (its `inFlight`, watched).
   const most = threads.map(() => 0);

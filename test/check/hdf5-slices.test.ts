@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import h5wasm from 'h5wasm/node';
 import { afterAll, expect, test } from 'vitest';
 import { inspectHdf5 } from '../../src/formats/hdf5/inspect.js';
-import { hdf5ValueIssues, type ReadGroup } from '../../src/formats/hdf5/values.js';
+import { hdf5ValueIssues } from '../../src/formats/hdf5/values.js';
+import { readGroupOf } from '../helpers/hdf5.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'importkit-h5-slices-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,27 +51,10 @@ test('findings are the same whatever the slice size', async () => {
         f.create_dataset({ name: 'speed', data: Float64Array.from(rows, (r) => r.speed) });
         f.create_dataset({ name: 'count', data: BigInt64Array.from(rows, (r) => BigInt(r.count)) });
         f.close();
-        const profile = await inspectHdf5(path);
-        const ds = (p: string) => profile.datasets.find((d) => d.path === p) as never;
-        const group: ReadGroup = {
-          time: { dataset: ds('/time'), column: undefined, ptr: '/t' },
-          channels: [
-            {
-              dataset: ds('/speed'),
-              column: undefined,
-              ptr: '/s',
-              channel: { dataType: 'CHANNEL_DATA_TYPE_DOUBLE' },
-              storedType: 'CHANNEL_DATA_TYPE_DOUBLE',
-            },
-            {
-              dataset: ds('/count'),
-              column: undefined,
-              ptr: '/c',
-              channel: { dataType: 'CHANNEL_DATA_TYPE_INT_32' },
-              storedType: 'CHANNEL_DATA_TYPE_INT_64',
-            },
-          ],
-        };
+        const group = readGroupOf(await inspectHdf5(path), '/time', [
+          ['/speed', '/s', 'CHANNEL_DATA_TYPE_DOUBLE', 'CHANNEL_DATA_TYPE_DOUBLE'],
+          ['/count', '/c', 'CHANNEL_DATA_TYPE_INT_32', 'CHANNEL_DATA_TYPE_INT_64'],
+        ]);
         const whole = await hdf5ValueIssues(path, [group], { sliceRows: rows.length });
         const sliced = await hdf5ValueIssues(path, [group], { sliceRows });
         expect(sliced).toEqual(whole);

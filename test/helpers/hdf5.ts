@@ -1,6 +1,9 @@
 /** HDF5 files the tests write with h5wasm. */
 import { readFileSync } from 'node:fs';
 import h5wasm from 'h5wasm/node';
+import type { Hdf5Dataset, Hdf5Profile } from '../../src/formats/hdf5/inspect.js';
+import type { ReadGroup } from '../../src/formats/hdf5/values.js';
+import type { ChannelDataType } from '../../src/model/index.js';
 
 /**
  * Writes an HDF5 file at `path` with two chunked 1-D datasets of `rows` rows, `/time`
@@ -58,4 +61,29 @@ export async function appendedTimeAndValues(
     f.close();
   }
   return readFileSync(path);
+}
+
+/** A channel of `readGroupOf`: its dataset, where findings point, its judged and stored types. */
+export type GroupChannel = [path: string, ptr: string, dataType: string, storedType: string];
+
+/**
+ * The values of `profile`'s datasets as check --full reads them (values.ts `ReadGroup`): the
+ * time dataset at `time` (findings at `/t`) and the channels, each a 1-D dataset.
+ */
+export function readGroupOf(
+  profile: Hdf5Profile,
+  time: string,
+  channels: readonly GroupChannel[],
+): ReadGroup {
+  const ds = (p: string) => profile.datasets.find((d) => d.path === p) as Hdf5Dataset;
+  return {
+    time: { dataset: ds(time), column: undefined, ptr: '/t' },
+    channels: channels.map(([path, ptr, dataType, storedType]) => ({
+      dataset: ds(path),
+      column: undefined,
+      ptr,
+      channel: { dataType: dataType as ChannelDataType },
+      storedType: storedType as ChannelDataType,
+    })),
+  };
 }
