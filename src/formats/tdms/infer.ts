@@ -7,6 +7,7 @@
  * none of these are named in an issue. Pure functions of the profile plus options, but for
  * `inferTdms`, which inspects the file first.
  */
+
 import { basename, extname } from 'node:path';
 import type { Draft, Evidence, InferOptions, TdmsNames } from '../../infer/shared.js';
 import {
@@ -25,6 +26,7 @@ import type {
 } from '../../model/index.js';
 import { type Issue, issue, parseTimeFormatName, pushAll } from '../../model/plain.js';
 import { shortName, type TimeTally, unixUnitOfLarge } from '../../values/index.js';
+import { channelIndex } from './channel-index.js';
 import { tdmsChannelTypeOf as channelTypeOf, type TdmsTypeChoice } from './channel-types.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import {
@@ -114,11 +116,10 @@ function unixTimeOf(
   times: ReadonlyMap<string, TimeTally>,
 ): ChosenFormat | undefined {
   if (!config.timeFormat?.startsWith('TIME_FORMAT_RELATIVE_')) return undefined;
+  const { find } = channelIndex(profile);
   for (const e of config.data ?? []) {
-    if (!e.timeChannelName) continue;
-    const time = profile.channels.find(
-      (c) => c.group === e.groupName && c.name === e.timeChannelName,
-    );
+    if (!e.timeChannelName || e.groupName === undefined) continue;
+    const time = find(e.groupName, e.timeChannelName);
     if (!time || time.dataType === 'timestamp') continue;
     const t = times.get(time.path);
     if (t?.min === undefined || t.max === undefined) continue;

@@ -26,6 +26,7 @@ import {
 import type { TdmsConfig, TdmsDataEntry } from '../../model/index.js';
 import { minOf, pointer } from '../../model/plain.js';
 import { throughTurns } from '../../values/index.js';
+import { channelIndex } from './channel-index.js';
 import {
   inspectTdms,
   readTdmsValuesInPieces,
@@ -62,8 +63,7 @@ function waveformOf(c: TdmsChannelProfile, startOverride: string | undefined): T
 /** The entries to show: the config's, or (empty `data`) every channel on its group's time. */
 function entriesOf(config: TdmsConfig, profile: TdmsProfile): TdmsDataEntry[] {
   if ((config.data ?? []).length > 0) return config.data ?? [];
-  const timeOf = (group: string) =>
-    profile.channels.find((c) => c.group === group && c.dataType === 'timestamp')?.name;
+  const { stampOf: timeOf } = channelIndex(profile);
   return profile.channels
     .filter((c) => c.dataType !== 'timestamp' && c.dataType !== 'none')
     .map((c) => {
@@ -79,8 +79,7 @@ function entriesOf(config: TdmsConfig, profile: TdmsProfile): TdmsDataEntry[] {
 function planOf(config: TdmsConfig, key: string, profile: TdmsProfile): Plan {
   const plan: Plan = { axes: [], channels: [], notes: [] };
   const keys: string[] = [];
-  const find = (group: string | undefined, name: string | undefined) =>
-    profile.channels.find((c) => c.group === (group ?? '') && c.name === (name ?? ''));
+  const { find } = channelIndex(profile);
   const explicit = (config.data ?? []).length > 0;
   entriesOf(config, profile).forEach((e, i) => {
     const ptr = explicit ? pointer(key, 'data', i) : pointer(key, 'data');

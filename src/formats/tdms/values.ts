@@ -11,6 +11,7 @@
  * and chunks whose raw data is not what the metadata says are reported, so the verdict
  * never claims values it did not read.
  */
+
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry, TimeFormat } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
@@ -34,6 +35,7 @@ import {
   type ValuePlace,
   type WorkerPool,
 } from '../../values/index.js';
+import { channelIndex } from './channel-index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
 import {
   readTdmsValues,
@@ -241,8 +243,7 @@ export function readsOf(
     }
     return read;
   };
-  const find = (group: string | undefined, name: string | undefined) =>
-    profile.channels.find((c) => c.group === (group ?? '') && c.name === (name ?? ''));
+  const { find } = channelIndex(profile);
   const explicit = (config.data ?? []).length > 0;
   const timed = new Set<string>();
   importedEntries(config, profile).forEach((e, i) => {
@@ -282,8 +283,7 @@ export function readsOf(
  */
 function importedEntries(config: TdmsConfig, profile: TdmsProfile): TdmsDataEntry[] {
   if ((config.data ?? []).length > 0) return config.data ?? [];
-  const stampOf = (group: string) =>
-    profile.channels.find((c) => c.group === group && c.dataType === 'timestamp')?.name;
+  const { stampOf } = channelIndex(profile);
   return profile.channels
     .filter((c) => c.dataType !== 'none' && c.name !== stampOf(c.group))
     .map((c) => {
