@@ -98,7 +98,7 @@ export interface Job {
   place: Place;
   r: number;
   base: number;
-  ranges: Array<[number, number]>;
+  ranges: ReadonlyArray<readonly [number, number]>;
 }
 
 export function unreadOnce(

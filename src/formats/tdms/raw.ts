@@ -142,7 +142,7 @@ function jobsOf(read: ReadState, segment: RawSegment, plans: Plans): Job[] {
       continue;
     }
     for (const r of o.wanted) {
-      const ranges = rangesIn(read, r, base, base + o.count);
+      const ranges = rangesIn(read, r, base, base + o.count, o.whole);
       if (ranges.length > 0) jobs.push({ place: o.place, r, base, ranges });
     }
   }
@@ -164,6 +164,8 @@ interface ObjectPlan {
   wanted: number[] | undefined;
   place: Place | undefined;
   why: string | undefined;
+  /** Every value of the object here, [0, count): the ranges of a request that wants them all. */
+  whole: ReadonlyArray<readonly [number, number]>;
 }
 
 /**
@@ -188,6 +190,7 @@ function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[
       wanted,
       place,
       why: wanted && (unreadable ?? (place ? undefined : whyNot(o.index))),
+      whole: [[0, o.count ?? 0]],
     };
   });
   plans.last = { objects: segment.objects, interleaved: segment.interleaved, plan };
@@ -212,8 +215,17 @@ function whyNot(index: RawIndex): string {
   return `type 0x${code.toString(16)} is not decoded`;
 }
 
-/** The parts of a request's ranges inside [from, to), from `from`, advancing its cursor. */
-function rangesIn(read: ReadState, r: number, from: number, to: number): Array<[number, number]> {
+/**
+ * The parts of a request's ranges inside [from, to), from `from`, advancing its cursor:
+ * `whole` (the same array each time) when one range holds them all.
+ */
+function rangesIn(
+  read: ReadState,
+  r: number,
+  from: number,
+  to: number,
+  whole: ReadonlyArray<readonly [number, number]>,
+): ReadonlyArray<readonly [number, number]> {
   const out: Array<[number, number]> = [];
   const ranges = (read.requests[r] as TdmsValueRequest).ranges;
   let i = read.cursor[r] ?? 0;
@@ -224,6 +236,10 @@ function rangesIn(read: ReadState, r: number, from: number, to: number): Array<[
       continue;
     }
     if (s >= to) break;
+    if (out.length === 0 && s <= from && e >= to) {
+      read.cursor[r] = e > to ? i : i + 1;
+      return whole;
+    }
     out.push([Math.max(s, from) - from, Math.min(e, to) - from]);
     if (e > to) break;
     i += 1;
