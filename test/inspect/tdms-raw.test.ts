@@ -11,7 +11,7 @@ import { type RawValue, type SegmentSpec, tdmsBytes } from '../../scripts/fixtur
 import { Scratch, timestampsNs, typedValues } from '../../src/formats/tdms/decode.js';
 import { readTdmsSourceValues } from '../../src/formats/tdms/raw.js';
 import { tdmsTimestampOf } from '../../src/formats/tdms/types.js';
-import { countingSource, memorySource } from '../../src/inspect/byte-source.js';
+import { countingSource, memorySource, sourceOf } from '../../src/inspect/byte-source.js';
 
 /** ns since 1970 of an RFC 3339 time, exactly (the reference the fast path must meet). */
 function nsOf(rfc3339: string): bigint {
@@ -390,5 +390,43 @@ describe('TDMS segments that repeat the one before', () => {
       { newObjList: false, objects: [{ path: ['g', 'a'], data: 'same' }], chunks: 3 },
     ];
     expect(await readBack(specs, ['a', 'b'])).toEqual([wrote('a', 27), wrote('b', 27)]);
+  });
+});
+
+describe('TDMS values read in blocks smaller than a segment', () => {
+  const f64 = (p: string, count: number) => ({ path: ['g', p], data: { type: 'f64', count } });
+  test('each block gives the values it holds, through a source whose reads are copies', async () => {
+    const values = {
+      'g/a': Array.from({ length: 12 }, (_, i) => i + 0.5),
+      'g/b': Array.from({ length: 12 }, (_, i) => -i),
+    };
+    const { data } = tdmsBytes([
+      { objects: [f64('a', 4), f64('b', 4)], chunks: 3, values },
+      { noMeta: true, objects: [], chunks: 1 },
+    ]);
+    // A read is a copy of its bytes and no more: a value decoded past a block's end is not
+    // there to be read by chance.
+    const copies = sourceOf({
+      name: 'copies.tdms',
+      size: data.byteLength,
+      readAt: async (start, n) => data.slice(start, start + n),
+      close: async () => {},
+    });
+    for (const blockBytes of [1, 8, 40, 64, 100, 1 << 20]) {
+      const got: number[][] = [[], []];
+      await readTdmsSourceValues(
+        copies,
+        [
+          { path: "/'g'/'a'", ranges: [[0, 16]] },
+          { path: "/'g'/'b'", ranges: [[2, 14]] },
+        ],
+        (r, v) => got[r]?.push(...(v as Float64Array)),
+        { blockBytes },
+      );
+      expect(got).toEqual([
+        [...values['g/a'], 0, 0, 0, 0],
+        [...values['g/b'].slice(2), 0, 0],
+      ]);
+    }
   });
 });

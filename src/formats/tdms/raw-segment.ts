@@ -278,7 +278,7 @@ async function readBlocks(
     const length = Math.min(segment.length, u1 * unit) - from;
     const bytes = await read.data.read(segment.offset + from, length);
     jobs.forEach((job, k) => {
-      for (const [a, b] of wanted[k] as Array<[number, number]>) {
+      for (const [a, b] of wanted[k] as ReadonlyArray<readonly [number, number]>) {
         if (bytes.byteLength < length) {
           unreadOnce(read, job.place.path, 'invalid', 'the file ends inside its raw data', segment);
           return;
@@ -297,9 +297,15 @@ function blockRanges(
   u1: number,
   next: number[],
   k: number,
-): Array<[number, number]> {
+): ReadonlyArray<readonly [number, number]> {
   const lo = u0 * job.place.perUnit;
   const hi = Math.min(job.place.count, u1 * job.place.perUnit);
+  // The job's one range, inside the block: itself (a block holding a whole small segment).
+  const only = job.ranges.length === 1 ? job.ranges[0] : undefined;
+  if (only && (next[k] ?? 0) === 0 && only[0] >= lo && only[0] < only[1] && only[1] <= hi) {
+    next[k] = 1;
+    return job.ranges;
+  }
   const out: Array<[number, number]> = [];
   let i = next[k] ?? 0;
   while (i < job.ranges.length) {
