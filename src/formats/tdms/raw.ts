@@ -141,9 +141,15 @@ function jobsOf(read: ReadState, segment: RawSegment, plans: Plans): Job[] {
       unreadOnce(read, o.path, 'undecoded', o.why ?? 'its raw data cannot be laid out', segment);
       continue;
     }
-    for (const r of o.wanted) {
+    for (let k = 0; k < o.wanted.length; k++) {
+      const r = o.wanted[k] as number;
       const ranges = rangesIn(read, r, base, base + o.count, o.whole);
-      if (ranges.length > 0) jobs.push({ place: o.place, r, base, ranges });
+      if (ranges.length === 0) continue;
+      // Every value: the plan's job, its base moved on (a segment's jobs are done with
+      // before the next segment's are made).
+      const job = ranges === o.whole ? o.wholeJobs[k] : undefined;
+      if (job) job.base = base;
+      jobs.push(job ?? { place: o.place, r, base, ranges });
     }
   }
   return jobs;
@@ -166,6 +172,8 @@ interface ObjectPlan {
   why: string | undefined;
   /** Every value of the object here, [0, count): the ranges of a request that wants them all. */
   whole: ReadonlyArray<readonly [number, number]>;
+  /** For each request in `wanted`, the job of every value here (its base set each segment). */
+  wholeJobs: Job[];
 }
 
 /**
@@ -183,6 +191,7 @@ function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[
   const plan = segment.objects.map((o): ObjectPlan => {
     const wanted = byPath.get(o.path);
     const place = places.get(o.path);
+    const whole: ObjectPlan['whole'] = [[0, o.count ?? 0]];
     return {
       path: o.path,
       count: o.count ?? 0,
@@ -190,7 +199,8 @@ function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[
       wanted,
       place,
       why: wanted && (unreadable ?? (place ? undefined : whyNot(o.index))),
-      whole: [[0, o.count ?? 0]],
+      whole,
+      wholeJobs: place ? (wanted ?? []).map((r) => ({ place, r, base: 0, ranges: whole })) : [],
     };
   });
   plans.last = { objects: segment.objects, interleaved: segment.interleaved, plan };
