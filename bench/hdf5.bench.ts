@@ -225,20 +225,30 @@ function bestOf(n: number, mode: string, path: string): ChildResult | string {
 async function manyRow(dir: string): Promise<Array<string | number>> {
   const many = join(dir, `hdf5-${MANY}-datasets.h5`);
   await generateMany(many);
-  const manyOurs = bestOf(3, 'ours', many);
-  const manyBase = measureChild('baseline', many);
-  const mo = typeof manyOurs === 'string' ? undefined : manyOurs;
-  const mb = typeof manyBase === 'string' ? undefined : manyBase;
+  const ours = bestOf(3, 'ours', many);
+  const base = measureChild('baseline', many);
+  return rowOf(`${MANY} datasets of ${MANY_ROWS} rows`, (MANY + 1) * MANY_ROWS * 8, ours, base);
+}
+
+/** A row of the table: ours and the baseline on a file of `bytes` bytes of data. */
+function rowOf(
+  label: string,
+  bytes: number,
+  ours: ChildResult | string,
+  base: ChildResult | string,
+): Array<string | number> {
+  const o = typeof ours === 'string' ? undefined : ours;
+  const b = typeof base === 'string' ? undefined : base;
   return [
-    `${MANY} datasets of ${MANY_ROWS} rows`,
-    fmtBytes((MANY + 1) * MANY_ROWS * 8),
-    mo ? `${mo.coldMs.toFixed(0)} ms` : String(manyOurs),
-    mo?.warmMs !== undefined ? `${mo.warmMs.toFixed(1)} ms` : '-',
-    mo ? fmtBytes(mo.maxRss) : '-',
-    mb ? `${mb.coldMs.toFixed(0)} ms` : String(manyBase),
-    mb ? fmtBytes(mb.maxRss) : '-',
-    mo && mb ? `${(mo.coldMs / mb.coldMs).toFixed(3)}x` : '-',
-    mo?.channels ?? '-',
+    label,
+    fmtBytes(bytes),
+    o ? `${o.coldMs.toFixed(0)} ms` : String(ours),
+    o?.warmMs !== undefined ? `${o.warmMs.toFixed(1)} ms` : '-',
+    o ? fmtBytes(o.maxRss) : '-',
+    b ? `${b.coldMs.toFixed(0)} ms` : String(base),
+    b ? fmtBytes(b.maxRss) : '-',
+    o && b ? `${(o.coldMs / b.coldMs).toFixed(3)}x` : '-',
+    o?.channels ?? '-',
   ];
 }
 
@@ -262,19 +272,7 @@ async function main(): Promise<void> {
     const ours = bestOf(3, 'ours', path);
     const base = measureChild('baseline', path);
     results.push({ label: s.label, ours, base });
-    const o = typeof ours === 'string' ? undefined : ours;
-    const b = typeof base === 'string' ? undefined : base;
-    rowsRun.push([
-      s.label,
-      fmtBytes(rows * ROW_BYTES),
-      o ? `${o.coldMs.toFixed(0)} ms` : String(ours),
-      o?.warmMs !== undefined ? `${o.warmMs.toFixed(1)} ms` : '-',
-      o ? fmtBytes(o.maxRss) : '-',
-      b ? `${b.coldMs.toFixed(0)} ms` : String(base),
-      b ? fmtBytes(b.maxRss) : '-',
-      o && b ? `${(o.coldMs / b.coldMs).toFixed(3)}x` : '-',
-      o?.channels ?? '-',
-    ]);
+    rowsRun.push(rowOf(s.label, rows * ROW_BYTES, ours, base));
   }
   rowsRun.push(await manyRow(dir));
   table(

@@ -144,31 +144,18 @@ try {
 } finally {
   await rename(hidden, indexPath);
 }
-rows.push([
-  '1 GB, 100,000 segments, no index',
-  fmtBytes(without.size),
-  without.segments,
-  without.ms.toFixed(0),
-  (without.ms / (base ?? 1)).toFixed(0),
-  fmtBytes(without.bytesRead),
-]);
-rows.push([
-  '1 GB, 100,000 segments, .tdms_index',
-  fmtBytes(withIndex.size),
-  withIndex.segments,
-  withIndex.ms.toFixed(0),
-  (withIndex.ms / (base ?? 1)).toFixed(0),
-  fmtBytes(withIndex.bytesRead),
-]);
+/** A row of the table: a file's measurement against the 1 MB file's. */
+const rowOf = (label: string, r: Awaited<ReturnType<typeof run>>) => [
+  label,
+  fmtBytes(r.size),
+  r.segments,
+  r.ms.toFixed(0),
+  (r.ms / (base ?? 1)).toFixed(0),
+  fmtBytes(r.bytesRead),
+];
+rows.push(rowOf('1 GB, 100,000 segments, no index', without));
+rows.push(rowOf('1 GB, 100,000 segments, .tdms_index', withIndex));
 const wide = join(dir, 'tdms-5000-channels-800-segments.tdms');
 await generate(wide, wideSegments(5_000, 800), false);
-const w = await run(wide, 2);
-rows.push([
-  '5,000 channels, a value each a segment',
-  fmtBytes(w.size),
-  w.segments,
-  w.ms.toFixed(0),
-  (w.ms / (base ?? 1)).toFixed(0),
-  fmtBytes(w.bytesRead),
-]);
+rows.push(rowOf('5,000 channels, a value each a segment', await run(wide, 2)));
 table(['file', 'size', 'segments', 'infer ms (best)', 'x 1 MB', 'bytes read'], rows);
