@@ -194,7 +194,7 @@ interface Walker {
   options: WalkOptions;
   /** The last metadata block parsed, and its objects. */
   lastMetadata?: { block: Uint8Array; bigEndian: boolean; objects: SegmentObject[] };
-  /** The objects the last metadata applied was (applyOnce), with its kTocNewObjList. */
+  /** The objects applied last (applyOnce), with their kTocNewObjList and the list they changed. */
   lastApplied?:
     | { objects: readonly SegmentObject[]; newList: boolean; list: ActiveList }
     | undefined;
