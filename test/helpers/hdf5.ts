@@ -1,9 +1,11 @@
 /** HDF5 files the tests write with h5wasm. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
 import type { Hdf5Dataset, Hdf5Profile } from '../../src/formats/hdf5/inspect.js';
 import type { ReadGroup } from '../../src/formats/hdf5/values.js';
 import type { ChannelDataType } from '../../src/model/index.js';
+import { platformExamples } from './paths.js';
 
 /**
  * Writes an HDF5 file at `path` with two chunked 1-D datasets of `rows` rows, `/time`
@@ -86,4 +88,14 @@ export function readGroupOf(
       storedType: storedType as ChannelDataType,
     })),
   };
+}
+
+/**
+ * Writes at `path` the platform's one-dimensional example with one byte changed in the
+ * global heap of a string attribute: the HDF5 library loops forever on it.
+ */
+export function writeLoopingHdf5(path: string): void {
+  const bytes = Buffer.from(readFileSync(join(platformExamples, 'hdf5-one-d.h5')));
+  bytes[2984] = 161;
+  writeFileSync(path, bytes);
 }

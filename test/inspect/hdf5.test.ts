@@ -8,7 +8,7 @@ import { readSuperblock } from '../../src/formats/hdf5/superblock.js';
 import { memorySource } from '../../src/inspect/byte-source.js';
 import { inspectFile } from '../../src/inspect/inspect-file.js';
 import { InspectError } from '../../src/inspect/profile.js';
-import { timeAndValues } from '../helpers/hdf5.js';
+import { timeAndValues, writeLoopingHdf5 } from '../helpers/hdf5.js';
 import { platformExamples as corpus } from '../helpers/paths.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -208,11 +208,8 @@ describe('files that are not HDF5 or are damaged give clear errors', () => {
 
 describe('a file on which the HDF5 library never finishes', () => {
   test('is stopped after the time limit with a clear error, and the next file still reads', async () => {
-    // One byte changed in the global heap of a string attribute: the HDF5 library loops.
-    const bytes = Buffer.from(readFileSync(join(corpus, 'hdf5-one-d.h5')));
-    bytes[2984] = 161;
     const file = join(tmp, 'loops.h5');
-    writeFileSync(file, bytes);
+    writeLoopingHdf5(file);
     const started = performance.now();
     const err = await inspectHdf5(file, { timeoutMs: 1500 }).catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(10_000);
