@@ -7,7 +7,6 @@
  * none of these are named in an issue. Pure functions of the profile plus options, but for
  * `inferTdms`, which inspects the file first.
  */
-
 import { basename, extname } from 'node:path';
 import type { Draft, Evidence, InferOptions, TdmsNames } from '../../infer/shared.js';
 import {

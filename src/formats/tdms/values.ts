@@ -11,7 +11,6 @@
  * and chunks whose raw data is not what the metadata says are reported, so the verdict
  * never claims values it did not read.
  */
-
 import { type ByteSource, wholeFileOf } from '../../inspect/shared.js';
 import type { ChannelDataType, TdmsConfig, TdmsDataEntry, TimeFormat } from '../../model/index.js';
 import { type Issue, issue, pointer, pushAll } from '../../model/plain.js';
