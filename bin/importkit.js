@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { processIo, run } from '../dist/src/cli/index.js';
+import { processIo, run } from '../dist/cli/index.js';
 
 process.exitCode = await run(process.argv.slice(2), processIo());

@@ -1,10 +1,10 @@
 /**
  * Module hooks that let a worker thread started by code under test load the TypeScript
  * sources directly: a `.js` import with no file beside it resolves to the `.ts` file, and
- * `.ts` files are transpiled (types dropped) by the oxc transform that Vite ships (its
- * `rolldown`), or by the TypeScript compiler when that is not installed. Vitest runs the
- * tests themselves through its own transform; a `new Worker(url)` is plain Node, which
- * only reads the compiled files in dist/. Registered for every test process by
+ * `.ts` files are transpiled (types dropped) by rolldown's oxc transform (a dev dependency,
+ * which also bundles the command line), or by the TypeScript compiler when that is not
+ * installed. Vitest runs the tests themselves through its own transform; a `new
+ * Worker(url)` is plain Node, which only reads the compiled files in dist/. Registered for every test process by
  * `ts-register.mjs` (vitest.config.ts, `execArgv`), and inherited by worker threads.
  *
  * On Node 20 every worker thread gets hooks of its own, so a cache in memory here is never

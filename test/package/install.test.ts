@@ -55,6 +55,7 @@ describe('the packed package, installed into an empty folder', () => {
       'LICENSE',
       'README.md',
       'bin',
+      'dist/cli',
       'dist/schemas',
       'dist/src',
       'docs',
