@@ -83,9 +83,13 @@ export function missingModuleUrls(dir: string): string[] {
   return missing;
 }
 
-/** Writes the bundle to a new folder, then puts it in place of the one before. */
+/**
+ * Writes the bundle to a folder of this process's own, then puts it in place of the one
+ * before: a run of the bin never sees a bundle half written, and builds at once (tests that
+ * each build a stale dist/) do not write into each other's.
+ */
 async function bundle(): Promise<void> {
-  const next = `${out}.next`;
+  const next = `${out}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   const workers = workerModules();
   const build = await rolldown({
@@ -109,10 +113,19 @@ async function bundle(): Promise<void> {
   }
   const missing = missingModuleUrls(next);
   if (missing.length > 0) throw new Error(`the bundle names missing files: ${missing.join(', ')}`);
-  const old = `${out}.old`;
-  rmSync(old, { recursive: true, force: true });
-  if (existsSync(out)) renameSync(out, old);
-  renameSync(next, out);
+  const old = `${out}.old-${process.pid}`;
+  try {
+    renameSync(out, old);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  try {
+    renameSync(next, out);
+  } catch (err) {
+    // Another build put its bundle there first: the same sources, the same bundle.
+    if (!['ENOTEMPTY', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  }
+  rmSync(next, { recursive: true, force: true });
   rmSync(old, { recursive: true, force: true });
 }
 
