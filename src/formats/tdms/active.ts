@@ -19,6 +19,11 @@ export interface ObjectState {
   index?: Extract<RawIndex, { kind: 'plain' | 'daqmx' }>;
   /** Values in all segments; undefined when a chunk size could not be known. */
   valueCount: number | undefined;
+  /**
+   * Values in the segments walked, a count not known taken as 0: where the indices of a
+   * read that begins at a walk start go on from (walk-starts.ts).
+   */
+  seen: number;
   /** Segments in which the object has data. */
   segments: number;
 }

@@ -11,24 +11,14 @@
  */
 import type { ByteSource } from '../../inspect/shared.js';
 import { type Active, ActiveList, type ObjectState, valueSize } from './active.js';
+import { ALL_ONES, hasTag, LEAD_IN, type LeadIn, parseLeadIn, TOC, tagOf } from './lead-in.js';
 import { parseMetadata, type RawIndex, type SegmentObject, TdmsFormatError } from './metadata.js';
 import { resume, StartKeeper, type WalkStart } from './walk-starts.js';
 
 export type { ObjectState } from './active.js';
 
-export const TOC = {
-  metaData: 1 << 1,
-  newObjList: 1 << 2,
-  rawData: 1 << 3,
-  interleaved: 1 << 5,
-  bigEndian: 1 << 6,
-  daqmxRawData: 1 << 7,
-} as const;
-
-export const LEAD_IN = 28;
 /** A metadata block larger than this is refused (memory stays bounded). */
 export const MAX_METADATA = 64 * 1024 * 1024;
-const ALL_ONES = 0xffff_ffff_ffff_ffffn;
 /** The most metadata read ahead with a lead-in. */
 const MAX_GUESS = 64 * 1024;
 
@@ -94,32 +84,6 @@ class WindowReader {
   }
 }
 
-interface LeadIn {
-  toc: number;
-  version: number;
-  next: bigint;
-  raw: bigint;
-}
-
-/**
- * The tag and the ToC mask are always little-endian; the version and both offsets are in
- * the byte order the ToC's kTocBigEndian bit sets, as the rest of the segment is (npTDMS
- * reads them so; a big-endian LabVIEW target writes them so).
- */
-function parseLeadIn(b: Uint8Array, tag: string): LeadIn | string {
-  const got = String.fromCharCode(b[0] ?? 0, b[1] ?? 0, b[2] ?? 0, b[3] ?? 0);
-  if (got !== tag) return `no '${tag}' tag (found ${JSON.stringify(got)})`;
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const toc = v.getUint32(4, true);
-  const little = (toc & TOC.bigEndian) === 0;
-  return {
-    toc,
-    version: v.getUint32(8, little),
-    next: v.getBigUint64(12, little),
-    raw: v.getBigUint64(20, little),
-  };
-}
-
 export interface WalkOptions {
   /** The `.tdms_index` file: lead-ins and metadata are read from it instead. */
   index?: ByteSource;
@@ -172,7 +136,7 @@ export async function walkSegments(
   const starts = options.starts && new StartKeeper(options.starts);
   while (cursor.pos < data.size && (!options.index || cursor.metaPos < metaSize)) {
     starts?.before(state.segments, state.objects, cursor.active, cursor.pos);
-    const next = await walkSegment(walker, state, cursor, starts?.seen);
+    const next = await walkSegment(walker, state, cursor);
     cursor = next.cursor;
     if (next.stop) break;
     if (state.segments % 1024 === 0) options.onProgress?.(cursor.pos, data.size);
@@ -239,7 +203,6 @@ async function walkSegment(
   walker: Walker,
   state: WalkResult,
   cursor: Cursor,
-  seen?: Map<ObjectState, number>,
 ): Promise<{ cursor: Cursor; stop: boolean }> {
   const { data, meta, options } = walker;
   const { pos, metaPos, active } = cursor;
@@ -272,9 +235,6 @@ async function walkSegment(
   const dataLength = (lead.toc & TOC.rawData) !== 0 ? step.dataLength : 0;
   const laid = layOut(walker, active, (lead.toc & TOC.interleaved) !== 0, dataLength);
   const values = noteSegment(state, lead, laid.values);
-  if (seen)
-    for (const v of values)
-      seen.set(v.active.state, (seen.get(v.active.state) ?? 0) + (v.count ?? 0));
   if (options.onRawData && values.length > 0) {
     await options.onRawData({
       offset: pos + LEAD_IN + step.metaLength,
@@ -308,9 +268,8 @@ async function readLeadIn(
 ): Promise<{ read: Uint8Array; lead: LeadIn } | Problem> {
   const read = await meta.at(cursor.metaPos, LEAD_IN + cursor.guess);
   const head = read.subarray(0, LEAD_IN);
-  const tagFound = Buffer.from(head.subarray(0, 4)).toString('latin1');
-  if (tagFound !== tag && first) {
-    throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagFound)})`);
+  if (first && !hasTag(head, tag)) {
+    throw new TdmsWalkError('signature', `no '${tag}' tag (found ${JSON.stringify(tagOf(head))})`);
   }
   if (head.byteLength < LEAD_IN) {
     return {
@@ -411,23 +370,29 @@ function planSegment(lead: LeadIn, pos: number, size: number): SegmentPlan | str
     return `version ${lead.version} is not a TDMS version (4712 or 4713)`;
   }
   const unfinished = lead.next === ALL_ONES;
-  const start = BigInt(pos + LEAD_IN);
-  if (lead.raw > BigInt(MAX_METADATA)) {
-    return `a metadata block of ${lead.raw} bytes is larger than importkit reads (${MAX_METADATA})`;
+  const { raw, next } = lead;
+  // A number and a bigint compare as their values do; a bigint `raw` is past MAX_METADATA.
+  if (typeof raw === 'bigint' || raw > MAX_METADATA) {
+    return `a metadata block of ${raw} bytes is larger than importkit reads (${MAX_METADATA})`;
   }
-  if (!unfinished && lead.raw > lead.next) {
-    return `the raw data offset (${lead.raw}) is past the next segment (${lead.next})`;
+  if (!unfinished && raw > next) {
+    return `the raw data offset (${raw}) is past the next segment (${next})`;
   }
-  const metaLength = Number(lead.raw);
-  const claimed = unfinished ? BigInt(size) : start + lead.next;
-  const end = claimed > BigInt(size) ? size : Number(claimed);
+  const metaLength = raw;
+  const start = pos + LEAD_IN;
+  const claimed = unfinished
+    ? size
+    : typeof next === 'bigint'
+      ? BigInt(start) + next
+      : start + next;
+  const end = claimed > size ? size : Number(claimed);
   const plan: SegmentPlan = {
     metaLength,
     dataLength: Math.max(0, end - (pos + LEAD_IN + metaLength)),
     end,
     unfinished,
   };
-  if (claimed > BigInt(size)) {
+  if (claimed > size) {
     plan.cut = `it says it ends at byte ${claimed}, but the file has ${size} bytes`;
   }
   return plan;
@@ -488,7 +453,7 @@ function applyObjects(
   for (const o of objects) {
     let state = walk.objects.get(o.path);
     if (!state) {
-      state = { path: o.path, properties: new Map(), valueCount: 0, segments: 0 };
+      state = { path: o.path, properties: new Map(), valueCount: 0, seen: 0, segments: 0 };
       walk.objects.set(o.path, state);
     }
     for (const p of o.properties) state.properties.set(p.name, p);
@@ -529,6 +494,7 @@ function noteSegment(walk: WalkResult, lead: LeadIn, counts: SegmentValues[]): S
   for (const { active, count } of counts) {
     const state = active.state;
     state.segments += 1;
+    state.seen += count ?? 0;
     state.valueCount =
       count === undefined || state.valueCount === undefined ? undefined : state.valueCount + count;
   }

@@ -36,9 +36,11 @@ const MAX_STARTS = 64;
  */
 const START_OBJECTS = 1 << 16;
 
-/** Keeps the starts of a walk (WalkOptions.starts), and each object's values so far. */
+/**
+ * Keeps the starts of a walk (WalkOptions.starts), each with every object's values so far
+ * (its `seen`).
+ */
 export class StartKeeper {
-  readonly seen = new Map<ObjectState, number>();
   #stride = 1;
   constructor(readonly starts: WalkStart[]) {}
 
@@ -74,7 +76,7 @@ export class StartKeeper {
     const objects: WalkStart['objects'] = [];
     for (const o of met) {
       place.set(o, objects.length);
-      objects.push({ path: o.path, index: o.index, seen: this.seen.get(o) ?? 0 });
+      objects.push({ path: o.path, index: o.index, seen: o.seen });
     }
     const list = active
       .entries()
@@ -91,6 +93,7 @@ export function resume(start: WalkStart): { objects: ObjectState[]; active: Acti
       properties: new Map(),
       ...(o.index ? { index: o.index } : {}),
       valueCount: 0,
+      seen: 0,
       segments: 0,
     }),
   );
