@@ -30,6 +30,30 @@ const u64 = fc.oneof(
   fc.constant(ALL_ONES),
 );
 
+/** An offset no double holds exactly: 2^60 + 1. */
+const HUGE = 2n ** 60n + 1n;
+
+/**
+ * The messages of a file of two segments whose second lead-in holds `value` at byte `at`
+ * (12: the next segment's offset, 20: the raw data's); where that segment is, and the
+ * file's size.
+ */
+async function withSecondLeadIn(
+  at: number,
+  value: bigint,
+): Promise<{ issues: string[]; second: number; size: number }> {
+  const { data } = tdmsBytes([
+    { objects: [{ path: ['G', 'a'], data: { type: 'f64', count: 2 } }] },
+    { noMeta: true, objects: [] },
+  ]);
+  // The second segment holds two doubles and no metadata.
+  const second = data.byteLength - LEAD_IN - 16;
+  const damaged = data.slice();
+  new DataView(damaged.buffer).setBigUint64(second + at, value, true);
+  const p = await inspectTdmsSource(memorySource(damaged, 'x.tdms'));
+  return { issues: p.issues.map((i) => i.message), second, size: data.byteLength };
+}
+
 describe('the TDMS lead-in', () => {
   test('reads every u64 offset as its value, in either byte order', () => {
     fc.assert(
@@ -46,32 +70,15 @@ describe('the TDMS lead-in', () => {
   });
 
   test('a segment that says it ends past 2^53 bytes is named with its exact end', async () => {
-    const { data } = tdmsBytes([
-      { objects: [{ path: ['G', 'a'], data: { type: 'f64', count: 2 } }] },
-      { noMeta: true, objects: [] },
-    ]);
-    // The second segment's next-segment offset: 2^60 + 1, not representable as a double.
-    const second = data.byteLength - LEAD_IN - 16;
-    const damaged = data.slice();
-    new DataView(damaged.buffer).setBigUint64(second + 12, 2n ** 60n + 1n, true);
-    const p = await inspectTdmsSource(memorySource(damaged, 'x.tdms'));
-    const end = BigInt(second + LEAD_IN) + 2n ** 60n + 1n;
-    expect(p.issues.map((i) => i.message)).toEqual([
-      `x.tdms: segment 2 (byte ${second}) is cut short: it says it ends at byte ${end}, but the file has ${data.byteLength} bytes; its values up to the end of the file were read (after the segment before it)`,
+    const { issues, second, size } = await withSecondLeadIn(12, HUGE);
+    const end = BigInt(second + LEAD_IN) + HUGE;
+    expect(issues).toEqual([
+      `x.tdms: segment 2 (byte ${second}) is cut short: it says it ends at byte ${end}, but the file has ${size} bytes; its values up to the end of the file were read (after the segment before it)`,
     ]);
   });
 
   test('a metadata offset past 2^53 is refused with its exact value', async () => {
-    const { data } = tdmsBytes([
-      { objects: [{ path: ['G', 'a'], data: { type: 'f64', count: 2 } }] },
-      { noMeta: true, objects: [] },
-    ]);
-    const second = data.byteLength - LEAD_IN - 16;
-    const damaged = data.slice();
-    new DataView(damaged.buffer).setBigUint64(second + 20, 2n ** 60n + 1n, true);
-    const p = await inspectTdmsSource(memorySource(damaged, 'x.tdms'));
-    expect(p.issues.map((i) => i.message)[0]).toContain(
-      `a metadata block of ${2n ** 60n + 1n} bytes is larger than importkit reads`,
-    );
+    const { issues } = await withSecondLeadIn(20, HUGE);
+    expect(issues[0]).toContain(`a metadata block of ${HUGE} bytes is larger than importkit reads`);
   });
 });
