@@ -1,7 +1,8 @@
 /**
  * The HDF5 thread's jobs (src/formats/hdf5/worker.ts): two are sent to the worker at a
  * time, never more, each answered in the order given; a job sent behind one that runs out of
- * time never ran, and is run again on a new worker with its own time limit.
+ * time never ran, and is run again on a new worker with its own time limit, before the jobs
+ * given after it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,4 +79,34 @@ test('a job sent behind one that runs out of time is run on a new worker', async
   expect(a).toMatchObject({ ok: false, timedOut: true });
   if (!b.ok) throw new Error(b.reason);
   expect(Array.from(b.value.values as Float64Array)).toEqual(expected(3));
+});
+
+test('the job sent behind one that runs out of time runs before the jobs given after it', async () => {
+  const good = join(dir, 'good-order.h5');
+  await write(good);
+  const loops = join(dir, 'loops-order.h5');
+  writeLoopingHdf5(loops);
+  const options = { sample: [], sampleRows: 3, maxColumns: 16 };
+  const answered: string[] = [];
+  const stuck = readTreeInWorker({ target: loops }, options, 1500);
+  // Sent with the stuck job, so it never ran; the next is sent once the stuck one is stopped.
+  const behind = readSliceInWorker({ target: good }, sliceOf(1), 30_000).then((r) => {
+    answered.push('behind');
+    return r;
+  });
+  const after = readSliceInWorker({ target: good }, sliceOf(2), 30_000).then((r) => {
+    answered.push('after');
+    return r;
+  });
+  const [a, b, c] = await Promise.all([stuck, behind, after]);
+  expect(a).toMatchObject({ ok: false, timedOut: true });
+  for (const [k, r] of [
+    [1, b],
+    [2, c],
+  ] as const) {
+    if (!r.ok) throw new Error(r.reason);
+    expect(Array.from(r.value.values as Float64Array)).toEqual(expected(k));
+  }
+  // In the order given: the worker that replaces the stopped one takes them in turn.
+  expect(answered).toEqual(['behind', 'after']);
 });

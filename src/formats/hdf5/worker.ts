@@ -42,6 +42,15 @@ export interface Hdf5Thread {
   sent?: Promise<unknown>;
   /** Jobs sent and not answered: the worker keeps the process alive while there are any. */
   inFlight?: number;
+  /** The jobs sent and not answered, in the order sent, each with its worker (`runOne`). */
+  sentJobs?: Set<SentJob>;
+}
+
+/** A job with a worker: stopped for a job before it, it is sent again (`again`). */
+interface SentJob {
+  worker: Worker;
+  /** Sends the job to the thread's new worker, its time limit from `started`; settles with its answer. */
+  again: (started: Promise<unknown>) => Promise<unknown>;
 }
 
 /** The thread every read goes through, unless a read of several jobs brings its own. */
@@ -69,7 +78,8 @@ interface JobLimits {
  * Sends `job` to the thread's worker and waits for its answer. The time limit runs from
  * `started` (the answer to the job before it, after which the worker takes this one). A
  * job whose worker was stopped before it ran (another job ran out of time, or made the
- * runtime fail) is sent again to a new worker.
+ * runtime fail) is sent again to a new worker, at once and in the order the jobs were
+ * sent: before any job given after it, whose time limit runs from its answer.
  */
 function runOne(
   thread: Hdf5Thread,
@@ -80,24 +90,33 @@ function runOne(
   thread.worker ??= start();
   const w = thread.worker;
   const id = ++lastId;
+  thread.sentJobs ??= new Set();
+  const sentJobs = thread.sentJobs;
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
     const detach = () => {
       settled = true;
       clearTimeout(timer);
+      sentJobs.delete(sent);
       w.off('message', onMessage);
       w.off('error', onError);
       w.off('exit', onExit);
       thread.inFlight = (thread.inFlight ?? 1) - 1;
       if (thread.inFlight === 0) w.unref();
     };
+    const sent: SentJob = {
+      worker: w,
+      again: (before) => {
+        detach();
+        const answer = runOne(thread, job, limits, before);
+        resolve(answer);
+        return answer;
+      },
+    };
     const finish = (result: WorkerResult<Answer>, kill: boolean) => {
       detach();
-      if (kill && thread.worker === w) {
-        thread.worker = undefined;
-        void w.terminate();
-      }
+      if (kill && thread.worker === w) stopWorker(thread, w);
       resolve(result);
     };
     const onMessage = (m: Message) => {
@@ -111,13 +130,10 @@ function runOne(
       }
       finish(m.done, !m.done.ok && m.done.wasmFailure);
     };
-    const stopped = (result: WorkerResult<Answer>) => {
-      // Stopped for a job before this one: this one never ran.
-      if (thread.worker !== w) {
-        detach();
-        resolve(runOne(thread, job, limits, Promise.resolve()));
-      } else finish(result, true);
-    };
+    // Its worker stopped for a job before this one (which sends this one again at once,
+    // unless the worker was replaced another way): this one never ran.
+    const stopped = (result: WorkerResult<Answer>) =>
+      thread.worker === w ? finish(result, true) : sent.again(Promise.resolve());
     const onError = (e: Error) => stopped({ ok: false, reason: e.message, wasmFailure: true });
     const onExit = (code: number) =>
       stopped({
@@ -128,6 +144,7 @@ function runOne(
     w.on('message', onMessage);
     w.on('error', onError);
     w.on('exit', onExit);
+    sentJobs.add(sent);
     thread.inFlight = (thread.inFlight ?? 0) + 1;
     w.ref();
     w.postMessage({ id, job });
@@ -139,6 +156,19 @@ function runOne(
       );
     });
   });
+}
+
+/**
+ * Stops the thread's worker `w`, which a job ran out of time on or made the runtime fail:
+ * the jobs sent to it behind that one never ran, and go to the new worker in turn.
+ */
+function stopWorker(thread: Hdf5Thread, w: Worker): void {
+  thread.worker = undefined;
+  void w.terminate();
+  let before: Promise<unknown> = Promise.resolve();
+  for (const other of [...(thread.sentJobs ?? [])]) {
+    if (other.worker === w) before = other.again(before);
+  }
 }
 
 /**
