@@ -2,12 +2,14 @@
  * The HDF5 thread's jobs (src/formats/hdf5/worker.ts): two are sent to the worker at a
  * time, never more, each answered in the order given; a job sent behind one that runs out of
  * time never ran, and is run again on a new worker with its own time limit, before the jobs
- * given after it.
+ * given after it; an answer taken is not kept by the thread.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import h5wasm from 'h5wasm/node';
 import { afterAll, expect, test } from 'vitest';
 import {
@@ -109,4 +111,26 @@ test('the job sent behind one that runs out of time runs before the jobs given a
   }
   // In the order given: the worker that replaces the stopped one takes them in turn.
   expect(answered).toEqual(['behind', 'after']);
+});
+
+test('an answer taken is not kept by the thread: its values can be collected', async () => {
+  const path = join(dir, 'collected.h5');
+  await write(path);
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const collected: number[] = [];
+  const registry = new FinalizationRegistry((k: number) => collected.push(k));
+  // Each answer in a function of its own: a variable of this one would keep the last.
+  const read = async (k: number) => {
+    const r = await readSliceInWorker({ target: path }, sliceOf(k), 30_000);
+    if (!r.ok) throw new Error(r.reason);
+    registry.register(r.value.values as object, k);
+  };
+  // The last two answers: nothing the thread keeps for later jobs may reach them.
+  for (let k = 0; k < 2; k++) await read(k);
+  for (let i = 0; i < 10 && collected.length < 2; i++) {
+    gc();
+    await tick();
+  }
+  expect(collected.sort()).toEqual([0, 1]);
 });
