@@ -69,13 +69,21 @@ test('two jobs are with the worker at a time, and each gets its own answer', asy
   await closeThreads([thread]);
 });
 
-test('a job sent behind one that runs out of time is run on a new worker', async () => {
-  const good = join(dir, 'good.h5');
+/**
+ * A file of SETS datasets (`good`), and the tree job of a file the library loops on, given
+ * to the shared thread with a limit of 1.5 s (`stuck`): the jobs given next are sent behind it.
+ */
+async function behindAStuckJob(name: string) {
+  const good = join(dir, `good-${name}.h5`);
   await write(good);
-  const loops = join(dir, 'loops.h5');
+  const loops = join(dir, `loops-${name}.h5`);
   writeLoopingHdf5(loops);
   const options = { sample: [], sampleRows: 3, maxColumns: 16 };
-  const stuck = readTreeInWorker({ target: loops }, options, 1500);
+  return { good, stuck: readTreeInWorker({ target: loops }, options, 1500) };
+}
+
+test('a job sent behind one that runs out of time is run on a new worker', async () => {
+  const { good, stuck } = await behindAStuckJob('behind');
   const behind = readSliceInWorker({ target: good }, sliceOf(3), 30_000);
   const [a, b] = await Promise.all([stuck, behind]);
   expect(a).toMatchObject({ ok: false, timedOut: true });
@@ -84,13 +92,8 @@ test('a job sent behind one that runs out of time is run on a new worker', async
 });
 
 test('the job sent behind one that runs out of time runs before the jobs given after it', async () => {
-  const good = join(dir, 'good-order.h5');
-  await write(good);
-  const loops = join(dir, 'loops-order.h5');
-  writeLoopingHdf5(loops);
-  const options = { sample: [], sampleRows: 3, maxColumns: 16 };
+  const { good, stuck } = await behindAStuckJob('order');
   const answered: string[] = [];
-  const stuck = readTreeInWorker({ target: loops }, options, 1500);
   // Sent with the stuck job, so it never ran; the next is sent once the stuck one is stopped.
   const behind = readSliceInWorker({ target: good }, sliceOf(1), 30_000).then((r) => {
     answered.push('behind');
