@@ -53,7 +53,7 @@ interface SentJob {
    * Sends the job to the thread's new worker, its time limit from `started`; settles with its
    * answer. Dropped once the job has its answer, which it reaches (a slice's values): kept,
    * bench/check-hdf5 with one job peaked at 159 to 175 MiB in seven runs, against 152 to
-   * 160 MiB dropped (I did not find what held the job after it left the set).
+   * 160 MiB dropped. What still held the job after it left the set is not known.
    */
   again: ((started: Promise<unknown>) => Promise<unknown>) | undefined;
 }

@@ -27,8 +27,9 @@ export interface LeadIn {
 
 /**
  * A u64 of a lead-in: a number when below 2^52 (any offset a file can hold, and a sum of
- * two of them stays exact), else a bigint (all ones: an unfinished segment; or a damaged
- * one, whose message then gives it exactly): not two bigints made, and summed, a segment.
+ * two of them stays exact), else a bigint (all ones: an unfinished segment; or damage, whose
+ * message then gives it exactly). Read as bigints, the two offsets cost a walk two bigints a
+ * segment, and their sums.
  */
 function lead64(v: DataView, at: number, little: boolean): number | bigint {
   const hi = v.getUint32(little ? at + 4 : at, little);
