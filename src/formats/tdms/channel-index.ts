@@ -2,6 +2,7 @@
  * A profile's channels looked up by group and name, and each group's timestamp channel:
  * built once, where the plans of the check, the preview and the default entries searched
  * every channel for each entry (a file of 5,000 channels: 25 M comparisons a lookup pass).
+ * The check's own index of the entries' names (check.ts) is built on it.
  */
 import type { TdmsChannelProfile, TdmsProfile } from './inspect.js';
 

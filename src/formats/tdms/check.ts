@@ -24,6 +24,7 @@ import {
   type WorkerPool,
   withoutRestatedTypeIssues,
 } from '../../values/index.js';
+import { type ChannelIndex, channelIndex } from './channel-index.js';
 import { tdmsChannelTypeOf } from './channel-types.js';
 import { everythingIssue, isWaveform } from './everything.js';
 import { inspectTdmsSource, type TdmsChannelProfile, type TdmsProfile } from './inspect.js';
@@ -68,43 +69,39 @@ interface Ctx {
   config: TdmsConfig;
   profile: TdmsProfile;
   /** The file's groups and channels by name, built once: each entry is looked up, not searched. */
-  find: ProfileIndex;
+  index: ProfileIndex;
   file: string;
   at: (...t: Array<string | number>) => string;
   issues: Issue[];
 }
 
-/** Lookups the entries make, each one a map read (a search per entry made a check of n channels n²). */
-interface ProfileIndex {
+/**
+ * Lookups the entries make, each one a map read (a search per entry made a check of n
+ * channels n²): a channel by group and name and a group's timestamp channel (channelIndex),
+ * and what the hints name.
+ */
+interface ProfileIndex extends ChannelIndex {
   groups: Set<string>;
-  /** `group\0channel` → the channel. */
-  channel: Map<string, TdmsChannelProfile>;
   /** A group's channel names, in file order. */
   namesIn: Map<string, string[]>;
   /** The first channel of each name, whatever its group. */
   byName: Map<string, TdmsChannelProfile>;
-  /** A group's first timestamp channel. */
-  stampOf: Map<string, TdmsChannelProfile>;
 }
 
 function indexProfile(profile: TdmsProfile): ProfileIndex {
-  const find: ProfileIndex = {
+  const index: ProfileIndex = {
+    ...channelIndex(profile),
     groups: new Set(profile.groups.map((g) => g.name)),
-    channel: new Map(),
     namesIn: new Map(),
     byName: new Map(),
-    stampOf: new Map(),
   };
   for (const c of profile.channels) {
-    const key = `${c.group}\u0000${c.name}`;
-    if (!find.channel.has(key)) find.channel.set(key, c);
-    const names = find.namesIn.get(c.group);
+    const names = index.namesIn.get(c.group);
     if (names) names.push(c.name);
-    else find.namesIn.set(c.group, [c.name]);
-    if (!find.byName.has(c.name)) find.byName.set(c.name, c);
-    if (c.dataType === 'timestamp' && !find.stampOf.has(c.group)) find.stampOf.set(c.group, c);
+    else index.namesIn.set(c.group, [c.name]);
+    if (!index.byName.has(c.name)) index.byName.set(c.name, c);
   }
-  return find;
+  return index;
 }
 
 /**
@@ -152,7 +149,7 @@ async function checkTdmsWith(
   const ctx: Ctx = {
     config,
     profile,
-    find: indexProfile(profile),
+    index: indexProfile(profile),
     file: source.name,
     at: (...t) => pointer(key, ...t),
     issues: profile.issues.filter((i) => i.severity === 'warning'),
@@ -205,9 +202,9 @@ function leftOut(ctx: Ctx, entries: readonly TdmsDataEntry[], used: ReadonlySet<
 
 /** One data entry: its group, channel, time and type; the channel when found. */
 function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfile | undefined {
-  const { profile, find, file } = ctx;
+  const { profile, index, file } = ctx;
   const groupName = entry.groupName ?? '';
-  if (!find.groups.has(groupName)) {
+  if (!index.groups.has(groupName)) {
     const names = profile.groups.map((g) => g.name);
     ctx.issues.push(
       issue(
@@ -223,14 +220,14 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
     return undefined;
   }
   const channelName = entry.channelName ?? '';
-  const channel = find.channel.get(`${groupName}\u0000${channelName}`);
+  const channel = index.find(groupName, channelName);
   if (!channel) {
     ctx.issues.push(
       issue(
         'tdms_channel_not_in_file',
         ctx.at('data', i, 'channelName'),
         `channel '${channelName}' is not in group '${groupName}'`,
-        { hint: channelHint(find, groupName, channelName), source: { file } },
+        { hint: channelHint(index, groupName, channelName), source: { file } },
       ),
     );
     return undefined;
@@ -240,10 +237,10 @@ function checkEntry(ctx: Ctx, entry: TdmsDataEntry, i: number): TdmsChannelProfi
   return channel;
 }
 
-function channelHint(find: ProfileIndex, group: string, name: string): string {
-  const inGroup = find.namesIn.get(group) ?? [];
+function channelHint(index: ProfileIndex, group: string, name: string): string {
+  const inGroup = index.namesIn.get(group) ?? [];
   const near = closest(name, inGroup);
-  const elsewhere = find.byName.get(name);
+  const elsewhere = index.byName.get(name);
   if (!near && elsewhere) return `Group '${elsewhere.group}' has a channel '${name}'.`;
   return notFoundHint(name, inGroup, "The group's channels", near);
 }
@@ -262,22 +259,22 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
         ignore ? 'tdms_channel_will_be_skipped' : 'tdms_waveform_missing',
         ctx.at('data', i),
         `channel '${channel.group}/${channel.name}' has no timeChannelName and no waveform properties (wf_start_time, wf_increment)${ignore ? ': the platform skips it' : ''}`,
-        { hint: timeHint(ctx.find, channel.group), source: { file } },
+        { hint: timeHint(ctx.index, channel.group), source: { file } },
       ),
     );
     return;
   }
-  const time = ctx.find.channel.get(`${channel.group}\u0000${timeName}`);
+  const time = ctx.index.find(channel.group, timeName);
   const ptr = ctx.at('data', i, 'timeChannelName');
   if (!time) {
-    const near = closest(timeName, ctx.find.namesIn.get(channel.group) ?? []);
+    const near = closest(timeName, ctx.index.namesIn.get(channel.group) ?? []);
     ctx.issues.push(
       issue(
         'tdms_time_channel_not_in_file',
         ptr,
         `time channel '${timeName}' is not in group '${channel.group}'`,
         {
-          hint: near ? didYouMean(near) : timeHint(ctx.find, channel.group),
+          hint: near ? didYouMean(near) : timeHint(ctx.index, channel.group),
           source: { file },
         },
       ),
@@ -296,17 +293,17 @@ function checkTime(ctx: Ctx, entry: TdmsDataEntry, channel: TdmsChannelProfile, 
       {
         hint: NUMERIC.test(time.dataType)
           ? 'Set timeFormat (RELATIVE_SECONDS ...) and relativeStartTime.'
-          : timeHint(ctx.find, channel.group),
+          : timeHint(ctx.index, channel.group),
         source: { file },
       },
     ),
   );
 }
 
-function timeHint(find: ProfileIndex, group: string): string {
-  const stamp = find.stampOf.get(group);
+function timeHint(index: ProfileIndex, group: string): string {
+  const stamp = index.stampOf(group);
   return stamp
-    ? `Group '${group}' has the timestamp channel '${stamp.name}'.`
+    ? `Group '${group}' has the timestamp channel '${stamp}'.`
     : `Group '${group}' has no timestamp channel; give a numeric time channel with timeFormat, or drop the entry.`;
 }
 
