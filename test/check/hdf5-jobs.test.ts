@@ -211,27 +211,22 @@ test('with 2 jobs, each thread is sent its next range while it reads one, never 
     ['/speed', '/s', 'CHANNEL_DATA_TYPE_DOUBLE', 'CHANNEL_DATA_TYPE_DOUBLE'],
   ]);
   const threads = hdf5Threads(2);
-  // The most jobs each thread had with its worker at once (its `inFlight`, watched).
+  // The most jobs each thread had with its worker at once (its `sentJobs`, watched).
   const most = threads.map(() => 0);
   threads.forEach((t, i) => {
-    let now = t.inFlight;
-    Object.defineProperty(t, 'inFlight', {
-      configurable: true,
-      get: () => now,
-      set: (v: number) => {
-        now = v;
-        most[i] = Math.max(most[i] as number, v);
-      },
-    });
+    const add = t.sentJobs.add;
+    t.sentJobs.add = function (this: typeof t.sentJobs, job) {
+      add.call(this, job);
+      most[i] = Math.max(most[i] as number, this.size);
+      return this;
+    };
   });
   try {
     const issues = await hdf5FullValueIssues(path, [group], { jobs: 2, rangeBytes: 16 }, threads);
     expect(issues).toEqual([]);
   } finally {
-    for (const t of threads) {
-      const now = t.inFlight;
-      Object.defineProperty(t, 'inFlight', { configurable: true, writable: true, value: now });
-    }
+    // The set's own `add` again (the property set above shadows it).
+    for (const t of threads) delete (t.sentJobs as { add?: unknown }).add;
     await closeThreads(threads);
   }
   expect(most).toEqual([2, 2]);

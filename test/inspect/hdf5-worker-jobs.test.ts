@@ -59,13 +59,13 @@ test('two jobs are with the worker at a time, and each gets its own answer', asy
     readSliceInWorker({ target: path }, sliceOf(k), 30_000),
   );
   await tick();
-  expect(thread.inFlight).toBe(2);
+  expect(thread.sentJobs.size).toBe(2);
   const got = await Promise.all(reads);
   for (const [k, r] of got.entries()) {
     if (!r.ok) throw new Error(r.reason);
     expect(Array.from(r.value.values as Float64Array)).toEqual(expected(k));
   }
-  expect(thread.inFlight).toBe(0);
+  expect(thread.sentJobs.size).toBe(0);
   await closeThreads([thread]);
 });
 

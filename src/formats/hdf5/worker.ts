@@ -40,10 +40,11 @@ export interface Hdf5Thread {
   queue: Promise<unknown>;
   /** Settles once the job before the last has its answer: the next one is sent then. */
   sent?: Promise<unknown>;
-  /** Jobs sent and not answered: the worker keeps the process alive while there are any. */
-  inFlight?: number;
-  /** The jobs sent and not answered, in the order sent, each with its worker (`runOne`). */
-  sentJobs?: Set<SentJob>;
+  /**
+   * The jobs sent and not answered, in the order sent, each with its worker (`runOne`): the
+   * worker keeps the process alive while there are any.
+   */
+  sentJobs: Set<SentJob>;
 }
 
 /** A job with a worker: stopped for a job before it, it is sent again (`again`). */
@@ -59,7 +60,12 @@ interface SentJob {
 }
 
 /** The thread every read goes through, unless a read of several jobs brings its own. */
-const shared: Hdf5Thread = { queue: Promise.resolve() };
+const shared: Hdf5Thread = newThread();
+
+/** A thread with no worker yet and no job. */
+function newThread(): Hdf5Thread {
+  return { queue: Promise.resolve(), sentJobs: new Set() };
+}
 
 /** Each job's id: the worker's answers name it. */
 let lastId = 0;
@@ -95,8 +101,7 @@ function runOne(
   thread.worker ??= start();
   const w = thread.worker;
   const id = ++lastId;
-  thread.sentJobs ??= new Set();
-  const sentJobs = thread.sentJobs;
+  const { sentJobs } = thread;
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
@@ -108,8 +113,7 @@ function runOne(
       w.off('message', onMessage);
       w.off('error', onError);
       w.off('exit', onExit);
-      thread.inFlight = (thread.inFlight ?? 1) - 1;
-      if (thread.inFlight === 0) w.unref();
+      if (sentJobs.size === 0) w.unref();
     };
     const sent: SentJob = {
       worker: w,
@@ -151,7 +155,6 @@ function runOne(
     w.on('error', onError);
     w.on('exit', onExit);
     sentJobs.add(sent);
-    thread.inFlight = (thread.inFlight ?? 0) + 1;
     w.ref();
     w.postMessage({ id, job });
     void started.then(() => {
@@ -172,7 +175,7 @@ function stopWorker(thread: Hdf5Thread, w: Worker): void {
   thread.worker = undefined;
   void w.terminate();
   let before: Promise<unknown> = Promise.resolve();
-  for (const other of [...(thread.sentJobs ?? [])]) {
+  for (const other of [...thread.sentJobs]) {
     if (other.worker === w && other.again) before = other.again(before);
   }
 }
@@ -219,7 +222,7 @@ let idle: ReturnType<typeof setTimeout> | undefined;
  */
 export function hdf5Threads(count: number): Hdf5Thread[] {
   const own: Hdf5Thread[] = [];
-  while (own.length < count - 1) own.push(spare.pop() ?? { queue: Promise.resolve() });
+  while (own.length < count - 1) own.push(spare.pop() ?? newThread());
   return [shared, ...own];
 }
 
