@@ -20,8 +20,9 @@ export interface ObjectState {
   /** Values in all segments; undefined when a chunk size could not be known. */
   valueCount: number | undefined;
   /**
-   * Values in the segments walked, a count not known taken as 0: where the indices of a
-   * read that begins at a walk start go on from (walk-starts.ts).
+   * Values before the next segment, a count not known taken as 0: where the indices of its
+   * values in the next segment begin (the raw reader's), and what a walk start keeps. A
+   * walk that begins at a start (walk-starts.ts) begins with the start's.
    */
   seen: number;
   /** Segments in which the object has data. */

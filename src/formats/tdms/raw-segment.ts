@@ -65,8 +65,6 @@ export interface ReadState {
   data: ByteSource;
   requests: readonly TdmsValueRequest[];
   onValues: TdmsValuesHandler;
-  /** Values of each object in the segments before. */
-  seen: Map<string, { n: number }>;
   /** Per request: the first of its ranges not yet passed. */
   cursor: number[];
   unread: Map<string, TdmsUnread>;

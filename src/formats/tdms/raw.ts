@@ -16,7 +16,7 @@
  * a channel gets no values and is reported once.
  */
 import { type ByteSource, readAheadSource } from '../../inspect/shared.js';
-import { valueSize } from './active.js';
+import { type ObjectState, valueSize } from './active.js';
 import { decodable, Scratch } from './decode.js';
 import type { RawIndex } from './metadata.js';
 import {
@@ -94,7 +94,6 @@ export async function readTdmsSourceValues(
     data,
     requests,
     onValues,
-    seen: new Map(),
     cursor: requests.map(() => 0),
     unread: new Map(),
     progress: options.onProgress,
@@ -103,17 +102,14 @@ export async function readTdmsSourceValues(
   };
   const plans: Plans = { byPath };
   const [from, to] = options.segments ?? [1, Number.POSITIVE_INFINITY];
-  for (const o of options.start?.objects ?? []) seenOf(read, o.path).n = o.seen;
   try {
     await walkSegments(data, {
       start: options.start,
       onProgress: options.onProgress,
       onRawData: async (segment) => {
         if (segment.segment >= to) throw PAST;
-        if (segment.segment < from) {
-          for (const o of segment.objects) seenOf(read, o.path).n += o.count ?? 0;
-          return;
-        }
+        // The walk counts the values of the segments before `from` (ObjectState.seen).
+        if (segment.segment < from) return;
         const jobs = jobsOf(read, segment, plans);
         if (jobs.length > 0) await readSegment(read, segment, jobs);
         if (options.stopWhenRead && allRead(read)) throw PAST;
@@ -133,10 +129,10 @@ function allRead(read: ReadState): boolean {
 /** The jobs of a segment, in the order of their places; notes what cannot be read. */
 function jobsOf(read: ReadState, segment: RawSegment, plans: Plans): Job[] {
   const jobs: Job[] = [];
-  for (const o of planOf(read, segment, plans)) {
-    const base = o.seen.n;
-    o.seen.n = base + o.count;
+  for (const o of planOf(segment, plans)) {
     if (!o.wanted) continue;
+    // The walk has counted this segment's values already.
+    const base = o.state.seen - o.count;
     if (o.why !== undefined || !o.place) {
       unreadOnce(read, o.path, 'undecoded', o.why ?? 'its raw data cannot be laid out', segment);
       continue;
@@ -165,8 +161,8 @@ interface Plans {
 interface ObjectPlan {
   path: string;
   count: number;
-  /** The values of the object in the segments before (shared by every plan of the object). */
-  seen: { n: number };
+  /** The object's state in the walk: its values so far (`seen`). */
+  state: ObjectState;
   wanted: number[] | undefined;
   place: Place | undefined;
   why: string | undefined;
@@ -182,7 +178,7 @@ interface ObjectPlan {
  * anew. A logger that repeats a list of 5,000 objects in every segment had each object's
  * place and requests looked up by path again in every segment.
  */
-function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[] {
+function planOf(segment: RawSegment, plans: Plans): ObjectPlan[] {
   const { byPath, last } = plans;
   if (last?.objects === segment.objects && last.interleaved === segment.interleaved) {
     return last.plan;
@@ -195,7 +191,7 @@ function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[
     return {
       path: o.path,
       count: o.count ?? 0,
-      seen: seenOf(read, o.path),
+      state: o.state,
       wanted,
       place,
       why: wanted && (unreadable ?? (place ? undefined : whyNot(o.index))),
@@ -205,16 +201,6 @@ function planOf(read: ReadState, segment: RawSegment, plans: Plans): ObjectPlan[
   });
   plans.last = { objects: segment.objects, interleaved: segment.interleaved, plan };
   return plan;
-}
-
-/** The values of the object at `path` in the segments read so far (a cell kept by path). */
-function seenOf(read: ReadState, path: string): { n: number } {
-  let cell = read.seen.get(path);
-  if (!cell) {
-    cell = { n: 0 };
-    read.seen.set(path, cell);
-  }
-  return cell;
 }
 
 function whyNot(index: RawIndex): string {

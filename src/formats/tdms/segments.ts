@@ -112,9 +112,10 @@ export interface RawSegment {
   chunk: number | undefined;
   /**
    * The objects with values here, in the order of their values, each with its number of
-   * values in the segment (a last chunk cut short holds fewer; undefined: not known).
+   * values in the segment (a last chunk cut short holds fewer; undefined: not known) and
+   * its state in the walk, whose `seen` counts its values up to this segment's end.
    */
-  objects: Array<{ path: string; index: RawIndex; count: number | undefined }>;
+  objects: Array<{ path: string; index: RawIndex; count: number | undefined; state: ObjectState }>;
 }
 
 /** Walks every segment; throws TdmsWalkError when not even the first segment is usable. */
@@ -434,6 +435,7 @@ function layOut(walker: Walker, list: ActiveList, interleaved: boolean, dataLeng
     path: v.active.state.path,
     index: v.active.index,
     count: v.count,
+    state: v.active.state,
   }));
   walker.lastValues = { list, interleaved, dataLength, values, objects };
   return walker.lastValues;

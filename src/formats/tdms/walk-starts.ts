@@ -93,7 +93,7 @@ export function resume(start: WalkStart): { objects: ObjectState[]; active: Acti
       properties: new Map(),
       ...(o.index ? { index: o.index } : {}),
       valueCount: 0,
-      seen: 0,
+      seen: o.seen,
       segments: 0,
     }),
   );
