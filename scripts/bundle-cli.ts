@@ -25,9 +25,9 @@ const entry = join(compiled, 'cli', 'index.js');
 const out = join(root, 'dist', 'cli');
 
 /** A URL made from a relative path and the module's own URL: how a module names a worker's file. */
-const MODULE_URL = /new URL\((['"])(\.\.?\/[^'"]+)\1,\s*import\.meta\.url\)/g;
+export const MODULE_URL = /new URL\((['"])(\.\.?\/[^'"]+)\1,\s*import\.meta\.url\)/g;
 
-/** The bundle's entry (its file name without `.js`) of a compiled module: its path under dist/src/. */
+/** The bundle's entry (a file name, `.js` aside) of a compiled module: its path under dist/src/. */
 function entryName(file: string): string {
   return relative(compiled, file).replace(/\.js$/, '').split(sep).join('-');
 }
@@ -47,9 +47,10 @@ function workerModules(): string[] {
 
 /**
  * Rewrites every `new URL('./x.js', import.meta.url)` of a module of dist/src/ to the
- * entry of the bundle that module is (`workers`); fails when the module is not one.
+ * entry of the bundle that module is (each is: `workerModules` finds them the same way);
+ * fails when the module is not there.
  */
-function workerUrls(workers: ReadonlySet<string>): Plugin {
+function workerUrls(): Plugin {
   return {
     name: 'importkit-worker-urls',
     transform(code, id) {
@@ -57,9 +58,7 @@ function workerUrls(workers: ReadonlySet<string>): Plugin {
       const missing: string[] = [];
       const rewritten = code.replace(MODULE_URL, (_match, _quote, path: string) => {
         const target = resolve(dirname(id), path);
-        if (!workers.has(target) || !existsSync(target)) {
-          missing.push(`${path} (from ${relative(root, id)})`);
-        }
+        if (!existsSync(target)) missing.push(`${path} (from ${relative(root, id)})`);
         return `new URL(${JSON.stringify(`./${entryName(target)}.js`)}, import.meta.url)`;
       });
       if (missing.length > 0) this.error(`no such file: ${missing.join(', ')}`);
@@ -98,7 +97,7 @@ async function bundle(): Promise<void> {
     // Our modules only: a package is imported from node_modules as it is (some find their
     // own files, a .wasm beside them, by their own URL).
     external: (id) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
-    plugins: [workerUrls(new Set(workers))],
+    plugins: [workerUrls()],
     logLevel: 'warn',
   });
   try {

@@ -3,50 +3,37 @@
  * each worker module the sources start, by a URL relative to their own, is an entry of the
  * bundle that the bundle names, and a command and its workers load the bundle only.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { missingModuleUrls } from '../../scripts/bundle-cli.js';
+import { MODULE_URL, missingModuleUrls } from '../../scripts/bundle-cli.js';
 import { ensureBuilt } from '../helpers/built.js';
+import { tracedNode, tracedUrls } from '../helpers/load-trace.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const bundle = join(repoRoot, 'dist', 'cli');
-const URL_OF = /new URL\((['"])(\.\.?\/[^'"]+)\1,\s*import\.meta\.url\)/g;
-
 const BIN_FILE = join('bin', 'importkit.js');
 const BIN = join(repoRoot, BIN_FILE);
-/** A module hook that appends the URL of every module loaded to the file IMPORTKIT_TEST_TRACE names. */
-const HOOK = `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(process.env.IMPORTKIT_TEST_TRACE, url + '\\n');
-  return next(url, context);
-}`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
-
 beforeAll(() => ensureBuilt('dist/src/cli/index.js'), 300_000);
 
 /** The URLs relative to their own that `files` make (`new URL('./x.js', import.meta.url)`). */
 function urlsIn(files: string[]): Array<{ file: string; path: string }> {
   return files.flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(URL_OF)].map((m) => ({ file, path: m[2] as string })),
+    [...readFileSync(file, 'utf8').matchAll(MODULE_URL)].map((m) => ({
+      file,
+      path: m[2] as string,
+    })),
   );
 }
 
-/** The module ids a run of the bin with `args` loads, ours only (node_modules aside), from `cwd`. */
+/** The modules of ours (node_modules aside) a run of the bin with `args` from `cwd` loads. */
 function loadedBy(args: string[], cwd: string): string[] {
   const trace = join(cwd, 'loaded.txt');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, BIN, ...args],
-    { cwd, encoding: 'utf8', env: { ...process.env, IMPORTKIT_TEST_TRACE: trace } },
-  );
+  const r = tracedNode(trace, [], [BIN, ...args], cwd);
   expect(r.status, r.stderr).toBe(0);
-  return readFileSync(trace, 'utf8')
-    .split('\n')
+  return tracedUrls(trace)
     .filter((u) => u.startsWith('file:') && !u.includes('/node_modules/'))
     .map((u) => relative(repoRoot, fileURLToPath(u)));
 }
