@@ -4,8 +4,9 @@
  * `.ts` files are transpiled (types dropped) by rolldown's oxc transform (a dev dependency,
  * which also bundles the command line), or by the TypeScript compiler when that is not
  * installed. Vitest runs the tests themselves through its own transform; a `new
- * Worker(url)` is plain Node, which only reads the compiled files in dist/. Registered for every test process by
- * `ts-register.mjs` (vitest.config.ts, `execArgv`), and inherited by worker threads.
+ * Worker(url)` is plain Node, which only reads the compiled files in dist/. Registered for
+ * every test process by `ts-register.mjs` (vitest.config.ts, `execArgv`), and inherited by
+ * worker threads.
  *
  * On Node 20 every worker thread gets hooks of its own, so a cache in memory here is never
  * hit: the suite's worker threads transpiled the same modules about 55 times each (5,300

@@ -464,7 +464,7 @@ function release(file: H5File): void {
   if (!isKept(file)) quietly(() => file.close());
 }
 
-/** Runs `read` on the dataset at `dataset` (undefined when it is not one), then releases the file. */
+/** Runs `read` on the dataset at `dataset` (undefined when not one), then releases the file. */
 function withDataset<T>(
   h5: H5Module,
   path: string,

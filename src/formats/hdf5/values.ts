@@ -253,7 +253,7 @@ export async function readPartByPart(
   progress(rows);
 }
 
-/** One slice of a part: rows [a, b) of the part at `index`; `gap` when rows before it are skipped. */
+/** One slice: rows [a, b) of the part at `index`; `gap` when rows before it are skipped. */
 interface Slice {
   part: PartState;
   index: number;

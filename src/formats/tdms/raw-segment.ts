@@ -115,7 +115,7 @@ function unreadKey(kind: TdmsUnread['kind'], path: string): string {
   return `${kind} ${path}`;
 }
 
-/** Keeps `u` in `into` unless a note of its kind on its channel came before (reads joined in file order). */
+/** Keeps `u` in `into` unless a note of its kind on its channel came before (in file order). */
 export function keepFirstUnread(into: Map<string, TdmsUnread>, u: TdmsUnread): void {
   const key = unreadKey(u.kind, u.path);
   if (!into.has(key)) into.set(key, u);
